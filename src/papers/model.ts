@@ -1,0 +1,88 @@
+/**
+ * The paper model every part of Paper Scout shares. Sources map their records to a
+ * {@link PaperRecord}; the store turns records into {@link Paper}s with a stable id.
+ */
+import { z } from 'zod';
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((s) => /^https?:\/\/\S+$/i.test(s), 'must be an http(s) URL');
+
+export const PaperLinksSchema = z.object({
+  /** The paper's landing page (proceedings, OpenReview forum, arXiv abstract). */
+  page: httpUrl.optional(),
+  pdf: httpUrl.optional(),
+  code: httpUrl.optional(),
+  project: httpUrl.optional(),
+});
+export type PaperLinks = z.infer<typeof PaperLinksSchema>;
+
+export const ExternalIdsSchema = z.object({
+  /** Version-less arXiv id, e.g. `2401.01234`. */
+  arxiv: z.string().optional(),
+  /** Lowercase DOI without resolver, e.g. `10.1609/aaai.v36i6.20617`. */
+  doi: z.string().optional(),
+  /** OpenReview forum id, e.g. `B11bwYgfM`. */
+  openreview: z.string().optional(),
+});
+export type ExternalIds = z.infer<typeof ExternalIdsSchema>;
+
+/** What a source says about a paper, before the store has given it an id. */
+export const PaperRecordSchema = z.object({
+  /** The source's own stable key, e.g. `icml2019:3768`; used when no external id exists. */
+  sourceKey: z.string().min(1).max(300).optional(),
+  title: z.string().trim().min(1, 'title is empty').max(1000),
+  authors: z.array(z.string().trim().min(1).max(300)).max(1000),
+  abstract: z.string().max(100_000).default(''),
+  /** Display name of the venue: `ICML`, `NeurIPS`, `arXiv`. */
+  venue: z.string().max(200).default(''),
+  year: z.number().int().min(1900).max(2100).nullable().default(null),
+  /** Oral, Poster, Spotlight, ... as the venue names it. */
+  status: z.string().max(100).default(''),
+  keywords: z.array(z.string().max(300)).max(200).default([]),
+  /** Subject labels given by the source (a venue's primary area, arXiv categories). */
+  labels: z.array(z.string().max(300)).max(50).default([]),
+  links: PaperLinksSchema.default({}),
+  externalIds: ExternalIdsSchema.default({}),
+  /** When the source says the paper appeared (ISO date); digests fall back to first-seen. */
+  published: z.string().max(40).optional(),
+});
+export type PaperRecord = z.infer<typeof PaperRecordSchema>;
+export type PaperRecordInput = z.input<typeof PaperRecordSchema>;
+
+/** A paper as the store holds it. */
+export interface Paper extends PaperRecord {
+  /** Stable across re-ingest: `arxiv:2401.01234`, `openreview:B11bwYgfM`, `doi:…` or `icml2019:3768`. */
+  id: string;
+  /** Topic ids from the taxonomy, computed at ingest. */
+  topics: string[];
+  /** When the store first saw this paper (ISO 8601); digests select "new since" on it. */
+  firstSeen: string;
+}
+
+const VENUE_NAMES: Record<string, string> = {
+  '3dv': '3DV', aaai: 'AAAI', acl: 'ACL', acml: 'ACML', acmmm: 'ACM MM', ai4x: 'AI4X',
+  aistats: 'AISTATS', alt: 'ALT', automl: 'AutoML', coling: 'COLING', colm: 'COLM', colt: 'COLT',
+  corl: 'CoRL', cvpr: 'CVPR', eccv: 'ECCV', emnlp: 'EMNLP', iccv: 'ICCV', iclr: 'ICLR', icml: 'ICML',
+  icra: 'ICRA', ijcai: 'IJCAI', iros: 'IROS', kdd: 'KDD', naacl: 'NAACL', nips: 'NeurIPS',
+  neurips: 'NeurIPS', rss: 'RSS', siggraph: 'SIGGRAPH', siggraphasia: 'SIGGRAPH Asia', uai: 'UAI',
+  wacv: 'WACV', www: 'WWW', arxiv: 'arXiv', tmlr: 'TMLR', jmlr: 'JMLR',
+};
+
+/**
+ * The display name of a venue code as paperlists names its folders.
+ * @example venueDisplayName('nips') // 'NeurIPS'
+ */
+export function venueDisplayName(code: string): string {
+  return VENUE_NAMES[code.toLowerCase()] ?? code.toUpperCase();
+}
+
+/**
+ * The comparison key of a venue, so `venue:neurips`, `venue:NIPS` and "NeurIPS" agree.
+ * @example venueKey('NeurIPS') // 'neurips'
+ */
+export function venueKey(venue: string): string {
+  const key = venue.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  return key === 'nips' ? 'neurips' : key;
+}

@@ -1,0 +1,76 @@
+/**
+ * The SQLite database under DATA_DIR: the source of truth for papers, subscriptions and
+ * interaction state. Schema changes are numbered migrations applied in order at open.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+/** Numbered schema steps; append only, never edit one that has shipped. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE papers (
+    doc INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    authors TEXT NOT NULL,
+    abstract TEXT NOT NULL,
+    venue TEXT NOT NULL,
+    year INTEGER,
+    status TEXT NOT NULL,
+    topics TEXT NOT NULL,
+    keywords TEXT NOT NULL,
+    labels TEXT NOT NULL,
+    links TEXT NOT NULL,
+    external_ids TEXT NOT NULL,
+    published TEXT,
+    source TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    first_seen TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    gen INTEGER NOT NULL
+  );
+  CREATE INDEX papers_first_seen ON papers(first_seen);
+  CREATE INDEX papers_gen ON papers(gen);
+  CREATE TABLE paper_aliases (
+    alias TEXT PRIMARY KEY,
+    paper_id TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX paper_aliases_paper ON paper_aliases(paper_id);
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  `,
+];
+
+/**
+ * Opens (creating if needed) the database at `path`, or in memory for `:memory:`, and brings
+ * its schema up to date.
+ * @example const db = openDatabase('./data/paperscout.db');
+ */
+export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+function migrate(db: Db, migrations: readonly string[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new Error(
+      `Database schema version ${current} is newer than this Paper Scout knows (${migrations.length}): ` +
+        'upgrade Paper Scout or point DATA_DIR at another directory.',
+    );
+  }
+  for (let version = current; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

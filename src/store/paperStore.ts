@@ -1,0 +1,313 @@
+/**
+ * PaperStore: papers in SQLite, keyed by a stable id, with every other identifier a paper has
+ * (arXiv id, DOI, OpenReview id, title + first author, page and pdf URLs) filed as an alias so
+ * the same paper from two sources is one record.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from './db.js';
+import type { Paper, PaperRecord } from '../papers/model.js';
+import { normalizeUrl, titleAuthorAlias, type PaperRef, refAlias } from '../papers/ids.js';
+
+export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
+
+export interface UpsertOptions {
+  /** Where the record came from, e.g. `paperlists:icml2019`; a record from the paper's own source replaces its fields. */
+  source: string;
+  /** Topic ids for the merged paper (the taxonomy's classifier). */
+  classify: (paper: Omit<Paper, 'id' | 'topics' | 'firstSeen'>) => string[];
+  now: Date;
+}
+
+/** The columns the search index is built from, one row a paper. */
+export interface IndexRow {
+  doc: number;
+  id: string;
+  title: string;
+  authors: string[];
+  abstract: string;
+  keywords: string[];
+  venue: string;
+  year: number | null;
+  topics: string[];
+  firstSeen: string;
+}
+
+interface PaperRow {
+  doc: number;
+  id: string;
+  title: string;
+  authors: string;
+  abstract: string;
+  venue: string;
+  year: number | null;
+  status: string;
+  topics: string;
+  keywords: string;
+  labels: string;
+  links: string;
+  external_ids: string;
+  published: string | null;
+  source: string;
+  content_hash: string;
+  first_seen: string;
+}
+
+/** Alias kinds in the order that decides which existing paper a record merges into. */
+const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:'];
+
+export class PaperStore {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      byId: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id = ?'),
+      byDoc: db.prepare<[number], PaperRow>('SELECT * FROM papers WHERE doc = ?'),
+      aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
+      insertAlias: db.prepare('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
+      insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
+        labels, links, external_ids, published, source, content_hash, first_seen, updated_at, gen)
+        VALUES (@id, @title, @authors, @abstract, @venue, @year, @status, @topics, @keywords, @labels, @links,
+        @external_ids, @published, @source, @content_hash, @first_seen, @updated_at, @gen)`),
+      update: db.prepare(`UPDATE papers SET title=@title, authors=@authors, abstract=@abstract, venue=@venue,
+        year=@year, status=@status, topics=@topics, keywords=@keywords, labels=@labels, links=@links,
+        external_ids=@external_ids, published=@published, source=@source, content_hash=@content_hash,
+        updated_at=@updated_at, gen=@gen WHERE id=@id`),
+      count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM papers'),
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+    };
+  }
+
+  /** Runs `fn` in one transaction: all of its writes land, or none do. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** A counter that grows whenever papers change; the search index records the one it was built at. */
+  generation(): number {
+    return Number(this.stmts.getMeta.get('generation')?.value ?? 0);
+  }
+
+  /** Starts a new generation for the writes that follow; returns it. Call inside the writing transaction. */
+  beginGeneration(): number {
+    const next = this.generation() + 1;
+    this.stmts.setMeta.run('generation', String(next));
+    return next;
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.stmts.getMeta.get(key)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value);
+  }
+
+  count(): number {
+    return this.stmts.count.get()!.n;
+  }
+
+  get(id: string): Paper | undefined {
+    const row = this.stmts.byId.get(id);
+    return row && toPaper(row);
+  }
+
+  /** The paper with the index's document number `doc`. */
+  getByDoc(doc: number): Paper | undefined {
+    const row = this.stmts.byDoc.get(doc);
+    return row && toPaper(row);
+  }
+
+  /** Papers by document number, in the order asked; missing ones are skipped. */
+  getManyByDoc(docs: readonly number[]): Paper[] {
+    const out: Paper[] = [];
+    for (const doc of docs) {
+      const paper = this.getByDoc(doc);
+      if (paper) out.push(paper);
+    }
+    return out;
+  }
+
+  /** The paper filed under an identifier (arXiv id, DOI, OpenReview id or one of its URLs). */
+  findByRef(ref: PaperRef): Paper | undefined {
+    const owner = this.stmts.aliasOwner.get(refAlias(ref))?.paper_id ?? this.stmts.byId.get(refAlias(ref))?.id;
+    return owner === undefined ? undefined : this.get(owner);
+  }
+
+  /** The paper whose normalized title and first author match, if the store has one. */
+  findByTitle(title: string, firstAuthor: string | undefined): Paper | undefined {
+    const alias = titleAuthorAlias(title, firstAuthor);
+    const owner = alias && this.stmts.aliasOwner.get(alias)?.paper_id;
+    return owner ? this.get(owner) : undefined;
+  }
+
+  /**
+   * Adds a record as a new paper, or merges it into the paper that shares one of its identifiers.
+   * Re-adding what is already there changes nothing and reports `unchanged`.
+   * Call inside {@link transaction}, after {@link beginGeneration}.
+   */
+  upsert(record: PaperRecord, gen: number, options: UpsertOptions): { outcome: UpsertOutcome; id: string } {
+    const aliases = aliasesOf(record);
+    const existingId = this.findOwner(aliases);
+    const now = options.now.toISOString();
+    if (existingId === undefined) {
+      const id = preferredId(record, aliases);
+      const content = withTopics(record, options.classify);
+      this.stmts.insert.run({
+        ...toColumns(id, content),
+        source: options.source,
+        first_seen: now,
+        updated_at: now,
+        gen,
+      });
+      for (const alias of aliases) this.stmts.insertAlias.run(alias, id);
+      return { outcome: 'added', id };
+    }
+    const row = this.stmts.byId.get(existingId)!;
+    const existing = toPaper(row);
+    const merged = withTopics(mergeRecords(existing, record, row.source === options.source), options.classify);
+    const columns = toColumns(existingId, merged);
+    for (const alias of aliases) this.stmts.insertAlias.run(alias, existingId);
+    if (columns.content_hash === row.content_hash) return { outcome: 'unchanged', id: existingId };
+    const source = row.source === options.source || existing.venue === 'arXiv' ? options.source : row.source;
+    this.stmts.update.run({ ...columns, source, updated_at: now, gen });
+    return { outcome: 'updated', id: existingId };
+  }
+
+  /** Every paper in document order, with the fields the search index needs. */
+  *rowsForIndex(): IterableIterator<IndexRow> {
+    const stmt = this.db.prepare<[], Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'topics' | 'first_seen'>>(
+      'SELECT doc, id, title, authors, abstract, keywords, venue, year, topics, first_seen FROM papers ORDER BY doc',
+    );
+    for (const row of stmt.iterate()) {
+      yield {
+        doc: row.doc,
+        id: row.id,
+        title: row.title,
+        authors: JSON.parse(row.authors) as string[],
+        abstract: row.abstract,
+        keywords: JSON.parse(row.keywords) as string[],
+        venue: row.venue,
+        year: row.year,
+        topics: JSON.parse(row.topics) as string[],
+        firstSeen: row.first_seen,
+      };
+    }
+  }
+
+  private findOwner(aliases: readonly string[]): string | undefined {
+    for (const prefix of ALIAS_PRIORITY) {
+      for (const alias of aliases) {
+        if (!alias.startsWith(prefix)) continue;
+        const owner = this.stmts.aliasOwner.get(alias);
+        if (owner) return owner.paper_id;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** Every identifier a record can be found by, most specific first. */
+export function aliasesOf(record: PaperRecord): string[] {
+  const out: string[] = [];
+  const { arxiv, doi, openreview } = record.externalIds;
+  if (arxiv) out.push(`arxiv:${arxiv}`);
+  if (doi) out.push(`doi:${doi}`);
+  if (openreview) out.push(`openreview:${openreview}`);
+  if (record.sourceKey) out.push(`key:${record.sourceKey}`);
+  const title = titleAuthorAlias(record.title, record.authors[0]);
+  if (title) out.push(title);
+  for (const link of [record.links.page, record.links.pdf]) {
+    const url = link && normalizeUrl(link);
+    if (url) out.push(`url:${url}`);
+  }
+  return out;
+}
+
+function preferredId(record: PaperRecord, aliases: readonly string[]): string {
+  const { arxiv, doi, openreview } = record.externalIds;
+  if (arxiv) return `arxiv:${arxiv}`;
+  if (openreview) return `openreview:${openreview}`;
+  if (doi) return `doi:${doi}`;
+  if (record.sourceKey) return record.sourceKey;
+  return `t:${createHash('sha1').update(aliases.find((a) => a.startsWith('title:')) ?? record.title).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Merges a record into a stored paper. A record from the paper's own source replaces its fields;
+ * one from another source fills gaps, except that a venue record replaces an arXiv preprint's
+ * venue, year and status. Identifiers, links, keywords and labels are united.
+ */
+function mergeRecords(existing: Paper, incoming: PaperRecord, sameSource: boolean): PaperRecord {
+  const preferIncoming = sameSource;
+  const pick = <T>(a: T, b: T, empty: (v: T) => boolean): T => (preferIncoming ? (empty(b) ? a : b) : empty(a) ? b : a);
+  const emptyStr = (s: string | undefined | null) => !s;
+  const venueWins = preferIncoming || (existing.venue === 'arXiv' && incoming.venue !== '' && incoming.venue !== 'arXiv');
+  return {
+    sourceKey: existing.sourceKey ?? incoming.sourceKey,
+    title: pick(existing.title, incoming.title, emptyStr),
+    authors: pick(existing.authors, incoming.authors, (a) => a.length === 0),
+    abstract: pick(existing.abstract, incoming.abstract, emptyStr),
+    venue: venueWins && incoming.venue ? incoming.venue : existing.venue || incoming.venue,
+    year: venueWins && incoming.year !== null ? incoming.year : (existing.year ?? incoming.year),
+    status: venueWins && incoming.status ? incoming.status : existing.status || incoming.status,
+    keywords: union(existing.keywords, incoming.keywords),
+    labels: union(existing.labels, incoming.labels),
+    links: preferIncoming ? { ...existing.links, ...incoming.links } : { ...incoming.links, ...existing.links },
+    externalIds: preferIncoming
+      ? { ...existing.externalIds, ...incoming.externalIds }
+      : { ...incoming.externalIds, ...existing.externalIds },
+    published: pick(existing.published, incoming.published, emptyStr),
+  };
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
+
+function withTopics(record: PaperRecord, classify: UpsertOptions['classify']): PaperRecord & { topics: string[] } {
+  return { ...record, topics: classify(record) };
+}
+
+function toColumns(id: string, p: PaperRecord & { topics: string[] }) {
+  const columns = {
+    id,
+    title: p.title,
+    authors: JSON.stringify(p.authors),
+    abstract: p.abstract,
+    venue: p.venue,
+    year: p.year,
+    status: p.status,
+    topics: JSON.stringify(p.topics),
+    keywords: JSON.stringify(p.keywords),
+    labels: JSON.stringify(p.labels),
+    links: JSON.stringify(sortKeys(p.links)),
+    external_ids: JSON.stringify(sortKeys(p.externalIds)),
+    published: p.published ?? null,
+  };
+  const content_hash = createHash('sha1').update(JSON.stringify(columns)).digest('hex');
+  return { ...columns, content_hash };
+}
+
+function sortKeys<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b))) as T;
+}
+
+function toPaper(row: PaperRow): Paper {
+  return {
+    id: row.id,
+    title: row.title,
+    authors: JSON.parse(row.authors) as string[],
+    abstract: row.abstract,
+    venue: row.venue,
+    year: row.year,
+    status: row.status,
+    topics: JSON.parse(row.topics) as string[],
+    keywords: JSON.parse(row.keywords) as string[],
+    labels: JSON.parse(row.labels) as string[],
+    links: JSON.parse(row.links) as Paper['links'],
+    externalIds: JSON.parse(row.external_ids) as Paper['externalIds'],
+    ...(row.published ? { published: row.published } : {}),
+    firstSeen: row.first_seen,
+  };
+}

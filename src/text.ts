@@ -1,0 +1,65 @@
+/**
+ * Text normalization shared by ingest, indexing, querying and snippets.
+ * Everything that compares words goes through {@link tokenize} so that the index and the
+ * query always agree on what a word is.
+ */
+
+/** Longest token kept; longer runs (hashes, base64, hostile input) are cut to this length. */
+export const MAX_TOKEN_LENGTH = 40;
+
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_WORD = /[a-z0-9]+/g;
+const UNICODE_WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Lowercases and strips diacritics ("Rocktäschel" → "rocktaschel").
+ * @example foldText('Rocktäschel') // 'rocktaschel'
+ */
+export function foldText(text: string): string {
+  const lower = text.toLowerCase();
+  if (!NON_ASCII.test(lower)) return lower;
+  return lower.normalize('NFKD').replace(COMBINING_MARKS, '');
+}
+
+/**
+ * Splits text into folded words: runs of letters and digits; everything else separates.
+ * @example tokenize('Non-maximal SIFT descriptors!') // ['non', 'maximal', 'sift', 'descriptors']
+ */
+export function tokenize(text: string): string[] {
+  const folded = foldText(text);
+  const words = folded.match(NON_ASCII.test(folded) ? UNICODE_WORD : ASCII_WORD);
+  if (!words) return [];
+  for (let i = 0; i < words.length; i++) {
+    if (words[i]!.length > MAX_TOKEN_LENGTH) words[i] = words[i]!.slice(0, MAX_TOKEN_LENGTH);
+  }
+  return words;
+}
+
+/**
+ * The comparison form of a title: folded words joined by single spaces.
+ * @example normalizeTitle('BERT: Pre-training of Deep  Bidirectional…') // 'bert pre training of deep bidirectional'
+ */
+export function normalizeTitle(title: string): string {
+  return tokenize(title).join(' ');
+}
+
+/** Collapses runs of whitespace (titles from arXiv carry line breaks) and trims. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * English function words. They are indexed in titles (so "The Bitter Lesson" still matches
+ * word for word) but not in abstracts, and a query scores them only when it has nothing else.
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being ' +
+    'below between both but by can could did do does doing down during each few for from further had ' +
+    'has have having he her here hers him his how i if in into is it its itself just me more most my ' +
+    'no nor not of off on once only or other our ours out over own same she should so some such than ' +
+    'that the their theirs them then there these they this those through to too under until up very ' +
+    'was we were what when where which while who whom why will with would you your yours'
+  ).split(' '),
+);

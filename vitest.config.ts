@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // SQLite and loopback servers: tests are I/O-bound and isolated by temp dirs.
+    pool: 'forks',
+    testTimeout: 20_000,
+  },
+});
