@@ -31,7 +31,7 @@ export type ExternalIds = z.infer<typeof ExternalIdsSchema>;
 /** What a source says about a paper, before the store has given it an id. */
 export const PaperRecordSchema = z.object({
   /** The source's own stable key, e.g. `icml2019:3768`; used when no external id exists. */
-  sourceKey: z.string().min(1).max(300).optional(),
+  sourceKey: z.string().min(1).max(300).regex(/^[^\u0000-\u001f]+$/, 'must not contain control characters').optional(),
   title: z.string().trim().min(1, 'title is empty').max(1000),
   authors: z.array(z.string().trim().min(1).max(300)).max(1000),
   abstract: z.string().max(100_000).default(''),
@@ -85,4 +85,15 @@ export function venueDisplayName(code: string): string {
 export function venueKey(venue: string): string {
   const key = venue.toLowerCase().replace(/[^a-z0-9]+/g, '');
   return key === 'nips' ? 'neurips' : key;
+}
+
+/**
+ * How a venue distinguished a paper, from its status.
+ * @example standingOf('Oral') // 2
+ */
+export function standingOf(status: string): number {
+  const s = status.toLowerCase();
+  if (/reject|withdraw|desk/.test(s)) return 0;
+  if (/oral|spotlight|award|best|highlight|outstanding/.test(s)) return 2;
+  return 1;
 }

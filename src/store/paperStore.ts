@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
-import type { Paper, PaperRecord } from '../papers/model.js';
+import { standingOf, type Paper, type PaperRecord } from '../papers/model.js';
 import { normalizeUrl, titleAuthorAlias, type PaperRef, refAlias } from '../papers/ids.js';
 
 export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
@@ -28,6 +28,7 @@ export interface IndexRow {
   keywords: string[];
   venue: string;
   year: number | null;
+  status: string;
   topics: string[];
   firstSeen: string;
 }
@@ -73,9 +74,16 @@ export class PaperStore {
         external_ids=@external_ids, published=@published, source=@source, content_hash=@content_hash,
         updated_at=@updated_at, gen=@gen WHERE id=@id`),
       count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM papers'),
+      docOf: db.prepare<[string], { doc: number }>('SELECT doc FROM papers WHERE id = ?'),
+      abstractOf: db.prepare<[number], { abstract: string }>('SELECT abstract FROM papers WHERE doc = ?'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     };
+  }
+
+  /** Closes the database (for stores that own theirs, such as the in-memory demo store). */
+  close(): void {
+    this.db.close();
   }
 
   /** Runs `fn` in one transaction: all of its writes land, or none do. */
@@ -93,6 +101,14 @@ export class PaperStore {
     const next = this.generation() + 1;
     this.stmts.setMeta.run('generation', String(next));
     return next;
+  }
+
+  /**
+   * Gives back a generation from {@link beginGeneration} that no write used, so the counter only
+   * moves when papers change. Call in the same transaction, right after the writes that did not use it.
+   */
+  releaseGeneration(gen: number): void {
+    if (this.generation() === gen) this.stmts.setMeta.run('generation', String(gen - 1));
   }
 
   getMeta(key: string): string | undefined {
@@ -116,6 +132,16 @@ export class PaperStore {
   getByDoc(doc: number): Paper | undefined {
     const row = this.stmts.byDoc.get(doc);
     return row && toPaper(row);
+  }
+
+  /** The document number of the paper with `id`. */
+  docOf(id: string): number | undefined {
+    return this.stmts.docOf.get(id)?.doc;
+  }
+
+  /** Just the abstract of a paper, for phrase checks over many candidates. */
+  abstractOf(doc: number): string | undefined {
+    return this.stmts.abstractOf.get(doc)?.abstract;
   }
 
   /** Papers by document number, in the order asked; missing ones are skipped. */
@@ -165,19 +191,46 @@ export class PaperStore {
     }
     const row = this.stmts.byId.get(existingId)!;
     const existing = toPaper(row);
-    const merged = withTopics(mergeRecords(existing, record, row.source === options.source), options.classify);
+    // The record that is (or, superseding a preprint or a rejection, becomes) the paper's source
+    // replaces its fields; any other record only fills gaps. "Same source" alone is not enough: a
+    // listing's duplicate would replace the original and be replaced back on every re-ingest.
+    const owns = row.source === options.source ? preferredId(record, aliases) === existingId : supersedes(existing, record);
+    const merged = withTopics(mergeRecords(existing, record, owns), options.classify);
     const columns = toColumns(existingId, merged);
     for (const alias of aliases) this.stmts.insertAlias.run(alias, existingId);
     if (columns.content_hash === row.content_hash) return { outcome: 'unchanged', id: existingId };
-    const source = row.source === options.source || existing.venue === 'arXiv' ? options.source : row.source;
+    const source = owns ? options.source : row.source;
     this.stmts.update.run({ ...columns, source, updated_at: now, gen });
     return { outcome: 'updated', id: existingId };
   }
 
+  /**
+   * Recomputes every paper's topics (after the taxonomy changed); returns how many changed.
+   * Runs in one transaction and starts a generation only if something changed.
+   */
+  reclassify(classify: UpsertOptions['classify']): number {
+    const select = this.db.prepare<[], PaperRow>('SELECT * FROM papers ORDER BY doc');
+    const update = this.db.prepare('UPDATE papers SET topics = ?, content_hash = ?, gen = ? WHERE doc = ?');
+    return this.transaction(() => {
+      const changes: Array<[string, string, number]> = [];
+      for (const row of select.iterate()) {
+        const paper = toPaper(row);
+        const topics = JSON.stringify(classify(paper));
+        if (topics === row.topics) continue;
+        const content_hash = toColumns(paper.id, { ...paper, topics: JSON.parse(topics) as string[] }).content_hash;
+        changes.push([topics, content_hash, row.doc]);
+      }
+      if (changes.length === 0) return 0;
+      const gen = this.beginGeneration();
+      for (const [topics, hash, doc] of changes) update.run(topics, hash, gen, doc);
+      return changes.length;
+    });
+  }
+
   /** Every paper in document order, with the fields the search index needs. */
   *rowsForIndex(): IterableIterator<IndexRow> {
-    const stmt = this.db.prepare<[], Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'topics' | 'first_seen'>>(
-      'SELECT doc, id, title, authors, abstract, keywords, venue, year, topics, first_seen FROM papers ORDER BY doc',
+    const stmt = this.db.prepare<[], Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'status' | 'topics' | 'first_seen'>>(
+      'SELECT doc, id, title, authors, abstract, keywords, venue, year, status, topics, first_seen FROM papers ORDER BY doc',
     );
     for (const row of stmt.iterate()) {
       yield {
@@ -189,6 +242,7 @@ export class PaperStore {
         keywords: JSON.parse(row.keywords) as string[],
         venue: row.venue,
         year: row.year,
+        status: row.status,
         topics: JSON.parse(row.topics) as string[],
         firstSeen: row.first_seen,
       };
@@ -234,31 +288,38 @@ function preferredId(record: PaperRecord, aliases: readonly string[]): string {
 }
 
 /**
- * Merges a record into a stored paper. A record from the paper's own source replaces its fields;
- * one from another source fills gaps, except that a venue record replaces an arXiv preprint's
+ * Merges a record into a stored paper. The record that owns the paper (see `upsert`) replaces its
+ * fields; any other fills gaps, except that a venue record replaces an arXiv preprint's
  * venue, year and status. Identifiers, links, keywords and labels are united.
  */
-function mergeRecords(existing: Paper, incoming: PaperRecord, sameSource: boolean): PaperRecord {
-  const preferIncoming = sameSource;
-  const pick = <T>(a: T, b: T, empty: (v: T) => boolean): T => (preferIncoming ? (empty(b) ? a : b) : empty(a) ? b : a);
+function mergeRecords(existing: Paper, incoming: PaperRecord, owns: boolean): PaperRecord {
+  const pick = <T>(a: T, b: T, empty: (v: T) => boolean): T => (owns ? (empty(b) ? a : b) : empty(a) ? b : a);
   const emptyStr = (s: string | undefined | null) => !s;
-  const venueWins = preferIncoming || (existing.venue === 'arXiv' && incoming.venue !== '' && incoming.venue !== 'arXiv');
   return {
     sourceKey: existing.sourceKey ?? incoming.sourceKey,
     title: pick(existing.title, incoming.title, emptyStr),
     authors: pick(existing.authors, incoming.authors, (a) => a.length === 0),
     abstract: pick(existing.abstract, incoming.abstract, emptyStr),
-    venue: venueWins && incoming.venue ? incoming.venue : existing.venue || incoming.venue,
-    year: venueWins && incoming.year !== null ? incoming.year : (existing.year ?? incoming.year),
-    status: venueWins && incoming.status ? incoming.status : existing.status || incoming.status,
+    venue: owns && incoming.venue ? incoming.venue : existing.venue || incoming.venue,
+    year: owns && incoming.year !== null ? incoming.year : (existing.year ?? incoming.year),
+    status: owns && incoming.status ? incoming.status : existing.status || incoming.status,
     keywords: union(existing.keywords, incoming.keywords),
     labels: union(existing.labels, incoming.labels),
-    links: preferIncoming ? { ...existing.links, ...incoming.links } : { ...incoming.links, ...existing.links },
-    externalIds: preferIncoming
+    links: owns ? { ...existing.links, ...incoming.links } : { ...incoming.links, ...existing.links },
+    externalIds: owns
       ? { ...existing.externalIds, ...incoming.externalIds }
       : { ...incoming.externalIds, ...existing.externalIds },
     published: pick(existing.published, incoming.published, emptyStr),
   };
+}
+
+/**
+ * Whether a record from another source takes a paper over: a venue's record supersedes an arXiv
+ * preprint, and an acceptance supersedes a rejection or withdrawal elsewhere.
+ */
+function supersedes(existing: Paper, incoming: PaperRecord): boolean {
+  if (incoming.venue === '' || incoming.venue === 'arXiv') return false;
+  return existing.venue === 'arXiv' || (standingOf(existing.status) === 0 && standingOf(incoming.status) > 0);
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {

@@ -1,0 +1,98 @@
+/**
+ * Deciding how to read a file from its name and its first few hundred kilobytes, and turning
+ * that decision into a reader, a mapper and a source name.
+ */
+import { basename, extname } from 'node:path';
+import { JsonArraySplitter, readJsonArray } from './jsonArray.js';
+import { JsonLinesSplitter, readJsonLines } from './jsonLines.js';
+import { readCsv } from './csv.js';
+import { describeStart, type SourceItem, type TextChunks } from './types.js';
+import { mapPaperlists, parsePaperlistsFileName } from './formats/paperlists.js';
+import { mapArxiv } from './formats/arxiv.js';
+import { mapGeneric } from './formats/generic.js';
+import type { Mapper } from './formats/fields.js';
+
+/** What a file holds, as far as its name and first bytes tell. */
+export type Detection =
+  | { kind: 'paperlists'; venueCode: string; year: number }
+  | { kind: 'arxiv' }
+  | { kind: 'generic'; container: 'json-array' | 'jsonl' | 'csv' }
+  | { kind: 'empty' }
+  | { kind: 'unknown'; reason: string };
+
+/** How many complete records of the head are looked at to recognize a format. */
+const SAMPLE_RECORDS = 20;
+
+/**
+ * Recognizes a file's format: `.csv` by name; a first character `[` as a JSON array (paperlists
+ * when the name is `<venue><year>.json` and its records have an `author` string); `{` as JSON
+ * Lines (the arXiv snapshot when records carry `authors_parsed` or `versions`).
+ * @example detectFormat('icml2019.json', '[{"title":"T","author":"A; B"}]') // { kind: 'paperlists', venueCode: 'icml', year: 2019 }
+ */
+export function detectFormat(fileName: string, head: string): Detection {
+  const name = basename(fileName);
+  if (extname(name).toLowerCase() === '.csv') return { kind: 'generic', container: 'csv' };
+  const start = head.replace(/^[\s\uFEFF]+/, '');
+  if (start.length === 0) return { kind: 'empty' };
+  if (start[0] === '[') {
+    const file = parsePaperlistsFileName(name);
+    const sample = sampleValues(new JsonArraySplitter().push(head));
+    const hasAuthor = sample.length > 0 ? sample.some((v) => typeof v['author'] === 'string') : /"author"\s*:\s*"/.test(head);
+    return file && hasAuthor ? { kind: 'paperlists', ...file } : { kind: 'generic', container: 'json-array' };
+  }
+  if (start[0] === '{') {
+    const lines = new JsonLinesSplitter();
+    const sample = sampleValues([...lines.push(head), ...lines.end()]);
+    if (sample.length === 0) {
+      return {
+        kind: 'unknown',
+        reason: 'starts with "{" but its first lines are not complete JSON objects: expected JSON Lines (one object per line) or a JSON array of records',
+      };
+    }
+    const first = sample[0]!;
+    return 'authors_parsed' in first || 'versions' in first ? { kind: 'arxiv' } : { kind: 'generic', container: 'jsonl' };
+  }
+  return {
+    kind: 'unknown',
+    reason: `unrecognized format: starts with ${describeStart(start)}; expected a JSON array ("["), JSON Lines ("{") or a .csv file`,
+  };
+}
+
+/** How to import a detected file. */
+export interface FilePlan {
+  /** Source name recorded with the papers: `paperlists:icml2019`, `arxiv`, `file:mine`. */
+  source: string;
+  read: (chunks: TextChunks) => AsyncGenerator<SourceItem, void, undefined>;
+  map: Mapper;
+}
+
+/**
+ * The reader, mapper and source name for a file of a recognized format.
+ * @example planFile('data/mine.csv', { kind: 'generic', container: 'csv' }).source // 'file:mine'
+ */
+export function planFile(path: string, detection: Extract<Detection, { kind: 'paperlists' | 'arxiv' | 'generic' }>): FilePlan {
+  switch (detection.kind) {
+    case 'paperlists': {
+      const file = { venueCode: detection.venueCode, year: detection.year };
+      return { source: `paperlists:${file.venueCode}${file.year}`, read: readJsonArray, map: (value) => mapPaperlists(value, file) };
+    }
+    case 'arxiv':
+      return { source: 'arxiv', read: readJsonLines, map: mapArxiv };
+    case 'generic': {
+      const fileKey = basename(path, extname(path));
+      const read = { 'json-array': readJsonArray, jsonl: readJsonLines, csv: readCsv }[detection.container];
+      return { source: `file:${fileKey}`, read, map: (value) => mapGeneric(value, fileKey) };
+    }
+  }
+}
+
+/** The first parsed records that are objects, up to {@link SAMPLE_RECORDS}. */
+function sampleValues(items: readonly SourceItem[]): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (const item of items) {
+    const value = item.value;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push(value as Record<string, unknown>);
+    if (out.length >= SAMPLE_RECORDS) break;
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+/**
+ * Records in Paper Scout's own terms (JSON array, JSON Lines or CSV): the model's field names
+ * plus common aliases (`author`, `url`, `github`, …). Lenient about names, strict about types:
+ * a year of "abc" or an arXiv id given as a number rejects the record with a reason.
+ */
+import type { PaperRecordInput } from '../../papers/model.js';
+import { normalizeArxivId, normalizeDoi, normalizeOpenReviewId } from '../../papers/ids.js';
+import {
+  FieldError, MAX_AUTHORS, asFields, collapse, defined, guard, httpUrl, listOf, pick, text, textOf, unique, validate,
+  type Fields, type Found, type MapResult,
+} from './fields.js';
+
+/**
+ * Maps one generic record. `fileKey` (the file's name without extension) prefixes the record's
+ * own `id` into a source key when it has no arXiv id, DOI or OpenReview id. `topics` is ignored:
+ * the store computes topics.
+ * @example
+ * mapGeneric({ title: 'Attention Is All You Need', authors: 'Ashish Vaswani; Noam Shazeer', year: '2017', id: 7 }, 'mine')
+ * // { ok: true, record: { sourceKey: 'mine:7', authors: ['Ashish Vaswani', 'Noam Shazeer'], year: 2017, … } }
+ */
+export function mapGeneric(value: unknown, fileKey: string): MapResult {
+  return guard(() => {
+    const fields = asFields(value);
+    const links = nested(fields, 'links');
+    const ids = nested(fields, 'externalIds');
+    const externalIds = defined({
+      arxiv: identifier(pick(ids, 'arxiv') ?? pick(fields, 'arxiv'), normalizeArxivId),
+      doi: identifier(pick(ids, 'doi') ?? pick(fields, 'doi'), (raw) => normalizeDoi(raw.replace(/\s+/g, ''))),
+      openreview: identifier(pick(ids, 'openreview') ?? pick(fields, 'openreview'), normalizeOpenReviewId),
+    });
+    const id = text(fields, 'id', { numbers: true });
+    const hasExternalId = Object.keys(externalIds).length > 0;
+    const published = date(pick(fields, 'published', 'date'));
+    const record: PaperRecordInput = {
+      ...(id && !hasExternalId ? { sourceKey: `${fileKey}:${id}` } : {}),
+      title: collapse(textOf(pick(fields, 'title')) ?? ''),
+      authors: unique(listOf(pick(fields, 'authors', 'author'), ';')).slice(0, MAX_AUTHORS),
+      abstract: collapse(textOf(pick(fields, 'abstract', 'summary')) ?? ''),
+      venue: collapse(text(fields, 'venue') ?? ''),
+      year: year(pick(fields, 'year')),
+      status: collapse(text(fields, 'status') ?? ''),
+      keywords: unique(listOf(pick(fields, 'keywords'), ';')),
+      labels: unique(listOf(pick(fields, 'labels'), ';')),
+      links: defined({
+        page: link(pick(links, 'page') ?? pick(fields, 'page', 'url', 'site')),
+        pdf: link(pick(links, 'pdf') ?? pick(fields, 'pdf')),
+        code: link(pick(links, 'code') ?? pick(fields, 'code', 'github')),
+        project: link(pick(links, 'project') ?? pick(fields, 'project')),
+      }),
+      externalIds,
+      ...(published ? { published } : {}),
+    };
+    return validate(record);
+  });
+}
+
+/** A year given as a whole number or as digits in a string ("2024"). */
+function year(found: Found | undefined): number | null {
+  if (found === undefined) return null;
+  const { key, value } = found;
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{4}\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(number)) throw new FieldError(key, `expected a year such as 2024, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+function link(found: Found | undefined): string | undefined {
+  return httpUrl(textOf(found));
+}
+
+/** An identifier in canonical form; one that does not parse is dropped, like a broken link. */
+function identifier(found: Found | undefined, normalize: (raw: string) => string | undefined): string | undefined {
+  const raw = textOf(found);
+  return raw ? normalize(raw) : undefined;
+}
+
+function nested(fields: Fields, key: string): Fields {
+  const value = fields[key];
+  if (value === undefined || value === null) return {};
+  if (typeof value === 'object' && !Array.isArray(value)) return value as Fields;
+  throw new FieldError(key, 'expected an object');
+}
+
+/** An ISO date (YYYY-MM-DD) from an ISO date or time or any date `Date.parse` reads. */
+function date(found: Found | undefined): string | undefined {
+  const value = textOf(found);
+  if (value === undefined) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}/.test(value)) return value.slice(0, 10);
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new FieldError(found!.key, `expected a date such as 2024-01-31, got ${JSON.stringify(value)}`);
+  return new Date(time).toISOString().slice(0, 10);
+}

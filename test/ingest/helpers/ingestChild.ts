@@ -1,0 +1,20 @@
+/**
+ * Child process for the kill test: ingests one path into a store and prints a line after every
+ * committed batch, so the parent knows when to kill it.
+ *
+ *   node --import tsx test/ingest/helpers/ingestChild.ts <db> <path> <batchSize>
+ */
+import { openDatabase } from '../../../src/store/db.js';
+import { PaperStore } from '../../../src/store/paperStore.js';
+import { ingestPaths } from '../../../src/ingest/ingest.js';
+
+const [dbPath, input, batchSize] = process.argv.slice(2);
+if (!dbPath || !input || !batchSize) throw new Error('usage: ingestChild.ts <db> <path> <batchSize>');
+const store = new PaperStore(openDatabase(dbPath));
+await ingestPaths([input], {
+  store,
+  classify: () => [],
+  batchSize: Number(batchSize),
+  onProgress: (p) => process.stdout.write(`committed ${p.records}\n`),
+});
+process.stdout.write('done\n');
