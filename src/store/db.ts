@@ -41,6 +41,14 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX paper_aliases_paper ON paper_aliases(paper_id);
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   `,
+  `
+  CREATE TABLE interaction_state (
+    id TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX interaction_state_created ON interaction_state(created_at);
+  `,
 ];
 
 /**

@@ -1,0 +1,404 @@
+/**
+ * SearchEngine: answers search-box queries and title autocomplete from an in-memory index.
+ *
+ * Ranking, in order of precedence:
+ *  1. the paper a whole-query identifier or URL names;
+ *  2. exactness: the query is the title, the title's short name ("BERT"), or the title's start
+ *     (each word forgiving its typos);
+ *  3. an author's full name;
+ *  4. BM25F over title, authors, keywords and abstract, scaled by the share of query words a
+ *     paper matches, with a bonus when all of them are in the title.
+ * Ties break by newer year, then by document order.
+ */
+import { parsePaperRef, type PaperRef } from '../papers/ids.js';
+import { normalizeTitle, tokenize } from '../text.js';
+import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
+import { Field, type IndexData } from './index/types.js';
+import { planWords } from './plan.js';
+import { isEmptyQuery, parseQuery, type ParsedQuery } from './query.js';
+import { Scorer, type TermGroup } from './scorer.js';
+import { matchTitle, type TitleMatch } from './titleMatch.js';
+import { TopK } from './topk.js';
+import { typoBudget, Vocabulary } from './vocab.js';
+
+/** Most hits one search returns. */
+export const MAX_RESULTS = 200;
+/** Candidates re-ranked with title and author checks. */
+const RERANK_DEPTH = 200;
+/** Title-prefix matches pulled in directly when there are no more than this many. */
+const PREFIX_PULL_LIMIT = 300;
+/** Most candidates checked for a quoted phrase. */
+const PHRASE_CHECK_LIMIT = 400;
+
+const TIER_EXACT = 40_000;
+const TIER_NAME = 30_000;
+const TIER_PREFIX = 20_000;
+const TIER_AUTHOR = 10_000;
+const TIER_AUTHOR_EXACT = 12_000;
+/** Within a title tier, how much a query that covers the whole title beats one that covers half. */
+const TITLE_SHARE_BONUS = 400;
+const TYPO_COST = 500;
+const ALL_IN_TITLE_BONUS = 1.5;
+
+export interface SearchHit {
+  /** The store's document number. */
+  storeDoc: number;
+  id: string;
+  title: string;
+  score: number;
+}
+
+/** A query word and the index words that stood for it, for highlighting. */
+export interface MatchedWord {
+  word: string;
+  forms: string[];
+}
+
+export interface SearchResult {
+  query: ParsedQuery;
+  hits: SearchHit[];
+  /** How many papers match every word (or, when none does, the best partial matches). */
+  total: number;
+  /** Whether the hits only match some of the words. */
+  partial: boolean;
+  words: MatchedWord[];
+  /** What the user should know: filters not understood, nothing found for a venue, ... */
+  notes: string[];
+  /** Set when the query was an identifier or URL. */
+  ref?: PaperRef;
+}
+
+export interface EngineDeps {
+  /** The paper the store files under an identifier; it may be newer than the index. */
+  lookupRef: (ref: PaperRef) => { storeDoc: number; id: string; title: string } | undefined;
+  resolveTopic: TopicResolver;
+  /** A paper's abstract by store document number, for phrase checks. */
+  lookupAbstract: (storeDoc: number) => string | undefined;
+}
+
+export interface Suggestion {
+  id: string;
+  title: string;
+}
+
+export class SearchEngine {
+  readonly vocab: Vocabulary;
+  private readonly scorer: Scorer;
+  private readonly excludedMark: Uint32Array;
+  private stamp = 0;
+
+  constructor(
+    readonly data: IndexData,
+    private readonly deps: EngineDeps,
+  ) {
+    this.vocab = new Vocabulary(data.terms, data.trie);
+    this.scorer = new Scorer(data);
+    this.excludedMark = new Uint32Array(data.docCount);
+  }
+
+  get size(): number {
+    return this.data.docCount;
+  }
+
+  /** In how many papers a (folded) word occurs. */
+  documentFrequency(word: string): number {
+    const term = this.vocab.id(word);
+    return term === undefined ? 0 : this.data.docFreq[term]!;
+  }
+
+  /**
+   * Runs a search-box query.
+   * @example engine.search('author:"Yoshua Bengio" attention', { limit: 10 }).hits[0]?.title
+   */
+  search(input: string, options: { limit?: number } = {}): SearchResult {
+    const limit = Math.max(1, Math.min(options.limit ?? 50, MAX_RESULTS));
+    const ref = parsePaperRef(input);
+    if (ref) return this.searchRef(ref, input);
+
+    const query = parseQuery(input);
+    const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [...query.notes] };
+    if (isEmptyQuery(query)) return result;
+
+    this.stamp = (this.stamp + 1) >>> 0 || 1;
+    const filter = compileFilter(query, this.data, this.vocab, this.deps.resolveTopic, this.excludedMark, this.stamp);
+    if (filter.impossible.length > 0) {
+      result.notes.push(...filter.impossible);
+      return result;
+    }
+    const groups = planWords(query, this.vocab, this.data.docFreq, this.data.docCount);
+    result.words = groups.map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.terms[v.term]!) }));
+
+    const ranked = query.words.length === 0 ? this.filterOnly(filter) : this.rank(query, groups, filter, result, input);
+    let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
+    if (query.phrases.length > 0) ordered = this.withPhrases(ordered, query.phrases, result);
+    result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
+    if (result.total === 0) result.total = ordered.length;
+    return result;
+  }
+
+  /**
+   * Titles for an autocomplete box: titles that start with what was typed, then titles that
+   * contain its words (the last one as a prefix), at most `limit`.
+   * @example engine.suggest('attention is all', 25)[0]?.title // 'Attention Is All You Need'
+   */
+  suggest(input: string, limit = 25): Suggestion[] {
+    const n = Math.max(0, Math.min(limit, 25));
+    const text = input.slice(0, 200);
+    const key = normalizeTitle(text);
+    if (n === 0 || key.length === 0) return [];
+    const out: Suggestion[] = [];
+    const seen = new Set<number>();
+    const prefixed = this.titlePrefixDocs(key, n);
+    for (const d of prefixed) {
+      seen.add(d);
+      out.push({ id: this.data.ids[d]!, title: this.data.titles[d]! });
+    }
+    if (out.length < n) {
+      const query = parseQuery(text);
+      const groups = planWords(query, this.vocab, this.data.docFreq, this.data.docCount);
+      const required = groups.filter((group) => !group.optional).length;
+      if (required > 0) {
+        const scorer = this.scorer;
+        scorer.reset();
+        scorer.scoreGroups(groups.map((g) => ({ ...g, fields: [Field.Title] })));
+        const top = new TopK(n * 2);
+        for (let i = 0; i < scorer.touchedCount; i++) {
+          const d = scorer.touched[i]!;
+          if (scorer.coverage[d] !== required || seen.has(d)) continue;
+          top.offer(scorer.score[d]!, d);
+        }
+        for (const { doc } of top.sorted()) {
+          if (out.length >= n) break;
+          out.push({ id: this.data.ids[doc]!, title: this.data.titles[doc]! });
+        }
+      }
+    }
+    return out;
+  }
+
+  private searchRef(ref: PaperRef, input: string): SearchResult {
+    const query = parseQuery('');
+    query.text = input.trim();
+    const found = this.deps.lookupRef(ref);
+    const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [], ref };
+    if (found) {
+      result.hits = [{ storeDoc: found.storeDoc, id: found.id, title: found.title, score: TIER_EXACT }];
+      result.total = 1;
+    } else {
+      result.notes.push(`No paper with ${describeRef(ref)} is in the library yet.`);
+    }
+    return result;
+  }
+
+  /** Ranks by relevance; returns candidates best first. */
+  private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string) {
+    const { scorer, data } = this;
+    const g = groups.filter((group) => !group.optional).length;
+    scorer.reset();
+    scorer.scoreGroups(groups);
+    const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0));
+    const nameForms = query.words.length >= 2 ? this.nameForms(query.words) : undefined;
+    const authorLevel = new Map<number, number>();
+    let exactAuthorMatches = 0;
+    let fullCount = 0;
+    let bestCoverage = 0;
+    for (let i = 0; i < scorer.touchedCount; i++) {
+      const d = scorer.touched[i]!;
+      const c = scorer.coverage[d]!;
+      if (c > bestCoverage) bestCoverage = c;
+    }
+    for (let i = 0; i < scorer.touchedCount; i++) {
+      const d = scorer.touched[i]!;
+      if (filter.active && !filter.allows(d)) continue;
+      if (filter.candidates && !binaryHas(filter.candidates, d)) continue;
+      const c = scorer.coverage[d]!;
+      if (c === g) fullCount++;
+      let score = scorer.score[d]! * coverageFactor(c, g);
+      if (scorer.titleCoverage[d] === g) score *= ALL_IN_TITLE_BONUS;
+      if (nameForms && scorer.authorCoverage[d] === g) {
+        const level = this.authorNameMatch(d, nameForms);
+        if (level > 0) {
+          score += level === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
+          authorLevel.set(d, level);
+          if (level === 2) exactAuthorMatches++;
+        }
+      }
+      top.offer(score, d);
+    }
+    // Papers whose title is or starts with the query, even if words alone ranked them low.
+    const pulled = query.words.length > 0 ? this.titlePrefixDocs(normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
+    const candidates = new Map<number, number>();
+    for (const { doc, score } of top.sorted()) candidates.set(doc, score);
+    for (const d of pulled) {
+      if (candidates.has(d) || (filter.active && !filter.allows(d))) continue;
+      if (filter.candidates && !binaryHas(filter.candidates, d)) continue;
+      candidates.set(d, scorer.score[d]! * coverageFactor(scorer.coverage[d]!, g));
+    }
+    let ranked: Array<{ doc: number; score: number }> = [];
+    for (const [doc, base] of candidates) {
+      const match = matchTitle(query.words, data.titles[doc]!, tokenize, query.lastIsPrefix);
+      ranked.push({ doc, score: base + tierOf(match, query.words.length) });
+    }
+    // A title pasted whole is that paper, even where its text reads as query syntax
+    // ("… System, -Development of …" is not an exclusion).
+    const rawKey = normalizeTitle(input);
+    if (rawKey !== normalizeTitle(query.text)) {
+      for (const d of this.titlePrefixDocs(rawKey, PREFIX_PULL_LIMIT)) {
+        if (normalizeTitle(data.titles[d]!) === rawKey && !candidates.has(d)) ranked.push({ doc: d, score: TIER_EXACT });
+      }
+    }
+    if (authorLevel.size > 0 && query.phrases.length === 0) {
+      // The words name an author: the answer is that author's papers, not papers that happen to
+      // contain the words. A name written exactly so ("Balazs Vagvolgyi") is that person; names
+      // that only contain the words ("Balazs P. Vagvolgyi") are offered through author:.
+      const level = exactAuthorMatches > 0 ? 2 : 1;
+      ranked = ranked.filter((r) => (authorLevel.get(r.doc) ?? 0) >= level);
+      fullCount = level === 2 ? exactAuthorMatches : authorLevel.size;
+      const name = query.text.trim();
+      if (level === 1) result.notes.push(`Papers by authors named ${name}.`);
+      else if (exactAuthorMatches < authorLevel.size) {
+        result.notes.push(`Papers by ${name}. For every author whose name contains these words, search author:"${name}".`);
+      } else result.notes.push(`Papers by ${name}.`);
+    }
+    ranked.sort((a, b) => b.score - a.score || data.years[b.doc]! - data.years[a.doc]! || a.doc - b.doc);
+    result.total = fullCount > 0 ? fullCount : ranked.length;
+    result.partial = fullCount === 0 && bestCoverage < g;
+    if (result.partial && ranked.length > 0) {
+      result.notes.push('No paper matches every word; these match the most.');
+    }
+    return ranked;
+  }
+
+  /** Filters only (no words): newest first. */
+  private filterOnly(filter: CompiledFilter) {
+    const out: Array<{ doc: number; score: number }> = [];
+    const take = (d: number) => {
+      if (!filter.active || filter.allows(d)) out.push({ doc: d, score: 0 });
+    };
+    if (filter.candidates) for (const d of filter.candidates) take(d);
+    else for (let d = 0; d < this.data.docCount; d++) take(d);
+    return this.newestFirst(out);
+  }
+
+  /** Newest year first; within a year, best first (score, then the venue's distinction). */
+  private newestFirst(list: Array<{ doc: number; score: number }>) {
+    const { years, standing, firstSeen } = this.data;
+    return [...list].sort(
+      (a, b) =>
+        years[b.doc]! - years[a.doc]! ||
+        b.score - a.score ||
+        standing[b.doc]! - standing[a.doc]! ||
+        firstSeen[b.doc]! - firstSeen[a.doc]! ||
+        a.doc - b.doc,
+    );
+  }
+
+  private withPhrases(ranked: Array<{ doc: number; score: number }>, phrases: string[][], result: SearchResult) {
+    const wanted = phrases.map((p) => ` ${p.join(' ')} `);
+    const out: Array<{ doc: number; score: number }> = [];
+    const checked = Math.min(ranked.length, PHRASE_CHECK_LIMIT);
+    for (let i = 0; i < checked; i++) {
+      const { doc } = ranked[i]!;
+      const text = ` ${normalizeTitle(this.data.titles[doc]!)} ${normalizeTitle(this.deps.lookupAbstract(this.data.storeDocs[doc]!) ?? '')} `;
+      if (wanted.every((w) => text.includes(w))) out.push(ranked[i]!);
+    }
+    result.total = out.length;
+    return out;
+  }
+
+  /**
+   * For each query word, the author-name words it can stand for: itself, or its typo
+   * corrections when no name has it as typed. Completions do not count ("Li" is not "Lin").
+   */
+  private nameForms(words: readonly string[]): Array<ReadonlySet<string>> {
+    return words.map((word) => {
+      if (this.vocab.id(word) !== undefined || typoBudget(word) === 0) return new Set([word]);
+      const budget = typoBudget(word);
+      for (let distance = 1; distance <= budget; distance++) {
+        const found = this.vocab.fuzzy(word, distance);
+        if (found.length > 0) return new Set(found.map((m) => this.vocab.terms[m.term]!));
+      }
+      return new Set([word]);
+    });
+  }
+
+  /** 2 if an author's name is exactly the query words in order, 1 if it contains them all, else 0. */
+  private authorNameMatch(d: number, forms: ReadonlyArray<ReadonlySet<string>>): number {
+    let best = 0;
+    for (const name of this.data.authors[d]!.split(';')) {
+      const parts = name.split(' ');
+      if (!forms.every((set) => parts.some((p) => set.has(p)))) continue;
+      if (parts.length === forms.length && parts.every((p, i) => forms[i]!.has(p))) return 2;
+      best = 1;
+    }
+    return best;
+  }
+
+  /** Documents whose normalized title starts with `key`, in title order; none if more than `max`. */
+  private titlePrefixDocs(key: string, max: number): number[] {
+    if (key.length === 0) return [];
+    const lo = this.lowerTitle(key);
+    const hi = this.lowerTitle(`${key}\uffff`);
+    const out: number[] = [];
+    const { titleOrder } = this.data;
+    if (hi - lo > max) {
+      // Exact titles first, then as many prefix matches as fit.
+      for (let i = lo; i < hi && out.length < max; i++) out.push(titleOrder[i]!);
+      return out;
+    }
+    for (let i = lo; i < hi; i++) out.push(titleOrder[i]!);
+    return out;
+  }
+
+  private lowerTitle(key: string): number {
+    const { titleOrder, titles } = this.data;
+    let lo = 0;
+    let hi = titleOrder.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (normalizeTitle(titles[titleOrder[mid]!]!) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private hit(doc: number, score: number): SearchHit {
+    return { storeDoc: this.data.storeDocs[doc]!, id: this.data.ids[doc]!, title: this.data.titles[doc]!, score };
+  }
+}
+
+function coverageFactor(matched: number, total: number): number {
+  if (total <= 1) return 1;
+  const share = matched / total;
+  return share * share * share;
+}
+
+function tierOf(match: TitleMatch | undefined, queryWords: number): number {
+  if (!match) return 0;
+  const tier = match.kind === 'exact' ? TIER_EXACT : match.kind === 'name' ? TIER_NAME : TIER_PREFIX;
+  return tier - match.typos * TYPO_COST + TITLE_SHARE_BONUS * Math.min(1, queryWords / match.titleWords);
+}
+
+function binaryHas(sorted: Int32Array, value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === value;
+}
+
+function describeRef(ref: PaperRef): string {
+  switch (ref.kind) {
+    case 'arxiv':
+      return `arXiv id ${ref.id}`;
+    case 'doi':
+      return `DOI ${ref.id}`;
+    case 'openreview':
+      return `OpenReview id ${ref.id}`;
+    default:
+      return `the link ${ref.id}`;
+  }
+}

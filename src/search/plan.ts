@@ -1,0 +1,156 @@
+/**
+ * Query planning: which index terms stand for each query word. A word always contributes itself;
+ * its plural or singular when the index has it; prefix completions only for the word still
+ * being typed; typo corrections only when the word as typed is not in the index (1 typo from 5
+ * letters, 2 from 9, trying 1 before 2). Fuzzy work therefore goes only where exact matching fails.
+ */
+import { STOPWORDS } from '../text.js';
+import type { ParsedQuery } from './query.js';
+import type { TermGroup, Variant } from './scorer.js';
+import { typoBudget, type Vocabulary } from './vocab.js';
+import { Field } from './index/types.js';
+
+/** Most completions a prefix expands to (the most frequent ones). */
+export const MAX_COMPLETIONS = 40;
+/** Shortest prefix that is completed; shorter ones match whole words only. */
+export const MIN_PREFIX_LENGTH = 2;
+
+const AUTHOR_FIELDS = [Field.Authors, Field.FirstAuthor] as const;
+const WEIGHT_PLURAL = 0.9;
+const WEIGHT_COMPLETION = 0.75;
+const WEIGHT_TYPO = [1, 0.7, 0.5] as const;
+/** Words in fewer documents than this may be typos themselves, and get corrections too. */
+const RARE_WORD_DF = 10;
+/** How much commoner a correction must be than a rare typed word to be offered. */
+const TYPO_EVIDENCE_RATIO = 20;
+
+/**
+ * The scoring groups for a query's free words: stopwords are dropped unless the query has
+ * nothing else, and repeated words count once.
+ * @example planWords(parseQuery('lerning to rank'), vocab) // groups for 'lerning' (→ learning, ...) and 'rank'
+ */
+export function planWords(query: ParsedQuery, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): TermGroup[] {
+  const words = query.words;
+  const content = words.filter((w) => !STOPWORDS.has(w));
+  const chosen = content.length > 0 ? content : words;
+  const lastWord = words[words.length - 1];
+  const seen = new Set<string>();
+  const groups: TermGroup[] = [];
+  if (content.length > 0) {
+    // Stopwords are also surnames ("He", "An", "So"): matched against authors, they add to the
+    // score without being required.
+    for (const word of new Set(words.filter((w) => STOPWORDS.has(w)))) {
+      const term = vocab.id(word);
+      if (term !== undefined) groups.push({ word, variants: [{ term, weight: 1 }], fields: AUTHOR_FIELDS, optional: true });
+    }
+  }
+  chosen.forEach((word, i) => {
+    const isLast = i === chosen.length - 1 && word === lastWord && query.lastIsPrefix;
+    const key = isLast ? `${word}*` : word;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const variants = variantsOf(word, isLast, vocab, docFreq, docCount);
+    groups.push({ word, variants });
+  });
+  return groups;
+}
+
+/**
+ * Groups for an `author:` filter: each name word matched in the authors field only, initials
+ * as prefixes ("Y." matches "Yoshua").
+ */
+export function planAuthor(tokens: readonly string[], vocab: Vocabulary, docFreq: Uint32Array, docCount: number): TermGroup[] {
+  return tokens.map((word) => ({
+    word,
+    variants: word.length === 1 ? completions(word, vocab, docFreq, 1, 200) : exactOrTypo(word, vocab, docFreq, docCount),
+    fields: AUTHOR_FIELDS,
+  }));
+}
+
+function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): Variant[] {
+  const out = new Map<number, number>();
+  const add = (term: number | undefined, weight: number) => {
+    if (term === undefined) return;
+    if ((out.get(term) ?? 0) < weight) out.set(term, weight);
+  };
+  const exact = vocab.id(word);
+  add(exact, 1);
+  for (const form of inflections(word)) add(vocab.id(form), WEIGHT_PLURAL);
+  if (isPrefix && word.length >= MIN_PREFIX_LENGTH) {
+    // A completion never outweighs the word as typed: its idf is capped at the typed word's.
+    const cap = exact === undefined ? Infinity : idf(docFreq[exact]!, docCount);
+    for (const v of completions(word, vocab, docFreq, WEIGHT_COMPLETION, MAX_COMPLETIONS)) {
+      const own = idf(docFreq[v.term]!, docCount);
+      add(v.term, v.weight * Math.min(1, cap / own));
+    }
+  }
+  const exactDf = exact === undefined ? 0 : docFreq[exact]!;
+  if (exactDf < RARE_WORD_DF) {
+    for (const v of typoCorrections(word, exactDf, vocab, docFreq, docCount)) add(v.term, v.weight);
+  }
+  return [...out].map(([term, weight]) => ({ term, weight }));
+}
+
+function exactOrTypo(word: string, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): Variant[] {
+  const exact = vocab.id(word);
+  if (exact !== undefined) return [{ term: exact, weight: 1 }];
+  return typoCorrections(word, 0, vocab, docFreq, docCount);
+}
+
+/**
+ * Words the typed word may be a typo of. Tried only for words the index lacks or holds as a
+ * rarity (a paper's own typo such as "transfomer" must not hide "transformer"). Likelier
+ * corrections weigh more: a correction's weight follows how common it is next to the most
+ * common one, and no correction scores more than that most common one would.
+ */
+function typoCorrections(word: string, exactDf: number, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): Variant[] {
+  // Four-letter words get one typo too when the index lacks them or holds them as a rarity.
+  const budget = typoBudget(word) || (word.length === 4 ? 1 : 0);
+  for (let distance = 1; distance <= budget; distance++) {
+    const matches = vocab.fuzzy(word, distance);
+    if (matches.length === 0) continue;
+    let maxDf = 0;
+    for (const m of matches) maxDf = Math.max(maxDf, docFreq[m.term]!);
+    // A rare word with no much commoner neighbour is probably meant as typed.
+    if (exactDf > 0 && maxDf < exactDf * TYPO_EVIDENCE_RATIO) return [];
+    const cap = idf(maxDf, docCount);
+    return matches.map((m) => {
+      const df = docFreq[m.term]!;
+      const prior = Math.sqrt(df / maxDf);
+      return { term: m.term, weight: (WEIGHT_TYPO[m.distance] ?? 0.5) * prior * Math.min(1, cap / idf(df, docCount)) };
+    });
+  }
+  return [];
+}
+
+function completions(prefix: string, vocab: Vocabulary, docFreq: Uint32Array, weight: number, max: number): Variant[] {
+  const [from, to] = vocab.prefixRange(prefix);
+  const ids: number[] = [];
+  for (let t = from; t < to; t++) ids.push(t);
+  if (ids.length > max) {
+    ids.sort((a, b) => docFreq[b]! - docFreq[a]! || a - b);
+    ids.length = max;
+  }
+  return ids.map((term) => ({ term, weight: term === vocab.id(prefix) ? 1 : weight }));
+}
+
+/** Plural and singular forms of an English word, as candidates to look up. */
+export function inflections(word: string): string[] {
+  if (word.length < 3 || /\d/.test(word)) return [];
+  const out: string[] = [];
+  if (word.endsWith('ies')) out.push(`${word.slice(0, -3)}y`);
+  else if (word.endsWith('es')) out.push(word.slice(0, -2), word.slice(0, -1));
+  else if (word.endsWith('s') && !word.endsWith('ss')) out.push(word.slice(0, -1));
+  else if (word.endsWith('y') && !/[aeiou]y$/.test(word)) out.push(`${word.slice(0, -1)}ies`);
+  else out.push(`${word}s`, `${word}es`);
+  return out;
+}
+
+
+/**
+ * Inverse document frequency, as the scorer computes it.
+ * @example idf(10, 100_000) // ≈ 9.2
+ */
+export function idf(df: number, docCount: number): number {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}

@@ -1,0 +1,267 @@
+/**
+ * The query language of the search box. Pure and total: any string parses, and what could not
+ * be understood comes back as a note for the user instead of an exception.
+ *
+ *   diffusion transformers                free words (the last one also as a prefix)
+ *   "exact phrase"  -word  -"phrase"      phrases that must appear, words that must not
+ *   author:"Yoshua Bengio"  author:bengio by author (initials match: author:"Y. Bengio")
+ *   venue:icml  year:2019  year:2018..2020  year:>=2021
+ *   topic:"Theory · Learning Theory"      by topic (names resolve forgivingly)
+ *   sort:new                              newest first instead of best first
+ */
+import { tokenize } from '../text.js';
+
+/** Longest query read; the rest is dropped with a note. */
+export const MAX_QUERY_LENGTH = 1000;
+/** Most words a query scores; more are dropped with a note. */
+export const MAX_QUERY_WORDS = 32;
+
+export const FILTER_NAMES = ['author', 'venue', 'year', 'topic', 'sort'] as const;
+
+export interface YearRange {
+  from?: number;
+  to?: number;
+}
+
+export interface ParsedQuery {
+  /** Free words and phrase words in the order typed, tokenized. */
+  words: string[];
+  /** Whether the last free word is still being typed (no trailing space) and may be a prefix. */
+  lastIsPrefix: boolean;
+  /** Each quoted phrase, tokenized; all must appear. */
+  phrases: string[][];
+  /** Each `-word` or `-"phrase"`, tokenized; documents containing one are left out. */
+  excluded: string[][];
+  /** Each `author:` value, tokenized; all must match one author of the paper. */
+  authors: string[][];
+  venues: string[];
+  years?: YearRange;
+  topics: string[];
+  sort: 'relevance' | 'new';
+  /** Things the user should know about how the query was read. */
+  notes: string[];
+  /** The query text without filters, as typed (for exact-title and identifier matching). */
+  text: string;
+}
+
+type Piece =
+  | { kind: 'word'; value: string; negated: boolean; quoted: boolean }
+  | { kind: 'filter'; key: string; value: string; quoted: boolean };
+
+/**
+ * Parses a search box query.
+ * @example parseQuery('author:"Yoshua Bengio" year:2018..2020 attention').years // { from: 2018, to: 2020 }
+ */
+export function parseQuery(input: string): ParsedQuery {
+  const notes: string[] = [];
+  let raw = input;
+  if (raw.length > MAX_QUERY_LENGTH) {
+    raw = raw.slice(0, MAX_QUERY_LENGTH);
+    notes.push(`Only the first ${MAX_QUERY_LENGTH} characters of the query were read.`);
+  }
+  const pieces = scan(raw, notes);
+  const query: ParsedQuery = {
+    words: [],
+    lastIsPrefix: false,
+    phrases: [],
+    excluded: [],
+    authors: [],
+    venues: [],
+    topics: [],
+    sort: 'relevance',
+    notes,
+    text: '',
+  };
+  const textParts: string[] = [];
+  let lastPieceIsOpenWord = false;
+  for (const piece of pieces) {
+    lastPieceIsOpenWord = false;
+    if (piece.kind === 'filter') {
+      applyFilter(query, piece.key, piece.value);
+      continue;
+    }
+    const tokens = tokenize(piece.value);
+    if (piece.negated) {
+      if (tokens.length > 0) query.excluded.push(tokens);
+      continue;
+    }
+    textParts.push(piece.value);
+    if (piece.quoted && tokens.length > 1) query.phrases.push(tokens);
+    query.words.push(...tokens);
+    lastPieceIsOpenWord = !piece.quoted && tokens.length > 0;
+  }
+  query.text = textParts.join(' ');
+  query.lastIsPrefix = lastPieceIsOpenWord && !/\s$/.test(raw) && /[\p{L}\p{N}]$/u.test(raw);
+  if (query.words.length > MAX_QUERY_WORDS) {
+    query.words = query.words.slice(0, MAX_QUERY_WORDS);
+    query.lastIsPrefix = false;
+    notes.push(`Only the first ${MAX_QUERY_WORDS} words were searched.`);
+  }
+  return query;
+}
+
+/** Whether the query asks for anything at all (words, phrases or filters). */
+export function isEmptyQuery(q: ParsedQuery): boolean {
+  return (
+    q.words.length === 0 &&
+    q.authors.length === 0 &&
+    q.venues.length === 0 &&
+    q.topics.length === 0 &&
+    q.years === undefined
+  );
+}
+
+function scan(raw: string, notes: string[]): Piece[] {
+  const pieces: Piece[] = [];
+  let i = 0;
+  const n = raw.length;
+  const readQuoted = (): string => {
+    // raw[i] is the opening quote
+    const close = raw.indexOf('"', i + 1);
+    if (close < 0) {
+      if (!notes.includes(UNBALANCED)) notes.push(UNBALANCED);
+      const value = raw.slice(i + 1);
+      i = n;
+      return value;
+    }
+    const value = raw.slice(i + 1, close);
+    i = close + 1;
+    return value;
+  };
+  while (i < n) {
+    while (i < n && /\s/.test(raw[i]!)) i++;
+    if (i >= n) break;
+    let negated = false;
+    if (raw[i] === '-' && i + 1 < n && !/[\s-]/.test(raw[i + 1]!)) {
+      negated = true;
+      i++;
+    }
+    if (raw[i] === '"') {
+      pieces.push({ kind: 'word', value: readQuoted(), negated, quoted: true });
+      continue;
+    }
+    const start = i;
+    while (i < n && !/\s/.test(raw[i]!) && !(raw[i] === '"' && i > start && raw[i - 1] === ':')) i++;
+    const word = raw.slice(start, i);
+    const filter = /^([A-Za-z]+):(.*)$/s.exec(word);
+    if (filter && !negated) {
+      const key = filter[1]!.toLowerCase();
+      let value = filter[2]!;
+      let quoted = false;
+      if (value === '' && raw[i] === '"') {
+        value = readQuoted();
+        quoted = true;
+      }
+      if ((FILTER_NAMES as readonly string[]).includes(key)) {
+        if (value.trim() === '') {
+          notes.push(`${key}: needs a value, e.g. ${example(key)}.`);
+        } else {
+          pieces.push({ kind: 'filter', key, value, quoted });
+        }
+        continue;
+      }
+      if (value !== '' && !/^\/\//.test(value)) {
+        notes.push(`"${truncate(key)}:" is not a filter, so it was searched as words. Filters: ${FILTER_NAMES.map((f) => `${f}:`).join(' ')}`);
+      }
+      pieces.push({ kind: 'word', value: quoted ? `${key} ${value}` : word, negated: false, quoted: false });
+      continue;
+    }
+    pieces.push({ kind: 'word', value: word, negated, quoted: false });
+  }
+  return pieces;
+}
+
+const UNBALANCED = 'A quote was not closed; the phrase was read to the end of the query.';
+
+function applyFilter(query: ParsedQuery, key: string, value: string): void {
+  switch (key) {
+    case 'author': {
+      const tokens = tokenize(value);
+      if (tokens.length > 0) query.authors.push(tokens);
+      else query.notes.push(`author: needs a name, e.g. ${example('author')}.`);
+      return;
+    }
+    case 'venue':
+      query.venues.push(value.trim());
+      return;
+    case 'topic':
+      query.topics.push(value.trim());
+      return;
+    case 'sort': {
+      const v = value.trim().toLowerCase();
+      if (['new', 'newest', 'recent', 'date', 'year'].includes(v)) query.sort = 'new';
+      else if (['relevance', 'best', 'score'].includes(v)) query.sort = 'relevance';
+      else query.notes.push(`sort:${truncate(v)} is not a sort order; use sort:new or sort:relevance.`);
+      return;
+    }
+    case 'year': {
+      const range = parseYears(value.trim());
+      if (range) query.years = intersect(query.years, range);
+      else query.notes.push(`year:${truncate(value)} is not a year; use year:2019, year:2018..2020 or year:>=2021.`);
+      return;
+    }
+  }
+}
+
+/**
+ * Reads `2019`, `2018..2020`, `2018-2020`, `2020..`, `..2019`, `>=2021`, `>2020`, `<2015`, `<=2015`.
+ * @example parseYears('2018..2020') // { from: 2018, to: 2020 }
+ */
+export function parseYears(value: string): YearRange | undefined {
+  const year = (s: string | undefined): number | undefined => {
+    if (s === undefined || s === '') return undefined;
+    if (!/^\d{4}$/.test(s)) return Number.NaN;
+    return Number(s);
+  };
+  let m = /^(\d{4})$/.exec(value);
+  if (m) return { from: Number(m[1]), to: Number(m[1]) };
+  m = /^(\d{0,4})(?:\.\.|-|–)(\d{0,4})$/.exec(value);
+  if (m && (m[1] || m[2])) {
+    const from = year(m[1]);
+    const to = year(m[2]);
+    if (Number.isNaN(from) || Number.isNaN(to)) return undefined;
+    if (from !== undefined && to !== undefined && from > to) return { from: to, to: from };
+    return { ...(from !== undefined && { from }), ...(to !== undefined && { to }) };
+  }
+  m = /^(>=|>|<=|<)(\d{4})$/.exec(value);
+  if (m) {
+    const y = Number(m[2]);
+    switch (m[1]) {
+      case '>=':
+        return { from: y };
+      case '>':
+        return { from: y + 1 };
+      case '<=':
+        return { to: y };
+      default:
+        return { to: y - 1 };
+    }
+  }
+  return undefined;
+}
+
+function intersect(a: YearRange | undefined, b: YearRange): YearRange {
+  if (!a) return b;
+  const from = Math.max(a.from ?? -Infinity, b.from ?? -Infinity);
+  const to = Math.min(a.to ?? Infinity, b.to ?? Infinity);
+  return { ...(Number.isFinite(from) && { from }), ...(Number.isFinite(to) && { to }) };
+}
+
+function example(key: string): string {
+  switch (key) {
+    case 'author':
+      return 'author:"Yoshua Bengio"';
+    case 'venue':
+      return 'venue:icml';
+    case 'year':
+      return 'year:2019 or year:2018..2020';
+    case 'topic':
+      return 'topic:"Theory · Learning Theory"';
+    default:
+      return 'sort:new';
+  }
+}
+
+function truncate(s: string): string {
+  return s.length > 30 ? `${s.slice(0, 30)}…` : s;
+}

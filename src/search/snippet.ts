@@ -1,0 +1,109 @@
+/**
+ * Snippets: the stretch of an abstract where the query's words cluster, with those words marked.
+ * Marks are data (segments), not markup, so each renderer can bold them in its own syntax and
+ * escape everything else.
+ */
+import { collapseWhitespace, foldText } from '../text.js';
+import type { MatchedWord } from './engine.js';
+
+/** A run of text; `match` marks a query word. */
+export interface TextSegment {
+  text: string;
+  match?: boolean;
+}
+
+/** Default snippet length in characters (before ellipses). */
+export const SNIPPET_LENGTH = 240;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Picks the window of `text` (about `maxChars` long) that holds the most distinct query words,
+ * and marks them. Without any match, the opening of the text.
+ * @example buildSnippet('We study diffusion models for audio.', [{ word: 'diffusion', forms: ['diffusion'] }])
+ *   // [{ text: 'We study ' }, { text: 'diffusion', match: true }, { text: ' models for audio.' }]
+ */
+export function buildSnippet(text: string, words: readonly MatchedWord[], maxChars = SNIPPET_LENGTH): TextSegment[] {
+  const clean = collapseWhitespace(text);
+  if (clean.length === 0) return [];
+  const groupOf = new Map<string, number>();
+  words.forEach((w, i) => {
+    for (const form of [w.word, ...w.forms]) if (!groupOf.has(form)) groupOf.set(form, i);
+  });
+  const hits: Array<{ start: number; end: number; group: number }> = [];
+  if (groupOf.size > 0) {
+    for (const m of clean.matchAll(WORD)) {
+      const group = groupOf.get(foldText(m[0]));
+      if (group !== undefined) hits.push({ start: m.index, end: m.index + m[0].length, group });
+    }
+  }
+  const [from, to] = chooseWindow(clean, hits, maxChars);
+  const segments: TextSegment[] = [];
+  let cursor = from;
+  const push = (segment: TextSegment) => {
+    if (segment.text.length > 0) segments.push(segment);
+  };
+  for (const hit of hits) {
+    if (hit.start < from || hit.end > to) continue;
+    push({ text: clean.slice(cursor, hit.start) });
+    push({ text: clean.slice(hit.start, hit.end), match: true });
+    cursor = hit.end;
+  }
+  push({ text: clean.slice(cursor, to) });
+  if (from > 0) segments.unshift({ text: '…' });
+  if (to < clean.length) segments.push({ text: '…' });
+  return mergePlain(segments);
+}
+
+/** The segments as plain text, marks dropped. */
+export function segmentsToText(segments: readonly TextSegment[]): string {
+  return segments.map((s) => s.text).join('');
+}
+
+function chooseWindow(text: string, hits: ReadonlyArray<{ start: number; end: number; group: number }>, maxChars: number): [number, number] {
+  if (text.length <= maxChars) return [0, text.length];
+  let bestStart = 0;
+  let bestScore = -1;
+  // Two pointers over the hits: the window starting at hit i reaches as far as maxChars allows.
+  let j = 0;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < hits.length; i++) {
+    while (j < hits.length && hits[j]!.end - hits[i]!.start <= maxChars) {
+      counts.set(hits[j]!.group, (counts.get(hits[j]!.group) ?? 0) + 1);
+      j++;
+    }
+    const score = counts.size * 100 + (j - i);
+    if (score > bestScore) {
+      bestScore = score;
+      bestStart = hits[i]!.start;
+    }
+    const g = hits[i]!.group;
+    const left = (counts.get(g) ?? 1) - 1;
+    if (left === 0) counts.delete(g);
+    else counts.set(g, left);
+  }
+  if (bestScore < 0) return [0, cutAtWord(text, maxChars)];
+  // Lead in a little, from a sentence start when one is close, else from a word start.
+  let from = Math.max(0, bestStart - Math.floor(maxChars / 4));
+  const sentence = text.lastIndexOf('. ', bestStart);
+  if (sentence >= from - 1 && sentence + 2 <= bestStart) from = sentence + 2;
+  else if (from > 0) from = text.indexOf(' ', from) + 1 || from;
+  const to = Math.min(text.length, from + cutAtWord(text.slice(from), maxChars));
+  return [from, to];
+}
+
+function cutAtWord(text: string, maxChars: number): number {
+  if (text.length <= maxChars) return text.length;
+  const space = text.lastIndexOf(' ', maxChars);
+  return space > maxChars / 2 ? space : maxChars;
+}
+
+function mergePlain(segments: TextSegment[]): TextSegment[] {
+  const out: TextSegment[] = [];
+  for (const s of segments) {
+    const last = out[out.length - 1];
+    if (last && !last.match && !s.match) last.text += s.text;
+    else out.push({ ...s });
+  }
+  return out;
+}

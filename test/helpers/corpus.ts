@@ -1,0 +1,37 @@
+/**
+ * Test libraries over small corpora written for the tests (test/fixtures), through the real
+ * import pipeline, store and index.
+ */
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { openDatabase } from '../../src/store/db.js';
+import { PaperStore } from '../../src/store/paperStore.js';
+import { ingestPaths } from '../../src/ingest/ingest.js';
+import { buildIndex } from '../../src/search/index/build.js';
+import { SearchEngine } from '../../src/search/engine.js';
+import type { IndexData } from '../../src/search/index/types.js';
+
+export const FIXTURE_PAPERS = fileURLToPath(new URL('../fixtures/papers.jsonl', import.meta.url));
+export const silentLog = pino({ level: 'silent' });
+
+/** An in-memory store holding the papers of `paths`, with topics from `classify`. */
+export async function storeOf(paths: string[] = [FIXTURE_PAPERS], classify: (p: { title: string }) => string[] = () => [], now = new Date('2026-01-01T00:00:00Z')): Promise<PaperStore> {
+  const store = new PaperStore(openDatabase(':memory:'));
+  const summary = await ingestPaths(paths, { store, classify, now: () => now });
+  if (summary.rejected > 0 || summary.failedFiles.length > 0) throw new Error(`fixture has bad records: ${JSON.stringify(summary)}`);
+  return store;
+}
+
+/** A search engine over a store, resolving topics by id only. */
+export function engineOf(store: PaperStore, topicIds: string[] = []): { engine: SearchEngine; data: IndexData } {
+  const data = buildIndex(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'test', topicIds });
+  const engine = new SearchEngine(data, {
+    lookupRef: (ref) => {
+      const paper = store.findByRef(ref);
+      return paper ? { storeDoc: store.docOf(paper.id)!, id: paper.id, title: paper.title } : undefined;
+    },
+    lookupAbstract: (doc) => store.abstractOf(doc),
+    resolveTopic: (name) => (topicIds.includes(name) ? { id: name } : { error: `No topic called "${name}".` }),
+  });
+  return { engine, data };
+}

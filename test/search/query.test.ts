@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_QUERY_LENGTH, parseQuery, parseYears } from '../../src/search/query.js';
+
+describe('parseQuery', () => {
+  it.each([
+    ['diffusion transformers', { words: ['diffusion', 'transformers'], lastIsPrefix: true }],
+    ['diffusion transformers ', { words: ['diffusion', 'transformers'], lastIsPrefix: false }],
+    ['"graph neural" networks', { words: ['graph', 'neural', 'networks'], phrases: [['graph', 'neural']], lastIsPrefix: true }],
+    ['"graph neural networks"', { phrases: [['graph', 'neural', 'networks']], lastIsPrefix: false }],
+    ['attention -transformer', { words: ['attention'], excluded: [['transformer']] }],
+    ['attention -"self attention"', { excluded: [['self', 'attention']] }],
+    ['author:"Yoshua Bengio" attention', { authors: [['yoshua', 'bengio']], words: ['attention'] }],
+    ['author:bengio', { authors: [['bengio']], words: [] }],
+    ['venue:icml venue:NeurIPS', { venues: ['icml', 'NeurIPS'] }],
+    ['year:2019', { years: { from: 2019, to: 2019 } }],
+    ['year:2018..2020 year:2019..2022', { years: { from: 2019, to: 2020 } }],
+    ['topic:"Theory · Learning Theory"', { topics: ['Theory · Learning Theory'] }],
+    ['sort:new llm', { sort: 'new', words: ['llm'] }],
+    ['Sim-to-Real transfer', { words: ['sim', 'to', 'real', 'transfer'], excluded: [] }],
+    ['BERT: Pre-training of Deep', { words: ['bert', 'pre', 'training', 'of', 'deep'], text: 'BERT: Pre-training of Deep' }],
+    ['Rocktäschel', { words: ['rocktaschel'] }],
+  ])('%s', (input, expected) => {
+    expect(parseQuery(input)).toMatchObject(expected);
+  });
+
+  it('explains filters it does not know and searches them as words', () => {
+    const q = parseQuery('foo:bar attention');
+    expect(q.words).toEqual(['foo', 'bar', 'attention']);
+    expect(q.notes.join(' ')).toMatch(/"foo:" is not a filter.*author:/);
+  });
+
+  it('explains bad filter values', () => {
+    expect(parseQuery('year:abc x').notes.join(' ')).toMatch(/year:2019/);
+    expect(parseQuery('sort:sideways x').notes.join(' ')).toMatch(/sort:new/);
+    expect(parseQuery('author: x').notes.join(' ')).toMatch(/author: needs a value/);
+  });
+
+  it('closes an unbalanced quote at the end and says so', () => {
+    const q = parseQuery('"graph neural');
+    expect(q.phrases).toEqual([['graph', 'neural']]);
+    expect(q.notes.join(' ')).toMatch(/not closed/);
+  });
+
+  it('reads only the first part of a very long query', () => {
+    const q = parseQuery('word '.repeat(3000));
+    expect(q.notes.join(' ')).toMatch(String(MAX_QUERY_LENGTH));
+    expect(q.words.length).toBeLessThanOrEqual(32);
+  });
+
+  it('never throws and stays bounded on hostile input', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 3000, unit: fc.constantFrom('"', ':', '-', ' ', 'a', 'é', '\u0000', '..', 'year', 'author', '\n', '*', '<', '@') }), (input) => {
+        const q = parseQuery(input);
+        expect(q.words.length).toBeLessThanOrEqual(32);
+        expect(Array.isArray(q.notes)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(fc.property(fc.string({ maxLength: 2000 }), (input) => void parseQuery(input)), { numRuns: 300 });
+  });
+});
+
+describe('parseYears', () => {
+  it.each([
+    ['2019', { from: 2019, to: 2019 }],
+    ['2018..2020', { from: 2018, to: 2020 }],
+    ['2020-2018', { from: 2018, to: 2020 }],
+    ['2020..', { from: 2020 }],
+    ['..2019', { to: 2019 }],
+    ['>=2021', { from: 2021 }],
+    ['>2020', { from: 2021 }],
+    ['<2015', { to: 2014 }],
+    ['<=2015', { to: 2015 }],
+    ['19', undefined],
+    ['abc', undefined],
+    ['..', undefined],
+  ])('%s', (input, expected) => {
+    expect(parseYears(input)).toEqual(expected);
+  });
+});
