@@ -195,7 +195,7 @@ export class SearchEngine {
     const { scorer, data } = this;
     const g = groups.filter((group) => !group.optional).length;
     scorer.reset();
-    scorer.scoreGroups(groups);
+    scorer.scoreGroups(groups, { typedWords: query.text.split(/\s+/).filter(Boolean).length });
     const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0));
     const nameForms = query.words.length >= 2 ? this.nameForms(query.words) : undefined;
     const authorLevel = new Map<number, number>();

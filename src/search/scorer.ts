@@ -30,8 +30,14 @@ const K1 = 1.2;
 
 export const TITLE_FLAG = 1;
 export const AUTHOR_FLAG = 2;
+const TOUCHED_FLAG = 4;
+/** Words typed (separated by spaces, as in a pasted title) from which a query counts as long. */
+const LONG_QUERY_WORDS = 7;
+/** Share of all papers above which a word counts as common. */
+const COMMON_WORD_SHARE = 0.05;
 const FIELD_FLAG = [TITLE_FLAG, AUTHOR_FLAG, 0, 0, AUTHOR_FLAG] as const;
 const ALL_FIELDS: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.Abstract, Field.FirstAuthor];
+const FIELDS_WITHOUT_ABSTRACT: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.FirstAuthor];
 
 /**
  * Dense accumulators sized to the index, reused across queries (search is synchronous, so one
@@ -86,23 +92,35 @@ export class Scorer {
   }
 
   /** Scores every group into the accumulators. Call {@link reset} first. */
-  scoreGroups(groups: readonly TermGroup[]): void {
-    for (const group of groups) if (!group.optional) this.scoreGroup(group);
-    for (const group of groups) if (group.optional) this.scoreGroup(group);
+  scoreGroups(groups: readonly TermGroup[], options: { typedWords?: number } = {}): void {
+    // In a long query (a pasted title), words in a good share of all abstracts decide nothing
+    // there: they are scored in titles, keywords and authors only, which saves most of the work.
+    const long = (options.typedWords ?? 0) >= LONG_QUERY_WORDS;
+    const commonDf = long ? this.data.docCount * COMMON_WORD_SHARE : Infinity;
+    for (const group of groups) if (!group.optional) this.scoreGroup(group, commonDf);
+    for (const group of groups) if (group.optional) this.scoreGroup(group, commonDf);
   }
 
-  private scoreGroup(group: TermGroup): void {
+  private scoreGroup(group: TermGroup, commonDf: number): void {
     const { groupScore, groupFlags, groupTouched, variantScore, variantFlags, variantTouched } = this;
+    const fieldsOf = (v: Variant) =>
+      group.fields ?? (this.data.docFreq[v.term]! > commonDf ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS);
     let groupCount = 0;
-    for (const variant of group.variants) {
-      const variantCount = this.scoreVariant(variant, group.fields ?? ALL_FIELDS);
-      for (let i = 0; i < variantCount; i++) {
-        const d = variantTouched[i]!;
-        if (groupScore[d] === 0 && groupFlags[d] === 0) groupTouched[groupCount++] = d;
-        if (variantScore[d]! > groupScore[d]!) groupScore[d] = variantScore[d]!;
-        groupFlags[d]! |= variantFlags[d]! | 4;
-        variantScore[d] = 0;
-        variantFlags[d] = 0;
+    if (group.variants.length === 1) {
+      // One variant: its scores are the group's.
+      const variant = group.variants[0]!;
+      groupCount = this.accumulate(variant, fieldsOf(variant), groupScore, groupFlags, groupTouched, 0);
+    } else {
+      for (const variant of group.variants) {
+        const variantCount = this.accumulate(variant, fieldsOf(variant), variantScore, variantFlags, variantTouched, 0);
+        for (let i = 0; i < variantCount; i++) {
+          const d = variantTouched[i]!;
+          if (groupFlags[d] === 0) groupTouched[groupCount++] = d;
+          if (variantScore[d]! > groupScore[d]!) groupScore[d] = variantScore[d]!;
+          groupFlags[d]! |= variantFlags[d]!;
+          variantScore[d] = 0;
+          variantFlags[d] = 0;
+        }
       }
     }
     const { score, coverage, titleCoverage, authorCoverage, touched } = this;
@@ -111,39 +129,43 @@ export class Scorer {
       const d = groupTouched[i]!;
       if (optional) {
         if (coverage[d] !== 0) score[d]! += groupScore[d]!;
-        groupScore[d] = 0;
-        groupFlags[d] = 0;
-        continue;
+      } else {
+        if (coverage[d] === 0) touched[this.touchedCount++] = d;
+        score[d]! += groupScore[d]!;
+        coverage[d]!++;
+        const flags = groupFlags[d]!;
+        if (flags & TITLE_FLAG) titleCoverage[d]!++;
+        if (flags & AUTHOR_FLAG) authorCoverage[d]!++;
       }
-      if (coverage[d] === 0) touched[this.touchedCount++] = d;
-      score[d]! += groupScore[d]!;
-      coverage[d]!++;
-      const flags = groupFlags[d]!;
-      if (flags & TITLE_FLAG) titleCoverage[d]!++;
-      if (flags & AUTHOR_FLAG) authorCoverage[d]!++;
       groupScore[d] = 0;
       groupFlags[d] = 0;
     }
   }
 
-  private scoreVariant(variant: Variant, fields: readonly Field[]): number {
-    const { variantScore, variantFlags, variantTouched } = this;
+  /** Adds a variant's BM25F scores into `scores`; `flags` marks touched documents (bit 4) and fields. */
+  private accumulate(
+    variant: Variant,
+    fields: readonly Field[],
+    scores: Float32Array,
+    flags: Uint8Array,
+    touched: Int32Array,
+    count: number,
+  ): number {
     const weight = variant.weight * this.idf(variant.term);
-    let count = 0;
     for (const f of fields) {
       const { offsets, docs, tfs, lengths, avgLength } = this.data.fields[f]!;
       const boost = weight * FIELD_BOOST[f]! * (K1 + 1);
       const b = FIELD_B[f]!;
       const norm0 = K1 * (1 - b);
       const norm1 = (K1 * b) / avgLength;
-      const flag = FIELD_FLAG[f]! | 4;
+      const flag = FIELD_FLAG[f]! | TOUCHED_FLAG;
       const end = offsets[variant.term + 1]!;
       for (let i = offsets[variant.term]!; i < end; i++) {
         const d = docs[i]!;
         const tf = tfs[i]!;
-        if (variantFlags[d] === 0) variantTouched[count++] = d;
-        variantScore[d]! += (boost * tf) / (tf + norm0 + norm1 * lengths[d]!);
-        variantFlags[d]! |= flag;
+        if (flags[d] === 0) touched[count++] = d;
+        scores[d]! += (boost * tf) / (tf + norm0 + norm1 * lengths[d]!);
+        flags[d]! |= flag;
       }
     }
     return count;

@@ -86,7 +86,9 @@ function chooseWindow(text: string, hits: ReadonlyArray<{ start: number; end: nu
   // Lead in a little, from a sentence start when one is close, else from a word start.
   let from = Math.max(0, bestStart - Math.floor(maxChars / 4));
   const sentence = text.lastIndexOf('. ', bestStart);
-  if (sentence >= from - 1 && sentence + 2 <= bestStart) from = sentence + 2;
+  if (from === 0) {
+    // The match is near the start: show the text from its beginning.
+  } else if (sentence >= 0 && sentence >= from - 1 && sentence + 2 <= bestStart) from = sentence + 2;
   else if (from > 0) from = text.indexOf(' ', from) + 1 || from;
   const to = Math.min(text.length, from + cutAtWord(text.slice(from), maxChars));
   return [from, to];

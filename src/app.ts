@@ -1,0 +1,123 @@
+/**
+ * The core assembled: database, paper store, topics, search library and commands, with an
+ * explicit start (open) and stop (close). Adapters receive an {@link App}; nothing here knows
+ * about Discord, Slack or terminals.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { createRegistry, type CommandRegistry } from './commands/registry.js';
+import type { CommandContext, Platform } from './commands/types.js';
+import type { Config } from './config.js';
+import { ingestPaths } from './ingest/ingest.js';
+import { Library } from './library.js';
+import { openDatabase, type Db } from './store/db.js';
+import { PaperStore } from './store/paperStore.js';
+import { StateStore } from './store/stateStore.js';
+import { createClassifier, type Classifier } from './topics/classify.js';
+import { resolveTopic, suggestTopics } from './topics/resolve.js';
+import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
+import { seedPath } from './paths.js';
+
+/** The demo corpus a fresh clone searches until a real one is ingested. */
+export const DEMO_CORPUS_FILE = 'demo-papers.jsonl';
+
+export interface App {
+  config: Config;
+  log: Logger;
+  db: Db;
+  /** The papers searched: DATA_DIR's store, or the in-memory demo store when that is empty. */
+  store: PaperStore;
+  states: StateStore;
+  taxonomy: Taxonomy;
+  classify: Classifier;
+  library: Library;
+  registry: CommandRegistry;
+  /** Whether the library is the bundled demo corpus. */
+  demo: boolean;
+  /** A context for running commands on behalf of a user. */
+  context(platform: Platform, user: CommandContext['user'], extra?: Partial<CommandContext>): CommandContext;
+  close(): void;
+}
+
+export interface OpenAppOptions {
+  now?: () => Date;
+  /** Use the demo corpus when DATA_DIR has no papers (default true). */
+  demoWhenEmpty?: boolean;
+  taxonomyPath?: string;
+}
+
+/**
+ * Opens the database under DATA_DIR, brings topics and the search index up to date, and
+ * returns the assembled core.
+ * @example const app = await openApp(loadConfig(), log); … app.close();
+ */
+export async function openApp(config: Config, log: Logger, options: OpenAppOptions = {}): Promise<App> {
+  const now = options.now ?? (() => new Date());
+  const { taxonomy, taxonomyHash, classify } = loadTopics(options.taxonomyPath);
+  const db = openDatabase(config.dbPath);
+  try {
+    const states = new StateStore(db);
+    states.purge(now());
+    let store = new PaperStore(db);
+    let demo = false;
+    if (store.count() === 0 && options.demoWhenEmpty !== false) {
+      store = await demoStore(classify, now);
+      demo = true;
+      log.info({ papers: store.count() }, 'DATA_DIR has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
+    } else if (store.getMeta('taxonomy_hash') !== taxonomyHash) {
+      const changed = store.reclassify(classify);
+      store.setMeta('taxonomy_hash', taxonomyHash);
+      if (changed > 0) log.info({ changed }, 'topics recomputed for the current taxonomy');
+    }
+    const library = new Library({
+      store,
+      taxonomy,
+      taxonomyHash,
+      topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
+      ...(demo ? {} : { indexPath: config.indexPath }),
+      log,
+    }).open();
+    const registry = createRegistry();
+    return {
+      config,
+      log,
+      db,
+      store,
+      states,
+      taxonomy,
+      classify,
+      library,
+      registry,
+      demo,
+      context: (platform, user, extra = {}) => ({ library, states, platform, user, now, log, ...extra }),
+      close: () => {
+        if (demo) store.close();
+        db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/**
+ * The taxonomy, a fingerprint of its file (papers' topics are recomputed when it changes) and
+ * the classifier built from it.
+ */
+export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Taxonomy; taxonomyHash: string; classify: Classifier } {
+  const taxonomy = loadTaxonomy(path);
+  const taxonomyHash = createHash('sha1').update(readFileSync(path)).digest('hex').slice(0, 16);
+  return { taxonomy, taxonomyHash, classify: createClassifier(taxonomy) };
+}
+
+async function demoStore(classify: Classifier, now: () => Date): Promise<PaperStore> {
+  const store = new PaperStore(openDatabase(':memory:'));
+  const path = seedPath(DEMO_CORPUS_FILE);
+  const summary = await ingestPaths([path], { store, classify, now });
+  if (summary.rejected > 0 || summary.failedFiles.length > 0) {
+    throw new Error(`The demo corpus ${path} has bad records: ${JSON.stringify(summary.rejects.slice(0, 3))}`);
+  }
+  return store;
+}

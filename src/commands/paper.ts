@@ -1,0 +1,57 @@
+/**
+ * /paper <query>: search by title, author or keywords, page through the results, open one.
+ */
+import { z } from 'zod';
+import { UserError } from '../errors.js';
+import { MAX_QUERY_LENGTH } from '../search/query.js';
+import { showPage, showPaper, startSearch, shorten } from './results.js';
+import { MAX_CHOICE_LENGTH, type Command } from './types.js';
+
+/** The value an autocomplete choice submits: opens exactly that paper. */
+const OPEN_PREFIX = 'doc:';
+
+const options = z.object({
+  query: z
+    .string()
+    .trim()
+    .min(1, 'Type what to look for: a title, an author or some keywords.')
+    .max(MAX_QUERY_LENGTH, `A query can be at most ${MAX_QUERY_LENGTH} characters.`)
+    .describe('Title, author or keywords; filters: author: venue: year: topic: sort:new')
+    .meta({ autocomplete: true }),
+});
+
+export const paperCommand: Command<typeof options> = {
+  name: 'paper',
+  description: 'Search papers by title, author or keywords',
+  options,
+  examples: ['/paper diffusion transformers', '/paper author:"Yoshua Bengio" year:2015..2020', '/paper https://arxiv.org/abs/1706.03762'],
+  fromText: (text) => ({ query: text }),
+  run(ctx, { query }) {
+    const open = new RegExp(`^${OPEN_PREFIX}(\\d{1,12})$`).exec(query);
+    if (open) return showPaper(ctx, Number(open[1]));
+    return startSearch(ctx, { query });
+  },
+  autocomplete(ctx, option, value) {
+    if (option !== 'query' || value.trim().length < 2) return [];
+    return ctx.library.suggest(value, 25).flatMap((s) => {
+      const doc = ctx.library.docOf(s.id);
+      return doc === undefined ? [] : [{ name: shorten(s.title, MAX_CHOICE_LENGTH), value: `${OPEN_PREFIX}${doc}` }];
+    });
+  },
+  actions: {
+    page: (ctx, [stateId, page]) => showPage(ctx, required(stateId), integer(page)),
+    open: (ctx, [doc, stateId, page]) =>
+      showPaper(ctx, integer(doc), stateId !== undefined && page !== undefined ? { stateId, page: integer(page) } : undefined),
+  },
+};
+
+function required(value: string | undefined): string {
+  if (!value) throw new UserError('That button is broken; run the search again.');
+  return value;
+}
+
+function integer(value: string | undefined): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new UserError('That button is broken; run the search again.');
+  return n;
+}

@@ -1,0 +1,150 @@
+/**
+ * The command registry: a static list (no directory scanning) from which every adapter derives
+ * its commands, and the dispatcher that runs commands, buttons and autocomplete with one error
+ * policy: a {@link UserError} goes back to the user privately; anything else is logged with a
+ * reference the user is given.
+ */
+import { z } from 'zod';
+import { UserError, apology, errorReference } from '../errors.js';
+import { messageReply, parseAction, type Reply } from '../reply.js';
+import { createHelpCommand } from './help.js';
+import { paperCommand } from './paper.js';
+import { topicCommand } from './topic.js';
+import { MAX_CHOICES, type Choice, type Command, type CommandContext } from './types.js';
+
+export class CommandRegistry {
+  private readonly byName = new Map<string, Command>();
+
+  constructor(commands: readonly Command[]) {
+    for (const command of commands) {
+      if (this.byName.has(command.name)) throw new Error(`CommandRegistry: duplicate command name "${command.name}"`);
+      if (!/^[a-z][a-z0-9-]{0,31}$/.test(command.name)) throw new Error(`CommandRegistry: "${command.name}" is not a valid command name`);
+      this.byName.set(command.name, command);
+    }
+  }
+
+  get commands(): readonly Command[] {
+    return [...this.byName.values()];
+  }
+
+  get(name: string): Command | undefined {
+    return this.byName.get(name.toLowerCase());
+  }
+
+  /**
+   * Runs a command with options as the platform delivered them (already split by option).
+   * @example await registry.run(ctx, 'paper', { query: 'diffusion' })
+   */
+  async run(ctx: CommandContext, name: string, rawOptions: unknown): Promise<Reply> {
+    return this.guard(ctx, { command: name }, async () => {
+      const command = this.require(name);
+      return command.run(ctx, parseOptions(command, rawOptions));
+    });
+  }
+
+  /** Runs a command typed as text ("/paper diffusion models" → `paper`, `diffusion models`). */
+  async runText(ctx: CommandContext, name: string, text: string): Promise<Reply> {
+    return this.guard(ctx, { command: name }, async () => {
+      const command = this.require(name);
+      return command.run(ctx, parseOptions(command, command.fromText(text)));
+    });
+  }
+
+  /** Handles a button or menu action handle such as `paper:page:k3f9x2:2`. */
+  async act(ctx: CommandContext, handle: string): Promise<Reply> {
+    return this.guard(ctx, { action: handle }, async () => {
+      const parsed = parseAction(handle);
+      const handler = parsed && this.byName.get(parsed.command)?.actions?.[parsed.verb];
+      if (!parsed || !handler) throw new UserError('That button no longer does anything here. Run the command again.');
+      return handler(ctx, parsed.args);
+    });
+  }
+
+  /** Autocomplete suggestions; never throws (a failing autocomplete shows no choices). */
+  autocomplete(ctx: CommandContext, name: string, option: string, value: string): Choice[] {
+    const command = this.get(name);
+    if (!command?.autocomplete) return [];
+    try {
+      return command.autocomplete(ctx, option, value.slice(0, 200)).slice(0, MAX_CHOICES);
+    } catch (err) {
+      ctx.log.error({ err, command: name, option }, 'autocomplete failed');
+      return [];
+    }
+  }
+
+  private require(name: string): Command {
+    const command = this.get(name);
+    if (!command) {
+      throw new UserError(`There is no /${name.slice(0, 40)} command. Commands: ${this.commands.map((c) => `/${c.name}`).join(', ')}.`);
+    }
+    return command;
+  }
+
+  private async guard(ctx: CommandContext, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof UserError) return messageReply(err.message, { ephemeral: true });
+      const reference = errorReference();
+      ctx.log.error({ err, reference, platform: ctx.platform, user: ctx.user.id, ...what }, 'command failed');
+      return messageReply(apology(reference), { ephemeral: true });
+    }
+  }
+}
+
+function parseOptions(command: Command, raw: unknown): Record<string, unknown> {
+  const parsed = command.options.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data as Record<string, unknown>;
+  throw new UserError(parsed.error.issues.map((i) => i.message).join(' '));
+}
+
+/** The option list of a command, for platform definitions: name, description, type, limits. */
+export interface OptionSpec {
+  name: string;
+  description: string;
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  required: boolean;
+  autocomplete: boolean;
+  minLength?: number;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  choices?: string[];
+}
+
+/**
+ * Reads a command's zod options into platform-neutral specs.
+ * @example optionSpecs(paperCommand)[0] // { name: 'query', type: 'string', required: true, autocomplete: true, ... }
+ */
+export function optionSpecs(command: Command): OptionSpec[] {
+  const schema = z.toJSONSchema(command.options, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => {
+    const type = p.type === 'integer' || p.type === 'number' || p.type === 'boolean' ? p.type : 'string';
+    return {
+      name,
+      description: String(p.description ?? name).slice(0, 100),
+      type,
+      required: schema.required?.includes(name) ?? false,
+      autocomplete: p.autocomplete === true,
+      ...(typeof p.minLength === 'number' && { minLength: p.minLength }),
+      ...(typeof p.maxLength === 'number' && { maxLength: p.maxLength }),
+      ...(typeof p.minimum === 'number' && { min: p.minimum }),
+      ...(typeof p.maximum === 'number' && { max: p.maximum }),
+      ...(Array.isArray(p.enum) && { choices: p.enum.map(String) }),
+    } satisfies OptionSpec;
+  });
+}
+
+const commands: Command[] = [paperCommand as unknown as Command, topicCommand as unknown as Command];
+commands.push(createHelpCommand(() => commands) as unknown as Command);
+
+/** Every command Paper Scout offers, in the order help lists them. */
+export const COMMANDS: readonly Command[] = commands;
+
+/** The registry of {@link COMMANDS}. */
+export function createRegistry(): CommandRegistry {
+  return new CommandRegistry(COMMANDS);
+}

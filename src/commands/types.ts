@@ -1,0 +1,59 @@
+/**
+ * Commands as data: each command module exports one {@link Command}, and the registry turns the
+ * list into Discord definitions, Slack handlers, the terminal's help and the deploy script.
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Library } from '../library.js';
+import type { Reply } from '../reply.js';
+import type { StateStore } from '../store/stateStore.js';
+
+export type Platform = 'discord' | 'slack' | 'terminal';
+
+/** What a command knows about where it runs and who asked. */
+export interface CommandContext {
+  library: Library;
+  states: StateStore;
+  platform: Platform;
+  user: { id: string; name?: string };
+  /** The user's locale as the platform reports it (e.g. `en-US`); replies are English for now. */
+  locale?: string;
+  channel?: { id: string; name?: string };
+  now: () => Date;
+  log: Logger;
+}
+
+/** An autocomplete suggestion: shown as `name`, submitted as `value` (both at most 100 characters). */
+export interface Choice {
+  name: string;
+  value: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OptionsSchema = z.ZodObject<any>;
+
+export interface Command<S extends OptionsSchema = OptionsSchema> {
+  /** Lowercase, as typed after the slash. */
+  name: string;
+  /** One line, at most 100 characters (Discord's limit). */
+  description: string;
+  /**
+   * The options, each with `.describe()`; `.meta({ autocomplete: true })` marks options with
+   * suggestions. The first option takes the text of a plain-text invocation.
+   */
+  options: S;
+  /** Reads a plain-text invocation (Slack, terminal: everything after `/name `) into options. */
+  fromText(text: string): z.input<S>;
+  run(ctx: CommandContext, args: z.output<S>): Reply | Promise<Reply>;
+  /** Suggestions for an option as the user types it. */
+  autocomplete?(ctx: CommandContext, option: string, value: string): Choice[];
+  /** Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). */
+  actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
+  /** Example invocations for help texts. */
+  examples: string[];
+}
+
+/** Discord's limits on command names, descriptions and choices. */
+export const MAX_DESCRIPTION_LENGTH = 100;
+export const MAX_CHOICES = 25;
+export const MAX_CHOICE_LENGTH = 100;

@@ -1,0 +1,27 @@
+/**
+ * The two kinds of failure. A {@link UserError} is the user's to fix: adapters show its message
+ * (privately where the platform allows) and log nothing alarming. Anything else is ours: it is
+ * logged with its cause under a short reference, and the user sees an apology with that reference.
+ */
+import { randomBytes } from 'node:crypto';
+
+export class UserError extends Error {
+  override readonly name = 'UserError';
+  /**
+   * @param message What happened and what to do instead, in one or two sentences.
+   * @example throw new UserError('Type some words to search for, e.g. /paper diffusion transformers.');
+   */
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/** A short id to quote in an apology and find in the logs. */
+export function errorReference(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** The apology shown for an internal error. */
+export function apology(reference: string): string {
+  return `Sorry, something went wrong on our side. If it keeps happening, tell the bot's admin reference ${reference}.`;
+}

@@ -1,0 +1,261 @@
+/**
+ * The library: the paper store, its search index and the topic taxonomy behind one small
+ * surface that commands use. It turns search hits into paper cards (snippets, links, topic
+ * labels) and keeps the index in step with the store.
+ */
+import type { Logger } from 'pino';
+import type { Paper } from './papers/model.js';
+import type { PaperCard, PaperLink } from './reply.js';
+import { SearchEngine, type MatchedWord, type SearchResult, type Suggestion } from './search/engine.js';
+import { loadOrBuildIndex, rebuildIndex, type IndexSource } from './search/indexFile.js';
+import { buildSnippet } from './search/snippet.js';
+import type { PaperStore } from './store/paperStore.js';
+import { STOPWORDS, tokenize } from './text.js';
+import type { Taxonomy, Topic } from './topics/taxonomy.js';
+
+/** Forgiving topic lookup ("llm", "causal") over the taxonomy. */
+export interface TopicFinder {
+  resolve(input: string): { topic: Topic } | { suggestions: Topic[] };
+  suggest(prefix: string, limit: number): Topic[];
+}
+
+export interface LibraryOptions {
+  store: PaperStore;
+  taxonomy: Taxonomy;
+  taxonomyHash: string;
+  topics: TopicFinder;
+  /** Where the index snapshot lives; undefined keeps it in memory only. */
+  indexPath?: string;
+  log: Logger;
+}
+
+export class Library {
+  private engine: SearchEngine | undefined;
+
+  constructor(private readonly options: LibraryOptions) {}
+
+  get store(): PaperStore {
+    return this.options.store;
+  }
+
+  get taxonomy(): Taxonomy {
+    return this.options.taxonomy;
+  }
+
+  get topics(): TopicFinder {
+    return this.options.topics;
+  }
+
+  /** Loads the index (or builds it when the store has changed since it was saved). */
+  open(): this {
+    this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
+    return this;
+  }
+
+  /** Rebuilds the index if the store changed since it was built; returns whether it did. */
+  refresh(): boolean {
+    if (this.search_.data.generation === this.store.generation()) return false;
+    this.engine = this.createEngine(rebuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
+    return true;
+  }
+
+  /** How many papers the index holds. */
+  get size(): number {
+    return this.search_.size;
+  }
+
+  /**
+   * Runs a search-box query.
+   * @example library.search('diffusion transformers', { limit: 50 }).hits.length
+   */
+  search(query: string, options: { limit?: number } = {}): SearchResult {
+    return this.search_.search(query, options);
+  }
+
+  /** Title suggestions for an autocomplete box (at most 25). */
+  suggest(prefix: string, limit = 25): Suggestion[] {
+    return this.search_.suggest(prefix, limit);
+  }
+
+  paperByDoc(doc: number): Paper | undefined {
+    return this.store.getByDoc(doc);
+  }
+
+  paperById(id: string): Paper | undefined {
+    return this.store.get(id);
+  }
+
+  /** The store's document number of a paper id, for button handles. */
+  docOf(id: string): number | undefined {
+    return this.store.docOf(id);
+  }
+
+  /** Result cards for `result.hits[from .. from+count)`, with snippets of the matched words. */
+  cards(result: SearchResult, from: number, count: number): PaperCard[] {
+    return result.hits.slice(from, from + count).flatMap((hit, i) => {
+      const paper = this.store.getByDoc(hit.storeDoc);
+      return paper ? [this.card(paper, hit.storeDoc, { words: result.words, position: from + i + 1 })] : [];
+    });
+  }
+
+  /**
+   * A paper as a card: a snippet of its abstract around `words` for a result list, or with
+   * `detail` its whole abstract.
+   */
+  card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number } = {}): PaperCard {
+    const links = paperLinks(paper);
+    const url = links[0]?.url;
+    const card: PaperCard = {
+      id: paper.id,
+      doc,
+      title: paper.title,
+      ...(url && { url }),
+      authors: paper.authors,
+      venue: paper.venue,
+      year: paper.year,
+      status: paper.status,
+      topics: paper.topics.flatMap((id) => {
+        const topic = this.taxonomy.byId(id);
+        return topic ? [topic.label] : [];
+      }),
+      links: links.slice(1),
+      ...(options.position !== undefined && { position: options.position }),
+    };
+    if (options.detail) card.abstract = paper.abstract;
+    else if (paper.abstract) card.snippet = buildSnippet(paper.abstract, options.words ?? []);
+    return card;
+  }
+
+  /**
+   * Papers like `paper`: a search for its most distinctive title and keyword words.
+   * @example library.similar(paper, 5).map((p) => p.title)
+   */
+  similar(paper: Paper, count: number): Array<{ doc: number; paper: Paper }> {
+    const engine = this.search_;
+    const words = [...new Set(tokenize(`${paper.title} ${paper.keywords.join(' ')}`))].filter(
+      (w) => !STOPWORDS.has(w) && w.length > 2 && !/^\d+$/.test(w),
+    );
+    const rarest = words
+      .map((w) => ({ w, df: engine.documentFrequency(w) }))
+      .filter((x) => x.df > 1)
+      .sort((a, b) => a.df - b.df)
+      .slice(0, 6)
+      .map((x) => x.w);
+    if (rarest.length === 0) return [];
+    // A trailing space: the last word is complete, not a prefix.
+    const result = engine.search(`${rarest.join(' ')} `, { limit: count + 1 });
+    return result.hits
+      .filter((h) => h.id !== paper.id)
+      .slice(0, count)
+      .flatMap((h) => {
+        const p = this.store.getByDoc(h.storeDoc);
+        return p ? [{ doc: h.storeDoc, paper: p }] : [];
+      });
+  }
+
+  /** Papers per topic id, from the index. */
+  topicCounts(): Map<string, number> {
+    const data = this.search_.data;
+    const counts = new Map<string, number>();
+    data.topics.forEach((id, bit) => {
+      const word = bit >>> 5;
+      const mask = 1 << (bit & 31);
+      let n = 0;
+      for (let d = 0; d < data.docCount; d++) if ((data.topicBits[d * data.topicWords + word]! & mask) !== 0) n++;
+      counts.set(id, n);
+    });
+    return counts;
+  }
+
+  /** What the library holds: counts by venue, year range, topic coverage. */
+  stats(): { papers: number; generation: number; terms: number; years: string; venues: Array<[string, number]>; withTopic: number } {
+    const data = this.search_.data;
+    const venues = new Map<string, number>();
+    let minYear = Infinity;
+    let maxYear = -Infinity;
+    let withTopic = 0;
+    for (let d = 0; d < data.docCount; d++) {
+      const venue = data.venues[data.venueOf[d]!] ?? '';
+      venues.set(venue, (venues.get(venue) ?? 0) + 1);
+      const year = data.years[d]!;
+      if (year > 0) {
+        minYear = Math.min(minYear, year);
+        maxYear = Math.max(maxYear, year);
+      }
+      for (let w = 0; w < data.topicWords; w++) {
+        if (data.topicBits[d * data.topicWords + w] !== 0) {
+          withTopic++;
+          break;
+        }
+      }
+    }
+    return {
+      papers: data.docCount,
+      generation: data.generation,
+      terms: data.terms.length,
+      years: Number.isFinite(minYear) ? `${minYear}–${maxYear}` : 'none',
+      venues: [...venues].sort((a, b) => b[1] - a[1]),
+      withTopic,
+    };
+  }
+
+  private get search_(): SearchEngine {
+    if (!this.engine) throw new Error('Library.open() must be called before searching');
+    return this.engine;
+  }
+
+  private indexSource(): IndexSource {
+    return {
+      store: this.store,
+      topicIds: this.taxonomy.topics.map((t) => t.id),
+      taxonomyHash: this.options.taxonomyHash,
+    };
+  }
+
+  private createEngine(data: ReturnType<typeof loadOrBuildIndex>): SearchEngine {
+    const store = this.store;
+    return new SearchEngine(data, {
+      lookupRef: (ref) => {
+        const paper = store.findByRef(ref);
+        const doc = paper && store.docOf(paper.id);
+        return paper && doc !== undefined ? { storeDoc: doc, id: paper.id, title: paper.title } : undefined;
+      },
+      lookupAbstract: (doc) => store.abstractOf(doc),
+      resolveTopic: (name) => {
+        const found = this.topics.resolve(name);
+        if ('topic' in found) return { id: found.topic.id };
+        const hint = found.suggestions.slice(0, 3).map((t) => `"${t.label}"`).join(', ');
+        return { error: `No topic called "${name.slice(0, 60)}".${hint ? ` Did you mean ${hint}?` : ' Try /topic to list them.'}` };
+      },
+    });
+  }
+}
+
+/**
+ * A paper's links, landing page first: page, PDF, code, project, then arXiv, DOI and OpenReview
+ * when they add something.
+ * @example paperLinks(paper)[0] // { label: 'Page', url: 'https://arxiv.org/abs/1706.03762' }
+ */
+export function paperLinks(paper: Pick<Paper, 'links' | 'externalIds'>): PaperLink[] {
+  const { links, externalIds } = paper;
+  const arxiv = externalIds.arxiv && `https://arxiv.org/abs/${externalIds.arxiv}`;
+  const openreview = externalIds.openreview && `https://openreview.net/forum?id=${externalIds.openreview}`;
+  const doi = externalIds.doi && `https://doi.org/${externalIds.doi}`;
+  const candidates: Array<[string, string | undefined]> = [
+    ['Page', links.page ?? arxiv ?? openreview ?? doi],
+    ['PDF', links.pdf ?? (externalIds.arxiv ? `https://arxiv.org/pdf/${externalIds.arxiv}` : undefined)],
+    ['Code', links.code],
+    ['Project', links.project],
+    ['arXiv', arxiv],
+    ['OpenReview', openreview],
+    ['DOI', doi],
+  ];
+  const seen = new Set<string>();
+  const out: PaperLink[] = [];
+  for (const [label, url] of candidates) {
+    if (!url || seen.has(url)) continue;
+    seen.add(url);
+    out.push({ label, url });
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * The platform-neutral reply every command returns. Adapters render it: Discord as embeds and
+ * components, Slack as Block Kit, the terminal as text. Text here is plain (never markup): each
+ * renderer escapes it for its platform, so nothing in a paper or a query can become a mention,
+ * a link or broken formatting.
+ */
+import type { TextSegment } from './search/snippet.js';
+
+export type { TextSegment };
+
+/** A link shown with a paper: pdf, code, project page, arXiv, DOI, OpenReview. */
+export interface PaperLink {
+  label: string;
+  url: string;
+}
+
+/** A paper as a result card or, with `abstract`, as a detail view. */
+export interface PaperCard {
+  id: string;
+  /** The store's document number: a short, stable handle for buttons. */
+  doc: number;
+  title: string;
+  /** The paper's landing page, if any. */
+  url?: string;
+  authors: string[];
+  venue: string;
+  year: number | null;
+  status: string;
+  /** Topic labels, "Area · Name". */
+  topics: string[];
+  /** Where the query's words are in the abstract, marked. */
+  snippet?: TextSegment[];
+  /** The full abstract (detail view). */
+  abstract?: string;
+  links: PaperLink[];
+  /** 1-based place in a result list. */
+  position?: number;
+}
+
+export interface ListItem {
+  text: string;
+  url?: string;
+  /** A second line, e.g. venue and year. */
+  detail?: string;
+  /** A button action that opens the item. */
+  action?: string;
+}
+
+export type Block =
+  | { kind: 'heading'; text: string }
+  | { kind: 'text'; text: string | TextSegment[] }
+  /** Small print: counts, notes about how the query was read. */
+  | { kind: 'note'; text: string }
+  | { kind: 'paper'; paper: PaperCard }
+  | { kind: 'list'; heading?: string; items: ListItem[] }
+  | { kind: 'divider' };
+
+export interface Button {
+  label: string;
+  /** An action handle `<command>:<verb>:<args…>`, at most {@link MAX_ACTION_LENGTH} characters. */
+  action?: string;
+  url?: string;
+  style?: 'primary' | 'secondary' | 'danger';
+  disabled?: boolean;
+}
+
+export interface MenuChoice {
+  label: string;
+  action: string;
+  description?: string;
+}
+
+export interface Reply {
+  /** The whole reply as one plain line or two: notifications, previews, screen readers. */
+  fallback: string;
+  blocks: Block[];
+  /** Rows of buttons. */
+  buttons?: Button[][];
+  /** A pick-one menu, e.g. "Open a paper". */
+  menu?: { placeholder: string; choices: MenuChoice[] };
+  /** Shown only to the person who asked. */
+  ephemeral?: boolean;
+  /** Whether the platform may offer to post the reply to the channel (Slack "Share"). */
+  shareable?: boolean;
+}
+
+/** Discord caps custom_id at 100 characters; every action handle stays within it. */
+export const MAX_ACTION_LENGTH = 100;
+
+/**
+ * Builds an action handle from a command, a verb and arguments (none may contain `:`).
+ * @example action('paper', 'page', 'k3f9x2', 2) // 'paper:page:k3f9x2:2'
+ */
+export function action(command: string, verb: string, ...args: Array<string | number>): string {
+  const handle = [command, verb, ...args.map(String)].join(':');
+  if (handle.length > MAX_ACTION_LENGTH || args.some((a) => String(a).includes(':'))) {
+    throw new Error(`action handle "${handle.slice(0, 120)}" is longer than ${MAX_ACTION_LENGTH} characters or has a ':' in an argument`);
+  }
+  return handle;
+}
+
+/**
+ * Splits an action handle into its command, verb and arguments.
+ * @example parseAction('paper:page:k3f9x2:2') // { command: 'paper', verb: 'page', args: ['k3f9x2', '2'] }
+ */
+export function parseAction(handle: string): { command: string; verb: string; args: string[] } | undefined {
+  if (handle.length === 0 || handle.length > MAX_ACTION_LENGTH) return undefined;
+  const [command, verb, ...args] = handle.split(':');
+  if (!command || !verb) return undefined;
+  return { command, verb, args };
+}
+
+/** A reply that is only a message, for errors and confirmations. */
+export function messageReply(text: string, options: { ephemeral?: boolean } = {}): Reply {
+  return { fallback: text, blocks: [{ kind: 'text', text }], ...(options.ephemeral && { ephemeral: true }) };
+}
