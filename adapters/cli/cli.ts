@@ -1,0 +1,213 @@
+#!/usr/bin/env node
+/**
+ * `paperscout`: the command line. `npm run cli -- <command>` in a checkout.
+ *
+ *   ingest <file-or-dir>...               import papers (paperlists JSON, arXiv JSONL, JSONL/CSV)
+ *   search "<query>" [--limit N] [--json] search; --stdin reads one query a line
+ *   show <id|arXiv id|DOI|URL> [--json]   one paper in full
+ *   topics                                the taxonomy with paper counts
+ *   topic "<name>" [--limit N] [--json]   the papers of a topic
+ *   stats                                 what the library holds
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { openApp, type App } from '../../src/app.js';
+import { UserError } from '../../src/errors.js';
+import { parsePaperRef } from '../../src/papers/ids.js';
+import type { SearchHit } from '../../src/search/engine.js';
+import { renderText } from '../terminal/render.js';
+import { bootstrap } from './env.js';
+import { runIngest } from './ingest.js';
+
+const USAGE = `Usage: paperscout <command> [options]
+
+  ingest <file-or-dir>...                 import papers: Paper Copilot paperlists JSON, the arXiv
+                                          metadata snapshot (JSONL), or JSONL/CSV with the paper fields
+  search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
+  search --stdin --json                   one query a line in, one JSON array of hits a line out
+  show <id|arXiv id|DOI|URL> [--json]     one paper in full
+  topics                                  the topic taxonomy, with paper counts
+  topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
+  stats [--memory]                        what the library holds (and the memory it takes)
+
+Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  // Quiet by default: stdout is for results; warnings still reach stderr.
+  const { config, log } = bootstrap({ LOG_LEVEL: 'warn' });
+  if (command === 'ingest') return runIngest(rest, config, log);
+  const app = await openApp(config, log);
+  try {
+    switch (command) {
+      case 'search':
+        return await search(app, rest);
+      case 'show':
+        return show(app, rest);
+      case 'topics':
+        return topics(app);
+      case 'topic':
+        return await topic(app, rest);
+      case 'stats':
+        return stats(app, rest);
+      default:
+        process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
+        return 2;
+    }
+  } finally {
+    app.close();
+  }
+}
+
+async function search(app: App, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { limit: { type: 'string', default: '10' }, json: { type: 'boolean', default: false }, stdin: { type: 'boolean', default: false } },
+  });
+  const limit = parseLimit(values.limit);
+  if (values.stdin) {
+    const lines = createInterface({ input: process.stdin, terminal: false });
+    for await (const line of lines) {
+      const result = app.library.search(line, { limit });
+      const hits = result.hits.map((h) => hitJson(app, h));
+      process.stdout.write(values.json ? `${JSON.stringify(hits)}\n` : `${hits.map((h) => h.title).join('\n')}\n\n`);
+    }
+    return 0;
+  }
+  const query = positionals.join(' ');
+  if (query.trim() === '') throw new UserError('Give a query: paperscout search "diffusion transformers"');
+  const result = app.library.search(query, { limit });
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(result.hits.map((h) => hitJson(app, h)), null, 2)}\n`);
+    return 0;
+  }
+  for (const note of result.notes) process.stderr.write(`${note}\n`);
+  if (result.hits.length === 0) {
+    process.stderr.write('No papers found.\n');
+    return 1;
+  }
+  const cards = app.library.cards(result, 0, limit);
+  const reply = { fallback: '', blocks: cards.map((paper) => ({ kind: 'paper' as const, paper })) };
+  process.stdout.write(renderText(reply, textStyle()));
+  process.stderr.write(`${result.total.toLocaleString('en-US')} matching, ${result.hits.length} shown\n`);
+  return 0;
+}
+
+function show(app: App, args: string[]): number {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const key = positionals.join(' ').trim();
+  if (!key) throw new UserError('Give a paper id, arXiv id, DOI or link: paperscout show arxiv:1706.03762');
+  const ref = parsePaperRef(key);
+  const paper = app.store.get(key) ?? (ref && app.store.findByRef(ref));
+  if (!paper) throw new UserError(`No paper "${key}" in the library. Find its id with paperscout search.`);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(paper, null, 2)}\n`);
+    return 0;
+  }
+  const doc = app.store.docOf(paper.id)!;
+  const card = app.library.card(paper, doc, { detail: true });
+  process.stdout.write(renderText({ fallback: '', blocks: [{ kind: 'paper', paper: card }] }, textStyle()));
+  process.stdout.write(`   id ${paper.id} · first seen ${paper.firstSeen}\n`);
+  return 0;
+}
+
+function topics(app: App): number {
+  const counts = app.library.topicCounts();
+  for (const area of app.taxonomy.areas) {
+    process.stdout.write(`${area.name}\n`);
+    for (const t of area.topics) process.stdout.write(`  ${t.label.padEnd(64)} ${String(counts.get(t.id) ?? 0).padStart(7)}  ${t.id}\n`);
+  }
+  return 0;
+}
+
+async function topic(app: App, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { limit: { type: 'string', default: '10' }, json: { type: 'boolean', default: false } },
+  });
+  const name = positionals.join(' ').trim();
+  if (!name) throw new UserError('Give a topic name: paperscout topic "Theory · Learning Theory" (paperscout topics lists them)');
+  const found = app.library.topics.resolve(name);
+  if (!('topic' in found)) {
+    const hint = found.suggestions.slice(0, 5).map((t) => `  ${t.label}`).join('\n');
+    throw new UserError(`No single topic matches "${name}".${hint ? ` Did you mean:\n${hint}` : ' paperscout topics lists them.'}`);
+  }
+  return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
+}
+
+function stats(app: App, args: string[]): number {
+  const { values } = parseArgs({ args, options: { memory: { type: 'boolean', default: false } } });
+  const s = app.library.stats();
+  const lines = [
+    `Library: ${app.demo ? 'bundled demo corpus (DATA_DIR has no papers yet)' : app.config.dbPath}`,
+    `Papers: ${s.papers.toLocaleString('en-US')} (index generation ${s.generation}, ${s.terms.toLocaleString('en-US')} distinct words)`,
+    `Years: ${s.years}`,
+    `Venues: ${s.venues.map(([v, n]) => `${v || '(none)'} ${n.toLocaleString('en-US')}`).join(', ')}`,
+    `With a topic: ${s.withTopic.toLocaleString('en-US')}`,
+  ];
+  if (values.memory) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const m = process.memoryUsage();
+    const mb = (n: number) => (n / 1048576).toFixed(1);
+    lines.push(`Memory: heap ${mb(m.heapUsed)} MB, external ${mb(m.external)} MB, RSS ${mb(m.rss)} MB`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+function hitJson(app: App, hit: SearchHit) {
+  const paper = app.store.getByDoc(hit.storeDoc);
+  const links = paper ? app.library.card(paper, hit.storeDoc).url : undefined;
+  return {
+    id: hit.id,
+    title: hit.title,
+    authors: paper?.authors ?? [],
+    venue: paper?.venue ?? '',
+    year: paper?.year ?? null,
+    score: Math.round(hit.score * 1000) / 1000,
+    topics: paper?.topics ?? [],
+    url: links ?? null,
+  };
+}
+
+function parseLimit(value: string | undefined): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UserError('--limit takes a whole number from 1 to 200.');
+  return n;
+}
+
+function textStyle() {
+  return { ansi: process.stdout.isTTY === true, width: Math.min(process.stdout.columns ?? 100, 120) };
+}
+
+// `paperscout topics | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UserError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`paperscout failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

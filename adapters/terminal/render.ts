@@ -1,0 +1,116 @@
+/**
+ * Renders a neutral Reply as terminal text. Pure: the same reply always gives the same text.
+ * Control characters in paper data are replaced, so a hostile title cannot move the cursor,
+ * clear the screen or recolour the terminal.
+ */
+import type { Block, PaperCard, Reply, TextSegment } from '../../src/reply.js';
+
+export interface TextStyle {
+  /** ANSI bold and dim (for a colour terminal), or plain text with **marks**. */
+  ansi: boolean;
+  /** Wrap width in columns. */
+  width: number;
+}
+
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Plain text safe to print: no control characters, bidi overrides or escape sequences.
+ * @example sanitize('Title\u001b[2J') // 'Title�[2J'
+ */
+export function sanitize(text: string): string {
+  return text.replace(CONTROL, '�');
+}
+
+/**
+ * The reply as lines of text; `commands` lists the terminal commands its buttons became.
+ * @example renderText(reply, { ansi: false, width: 100 }, ['/next', '/open 1-5'])
+ */
+export function renderText(reply: Reply, style: TextStyle, commands: readonly string[] = []): string {
+  const lines: string[] = [];
+  for (const block of reply.blocks) lines.push(...renderBlock(block, style));
+  if (commands.length > 0) lines.push('', dim(`→ ${commands.join('   ')}`, style));
+  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+}
+
+function renderBlock(block: Block, style: TextStyle): string[] {
+  switch (block.kind) {
+    case 'heading':
+      return ['', bold(sanitize(block.text), style)];
+    case 'text':
+      return wrap(segments(block.text, style), style.width);
+    case 'note':
+      return [dim(sanitize(block.text), style)];
+    case 'divider':
+      return ['─'.repeat(Math.min(style.width, 40))];
+    case 'list': {
+      const out = block.heading ? ['', bold(sanitize(block.heading), style)] : [];
+      for (const item of block.items) {
+        out.push(`  • ${sanitize(item.text)}${item.url ? dim(` <${sanitize(item.url)}>`, style) : ''}`);
+        if (item.detail) out.push(dim(`    ${sanitize(item.detail)}`, style));
+      }
+      return out;
+    }
+    case 'paper':
+      return renderPaper(block.paper, style);
+  }
+}
+
+function renderPaper(paper: PaperCard, style: TextStyle): string[] {
+  const indent = '   ';
+  const number = paper.position !== undefined ? `${paper.position}. ` : '';
+  const out = ['', bold(`${number}${sanitize(paper.title)}`, style)];
+  const authors = shortAuthors(paper.authors, 6);
+  const meta = [authors, [paper.venue, paper.year].filter(Boolean).join(' '), paper.status].filter(Boolean).map(sanitize);
+  if (meta.length > 0) out.push(`${indent}${meta.join(' · ')}`);
+  if (paper.topics.length > 0) out.push(dim(`${indent}${paper.topics.map(sanitize).join(' | ')}`, style));
+  const body = paper.abstract !== undefined ? segments(paper.abstract, style) : paper.snippet ? segments(paper.snippet, style) : '';
+  if (body) out.push(...wrap(body, style.width - indent.length).map((l) => `${indent}${l}`));
+  const links = [...(paper.url ? [`${sanitize(paper.url)}`] : []), ...paper.links.map((l) => `${l.label} ${sanitize(l.url)}`)];
+  if (links.length > 0) out.push(dim(`${indent}${links.join(' · ')}`, style));
+  if (paper.abstract !== undefined && paper.authors.length > 6) out.push(`${indent}Authors: ${paper.authors.map(sanitize).join(', ')}`);
+  return out;
+}
+
+/**
+ * "A, B, C et al." for long author lists.
+ * @example shortAuthors(['A', 'B', 'C', 'D'], 3) // 'A, B, C et al.'
+ */
+export function shortAuthors(authors: readonly string[], max: number): string {
+  if (authors.length <= max) return authors.join(', ');
+  return `${authors.slice(0, max).join(', ')} et al.`;
+}
+
+function segments(text: string | readonly TextSegment[], style: TextStyle): string {
+  if (typeof text === 'string') return sanitize(text);
+  return text.map((s) => (s.match ? (style.ansi ? `\u001b[1m${sanitize(s.text)}\u001b[22m` : `**${sanitize(s.text)}**`) : sanitize(s.text))).join('');
+}
+
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      if (line && visibleLength(line) + 1 + visibleLength(word) > width) {
+        out.push(line);
+        line = word;
+      } else {
+        line = line ? `${line} ${word}` : word;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+function visibleLength(text: string): number {
+  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+}
+
+function bold(text: string, style: TextStyle): string {
+  return style.ansi ? `\u001b[1m${text}\u001b[22m` : text;
+}
+
+function dim(text: string, style: TextStyle): string {
+  return style.ansi ? `\u001b[2m${text}\u001b[22m` : text;
+}

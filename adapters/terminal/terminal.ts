@@ -1,0 +1,79 @@
+/**
+ * The terminal adapter: reads commands as they would be typed in chat (`/paper diffusion`,
+ * `/topic llm`, `/help`), one a line, from a terminal or a pipe, and prints the replies. The
+ * buttons of the last reply become commands of their own (`/next`, `/prev`, `/open 2`).
+ * It exits at the end of its input.
+ */
+import { createInterface } from 'node:readline';
+import type { App } from '../../src/app.js';
+import type { Reply } from '../../src/reply.js';
+import { renderText } from './render.js';
+
+export interface TerminalOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Show a prompt and use colours (an interactive terminal). */
+  interactive: boolean;
+}
+
+/** The commands a reply's buttons and menu became: `/next` → action handle. */
+export function replyCommands(reply: Reply): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const row of reply.buttons ?? []) {
+    for (const button of row) {
+      if (!button.action || button.disabled) continue;
+      const word = button.label.toLowerCase().match(/[a-z]+/)?.[0];
+      if (word && !out.has(`/${word}`)) out.set(`/${word}`, button.action);
+    }
+  }
+  reply.menu?.choices.forEach((choice, i) => out.set(`/open ${i + 1}`, choice.action));
+  return out;
+}
+
+/**
+ * Runs the read-eval-print loop until the input ends.
+ * @example await runTerminal(app, { input: process.stdin, output: process.stdout, interactive: process.stdin.isTTY });
+ */
+export async function runTerminal(app: App, options: TerminalOptions): Promise<void> {
+  const { output, interactive } = options;
+  const style = { ansi: interactive && output.isTTY === true, width: Math.min(output.columns ?? 100, 120) };
+  const lines = createInterface({ input: options.input, terminal: false });
+  const ctx = app.context('terminal', { id: 'terminal', name: process.env.USER ?? 'you' });
+  let actions = new Map<string, string>();
+  const prompt = () => {
+    if (interactive) output.write('paperscout> ');
+  };
+  const print = (reply: Reply) => {
+    actions = replyCommands(reply);
+    output.write(renderText(reply, style, summarize(actions)));
+  };
+
+  if (interactive) {
+    const source = app.demo ? 'the demo corpus' : 'the library';
+    output.write(`Paper Scout: ${app.library.size.toLocaleString('en-US')} papers in ${source}. Try /paper diffusion, /topic, /help. Ctrl-D quits.\n`);
+  }
+  prompt();
+  for await (const raw of lines) {
+    const line = raw.trim();
+    if (line === '') {
+      prompt();
+      continue;
+    }
+    const match = /^\/(\S+)\s*(.*)$/s.exec(line);
+    const known = actions.get(line.toLowerCase().replace(/\s+/g, ' '));
+    if (known) print(await app.registry.act(ctx, known));
+    else if (!match) output.write('Commands start with a slash: /paper <words>, /topic <name>, /help.\n');
+    else if (/^(open|next|prev|back)$/i.test(match[1]!)) output.write('There is nothing to page or open yet: run /paper <words> first.\n');
+    else print(await app.registry.runText(ctx, match[1]!.toLowerCase(), match[2]!));
+    prompt();
+  }
+  if (interactive) output.write('\n');
+}
+
+function summarize(actions: Map<string, string>): string[] {
+  const keys = [...actions.keys()];
+  const opens = keys.filter((k) => k.startsWith('/open '));
+  const others = keys.filter((k) => !k.startsWith('/open '));
+  if (opens.length > 0) others.push(opens.length === 1 ? '/open 1' : `/open 1-${opens.length}`);
+  return others;
+}

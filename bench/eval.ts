@@ -1,0 +1,77 @@
+/**
+ * `npm run eval -- <file.jsonl> [--verbose]`: relevance of the library in DATA_DIR (ingest the
+ * corpus first) on a file of queries, one JSON object a line:
+ *   { kind, query, title }  the paper with `title` should be found (exact/name: first; else top 10)
+ *   { kind: 'author', query, author }  the share of the top 10 that list `author`
+ * Prints hit@1, hit@10 and MRR per kind (the share for author), with search latency.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { openApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { normalizeTitle } from '../src/text.js';
+import { percentile } from './stats.js';
+
+interface EvalCase {
+  kind: string;
+  query: string;
+  title?: string;
+  author?: string;
+}
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { verbose: { type: 'boolean', short: 'v', default: false } } });
+const file = positionals[0] ?? '../shared/eval/relevance-dev.jsonl';
+const cases = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as EvalCase);
+
+const config = loadConfig();
+const app = await openApp(config, createLogger({ logLevel: 'warn', logFormat: 'auto' }), { demoWhenEmpty: false });
+if (app.library.size === 0) {
+  process.stderr.write(`The library in ${config.dataDir} is empty: ingest the corpus first (npm run cli -- ingest ../shared/corpus/paperlists).\n`);
+  process.exit(1);
+}
+
+interface KindStats {
+  n: number;
+  hit1: number;
+  hit10: number;
+  rr: number;
+  share: number;
+  ms: number[];
+}
+const stats = new Map<string, KindStats>();
+// One warm-up pass so that the timings are of a running bot, not of a cold JIT.
+for (const c of cases) app.library.search(c.query, { limit: 10 });
+for (const c of cases) {
+  const s = stats.get(c.kind) ?? { n: 0, hit1: 0, hit10: 0, rr: 0, share: 0, ms: [] };
+  stats.set(c.kind, s);
+  const started = performance.now();
+  const result = app.library.search(c.query, { limit: 10 });
+  s.ms.push(performance.now() - started);
+  s.n++;
+  if (c.kind === 'author') {
+    const want = normalizeTitle(c.author ?? '');
+    const by = result.hits.filter((h) => app.store.getByDoc(h.storeDoc)?.authors.some((a) => normalizeTitle(a) === want)).length;
+    s.share += result.hits.length > 0 ? by / result.hits.length : 0;
+    if (values.verbose && by < result.hits.length) process.stdout.write(`author ${by}/${result.hits.length}: ${c.query}\n`);
+    continue;
+  }
+  const want = normalizeTitle(c.title ?? '');
+  const rank = result.hits.findIndex((h) => normalizeTitle(h.title) === want);
+  if (rank === 0) s.hit1++;
+  if (rank >= 0) {
+    s.hit10++;
+    s.rr += 1 / (rank + 1);
+  }
+  if (values.verbose && rank !== 0) process.stdout.write(`${c.kind} rank ${rank < 0 ? '-' : rank + 1}: ${c.query}  →  ${c.title}\n`);
+}
+
+const rows = [...stats].map(([kind, s]) => {
+  const quality = kind === 'author' ? `share ${(s.share / s.n).toFixed(3)}` : `hit@1 ${(s.hit1 / s.n).toFixed(2)}  hit@10 ${(s.hit10 / s.n).toFixed(2)}  MRR ${(s.rr / s.n).toFixed(3)}`;
+  return `${kind.padEnd(13)} n=${String(s.n).padEnd(4)} ${quality.padEnd(40)} p50 ${percentile(s.ms, 0.5).toFixed(2)} ms  p99 ${percentile(s.ms, 0.99).toFixed(2)} ms`;
+});
+process.stdout.write(`Relevance of ${app.library.size.toLocaleString('en-US')} papers on ${file}\n${rows.join('\n')}\n`);
+app.close();

@@ -1,0 +1,158 @@
+/**
+ * `npm run bench`: the figures the issues ask for, measured on the real corpus, with raw
+ * MiniSearch measured in the same run for comparison. Prints a table; asserts nothing.
+ *
+ *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
+ *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
+ *   --skip-minisearch   leave out the (slow) baseline
+ *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { openApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
+import { fmtMb, fmtMs, median, percentile } from './stats.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: { 'skip-minisearch': { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, runs: { type: 'string', default: '3' } },
+});
+const corpus = resolve(process.env.BENCH_CORPUS ?? join(root, '../shared/corpus/paperlists'));
+const evalFile = resolve(process.env.BENCH_EVAL ?? join(root, '../shared/eval/relevance-dev.jsonl'));
+const runs = Math.max(1, Number(values.runs) || 3);
+
+if (!existsSync(corpus)) {
+  process.stdout.write(`No corpus at ${corpus}: set BENCH_CORPUS to a paperlists tree to benchmark.\n`);
+  process.exit(0);
+}
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const cli = join(root, 'dist/adapters/cli/cli.js');
+
+out(`Paper Scout benchmark · ${new Date().toISOString()} · node ${process.version}`);
+out('Building (tsc) so that start-up is measured on compiled JavaScript…');
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+// ── Ingest ────────────────────────────────────────────────────────────────────────────────
+const ownDir = values['data-dir'] === undefined;
+const dataDir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'paperscout-bench-'));
+const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+let ingestLine = 'skipped (--data-dir)';
+if (ownDir) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [cli, 'ingest', corpus], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`ingest failed: ${result.stderr}`);
+  const seconds = (performance.now() - started) / 1000;
+  const detail = /Library: ([\d,]+) papers .*\(import ([\d.]+) s, search index ([\d.]+) s\)/.exec(result.stdout);
+  ingestLine = `${seconds.toFixed(1)} s wall (${detail?.[1]} papers: import ${detail?.[2]} s + index ${detail?.[3]} s)`;
+}
+
+// ── Cold start: process start → first answered query ──────────────────────────────────────
+function coldStart(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [cli, 'search', '--stdin', '--json', '--limit', '5'], { env });
+    child.stdout.once('data', () => {
+      resolvePromise(performance.now() - started);
+      child.stdin.end();
+    });
+    child.on('error', reject);
+    child.stdin.write('attention is all you need\n');
+  });
+}
+const cold: number[] = [];
+for (let i = 0; i < 5; i++) cold.push(await coldStart());
+
+// ── Memory after load ─────────────────────────────────────────────────────────────────────
+const mem = spawnSync(process.execPath, ['--expose-gc', cli, 'stats', '--memory'], { env, encoding: 'utf8' });
+const heapMatch = /heap ([\d.]+) MB, external ([\d.]+) MB, RSS ([\d.]+) MB/.exec(mem.stdout);
+
+// ── Search and autocomplete latency ───────────────────────────────────────────────────────
+const app = await openApp(loadConfig({ DATA_DIR: dataDir }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
+const cases = [
+  ...readFileSync(evalFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { kind: string; query: string }),
+  ...KEYWORD_QUERIES.map((query) => ({ kind: 'keywords', query })),
+];
+const kinds = [...new Set(cases.map((c) => c.kind))];
+for (const c of cases) app.library.search(c.query, { limit: 10 }); // warm-up
+const searchMs = new Map<string, number[]>(kinds.map((k) => [k, []]));
+for (let r = 0; r < runs; r++) {
+  for (const c of cases) {
+    const t = performance.now();
+    app.library.search(c.query, { limit: 10 });
+    searchMs.get(c.kind)!.push(performance.now() - t);
+  }
+}
+const suggestMs: number[] = [];
+for (const p of AUTOCOMPLETE_PREFIXES) app.library.suggest(p, 25);
+for (let r = 0; r < runs * 3; r++) {
+  for (const p of AUTOCOMPLETE_PREFIXES) {
+    const t = performance.now();
+    app.library.suggest(p, 25);
+    suggestMs.push(performance.now() - t);
+  }
+}
+const papers = app.library.size;
+app.close();
+
+// ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
+interface MiniBuild {
+  docs: number;
+  indexMs: number;
+  snapshotBytes: number;
+}
+interface MiniQuery {
+  loadMs: number;
+  heap: number;
+  times: Array<{ kind: string; ms: number }>;
+}
+let mini: { build: MiniBuild; query: MiniQuery } | undefined;
+if (!values['skip-minisearch']) {
+  out('Measuring raw MiniSearch (this takes a few minutes: fuzzy full-title queries are slow)…');
+  const snapshot = join(dataDir, 'minisearch.json');
+  const queriesFile = join(dataDir, 'minisearch-queries.json');
+  writeFileSync(queriesFile, JSON.stringify(cases));
+  const tsx = ['--import', 'tsx', join(root, 'bench/minisearch.ts')];
+  const build = spawnSync(process.execPath, ['--max-old-space-size=8192', ...tsx, 'build', dataDir, snapshot], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const query = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', ...tsx, 'query', snapshot, queriesFile], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (build.status === 0 && query.status === 0) mini = { build: JSON.parse(build.stdout) as MiniBuild, query: JSON.parse(query.stdout) as MiniQuery };
+  else out(`MiniSearch baseline failed: ${build.stderr || query.stderr}`);
+}
+
+// ── Report ────────────────────────────────────────────────────────────────────────────────
+const pad = (s: string, n: number) => s.padEnd(n);
+const row = (name: string, ours: string, theirs = '', goal = '') => out(`${pad(name, 30)}${pad(ours, 34)}${pad(theirs, 30)}${goal}`);
+out();
+out(`Corpus: ${corpus} → ${papers.toLocaleString('en-US')} papers; queries: ${evalFile} + ${KEYWORD_QUERIES.length} keyword queries; ${runs} timed passes`);
+out();
+row('', 'Paper Scout', 'raw MiniSearch', 'goal');
+row('ingest, whole corpus', ingestLine, mini ? `${(mini.build.indexMs / 1000).toFixed(1)} s (indexing only)` : '', '≤ 45 s');
+row('cold start → first answer', `${fmtMs(median(cold))} median (${cold.map((c) => Math.round(c)).join(', ')})`, mini ? `${fmtMs(mini.query.loadMs)} loadJSON alone` : '', '≤ 1.5 s');
+row(
+  'memory after load',
+  heapMatch ? `heap ${heapMatch[1]} MB (+${heapMatch[2]} MB arrays), RSS ${heapMatch[3]} MB` : mem.stdout.trim(),
+  mini ? `heap ${fmtMb(mini.query.heap)} (${fmtMb(mini.build.snapshotBytes)} JSON)` : '',
+  'heap ≤ 300 MB',
+);
+out();
+row('search p50 / p99 by kind', '', '', '≤ 15 ms p99');
+for (const kind of kinds) {
+  const ms = searchMs.get(kind)!;
+  const theirs = mini?.query.times.filter((t) => t.kind === kind).map((t) => t.ms) ?? [];
+  row(`  ${kind}`, `${fmtMs(percentile(ms, 0.5))} / ${fmtMs(percentile(ms, 0.99))}`, theirs.length ? `${fmtMs(percentile(theirs, 0.5))} / ${fmtMs(percentile(theirs, 0.99))}` : '');
+}
+const all = [...searchMs.values()].flat();
+const allTheirs = mini?.query.times.map((t) => t.ms) ?? [];
+row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0.99))}`, allTheirs.length ? `${fmtMs(percentile(allTheirs, 0.5))} / ${fmtMs(percentile(allTheirs, 0.99))}` : '');
+row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
+
+if (ownDir) rmSync(dataDir, { recursive: true, force: true });

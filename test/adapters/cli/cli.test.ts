@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_PAPERS } from '../../helpers/corpus.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+let dataDir: string;
+
+function cli(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'paperscout-cli-'));
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('paperscout CLI', () => {
+  it('ingests files and reports what went in, with file and line for bad records', () => {
+    const bad = join(dataDir, 'bad.jsonl');
+    writeFileSync(bad, '{"title":"A Fine Paper","authors":["Ann Lee"]}\nnot json\n{"title":"","authors":[]}\n');
+    const result = cli(['ingest', FIXTURE_PAPERS, bad]);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/32 records from 2 files: 30 added, 0 updated, 0 unchanged, 2 rejected/);
+    expect(result.out).toMatch(/bad\.jsonl:2 \[index 1\]/);
+    expect(result.out).toMatch(/bad\.jsonl:3 \[index 2\]: title/);
+    expect(result.out).toMatch(/Library: 30 papers/);
+  });
+
+  it('re-ingesting the same files changes nothing', () => {
+    const result = cli(['ingest', FIXTURE_PAPERS]);
+    expect(result.out).toMatch(/29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 rejected/);
+  });
+
+  it('search --json gives id, title, authors, venue, year, score, topics and url', () => {
+    const result = cli(['search', 'attention is all you need', '--limit', '3', '--json']);
+    expect(result.code).toBe(0);
+    const hits = JSON.parse(result.out) as Array<Record<string, unknown>>;
+    expect(hits[0]).toMatchObject({ id: 'arxiv:1706.03762', title: 'Attention Is All You Need', venue: 'NeurIPS', year: 2017, url: 'https://arxiv.org/abs/1706.03762' });
+    expect(Object.keys(hits[0]!).sort()).toEqual(['authors', 'id', 'score', 'title', 'topics', 'url', 'venue', 'year']);
+  });
+
+  it('search --stdin --json answers one JSON array a line', () => {
+    const result = cli(['search', '--stdin', '--json', '--limit', '2'], 'segment anything\n\n"unclosed\nYoshua Bengio\n');
+    const lines = result.out.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    const parsed = lines.map((l) => JSON.parse(l) as Array<{ title: string }>);
+    expect(parsed[0]![0]!.title).toBe('Segment Anything');
+    expect(parsed[1]).toEqual([]);
+    expect(parsed[3]!.length).toBe(2);
+  });
+
+  it('show, topics, topic and stats', () => {
+    expect(cli(['show', 'https://arxiv.org/abs/1512.03385']).out).toContain('Deep Residual Learning for Image Recognition');
+    expect(JSON.parse(cli(['show', 'arxiv:1512.03385', '--json']).out)).toMatchObject({ externalIds: { arxiv: '1512.03385', doi: '10.1109/cvpr.2016.90' } });
+    expect(cli(['topics']).out).toMatch(/Deep Learning · Large Language Models\s+\d+/);
+    expect(cli(['topic', 'llm', '--json']).code).toBe(0);
+    expect(cli(['stats']).out).toMatch(/Papers: 30/);
+  });
+
+  it('explains mistakes with a non-zero exit', () => {
+    expect(cli(['show', 'nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/No paper "nope"/) });
+    expect(cli(['search', 'x', '--limit', 'lots'])).toMatchObject({ code: 1, err: expect.stringMatching(/--limit takes/) });
+    expect(cli(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown command/) });
+    expect(cli(['ingest'])).toMatchObject({ code: 1, err: expect.stringMatching(/Give files or folders/) });
+    expect(cli(['ingest', join(dataDir, 'missing.json')]).code).toBe(1);
+  });
+});

@@ -1,0 +1,103 @@
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderText, sanitize } from '../../../adapters/terminal/render.js';
+import { runTerminal } from '../../../adapters/terminal/terminal.js';
+import type { Reply } from '../../../src/reply.js';
+import { createTestApp, type TestApp } from '../../helpers/app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+afterAll(() => app.dispose());
+
+async function session(lines: string[]): Promise<string> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const done = runTerminal(app, { input, output, interactive: false });
+  input.end(lines.map((l) => `${l}\n`).join(''));
+  await done;
+  return text;
+}
+
+describe('terminal adapter', () => {
+  it('answers commands typed as in chat, one a line, and exits at the end of input', async () => {
+    const out = await session(['/paper diffusion', '/help']);
+    expect(out).toContain('Papers for “diffusion”');
+    expect(out).toContain('Denoising Diffusion Probabilistic Models');
+    expect(out).toContain('**diffusion**');
+    expect(out).toContain('/paper: Search papers by title, author or keywords');
+  });
+
+  it('turns the last reply’s buttons into commands', async () => {
+    const out = await session(['/paper learning', '/next', '/open 1', '/back']);
+    expect(out).toMatch(/page 2 of/);
+    expect(out).toContain('Similar papers');
+    expect(out.match(/page 2 of/g)?.length).toBe(2);
+  });
+
+  it('explains lines that are not commands', async () => {
+    const out = await session(['hello', '/open 1', '/nosuch thing']);
+    expect(out).toContain('Commands start with a slash');
+    expect(out).toContain('There is nothing to page or open yet');
+    expect(out).toContain('There is no /nosuch command');
+  });
+
+  it('never lets paper text drive the terminal', async () => {
+    const out = await session(['/paper @everyone markdown']);
+    expect(out).toContain('@everyone');
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+});
+
+describe('renderText', () => {
+  it('renders exactly, marks matches, and strips control characters', () => {
+    const reply: Reply = {
+      fallback: 'x',
+      blocks: [
+        { kind: 'heading', text: 'Papers for “gan”' },
+        { kind: 'note', text: '1 paper · page 1 of 1' },
+        {
+          kind: 'paper',
+          paper: {
+            id: 'arxiv:1406.2661',
+            doc: 7,
+            title: 'Generative Adversarial Nets\u001b[2J',
+            url: 'https://arxiv.org/abs/1406.2661',
+            authors: ['A', 'B', 'C', 'D', 'E', 'F', 'G'],
+            venue: 'NeurIPS',
+            year: 2014,
+            status: 'Poster',
+            topics: ['Deep Learning · Generative Models and Autoencoders'],
+            snippet: [{ text: 'Two-player ' }, { text: 'game', match: true }, { text: '.' }],
+            links: [{ label: 'PDF', url: 'https://arxiv.org/pdf/1406.2661' }],
+            position: 1,
+          },
+        },
+      ],
+    };
+    expect(renderText(reply, { ansi: false, width: 80 }, ['/open 1'])).toBe(
+      [
+        'Papers for “gan”',
+        '1 paper · page 1 of 1',
+        '',
+        '1. Generative Adversarial Nets�[2J',
+        '   A, B, C, D, E, F et al. · NeurIPS 2014 · Poster',
+        '   Deep Learning · Generative Models and Autoencoders',
+        '   Two-player **game**.',
+        '   https://arxiv.org/abs/1406.2661 · PDF https://arxiv.org/pdf/1406.2661',
+        '',
+        '→ /open 1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('sanitize replaces control and bidi characters', () => {
+    expect(sanitize('a\u0007b\u202ec\u0000')).toBe('a�b�c�');
+    expect(sanitize('line\nbreak')).toBe('line\nbreak');
+  });
+});
