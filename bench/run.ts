@@ -130,7 +130,7 @@ if (!values['skip-minisearch']) {
 
 // ── Report ────────────────────────────────────────────────────────────────────────────────
 const pad = (s: string, n: number) => s.padEnd(n);
-const row = (name: string, ours: string, theirs = '', goal = '') => out(`${pad(name, 30)}${pad(ours, 34)}${pad(theirs, 30)}${goal}`);
+const row = (name: string, ours: string, theirs = "", goal = "") => out(`${pad(name, 28)}${pad(ours, 58)}${pad(theirs, 34)}${goal}`);
 out();
 out(`Corpus: ${corpus} → ${papers.toLocaleString('en-US')} papers; queries: ${evalFile} + ${KEYWORD_QUERIES.length} keyword queries; ${runs} timed passes`);
 out();
