@@ -13,13 +13,46 @@ const optionalText = z
 const url = (example: string) =>
   optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), `must be an http(s) URL such as ${example}`);
 
-export const ConfigSchema = z.object({
-  DATA_DIR: z.string().trim().min(1).default('./data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
-});
+const prefixed = (prefix: string, what: string) =>
+  optionalText.refine((v) => v === undefined || v.startsWith(prefix), `must be ${what} (it starts with "${prefix}")`);
 
+export const ConfigSchema = z
+  .object({
+    DATA_DIR: z.string().trim().min(1).default('./data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
+    DISCORD_TOKEN: optionalText,
+    DISCORD_APPLICATION_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be the numeric application id from the Discord developer portal'),
+    DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be a numeric server (guild) id'),
+    DISCORD_API_URL: url('https://discord.com/api'),
+    SLACK_BOT_TOKEN: prefixed('xoxb-', 'a bot token'),
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_APP_TOKEN: prefixed('xapp-', 'an app-level token with the connections:write scope'),
+    SLACK_API_URL: url('https://slack.com/api/'),
+    PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number('must be a port number such as 3000').int('must be a port number such as 3000').min(1, 'must be a port number').max(65535, 'must be a port number').default(3000)),
+  });
 export type RawConfig = z.infer<typeof ConfigSchema>;
+
+export interface DiscordConfig {
+  token: string;
+  /** Needed only to register commands before the bot has connected once; read from Discord otherwise. */
+  applicationId?: string;
+  /** Register commands to this server only (instant) instead of globally. */
+  guildId?: string;
+  /** REST base URL, e.g. a proxy or a test server; the gateway URL comes from it. */
+  apiUrl?: string;
+}
+
+export interface SlackConfig {
+  botToken: string;
+  signingSecret: string;
+  /** Socket Mode instead of HTTP when set. */
+  appToken?: string;
+  /** Web API base URL (GovSlack, a proxy, a test server). */
+  apiUrl?: string;
+  /** HTTP port for /slack/events in HTTP mode. */
+  port: number;
+}
 
 export interface Config {
   dataDir: string;
@@ -27,6 +60,10 @@ export interface Config {
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
+  /** Set when DISCORD_TOKEN is. */
+  discord?: DiscordConfig;
+  /** Set when SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET) are. */
+  slack?: SlackConfig;
 }
 
 export class ConfigError extends Error {
@@ -43,11 +80,15 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
-    );
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+  const set = (key: string) => (env[key]?.trim() ?? '') !== '';
+  if (set('SLACK_BOT_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
+    problems.push("SLACK_SIGNING_SECRET: is required with SLACK_BOT_TOKEN: copy it from your Slack app's Basic Information page");
   }
+  if (!set('SLACK_BOT_TOKEN') && (set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN'))) {
+    problems.push('SLACK_BOT_TOKEN: is required to run the Slack app: copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions');
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
   const dataDir = resolve(raw.DATA_DIR);
   return {
@@ -56,7 +97,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
+    ...(raw.DISCORD_TOKEN && {
+      discord: {
+        token: raw.DISCORD_TOKEN,
+        ...(raw.DISCORD_APPLICATION_ID && { applicationId: raw.DISCORD_APPLICATION_ID }),
+        ...(raw.DISCORD_GUILD_ID && { guildId: raw.DISCORD_GUILD_ID }),
+        ...(raw.DISCORD_API_URL && { apiUrl: raw.DISCORD_API_URL }),
+      },
+    }),
+    ...(raw.SLACK_BOT_TOKEN &&
+      raw.SLACK_SIGNING_SECRET && {
+        slack: {
+          botToken: raw.SLACK_BOT_TOKEN,
+          signingSecret: raw.SLACK_SIGNING_SECRET,
+          ...(raw.SLACK_APP_TOKEN && { appToken: raw.SLACK_APP_TOKEN }),
+          ...(raw.SLACK_API_URL && { apiUrl: raw.SLACK_API_URL }),
+          port: raw.PORT,
+        },
+      }),
   };
 }
 
-export { optionalText, url };

@@ -4,6 +4,7 @@
  * labels) and keeps the index in step with the store.
  */
 import type { Logger } from 'pino';
+import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchResult, type Suggestion } from './search/engine.js';
@@ -75,6 +76,18 @@ export class Library {
   /** Title suggestions for an autocomplete box (at most 25). */
   suggest(prefix: string, limit = 25): Suggestion[] {
     return this.search_.suggest(prefix, limit);
+  }
+
+  /**
+   * The paper a link or identifier names (arXiv abs/pdf, doi.org, OpenReview, or one of the
+   * paper's own page or pdf URLs), for link unfurls.
+   * @example library.findByLink('https://arxiv.org/abs/1706.03762v5')?.paper.title
+   */
+  findByLink(link: string): { doc: number; paper: Paper } | undefined {
+    const ref = parsePaperRef(link);
+    const paper = ref && this.store.findByRef(ref);
+    const doc = paper && this.store.docOf(paper.id);
+    return paper && doc !== undefined ? { doc, paper } : undefined;
   }
 
   paperByDoc(doc: number): Paper | undefined {

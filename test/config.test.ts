@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ConfigSchema, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('has defaults for everything', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ logLevel: 'info', logFormat: 'auto' });
+    expect(config.dataDir).toMatch(/data$/);
+    expect(config.discord).toBeUndefined();
+    expect(config.slack).toBeUndefined();
+  });
+
+  it('treats empty values as unset (a copied .env.example works as is)', () => {
+    const env = Object.fromEntries(
+      readFileSync(new URL('../.env.example', import.meta.url), 'utf8')
+        .split('\n')
+        .filter((l) => /^[A-Z_]+=/.test(l))
+        .map((l) => l.split('=') as [string, string]),
+    );
+    expect(() => loadConfig(env)).not.toThrow();
+  });
+
+  it('configures Discord and Slack when their credentials are set', () => {
+    const config = loadConfig({ DISCORD_TOKEN: 't', DISCORD_GUILD_ID: '123456', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', PORT: '8080' });
+    expect(config.discord).toEqual({ token: 't', guildId: '123456' });
+    expect(config.slack).toEqual({ botToken: 'xoxb-1', signingSecret: 's', port: 8080 });
+  });
+
+  it('lists every problem at once, each with its fix', () => {
+    try {
+      loadConfig({ LOG_LEVEL: 'loud', SLACK_BOT_TOKEN: 'nope', PORT: 'x', DISCORD_API_URL: 'ftp://x' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const message = (err as ConfigError).message;
+      for (const key of ['LOG_LEVEL', 'SLACK_BOT_TOKEN: must be a bot token', 'SLACK_SIGNING_SECRET: is required', 'PORT', 'DISCORD_API_URL']) {
+        expect(message).toContain(key);
+      }
+      expect(message).toContain('.env.example');
+    }
+  });
+
+  it('.env.example mirrors the schema key for key', () => {
+    const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+    const keys = [...example.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]).sort();
+    expect(keys).toEqual(Object.keys(ConfigSchema.shape).sort());
+  });
+});
