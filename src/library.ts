@@ -55,14 +55,14 @@ export class Library {
 
   /** Rebuilds the index if the store changed since it was built; returns whether it did. */
   refresh(): boolean {
-    if (this.search_.data.generation === this.store.generation()) return false;
+    if (this.engine_.data.generation === this.store.generation()) return false;
     this.engine = this.createEngine(rebuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
     return true;
   }
 
   /** How many papers the index holds. */
   get size(): number {
-    return this.search_.size;
+    return this.engine_.size;
   }
 
   /**
@@ -70,12 +70,12 @@ export class Library {
    * @example library.search('diffusion transformers', { limit: 50 }).hits.length
    */
   search(query: string, options: { limit?: number } = {}): SearchResult {
-    return this.search_.search(query, options);
+    return this.engine_.search(query, options);
   }
 
   /** Title suggestions for an autocomplete box (at most 25). */
   suggest(prefix: string, limit = 25): Suggestion[] {
-    return this.search_.suggest(prefix, limit);
+    return this.engine_.suggest(prefix, limit);
   }
 
   /**
@@ -144,7 +144,7 @@ export class Library {
    * @example library.similar(paper, 5).map((p) => p.title)
    */
   similar(paper: Paper, count: number): Array<{ doc: number; paper: Paper }> {
-    const engine = this.search_;
+    const engine = this.engine_;
     const words = [...new Set(tokenize(`${paper.title} ${paper.keywords.join(' ')}`))].filter(
       (w) => !STOPWORDS.has(w) && w.length > 2 && !/^\d+$/.test(w),
     );
@@ -168,7 +168,7 @@ export class Library {
 
   /** Papers per topic id, from the index. */
   topicCounts(): Map<string, number> {
-    const data = this.search_.data;
+    const data = this.engine_.data;
     const counts = new Map<string, number>();
     data.topics.forEach((id, bit) => {
       const word = bit >>> 5;
@@ -182,7 +182,7 @@ export class Library {
 
   /** What the library holds: counts by venue, year range, topic coverage. */
   stats(): { papers: number; generation: number; terms: number; years: string; venues: Array<[string, number]>; withTopic: number } {
-    const data = this.search_.data;
+    const data = this.engine_.data;
     const venues = new Map<string, number>();
     let minYear = Infinity;
     let maxYear = -Infinity;
@@ -212,7 +212,7 @@ export class Library {
     };
   }
 
-  private get search_(): SearchEngine {
+  private get engine_(): SearchEngine {
     if (!this.engine) throw new Error('Library.open() must be called before searching');
     return this.engine;
   }

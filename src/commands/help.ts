@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import type { Block } from '../reply.js';
-import type { Command } from './types.js';
+import { defineCommand, type Command } from './types.js';
 
 const options = z.object({});
 
@@ -19,8 +19,8 @@ export const SYNTAX_HELP: ReadonlyArray<[string, string]> = [
 ];
 
 /** Builds /help over the given commands (the registry passes itself in). */
-export function createHelpCommand(list: () => readonly Command[]): Command<typeof options> {
-  return {
+export function createHelpCommand(list: () => readonly Command[]): Command {
+  return defineCommand({
     name: 'help',
     description: 'How to search papers with Paper Scout',
     options,
@@ -43,5 +43,5 @@ export function createHelpCommand(list: () => readonly Command[]): Command<typeo
         ephemeral: true,
       };
     },
-  };
+  });
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { MAX_QUERY_LENGTH } from '../search/query.js';
 import { showPage, showPaper, startSearch, shorten } from './results.js';
-import { MAX_CHOICE_LENGTH, type Command } from './types.js';
+import { MAX_CHOICE_LENGTH, defineCommand } from './types.js';
 
 /** The value an autocomplete choice submits: opens exactly that paper. */
 const OPEN_PREFIX = 'doc:';
@@ -20,7 +20,7 @@ const options = z.object({
     .meta({ autocomplete: true }),
 });
 
-export const paperCommand: Command<typeof options> = {
+export const paperCommand = defineCommand({
   name: 'paper',
   description: 'Search papers by title, author or keywords',
   options,
@@ -43,7 +43,7 @@ export const paperCommand: Command<typeof options> = {
     open: (ctx, [doc, stateId, page]) =>
       showPaper(ctx, integer(doc), stateId !== undefined && page !== undefined ? { stateId, page: integer(page) } : undefined),
   },
-};
+});
 
 function required(value: string | undefined): string {
   if (!value) throw new UserError('That button is broken; run the search again.');

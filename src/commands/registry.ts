@@ -138,8 +138,8 @@ export function optionSpecs(command: Command): OptionSpec[] {
   });
 }
 
-const commands: Command[] = [paperCommand as unknown as Command, topicCommand as unknown as Command];
-commands.push(createHelpCommand(() => commands) as unknown as Command);
+const commands: Command[] = [paperCommand, topicCommand];
+commands.push(createHelpCommand(() => commands));
 
 /** Every command Paper Scout offers, in the order help lists them. */
 export const COMMANDS: readonly Command[] = commands;

@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { action, type Block, type Reply } from '../reply.js';
 import type { Topic } from '../topics/taxonomy.js';
 import { startSearch, shorten } from './results.js';
-import { MAX_CHOICE_LENGTH, type Command, type CommandContext } from './types.js';
+import { MAX_CHOICE_LENGTH, defineCommand, type CommandContext } from './types.js';
 
 const options = z.object({
   name: z
@@ -18,7 +18,7 @@ const options = z.object({
     .meta({ autocomplete: true }),
 });
 
-export const topicCommand: Command<typeof options> = {
+export const topicCommand = defineCommand({
   name: 'topic',
   description: 'Browse the papers of a subject area, or list the areas',
   options,
@@ -44,7 +44,7 @@ export const topicCommand: Command<typeof options> = {
       return topicPapers(ctx, topic);
     },
   },
-};
+});
 
 function topicPapers(ctx: CommandContext, topic: Topic): Reply {
   return startSearch(ctx, { query: `topic:"${topic.id}"`, heading: topic.label });

@@ -57,3 +57,12 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
 export const MAX_DESCRIPTION_LENGTH = 100;
 export const MAX_CHOICES = 25;
 export const MAX_CHOICE_LENGTH = 100;
+
+/**
+ * Declares a command: checks it against its own options schema, then erases the schema type so
+ * commands with different options fit in one registry.
+ * @example export const pingCommand = defineCommand({ name: 'ping', options: z.object({}), ... });
+ */
+export function defineCommand<S extends OptionsSchema>(command: Command<S>): Command {
+  return command as unknown as Command;
+}
