@@ -30,6 +30,11 @@ export interface LibraryOptions {
   log: Logger;
 }
 
+/** Words a "similar papers" query is made of. */
+const SIMILAR_QUERY_WORDS = 8;
+/** Words in more than this share of papers say nothing about similarity. */
+const SIMILAR_MAX_SHARE = 0.05;
+
 export class Library {
   private engine: SearchEngine | undefined;
 
@@ -145,18 +150,26 @@ export class Library {
    */
   similar(paper: Paper, count: number): Array<{ doc: number; paper: Paper }> {
     const engine = this.engine_;
-    const words = [...new Set(tokenize(`${paper.title} ${paper.keywords.join(' ')}`))].filter(
-      (w) => !STOPWORDS.has(w) && w.length > 2 && !/^\d+$/.test(w),
-    );
-    const rarest = words
-      .map((w) => ({ w, df: engine.documentFrequency(w) }))
-      .filter((x) => x.df > 1)
-      .sort((a, b) => a.df - b.df)
-      .slice(0, 6)
+    // "More like this": the paper's most telling words by tf-idf (title words count most), as a
+    // query; papers that share more of them rank higher.
+    const weights = new Map<string, number>();
+    const add = (text: string, weight: number) => {
+      for (const w of tokenize(text)) if (!STOPWORDS.has(w) && w.length > 2 && !/^\d+$/.test(w)) weights.set(w, (weights.get(w) ?? 0) + weight);
+    };
+    add(paper.title, 3);
+    add(paper.keywords.join(' '), 2);
+    add(paper.abstract, 1);
+    const maxDf = Math.max(2, engine.size * SIMILAR_MAX_SHARE);
+    const words = [...weights]
+      .map(([w, weight]) => ({ w, df: engine.documentFrequency(w), weight }))
+      .filter((x) => x.df > 1 && x.df <= maxDf)
+      .map((x) => ({ w: x.w, score: x.weight * Math.log(engine.size / x.df) }))
+      .sort((a, b) => b.score - a.score || (a.w < b.w ? -1 : 1))
+      .slice(0, SIMILAR_QUERY_WORDS)
       .map((x) => x.w);
-    if (rarest.length === 0) return [];
+    if (words.length === 0) return [];
     // A trailing space: the last word is complete, not a prefix.
-    const result = engine.search(`${rarest.join(' ')} `, { limit: count + 1 });
+    const result = engine.search(`${words.join(' ')} `, { limit: count + 1 });
     return result.hits
       .filter((h) => h.id !== paper.id)
       .slice(0, count)
