@@ -29,6 +29,13 @@ export const ConfigSchema = z
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: prefixed('xapp-', 'an app-level token with the connections:write scope'),
     SLACK_API_URL: url('https://slack.com/api/'),
+    ARXIV_CATEGORIES: optionalText.refine(
+      (v) => v === undefined || v.split(',').every((c) => /^[a-z-]+(\.[A-Za-z-]+)?$/.test(c.trim())),
+      'must be arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML',
+    ),
+    ARXIV_RSS_URL: url('https://rss.arxiv.org/rss/'),
+    ARXIV_API_URL: url('https://export.arxiv.org/api/query'),
+    ARXIV_SYNC_TIME: optionalText.refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30'),
     PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number('must be a port number such as 3000').int('must be a port number such as 3000').min(1, 'must be a port number').max(65535, 'must be a port number').default(3000)),
   });
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -54,6 +61,20 @@ export interface SlackConfig {
   port: number;
 }
 
+export interface ArxivConfig {
+  /** Categories to follow, e.g. ['cs.LG', 'cs.CL']. */
+  categories: string[];
+  /** Base of the per-category RSS feeds (`<base><category>`). */
+  rssUrl: string;
+  /** The arXiv API query endpoint. */
+  apiUrl: string;
+  /** When `npm start` syncs each day, HH:MM in UTC. */
+  syncTime: string;
+}
+
+/** What `npm start` and `paperscout sync arxiv` follow unless ARXIV_CATEGORIES says otherwise. */
+export const DEFAULT_ARXIV_CATEGORIES = ['cs.LG', 'cs.CL', 'cs.CV', 'cs.AI', 'cs.RO', 'stat.ML'];
+
 export interface Config {
   dataDir: string;
   dbPath: string;
@@ -64,6 +85,7 @@ export interface Config {
   discord?: DiscordConfig;
   /** Set when SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET) are. */
   slack?: SlackConfig;
+  arxiv: ArxivConfig;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +119,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
+    arxiv: {
+      categories: raw.ARXIV_CATEGORIES ? raw.ARXIV_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean) : DEFAULT_ARXIV_CATEGORIES,
+      rssUrl: raw.ARXIV_RSS_URL ?? 'https://rss.arxiv.org/rss/',
+      apiUrl: raw.ARXIV_API_URL ?? 'https://export.arxiv.org/api/query',
+      syncTime: raw.ARXIV_SYNC_TIME ?? '02:30',
+    },
     ...(raw.DISCORD_TOKEN && {
       discord: {
         token: raw.DISCORD_TOKEN,
