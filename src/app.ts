@@ -14,6 +14,7 @@ import { Library } from './library.js';
 import { openDatabase, type Db } from './store/db.js';
 import { PaperStore } from './store/paperStore.js';
 import { StateStore } from './store/stateStore.js';
+import { DigestStore } from './digest/store.js';
 import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
@@ -29,6 +30,8 @@ export interface App {
   /** The papers searched: DATA_DIR's store, or the in-memory demo store when that is empty. */
   store: PaperStore;
   states: StateStore;
+  /** Digest subscriptions, ledger and runs. */
+  digests: DigestStore;
   taxonomy: Taxonomy;
   classify: Classifier;
   library: Library;
@@ -59,6 +62,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
   try {
     const states = new StateStore(db);
     states.purge(now());
+    const digests = new DigestStore(db);
     let store = new PaperStore(db);
     let demo = false;
     if (store.count() === 0 && options.demoWhenEmpty !== false) {
@@ -85,12 +89,13 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       db,
       store,
       states,
+      digests,
       taxonomy,
       classify,
       library,
       registry,
       demo,
-      context: (platform, user, extra = {}) => ({ library, states, platform, user, now, log, ...extra }),
+      context: (platform, user, extra = {}) => ({ library, states, digests, platform, user, now, log, ...extra }),
       close: () => {
         if (demo) store.close();
         db.close();

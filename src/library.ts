@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard, PaperLink } from './reply.js';
-import { SearchEngine, type MatchedWord, type SearchResult, type Suggestion } from './search/engine.js';
+import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
 import { loadOrBuildIndex, rebuildIndex, type IndexSource } from './search/indexFile.js';
 import { buildSnippet } from './search/snippet.js';
 import type { PaperStore } from './store/paperStore.js';
@@ -74,7 +74,7 @@ export class Library {
    * Runs a search-box query.
    * @example library.search('diffusion transformers', { limit: 50 }).hits.length
    */
-  search(query: string, options: { limit?: number } = {}): SearchResult {
+  search(query: string, options: SearchOptions = {}): SearchResult {
     return this.engine_.search(query, options);
   }
 

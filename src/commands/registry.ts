@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { UserError, apology, errorReference } from '../errors.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
 import { createHelpCommand } from './help.js';
+import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
 import { topicCommand } from './topic.js';
 import { MAX_CHOICES, type Choice, type Command, type CommandContext } from './types.js';
@@ -35,18 +36,30 @@ export class CommandRegistry {
    * Runs a command with options as the platform delivered them (already split by option).
    * @example await registry.run(ctx, 'paper', { query: 'diffusion' })
    */
-  async run(ctx: CommandContext, name: string, rawOptions: unknown): Promise<Reply> {
-    return this.guard(ctx, { command: name }, async () => {
+  async run(ctx: CommandContext, name: string, rawOptions: unknown, subcommand?: string): Promise<Reply> {
+    return this.guard(ctx, { command: subcommand ? `${name} ${subcommand}` : name }, async () => {
       const command = this.require(name);
-      return command.run(ctx, parseOptions(command, rawOptions));
+      if (subcommand === undefined) return command.run(ctx, parseOptions(command.options, rawOptions));
+      const sub = command.subcommands?.find((s) => s.name === subcommand);
+      if (!sub) throw new UserError(`/${command.name} has no "${subcommand.slice(0, 40)}". Try ${subcommandList(command)}.`);
+      return sub.run(ctx, parseOptions(sub.options, rawOptions));
     });
   }
 
-  /** Runs a command typed as text ("/paper diffusion models" → `paper`, `diffusion models`). */
+  /**
+   * Runs a command typed as text ("/paper diffusion models" → `paper`, `diffusion models`;
+   * "/digest subscribe topic:llm" → `digest`, subcommand `subscribe`, `topic:llm`).
+   */
   async runText(ctx: CommandContext, name: string, text: string): Promise<Reply> {
     return this.guard(ctx, { command: name }, async () => {
       const command = this.require(name);
-      return command.run(ctx, parseOptions(command, command.fromText(text)));
+      const [first = '', ...rest] = text.trim().split(/\s+/);
+      const sub = command.subcommands?.find((s) => s.name === first.toLowerCase());
+      if (sub) return sub.run(ctx, parseOptions(sub.options, sub.fromText(rest.join(' '))));
+      if (command.subcommands && text.trim() !== '' && Object.keys(command.options.shape).length === 0) {
+        throw new UserError(`/${command.name} has no "${first.slice(0, 40)}". Try ${subcommandList(command)}.`);
+      }
+      return command.run(ctx, parseOptions(command.options, command.fromText(text)));
     });
   }
 
@@ -92,8 +105,12 @@ export class CommandRegistry {
   }
 }
 
-function parseOptions(command: Command, raw: unknown): Record<string, unknown> {
-  const parsed = command.options.safeParse(raw ?? {});
+function subcommandList(command: Command): string {
+  return (command.subcommands ?? []).map((s) => `/${command.name} ${s.name}`).join(', ');
+}
+
+function parseOptions(schema: Command['options'], raw: unknown): Record<string, unknown> {
+  const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data as Record<string, unknown>;
   throw new UserError(parsed.error.issues.map((i) => i.message).join(' '));
 }
@@ -116,7 +133,7 @@ export interface OptionSpec {
  * Reads a command's zod options into platform-neutral specs.
  * @example optionSpecs(paperCommand)[0] // { name: 'query', type: 'string', required: true, autocomplete: true, ... }
  */
-export function optionSpecs(command: Command): OptionSpec[] {
+export function optionSpecs(command: Pick<Command, 'options'>): OptionSpec[] {
   const schema = z.toJSONSchema(command.options, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
@@ -138,7 +155,7 @@ export function optionSpecs(command: Command): OptionSpec[] {
   });
 }
 
-const commands: Command[] = [paperCommand, topicCommand];
+const commands: Command[] = [paperCommand, topicCommand, digestCommand];
 commands.push(createHelpCommand(() => commands));
 
 /** Every command Paper Scout offers, in the order help lists them. */

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Library } from '../library.js';
 import type { Reply } from '../reply.js';
 import type { StateStore } from '../store/stateStore.js';
+import type { DigestStore } from '../digest/store.js';
 
 export type Platform = 'discord' | 'slack' | 'terminal';
 
@@ -15,7 +16,18 @@ export interface CommandContext {
   library: Library;
   states: StateStore;
   platform: Platform;
-  user: { id: string; name?: string };
+  user: { id: string; name?: string; /** IANA zone, where the platform gives one (Slack). */ timezone?: string };
+  /** The server or workspace (Discord guild, Slack team). */
+  workspace?: { id: string };
+  /** What the platform says this member may do in the channel. */
+  member?: {
+    /** Discord: the Manage Channels permission in this channel. */
+    canManageChannel?: boolean;
+    /** Slack: a workspace admin or owner. */
+    isAdmin?: boolean;
+  };
+  /** Digest subscriptions and their ledger. */
+  digests: DigestStore;
   /** The user's locale as the platform reports it (e.g. `en-US`); replies are English for now. */
   locale?: string;
   channel?: { id: string; name?: string };
@@ -47,10 +59,28 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
   run(ctx: CommandContext, args: z.output<S>): Reply | Promise<Reply>;
   /** Suggestions for an option as the user types it. */
   autocomplete?(ctx: CommandContext, option: string, value: string): Choice[];
+  /** Subcommands (`/digest subscribe …`); the command's own `run` then answers the bare command. */
+  subcommands?: Subcommand[];
+  /** Who may use it: `manage-channel` hides it from others where the platform can (Discord). */
+  permission?: 'manage-channel';
   /** Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). */
   actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
   /** Example invocations for help texts. */
   examples: string[];
+}
+
+export interface Subcommand<S extends OptionsSchema = OptionsSchema> {
+  name: string;
+  description: string;
+  options: S;
+  /** Reads the text after the subcommand's name into options. */
+  fromText(text: string): z.input<S>;
+  run(ctx: CommandContext, args: z.output<S>): Reply | Promise<Reply>;
+}
+
+/** Declares a subcommand (see {@link defineCommand}). */
+export function defineSubcommand<S extends OptionsSchema>(sub: Subcommand<S>): Subcommand {
+  return sub as unknown as Subcommand;
 }
 
 /** Discord's limits on command names, descriptions and choices. */

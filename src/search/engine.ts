@@ -68,6 +68,13 @@ export interface SearchResult {
   ref?: PaperRef;
 }
 
+export interface SearchOptions {
+  /** Most hits to return (default 50, at most {@link MAX_RESULTS}). */
+  limit?: number;
+  /** Only papers the store first saw after this instant (digests: "new since the last one"). */
+  firstSeenAfter?: Date;
+}
+
 export interface EngineDeps {
   /** The paper the store files under an identifier; it may be newer than the index. */
   lookupRef: (ref: PaperRef) => { storeDoc: number; id: string; title: string } | undefined;
@@ -110,7 +117,7 @@ export class SearchEngine {
    * Runs a search-box query.
    * @example engine.search('author:"Yoshua Bengio" attention', { limit: 10 }).hits[0]?.title
    */
-  search(input: string, options: { limit?: number } = {}): SearchResult {
+  search(input: string, options: SearchOptions = {}): SearchResult {
     const limit = Math.max(1, Math.min(options.limit ?? 50, MAX_RESULTS));
     const ref = parsePaperRef(input);
     if (ref) return this.searchRef(ref, input);
@@ -120,7 +127,7 @@ export class SearchEngine {
     if (isEmptyQuery(query)) return result;
 
     this.stamp = (this.stamp + 1) >>> 0 || 1;
-    const filter = compileFilter(query, this.data, this.vocab, this.deps.resolveTopic, this.excludedMark, this.stamp);
+    const filter = compileFilter(query, this.data, this.vocab, this.deps.resolveTopic, this.excludedMark, this.stamp, options.firstSeenAfter);
     if (filter.impossible.length > 0) {
       result.notes.push(...filter.impossible);
       return result;

@@ -35,9 +35,15 @@ export function compileFilter(
   resolveTopic: TopicResolver,
   excludedMark: Uint32Array,
   stamp: number,
+  firstSeenAfter?: Date,
 ): CompiledFilter {
   const impossible: string[] = [];
   const checks: Array<(d: number) => boolean> = [];
+
+  if (firstSeenAfter) {
+    const after = firstSeenAfter.getTime() / 1000;
+    checks.push((d) => data.firstSeen[d]! > after);
+  }
 
   if (query.venues.length > 0) {
     const wanted = new Set(query.venues.map(venueKey));

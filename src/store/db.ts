@@ -49,6 +49,52 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX interaction_state_created ON interaction_state(created_at);
   `,
+  `
+  CREATE TABLE subscriptions (
+    id INTEGER PRIMARY KEY,
+    platform TEXT NOT NULL,
+    workspace TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    query TEXT NOT NULL,
+    label TEXT NOT NULL,
+    time TEXT NOT NULL,
+    timezone TEXT NOT NULL,
+    days TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    fill INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_slot TEXT,
+    last_digest_at TEXT,
+    status TEXT NOT NULL DEFAULT 'active',
+    paused_reason TEXT,
+    UNIQUE (platform, channel, query)
+  );
+  CREATE TABLE digest_ledger (
+    platform TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    key TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    sent_at TEXT NOT NULL,
+    PRIMARY KEY (platform, channel, key)
+  ) WITHOUT ROWID;
+  CREATE TABLE digest_runs (
+    subscription_id INTEGER NOT NULL,
+    slot TEXT NOT NULL,
+    papers TEXT NOT NULL,
+    parts INTEGER NOT NULL,
+    parts_done INTEGER NOT NULL DEFAULT 0,
+    in_flight INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (subscription_id, slot)
+  ) WITHOUT ROWID;
+  CREATE INDEX digest_runs_state ON digest_runs(state);
+  `,
 ];
 
 /**

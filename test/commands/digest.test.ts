@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandContext } from '../../src/commands/types.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp({ now: () => new Date('2026-11-29T10:00:00Z') });
+});
+afterAll(() => app.dispose());
+
+const discord = (extra: Partial<CommandContext> = {}) =>
+  app.context('discord', { id: 'u-discord' }, { channel: { id: 'chan-1' }, workspace: { id: 'g1' }, member: { canManageChannel: true }, ...extra });
+const slack = (user = 'U1', extra: Partial<CommandContext> = {}) =>
+  app.context('slack', { id: user, timezone: 'America/Chicago' }, { channel: { id: 'C9' }, workspace: { id: 'T1' }, member: { isAdmin: false }, ...extra });
+
+describe('/digest', () => {
+  it('subscribes a channel with defaults and tells when the next digest comes', async () => {
+    const reply = await app.registry.run(discord(), 'digest', { topic: 'llm' }, 'subscribe');
+    expect(reply.ephemeral).toBeUndefined();
+    expect(reply.fallback).toMatch(/^Subscribed: Deep Learning · Large Language Models, every day at 09:00 UTC, up to 5 papers\. Next: Monday, 30 November 2026, 09:00\.$/);
+    const [sub] = app.digests.forChannel('discord', 'chan-1');
+    expect(sub).toMatchObject({ query: 'topic:"deep-learning/large-language-models"', time: '09:00', timezone: 'UTC', days: 'daily', count: 5, createdBy: 'u-discord' });
+  });
+
+  it('reads options typed as text, uses the Slack user’s zone by default, and updates rather than duplicates', async () => {
+    await app.registry.runText(slack(), 'digest', 'subscribe causal inference time:8:30am days:weekdays count:3 fill:yes');
+    const again = await app.registry.runText(slack(), 'digest', 'subscribe causal inference time:7:15');
+    expect(again.fallback).toMatch(/^Updated: /);
+    const subs = app.digests.forChannel('slack', 'C9');
+    expect(subs).toHaveLength(1);
+    expect(subs[0]).toMatchObject({ label: 'General Machine Learning · Causality', time: '07:15', timezone: 'America/Chicago' });
+  });
+
+  it('follows search words that are not a topic', async () => {
+    await app.registry.run(discord(), 'digest', { topic: 'expectile regression' }, 'subscribe');
+    expect(app.digests.forChannel('discord', 'chan-1').map((s) => s.query)).toContain('expectile regression');
+  });
+
+  it('explains invalid times, zones and counts privately', async () => {
+    const time = await app.registry.run(discord(), 'digest', { topic: 'llm', time: '25:00' }, 'subscribe');
+    expect(time).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/time: "25:00" is not a time of day\. Use HH:MM/) });
+    const zone = await app.registry.run(discord(), 'digest', { topic: 'llm', timezone: 'Mars/Base' }, 'subscribe');
+    expect(zone).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/IANA name such as Europe\/Berlin/) });
+    const count = await app.registry.runText(discord(), 'digest', 'subscribe llm count:100');
+    expect(count).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/count: at most 20/) });
+    const unknown = await app.registry.runText(discord(), 'digest', 'subscribe llm at:9');
+    expect(unknown.fallback).toMatch(/"at:" is not an option here/);
+  });
+
+  it('refuses changes from members who may not manage the channel, on both platforms', async () => {
+    const noPerm = await app.registry.run(discord({ member: { canManageChannel: false } }), 'digest', { topic: 'rl' }, 'subscribe');
+    expect(noPerm).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/Manage Channels/) });
+    const stranger = await app.registry.runText(slack('U2'), 'digest', 'unsubscribe');
+    expect(stranger).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/Only workspace admins and the person who set up this digest/) });
+    expect(app.digests.forChannel('slack', 'C9')).toHaveLength(1);
+    const admin = await app.registry.runText(slack('U3', { member: { isAdmin: true } }), 'digest', 'unsubscribe');
+    expect(admin.fallback).toMatch(/Stopped the daily digest of General Machine Learning · Causality/);
+  });
+
+  it('lists the channel’s digests and stops one of several by menu', async () => {
+    const list = await app.registry.runText(discord(), 'digest', 'list');
+    expect(JSON.stringify(list.blocks)).toMatch(/Deep Learning · Large Language Models/);
+    const ask = await app.registry.runText(discord(), 'digest', 'unsubscribe');
+    expect(ask.menu?.choices).toHaveLength(2);
+    const done = await app.registry.act(discord(), ask.menu!.choices[0]!.action);
+    expect(done.fallback).toMatch(/^Stopped/);
+    expect(app.digests.forChannel('discord', 'chan-1')).toHaveLength(1);
+  });
+
+  it('points terminal users to a channel', async () => {
+    const reply = await app.registry.runText(app.context('terminal', { id: 't' }), 'digest', 'subscribe llm');
+    expect(reply.fallback).toMatch(/Digests are posted to Discord or Slack channels/);
+  });
+});
