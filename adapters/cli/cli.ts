@@ -3,6 +3,7 @@
  * `paperscout`: the command line. `npm run cli -- <command>` in a checkout.
  *
  *   ingest <file-or-dir>...               import papers (paperlists JSON, arXiv JSONL, JSONL/CSV)
+ *   sync arxiv [--categories cs.LG,…]     fetch the day's new submissions of arXiv categories
  *   search "<query>" [--limit N] [--json] search; --stdin reads one query a line
  *   show <id|arXiv id|DOI|URL> [--json]   one paper in full
  *   topics                                the taxonomy with paper counts
@@ -18,11 +19,14 @@ import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { bootstrap } from './env.js';
 import { runIngest } from './ingest.js';
+import { runSync } from './sync.js';
 
 const USAGE = `Usage: paperscout <command> [options]
 
   ingest <file-or-dir>...                 import papers: Paper Copilot paperlists JSON, the arXiv
                                           metadata snapshot (JSONL), or JSONL/CSV with the paper fields
+  sync arxiv [--categories cs.LG,cs.CL]   fetch the new submissions of arXiv categories (default:
+                                          ARXIV_CATEGORIES), one request every 3 s as arXiv asks
   search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
   search --stdin --json                   one query a line in, one JSON array of hits a line out
   show <id|arXiv id|DOI|URL> [--json]     one paper in full
@@ -41,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   // Quiet by default: stdout is for results; warnings still reach stderr.
   const { config, log } = bootstrap({ LOG_LEVEL: 'warn' });
   if (command === 'ingest') return runIngest(rest, config, log);
+  if (command === 'sync') return runSync(rest, config, log);
   const app = await openApp(config, log);
   try {
     switch (command) {

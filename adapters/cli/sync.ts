@@ -1,0 +1,64 @@
+/**
+ * `paperscout sync arxiv [--categories cs.LG,cs.CL]`: fetch the day's new submissions of the
+ * followed arXiv categories into DATA_DIR, then bring the search index up to date. Ctrl-C stops
+ * before the next request; the categories already synced stay synced.
+ */
+import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
+import { loadTopics } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
+import { UserError } from '../../src/errors.js';
+import { rebuildIndex } from '../../src/search/indexFile.js';
+import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
+import { formatSyncSummary } from '../../src/sources/arxiv/summary.js';
+import { syncArxiv } from '../../src/sources/arxiv/sync.js';
+import { systemClock } from '../../src/sources/clock.js';
+import { openDatabase } from '../../src/store/db.js';
+import { PaperStore } from '../../src/store/paperStore.js';
+
+const CATEGORY = /^[a-z-]+(\.[A-Za-z-]+)?$/;
+
+export async function runSync(args: string[], config: Config, log: Logger): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { categories: { type: 'string' } } });
+  const [source, ...extra] = positionals;
+  if (source !== 'arxiv' || extra.length > 0) {
+    throw new UserError(`paperscout sync knows one source, arxiv: paperscout sync arxiv [--categories cs.LG,cs.CL]${source && source !== 'arxiv' ? ` (not "${source}")` : ''}`);
+  }
+  const categories = values.categories?.split(',').map((c) => c.trim()).filter(Boolean) ?? config.arxiv.categories;
+  const bad = categories.filter((c) => !CATEGORY.test(c));
+  if (categories.length === 0 || bad.length > 0) {
+    throw new UserError(`--categories takes arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML${bad.length > 0 ? ` (not ${bad.map((c) => `"${c}"`).join(', ')})` : ''}`);
+  }
+  const { taxonomy, taxonomyHash, classify } = loadTopics();
+  const db = openDatabase(config.dbPath);
+  const store = new PaperStore(db);
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nStopping before the next request (Ctrl-C again to quit at once)…\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    let reclassified = 0;
+    if (store.count() > 0 && store.getMeta('taxonomy_hash') !== taxonomyHash) reclassified = store.reclassify(classify);
+    store.setMeta('taxonomy_hash', taxonomyHash);
+    if (categories.length > 1) process.stderr.write(`Syncing ${categories.length} arXiv categories, one request every 3 s as arXiv asks…\n`);
+    const summary = await syncArxiv(
+      { store, classify, config: config.arxiv, http: fetchHttpGet(), clock: systemClock, log },
+      { categories, signal: controller.signal },
+    );
+    process.stdout.write(`${formatSyncSummary(summary)}\n`);
+    if (summary.changed || reclassified > 0) {
+      const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      process.stdout.write(`Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir}\n`);
+    }
+    if (summary.aborted) return 130;
+    return summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    db.close();
+  }
+}
