@@ -1,0 +1,32 @@
+/**
+ * Slash commands (/paper, /topic, /help and any other command of the registry): acknowledged at
+ * once, answered through the command's response_url, only to the caller, with a "Share in
+ * channel" button when the reply may be shared.
+ */
+import type { App as BoltApp } from '@slack/bolt';
+import type { App } from '../../src/app.js';
+import { encodeOrigin, fromSlackMarkup } from './incoming.js';
+import { renderReply } from './render.js';
+
+export function registerCommands(bolt: BoltApp, app: App): void {
+  // Every command goes through the registry, which answers an unknown one with the list of commands.
+  bolt.command(/^\/[^\s]+$/, async ({ ack, command, respond }) => {
+    await ack();
+    await afterPendingAcks();
+    const name = command.command.replace(/^\//, '').toLowerCase();
+    // Slack escapes & < > in the text (`year:&gt;=2021`) and may wrap links and mentions in <…>.
+    const text = fromSlackMarkup(command.text ?? '');
+    const ctx = app.context('slack', { id: command.user_id, name: command.user_name }, { channel: { id: command.channel_id, name: command.channel_name } });
+    const reply = await app.registry.runText(ctx, name, text);
+    const share = reply.shareable ? encodeOrigin({ kind: 'run', command: name, text }) : undefined;
+    await respond({ response_type: 'ephemeral', ...renderReply(reply, share === undefined ? {} : { share }) });
+  });
+}
+
+/**
+ * Lets the event loop send the acknowledgements of requests that arrived together with this one
+ * before a search holds it: in a burst, every command is acked first, then answered.
+ */
+export function afterPendingAcks(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

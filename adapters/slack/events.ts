@@ -1,0 +1,65 @@
+/**
+ * Events: mentions and shared links.
+ * - `app_mention`: slash commands cannot run in threads, so `@Paper Scout <query>` answers in the
+ *   mention's thread (or starts one under a top-level mention) with chat.postMessage; a reply
+ *   the core marks ephemeral goes to the asker only (chat.postEphemeral, same thread).
+ * - `link_shared`: links to papers in the library (arXiv, OpenReview, doi.org, a paper's own page
+ *   or pdf) get a compact card through chat.unfurl; other links are left alone.
+ */
+import type { App as BoltApp } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { App } from '../../src/app.js';
+import { messageReply } from '../../src/reply.js';
+import { afterPendingAcks } from './commands.js';
+import { mentionRequest, sharedLinkUrl } from './incoming.js';
+import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
+
+/** Links unfurled per message at most (Slack sends a handful). */
+export const MAX_UNFURLS = 10;
+/** What an empty mention answers. */
+export const MENTION_HELP = 'Mention me with what to look for, e.g. "@Paper Scout diffusion transformers" or a paper link, in a thread or a channel. /help lists everything I do.';
+
+export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
+  bolt.event('app_mention', async ({ event, context, client }) => {
+    // Slack retries an event it thinks was not acknowledged in time; the first delivery answers it.
+    if (context.retryNum !== undefined && context.retryReason === 'http_timeout') return;
+    await afterPendingAcks();
+    const thread_ts = event.thread_ts ?? event.ts;
+    const request = mentionRequest(event.text, context.botUserId, app.registry.commands.map((c) => c.name));
+    const ctx = app.context('slack', { id: event.user ?? 'unknown' }, { channel: { id: event.channel } });
+    const reply =
+      request.command === 'paper' && request.text === ''
+        ? messageReply(MENTION_HELP, { ephemeral: true })
+        : await app.registry.runText(ctx, request.command, request.text);
+    const message = renderReply(reply);
+    if (reply.ephemeral && event.user) {
+      await client.chat.postEphemeral({ channel: event.channel, user: event.user, thread_ts, ...message });
+    } else {
+      await client.chat.postMessage({ channel: event.channel, thread_ts, ...message, unfurl_links: false, unfurl_media: false });
+    }
+  });
+
+  bolt.event('link_shared', async ({ event, client }) => {
+    const unfurls: Record<string, { blocks: SlackBlock[] }> = {};
+    for (const { url } of event.links.slice(0, MAX_UNFURLS)) {
+      if (typeof url !== 'string' || url in unfurls) continue;
+      const found = paperAt(app, url, log);
+      if (found) unfurls[url] = { blocks: renderUnfurl(app.library.card(found.paper, found.doc)) };
+    }
+    if (Object.keys(unfurls).length === 0) return;
+    const source = event.source === 'composer' || event.source === 'conversations_history' ? event.source : undefined;
+    if (event.unfurl_id && source) await client.chat.unfurl({ unfurl_id: event.unfurl_id, source, unfurls });
+    else await client.chat.unfurl({ channel: event.channel, ts: event.message_ts, unfurls });
+  });
+}
+
+/** The paper a shared link names, if any; an odd URL is simply not a paper. */
+function paperAt(app: App, url: string, log: Logger): ReturnType<App['library']['findByLink']> {
+  if (url.length > 2000) return undefined;
+  try {
+    return app.library.findByLink(sharedLinkUrl(url));
+  } catch (err) {
+    log.warn({ err, url: url.slice(0, 200) }, 'link lookup failed');
+    return undefined;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * manifest.yml agrees with the code: its commands exist, it asks for the scopes and events the
+ * adapter uses, and every URL is Bolt's endpoint. (Read with patterns: it is a small, flat file.)
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EVENTS_PATH } from '../../../adapters/slack/index.js';
+import { COMMANDS } from '../../../src/commands/registry.js';
+
+const manifest = readFileSync(fileURLToPath(new URL('../../../manifest.yml', import.meta.url)), 'utf8');
+const listUnder = (key: string) => {
+  const block = new RegExp(`\\n(\\s*)${key}:\\n((?:\\1\\s+- .*\\n)+)`).exec(manifest)?.[2] ?? '';
+  return [...block.matchAll(/- ([^\s#]+)/g)].map((m) => m[1]);
+};
+
+describe('manifest.yml', () => {
+  it('declares only commands the registry has, /paper, /topic and /help among them', () => {
+    const commands = [...manifest.matchAll(/- command: \/(\S+)/g)].map((m) => m[1]);
+    expect(commands).toEqual(['paper', 'topic', 'help']);
+    for (const name of commands) expect(COMMANDS.map((c) => c.name)).toContain(name);
+  });
+
+  it('asks for the scopes and events the adapter uses, with unfurl domains', () => {
+    expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write']);
+    expect(listUnder('bot_events')).toEqual(['app_mention', 'link_shared']);
+    expect(listUnder('unfurl_domains')).toEqual(['arxiv.org', 'openreview.net', 'doi.org']);
+    expect(manifest).toMatch(/\n {2}socket_mode_enabled: false\n/);
+    expect(manifest).toMatch(/interactivity:\n {4}is_enabled: true\n/);
+  });
+
+  it('sends commands, events and interactivity to Bolt’s endpoint', () => {
+    const urls = [...manifest.matchAll(/(?:url|request_url): (\S+)/g)].map((m) => m[1]);
+    expect(urls).toHaveLength(5);
+    for (const url of urls) expect(url).toBe(`https://YOUR-HOST${EVENTS_PATH}`);
+  });
+});
