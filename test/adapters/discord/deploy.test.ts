@@ -1,0 +1,180 @@
+/**
+ * Command definitions from the registry, the diff against what Discord has, and
+ * `npm run deploy:discord` against the loopback Discord.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandDefinitions, diffCommands, formatDiff, type CommandDefinition } from '../../../adapters/discord/commands.js';
+import { deployCommands } from '../../../adapters/discord/deploy.js';
+import { COMMANDS } from '../../../src/commands/registry.js';
+import { FakeDiscord } from './fakeDiscord.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const definitions = commandDefinitions(COMMANDS);
+const byName = (name: string) => definitions.find((d) => d.name === name);
+
+describe('commandDefinitions', () => {
+  it('turns /paper, /topic and /help into Discord definitions, autocomplete and limits included', () => {
+    expect(byName('paper')).toEqual({
+      type: 1,
+      name: 'paper',
+      description: 'Search papers by title, author or keywords',
+      options: [
+        {
+          type: 3,
+          name: 'query',
+          description: 'Title, author or keywords; filters: author: venue: year: topic: sort:new',
+          required: true,
+          autocomplete: true,
+          min_length: 1,
+          max_length: 1000,
+        },
+      ],
+    });
+    expect(byName('topic')).toEqual({
+      type: 1,
+      name: 'topic',
+      description: 'Browse the papers of a subject area, or list the areas',
+      options: [
+        {
+          type: 3,
+          name: 'name',
+          description: 'A subject area such as "Deep Learning · Large Language Models" (leave empty to list them)',
+          autocomplete: true,
+          max_length: 200,
+        },
+      ],
+    });
+    expect(byName('help')).toEqual({ type: 1, name: 'help', description: 'How to search papers with Paper Scout' });
+  });
+
+  it('declares every command of the registry within Discord’s rules', () => {
+    expect(definitions.map((d) => d.name)).toEqual(COMMANDS.map((c) => c.name));
+    const check = (options: any[] = []) => {
+      expect(options.length).toBeLessThanOrEqual(25);
+      const required = options.map((o) => o.required === true);
+      expect(required).toEqual([...required].sort((a, b) => Number(b) - Number(a)));
+      for (const o of options) {
+        expect(o.name).toMatch(/^[a-z0-9_-]{1,32}$/);
+        expect(o.description.length).toBeGreaterThan(0);
+        expect(o.description.length).toBeLessThanOrEqual(100);
+        if (o.autocomplete) expect(o.choices).toBeUndefined();
+        check(o.options);
+      }
+    };
+    for (const d of definitions) {
+      expect(d.description.length).toBeLessThanOrEqual(100);
+      check(d.options as any[]);
+    }
+  });
+});
+
+describe('diffCommands', () => {
+  // As Discord returns them: ids, versions and defaults, options without `required: false`.
+  const registered = (defs: readonly CommandDefinition[]) =>
+    defs.map((d, i) => ({ id: `12345678901234567${i}`, application_id: '1', version: '1', default_member_permissions: null, dm_permission: true, nsfw: false, contexts: null, integration_types: [0], ...d }));
+
+  it('sees nothing to do when Discord has the same commands', () => {
+    expect(diffCommands(definitions, registered(definitions))).toEqual({ added: [], changed: [], removed: [], unchanged: definitions.map((d) => d.name) });
+  });
+
+  it('names what is new, what changed (and which fields), and what goes', () => {
+    const remote = registered(definitions)
+      .filter((d) => d.name !== 'help')
+      .map((d) => (d.name === 'topic' ? { ...d, description: 'Old words' } : d.name === 'paper' ? { ...d, options: [{ ...(d.options as any[])[0], max_length: 500, autocomplete: false }] } : d));
+    remote.push({ ...remote[0]!, name: 'old', id: '999' });
+    const diff = diffCommands(definitions, remote);
+    expect(diff).toEqual({
+      added: ['help'],
+      changed: [
+        { name: 'paper', fields: ['options.query.autocomplete', 'options.query.max_length'] },
+        { name: 'topic', fields: ['description'] },
+      ],
+      removed: ['old'],
+      unchanged: definitions.map((d) => d.name).filter((n) => !['help', 'paper', 'topic'].includes(n)),
+    });
+    expect(formatDiff(diff).slice(0, 4)).toEqual(['+ /help (new)', '~ /paper: options.query.autocomplete, options.query.max_length', '~ /topic: description', '- /old (removed)']);
+  });
+
+  it('notices added, removed and reordered options', () => {
+    const local: CommandDefinition[] = [{ type: 1, name: 'x', description: 'd', options: [{ type: 3, name: 'a', description: 'a' }, { type: 3, name: 'b', description: 'b' }] }];
+    expect(diffCommands(local, [{ name: 'x', description: 'd', options: [{ type: 3, name: 'a', description: 'a' }, { type: 3, name: 'c', description: 'c' }] }]).changed).toEqual([
+      { name: 'x', fields: ['options.b (added)', 'options.c (removed)'] },
+    ]);
+    expect(diffCommands(local, [{ name: 'x', description: 'd', options: [{ type: 3, name: 'b', description: 'b' }, { type: 3, name: 'a', description: 'a' }] }]).changed).toEqual([
+      { name: 'x', fields: ['options (order)'] },
+    ]);
+  });
+});
+
+describe('deploy:discord', () => {
+  let fake: FakeDiscord;
+  beforeAll(async () => {
+    fake = await FakeDiscord.start();
+  });
+  afterAll(async () => fake?.close());
+
+  it('registers the commands globally with one bulk overwrite, and says what changed', async () => {
+    const lines: string[] = [];
+    const result = await deployCommands({ token: fake.token, apiUrl: fake.apiUrl }, (line) => lines.push(line));
+    expect(result).toMatchObject({ applicationId: fake.applicationId, written: true, diff: { added: definitions.map((d) => d.name) } });
+    expect(lines[0]).toBe(`Commands of application ${fake.applicationId} in all servers (global; Discord may take up to an hour to show changes):`);
+    expect(lines).toContain('  + /paper (new)');
+    expect(lines.at(-1)).toBe(`Registered ${definitions.length} commands: ${definitions.length} new, 0 changed, 0 removed, 0 unchanged.`);
+    const puts = fake.requests.filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.path)).toEqual([`/applications/${fake.applicationId}/commands`]);
+    expect(puts[0]!.body).toEqual(definitions);
+    expect(fake.commands.get('global')?.map((c) => c.name)).toEqual(definitions.map((d) => d.name));
+
+    const again: string[] = [];
+    expect((await deployCommands({ token: fake.token, apiUrl: fake.apiUrl }, (line) => again.push(line))).written).toBe(false);
+    expect(again.at(-1)).toBe('Nothing to change.');
+    expect(fake.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+  });
+
+  it('the script registers to DISCORD_GUILD_ID, replacing what changed there', async () => {
+    const guild = '1190000000000000100';
+    fake.commands.set(guild, [{ id: '1', name: 'old', description: 'gone', type: 1 }, { id: '2', ...byName('help'), description: 'Older help' }]);
+    const run = await script({ DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, DISCORD_GUILD_ID: guild, DISCORD_APPLICATION_ID: fake.applicationId });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Commands of application ${fake.applicationId} in server ${guild}:`);
+    expect(run.stdout).toContain('  ~ /help: description\n');
+    expect(run.stdout).toContain('  - /old (removed)\n');
+    expect(run.stdout).toContain(`: ${definitions.length - 1} new, 1 changed, 1 removed, 0 unchanged.`);
+    expect(fake.commands.get(guild)?.map((c) => c.name)).toEqual(definitions.map((d) => d.name));
+    expect(fake.commands.get(guild)?.find((c) => c.name === 'help')?.id).toBe('2');
+  });
+
+  it('the script stops with what to do when DISCORD_TOKEN is missing', async () => {
+    const run = await script({});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^deploy:discord: DISCORD_TOKEN is not set\. Copy the bot token/);
+  });
+});
+
+/** Runs `npm run deploy:discord`'s command in an empty directory (no .env) with only `env` set. */
+async function script(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cwd = mkdtempSync(join(tmpdir(), 'paperscout-deploy-'));
+  try {
+    // As `npm run deploy:discord` runs it: tsx (located from the repository, not the empty cwd).
+    const child = spawn(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'adapters/discord/deploy.ts')], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, LOG_FORMAT: 'json', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stdout, stderr };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Discord's checks on message bodies, written out independently of the renderer (literal
+ * numbers from Discord's API reference, not the renderer's constants), so that the fake
+ * Discord rejects what the real one would with "Invalid Form Body", and the tests notice.
+ */
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+/**
+ * Problems with a message body (an interaction response's `data`, an edit, a follow-up); a new
+ * message (`create`) must also have some content, embed or component.
+ */
+export function messageProblems(body: any, options: { create?: boolean } = {}): string[] {
+  const problems: string[] = [];
+  const check = (ok: boolean, problem: string) => {
+    if (!ok) problems.push(problem);
+  };
+  if (body === null || typeof body !== 'object') return ['body is not an object'];
+  if (options.create) check(Boolean(body.content?.trim()) || (body.embeds ?? []).length > 0 || (body.components ?? []).length > 0, 'Cannot send an empty message');
+  if (body.content !== undefined) check(typeof body.content === 'string' && body.content.length <= 2000, 'content: at most 2000 characters');
+  const embeds: any[] = body.embeds ?? [];
+  check(Array.isArray(embeds) && embeds.length <= 10, 'embeds: at most 10');
+  let total = 0;
+  embeds.forEach((e, i) => {
+    const at = `embeds[${i}]`;
+    const len = (s: unknown) => (typeof s === 'string' ? s.length : 0);
+    check(len(e.title) <= 256, `${at}.title: at most 256`);
+    check(len(e.description) <= 4096, `${at}.description: at most 4096`);
+    check(len(e.footer?.text) <= 2048, `${at}.footer.text: at most 2048`);
+    check(len(e.author?.name) <= 256, `${at}.author.name: at most 256`);
+    if (e.url !== undefined) check(isUrl(e.url), `${at}.url: not a well formed URL`);
+    const fields: any[] = e.fields ?? [];
+    check(fields.length <= 25, `${at}.fields: at most 25`);
+    fields.forEach((f, j) => {
+      check(len(f.name) >= 1 && len(f.name) <= 256, `${at}.fields[${j}].name: 1 to 256`);
+      check(len(f.value) >= 1 && len(f.value) <= 1024, `${at}.fields[${j}].value: 1 to 1024`);
+      total += len(f.name) + len(f.value);
+    });
+    total += len(e.title) + len(e.description) + len(e.footer?.text) + len(e.author?.name);
+  });
+  check(total <= 6000, `embeds: ${total} characters in all (at most 6000)`);
+  const rows: any[] = body.components ?? [];
+  check(rows.length <= 5, 'components: at most 5 rows');
+  const ids = new Set<string>();
+  rows.forEach((row, i) => {
+    const at = `components[${i}]`;
+    check(row.type === 1, `${at}: must be an action row`);
+    const items: any[] = row.components ?? [];
+    const selects = items.filter((c) => c.type === 3);
+    check(items.length >= 1 && items.length <= 5, `${at}: 1 to 5 components`);
+    check(selects.length === 0 || items.length === 1, `${at}: a select menu must be alone in its row`);
+    items.forEach((c, j) => {
+      const where = `${at}.components[${j}]`;
+      if (c.type === 2) {
+        check(typeof c.label === 'string' && c.label.length >= 1 && c.label.length <= 80, `${where}.label: 1 to 80`);
+        if (c.style === 5) check(isUrl(c.url) && c.url.length <= 512 && c.custom_id === undefined, `${where}: a link button needs a URL (at most 512) and no custom_id`);
+        else check(typeof c.custom_id === 'string' && c.url === undefined, `${where}: needs a custom_id`);
+      } else if (c.type === 3) {
+        const options: any[] = c.options ?? [];
+        check(options.length >= 1 && options.length <= 25, `${where}.options: 1 to 25`);
+        check((c.placeholder ?? '').length <= 150, `${where}.placeholder: at most 150`);
+        const values = new Set(options.map((o) => o.value));
+        check(values.size === options.length, `${where}.options: values must be unique`);
+        options.forEach((o, k) => {
+          check(o.label?.length >= 1 && o.label.length <= 100, `${where}.options[${k}].label: 1 to 100`);
+          check(o.value?.length >= 1 && o.value.length <= 100, `${where}.options[${k}].value: 1 to 100`);
+          check((o.description ?? '').length <= 100, `${where}.options[${k}].description: at most 100`);
+        });
+      } else {
+        problems.push(`${where}: unexpected component type ${c.type}`);
+      }
+      if (c.custom_id !== undefined) {
+        check(c.custom_id.length >= 1 && c.custom_id.length <= 100, `${where}.custom_id: 1 to 100`);
+        check(!ids.has(c.custom_id), `${where}.custom_id: "${c.custom_id}" is used twice`);
+        ids.add(c.custom_id);
+      }
+    });
+  });
+  return problems;
+}
+
+/** Problems with an autocomplete result (`{ choices }`). */
+export function choicesProblems(data: any): string[] {
+  const choices: any[] = data?.choices ?? [];
+  const problems: string[] = [];
+  if (choices.length > 25) problems.push('choices: at most 25');
+  choices.forEach((c, i) => {
+    if (!(c.name?.length >= 1 && c.name.length <= 100)) problems.push(`choices[${i}].name: 1 to 100`);
+    if (!(String(c.value).length >= 1 && String(c.value).length <= 100)) problems.push(`choices[${i}].value: 1 to 100`);
+  });
+  return problems;
+}
+
+function isUrl(url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * A loopback Discord for tests and benchmarks: just enough of the REST API and the gateway for
+ * discord.js 14 to log in, receive interactions and answer them, with every request it makes
+ * captured for assertions.
+ *
+ * - REST (`<apiUrl>/v10/…`): `GET /gateway/bot` answers with this server's own ws:// URL;
+ *   interaction callbacks, `@original` edits and deletes, follow-ups; `GET /applications/@me`;
+ *   `GET`/`PUT` of global and guild commands. Message bodies are checked against Discord's
+ *   limits (a violation is a 400 "Invalid Form Body", as Discord answers), a second callback for
+ *   one interaction is a 400 "already acknowledged", a callback after 3 s a 404 "Unknown
+ *   interaction".
+ * - Gateway (JSON, uncompressed: discord.js asks for zlib-stream only when zlib-sync is
+ *   installed): HELLO, IDENTIFY → READY (no guilds), heartbeat ACKs, then whatever
+ *   {@link FakeDiscord.dispatch} sends.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { choicesProblems, messageProblems } from './discordRules.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+export type RequestKind = 'gateway' | 'callback' | 'edit' | 'delete' | 'followup' | 'application' | 'commands' | 'other';
+
+export interface CapturedRequest {
+  kind: RequestKind;
+  method: string;
+  /** The path after `/api/v10`. */
+  path: string;
+  query: Record<string, string>;
+  /** The interaction token of callback and webhook routes. */
+  token?: string;
+  body: any;
+  /** `performance.now()` when the whole request had arrived. */
+  at: number;
+  /** Discord's objections to the body; non-empty means the fake answered 400. */
+  problems: string[];
+  status: number;
+}
+
+interface Waiter {
+  match: (r: CapturedRequest) => boolean;
+  resolve: (r: CapturedRequest) => void;
+}
+
+/** How long Discord waits for the first answer to an interaction. */
+export const INTERACTION_DEADLINE_MS = 3000;
+
+export class FakeDiscord {
+  readonly token = `MTE5MDAwMDAwMDAwMDAwMDAwMQ.fake.${randomBytes(12).toString('base64url')}`;
+  readonly applicationId = '1190000000000000001';
+  readonly botUser = { id: '1190000000000000001', username: 'Paper Scout', discriminator: '6502', global_name: null, avatar: null, bot: true, public_flags: 524288 };
+  readonly requests: CapturedRequest[] = [];
+  /** Registered commands by scope: `global` or a guild id. */
+  readonly commands = new Map<string, any[]>();
+  /** IDENTIFY payloads received. */
+  readonly identifies: any[] = [];
+  /** When set, interaction callbacks fail with this Discord error (an interaction that expired in transit). */
+  failCallbacks: { status: number; message: string; code: number } | undefined;
+  private readonly interactions = new Map<string, { payload: any; dispatchedAt: number; acknowledged: boolean }>();
+  private readonly sockets = new Set<WebSocket>();
+  private readonly waiters: Waiter[] = [];
+  private nextId = 1n;
+
+  private constructor(
+    private readonly server: Server,
+    private readonly wss: WebSocketServer,
+  ) {}
+
+  /** Starts the fake on a free loopback port. */
+  static async start(): Promise<FakeDiscord> {
+    const server = createServer();
+    const wss = new WebSocketServer({ server });
+    const fake = new FakeDiscord(server, wss);
+    server.on('request', (req, res) => void fake.onRequest(req, res));
+    wss.on('connection', (socket) => fake.onConnection(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  private get origin(): string {
+    return `127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The REST base to give discord.js (`rest.api`, DISCORD_API_URL). */
+  get apiUrl(): string {
+    return `http://${this.origin}/api`;
+  }
+
+  /** Gateway connections that have identified and are open. */
+  get sessions(): number {
+    return [...this.sockets].filter((s) => s.readyState === s.OPEN).length;
+  }
+
+  /** A new snowflake, increasing. */
+  snowflake(): string {
+    return String(((BigInt(Date.now()) - 1420070400000n) << 22n) | (this.nextId++ & 0x3fffffn));
+  }
+
+  /** Sends a gateway dispatch (`op 0`) to every connected client. */
+  dispatch(event: string, data: unknown): void {
+    for (const socket of this.sockets) {
+      const s = ((socket as any).seq = ((socket as any).seq ?? 0) + 1);
+      socket.send(JSON.stringify({ op: 0, t: event, s, d: data }));
+    }
+  }
+
+  /** Dispatches INTERACTION_CREATE; the 3 s deadline starts now. */
+  interactionCreate(payload: any): void {
+    this.interactions.set(payload.token, { payload, dispatchedAt: performance.now(), acknowledged: false });
+    this.dispatch('INTERACTION_CREATE', payload);
+  }
+
+  /** Dispatches an interaction and resolves with its first callback. */
+  async interact(payload: any, timeoutMs = 5000): Promise<CapturedRequest> {
+    const callback = this.waitFor((r) => r.kind === 'callback' && r.token === payload.token, timeoutMs);
+    this.interactionCreate(payload);
+    return callback;
+  }
+
+  /** The next request (or one already captured) that matches. */
+  waitFor(match: (r: CapturedRequest) => boolean, timeoutMs = 5000): Promise<CapturedRequest> {
+    const seen = this.requests.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(new Error(`FakeDiscord: no matching request within ${timeoutMs} ms; got ${this.requests.map((r) => `${r.method} ${r.path}`).join(', ')}`));
+      }, timeoutMs);
+      const waiter: Waiter = {
+        match,
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Every request made for one interaction token, in order. */
+  requestsFor(token: string): CapturedRequest[] {
+    return this.requests.filter((r) => r.token === token);
+  }
+
+  /** Closes the gateway connections and the server. */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  // ── Gateway ───────────────────────────────────────────────────────────────────────────────
+
+  private onConnection(socket: WebSocket): void {
+    socket.send(JSON.stringify({ op: 10, s: null, t: null, d: { heartbeat_interval: 41250 } }));
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw)) as { op: number; d: any };
+      if (message.op === 1) socket.send(JSON.stringify({ op: 11, s: null, t: null, d: null }));
+      else if (message.op === 2) this.onIdentify(socket, message.d);
+      else if (message.op === 6) socket.send(JSON.stringify({ op: 9, s: null, t: null, d: false }));
+    });
+  }
+
+  private onIdentify(socket: WebSocket, identify: any): void {
+    this.identifies.push(identify);
+    if (identify.token !== this.token) {
+      socket.close(4004, 'Authentication failed.');
+      return;
+    }
+    this.sockets.add(socket);
+    (socket as any).seq = 1;
+    const url = `ws://${this.origin}`;
+    const ready = {
+      v: 10,
+      user: { ...this.botUser, verified: true, mfa_enabled: false, flags: 0, email: null },
+      guilds: [],
+      session_id: randomBytes(16).toString('hex'),
+      resume_gateway_url: url,
+      shard: identify.shard ?? [0, 1],
+      application: { id: this.applicationId, flags: 8945664 },
+      user_settings: {},
+      private_channels: [],
+      presences: [],
+      relationships: [],
+      guild_join_requests: [],
+      geo_ordered_rtc_regions: ['rotterdam'],
+      auth_session_id_hash: randomBytes(16).toString('base64'),
+      _trace: ['["gateway-fake",{"micros":0}]'],
+    };
+    socket.send(JSON.stringify({ op: 0, t: 'READY', s: 1, d: ready }));
+  }
+
+  // ── REST ──────────────────────────────────────────────────────────────────────────────────
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', `http://${this.origin}`);
+    const path = decodeURIComponent(url.pathname).replace(/^\/api/, '').replace(/^\/v10/, '');
+    const text = Buffer.concat(chunks).toString('utf8');
+    const captured: CapturedRequest = {
+      kind: 'other',
+      method: req.method ?? 'GET',
+      path,
+      query: Object.fromEntries(url.searchParams),
+      body: text ? JSON.parse(text) : undefined,
+      at: performance.now(),
+      problems: [],
+      status: 200,
+    };
+    const [status, payload] = this.route(captured, req.headers.authorization);
+    captured.status = status;
+    this.requests.push(captured);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.match(captured)) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(captured);
+      }
+    }
+    if (status === 204) {
+      res.writeHead(204).end();
+      return;
+    }
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+  }
+
+  private route(r: CapturedRequest, authorization: string | undefined): [number, unknown] {
+    const authorized = authorization === `Bot ${this.token}`;
+    const unauthorized: [number, unknown] = [401, { message: '401: Unauthorized', code: 0 }];
+    let m: RegExpExecArray | null;
+    if (r.method === 'GET' && r.path === '/gateway/bot') {
+      r.kind = 'gateway';
+      if (!authorized) return unauthorized;
+      return [200, { url: `ws://${this.origin}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } }];
+    }
+    if ((m = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(r.path)) && r.method === 'POST') {
+      r.kind = 'callback';
+      r.token = m[2];
+      return this.callback(r);
+    }
+    if ((m = /^\/webhooks\/(\d+)\/([^/]+)(\/messages\/@original)?$/.exec(r.path))) {
+      r.token = m[2];
+      const interaction = this.interactions.get(m[2]!);
+      if (!interaction?.acknowledged) return [404, { message: 'Unknown Webhook', code: 10015 }];
+      if (m[3] && r.method === 'PATCH') return this.message(r, 'edit', interaction.payload);
+      if (m[3] && r.method === 'DELETE') {
+        r.kind = 'delete';
+        return [204, undefined];
+      }
+      if (!m[3] && r.method === 'POST') return this.message(r, 'followup', interaction.payload);
+    }
+    if (r.method === 'GET' && (r.path === '/applications/@me' || r.path === '/oauth2/applications/@me')) {
+      r.kind = 'application';
+      if (!authorized) return unauthorized;
+      return [200, { id: this.applicationId, name: 'Paper Scout', description: '', bot_public: true, bot_require_code_grant: false, flags: 8945664, verify_key: 'f'.repeat(64) }];
+    }
+    if ((m = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(r.path))) {
+      r.kind = 'commands';
+      if (!authorized) return unauthorized;
+      if (m[1] !== this.applicationId) return [403, { message: 'Missing Access', code: 50001 }];
+      const scope = m[2] ?? 'global';
+      if (r.method === 'GET') return [200, this.commands.get(scope) ?? []];
+      if (r.method === 'PUT') return [200, this.overwrite(scope, r.body as any[], m[2])];
+    }
+    return [404, { message: '404: Not Found', code: 0 }];
+  }
+
+  private callback(r: CapturedRequest): [number, unknown] {
+    const interaction = this.interactions.get(r.token!);
+    if (this.failCallbacks) return [this.failCallbacks.status, { message: this.failCallbacks.message, code: this.failCallbacks.code }];
+    if (!interaction || performance.now() - interaction.dispatchedAt > INTERACTION_DEADLINE_MS) return [404, { message: 'Unknown interaction', code: 10062 }];
+    if (interaction.acknowledged) return [400, { message: 'Interaction has already been acknowledged.', code: 40060 }];
+    const type = r.body?.type;
+    if (type === 4 || type === 7) r.problems = messageProblems(r.body.data ?? {}, { create: type === 4 });
+    else if (type === 8) r.problems = choicesProblems(r.body.data);
+    else if (type !== 5 && type !== 6) r.problems = [`type: unexpected callback type ${type}`];
+    if (r.problems.length > 0) return [400, { message: 'Invalid Form Body', code: 50035, errors: r.problems }];
+    interaction.acknowledged = true;
+    return [204, undefined];
+  }
+
+  private message(r: CapturedRequest, kind: 'edit' | 'followup', interaction: any): [number, unknown] {
+    r.kind = kind;
+    r.problems = messageProblems(r.body ?? {}, { create: kind === 'followup' });
+    if (r.problems.length > 0) return [400, { message: 'Invalid Form Body', code: 50035, errors: r.problems }];
+    const body = r.body ?? {};
+    return [
+      200,
+      {
+        id: kind === 'edit' && interaction.message ? interaction.message.id : this.snowflake(),
+        type: kind === 'edit' && interaction.type === 2 ? 20 : 0,
+        channel_id: interaction.channel?.id ?? interaction.channel_id,
+        author: this.botUser,
+        content: body.content ?? '',
+        embeds: body.embeds ?? [],
+        components: body.components ?? [],
+        attachments: [],
+        mentions: [],
+        mention_roles: [],
+        mention_everyone: false,
+        pinned: false,
+        tts: false,
+        timestamp: new Date().toISOString(),
+        edited_timestamp: kind === 'edit' ? new Date().toISOString() : null,
+        flags: body.flags ?? 0,
+        application_id: this.applicationId,
+        webhook_id: this.applicationId,
+      },
+    ];
+  }
+
+  /** Bulk overwrite: commands with the same name keep their id, as on Discord. */
+  private overwrite(scope: string, body: any[], guildId: string | undefined): any[] {
+    const before = new Map((this.commands.get(scope) ?? []).map((c) => [c.name, c]));
+    const saved = body.map((c) => ({
+      id: before.get(c.name)?.id ?? this.snowflake(),
+      application_id: this.applicationId,
+      version: this.snowflake(),
+      default_member_permissions: null,
+      type: 1,
+      dm_permission: true,
+      nsfw: false,
+      integration_types: [0],
+      contexts: null,
+      ...(guildId && { guild_id: guildId }),
+      ...c,
+    }));
+    this.commands.set(scope, saved);
+    return saved;
+  }
+}
