@@ -9,6 +9,7 @@
  *   topics                                the taxonomy with paper counts
  *   topic "<name>" [--limit N] [--json]   the papers of a topic
  *   stats                                 what the library holds
+ *   reindex                               rebuild the search index snapshot
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,7 @@ import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { bootstrap } from './env.js';
-import { runIngest } from './ingest.js';
+import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 
 const USAGE = `Usage: paperscout <command> [options]
@@ -33,6 +34,7 @@ const USAGE = `Usage: paperscout <command> [options]
   topics                                  the topic taxonomy, with paper counts
   topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
   stats [--memory]                        what the library holds (and the memory it takes)
+  reindex                                 rebuild the search index from the library (the bot reloads it)
 
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`;
 
@@ -46,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
   const { config, log } = bootstrap({ LOG_LEVEL: 'warn' });
   if (command === 'ingest') return runIngest(rest, config, log);
   if (command === 'sync') return runSync(rest, config, log);
+  if (command === 'reindex') return runReindex(config, log);
   const app = await openApp(config, log);
   try {
     switch (command) {

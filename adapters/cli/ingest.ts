@@ -56,3 +56,22 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     db.close();
   }
 }
+
+/** `paperscout reindex`: rebuilds the search index snapshot from the store. */
+export async function runReindex(config: Config, log: Logger): Promise<number> {
+  const { taxonomy, taxonomyHash, classify } = loadTopics();
+  const db = openDatabase(config.dbPath);
+  try {
+    const store = new PaperStore(db);
+    if (store.getMeta('taxonomy_hash') !== taxonomyHash) {
+      store.reclassify(classify);
+      store.setMeta('taxonomy_hash', taxonomyHash);
+    }
+    const started = performance.now();
+    const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    process.stdout.write(`Search index: ${data.docCount.toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}

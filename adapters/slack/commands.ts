@@ -3,24 +3,49 @@
  * once, answered through the command's response_url, only to the caller, with a "Share in
  * channel" button when the reply may be shared.
  */
-import type { App as BoltApp } from '@slack/bolt';
+import type { App as BoltApp, webApi } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import { encodeOrigin, fromSlackMarkup } from './incoming.js';
 import { renderReply } from './render.js';
 
 export function registerCommands(bolt: BoltApp, app: App): void {
   // Every command goes through the registry, which answers an unknown one with the list of commands.
-  bolt.command(/^\/[^\s]+$/, async ({ ack, command, respond }) => {
+  bolt.command(/^\/[^\s]+$/, async ({ ack, command, respond, client }) => {
     await ack();
     await afterPendingAcks();
     const name = command.command.replace(/^\//, '').toLowerCase();
     // Slack escapes & < > in the text (`year:&gt;=2021`) and may wrap links and mentions in <…>.
     const text = fromSlackMarkup(command.text ?? '');
-    const ctx = app.context('slack', { id: command.user_id, name: command.user_name }, { channel: { id: command.channel_id, name: command.channel_name } });
+    // Digests need who may change them (admins) and the user's zone (the default for a new one).
+    const member = name === 'digest' ? await memberInfo(client, command.user_id, app) : undefined;
+    const ctx = app.context(
+      'slack',
+      { id: command.user_id, name: command.user_name, ...(member?.timezone && { timezone: member.timezone }) },
+      {
+        channel: { id: command.channel_id, name: command.channel_name },
+        workspace: { id: command.team_id },
+        ...(member && { member: { isAdmin: member.isAdmin } }),
+      },
+    );
     const reply = await app.registry.runText(ctx, name, text);
     const share = reply.shareable ? encodeOrigin({ kind: 'run', command: name, text }) : undefined;
     await respond({ response_type: 'ephemeral', ...renderReply(reply, share === undefined ? {} : { share }) });
   });
+}
+
+/**
+ * Whether the user is a workspace admin or owner, and their time zone (users.info, which needs
+ * the users:read scope). Without an answer, the user is treated as a member in UTC.
+ */
+async function memberInfo(client: webApi.WebClient, user: string, app: App): Promise<{ isAdmin: boolean; timezone?: string }> {
+  try {
+    const info = await client.users.info({ user });
+    const u = info.user;
+    return { isAdmin: u?.is_admin === true || u?.is_owner === true, ...(u?.tz && { timezone: u.tz }) };
+  } catch (err) {
+    app.log.warn({ err, user }, 'users.info failed (is the users:read scope granted?); treating the user as a member in UTC');
+    return { isAdmin: false };
+  }
 }
 
 /**
