@@ -57,9 +57,12 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
 /** Runs `paperscout reindex` in a child process; resolves whether it succeeded. */
 export function reindexInChild(log: App['log']): Promise<boolean> {
   const self = fileURLToPath(import.meta.url);
+  const typescript = extname(self) === '.ts';
   const cli = fileURLToPath(new URL(`./cli/cli${extname(self)}`, import.meta.url));
+  // Running from source (tsx), the child needs tsx too; compiled, it is plain node.
+  const execArgv = typescript ? ['--import', import.meta.resolve('tsx')] : process.execArgv;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, cli, 'reindex'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...execArgv, cli, 'reindex'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (err) => {

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { benchDigest } from './digest.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
@@ -102,6 +103,7 @@ for (let r = 0; r < runs * 3; r++) {
   }
 }
 const papers = app.library.size;
+const digestLines = await benchDigest(app);
 app.close();
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
@@ -154,5 +156,8 @@ const all = [...searchMs.values()].flat();
 const allTheirs = mini?.query.times.map((t) => t.ms) ?? [];
 row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0.99))}`, allTheirs.length ? `${fmtMs(percentile(allTheirs, 0.5))} / ${fmtMs(percentile(allTheirs, 0.99))}` : '');
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
+
+out();
+for (const line of digestLines) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
-import { loadOrBuildIndex, rebuildIndex, type IndexSource } from './search/indexFile.js';
+import { loadOrBuildIndex, type IndexSource } from './search/indexFile.js';
 import { buildSnippet } from './search/snippet.js';
 import type { PaperStore } from './store/paperStore.js';
 import { STOPWORDS, tokenize } from './text.js';
@@ -58,10 +58,14 @@ export class Library {
     return this;
   }
 
-  /** Rebuilds the index if the store changed since it was built; returns whether it did. */
+  /**
+   * Brings the index up to date after the store changed (a sync, an import by another process):
+   * loads the snapshot if one was saved for the store's current state, else rebuilds it.
+   * Returns whether the index changed.
+   */
   refresh(): boolean {
     if (this.engine_.data.generation === this.store.generation()) return false;
-    this.engine = this.createEngine(rebuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
+    this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
     return true;
   }
 

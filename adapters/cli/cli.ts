@@ -10,6 +10,8 @@
  *   topic "<name>" [--limit N] [--json]   the papers of a topic
  *   stats                                 what the library holds
  *   reindex                               rebuild the search index snapshot
+ *   digest run-due [--at <ISO time>]      send the digests due (cron-driven deployments)
+ *   digest preview <channel>              what a channel's digests would hold
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -21,6 +23,8 @@ import { renderText } from '../terminal/render.js';
 import { bootstrap } from './env.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
+import { runDigestCommand } from './digest.js';
+import { createSenders } from '../senders.js';
 
 const USAGE = `Usage: paperscout <command> [options]
 
@@ -35,6 +39,8 @@ const USAGE = `Usage: paperscout <command> [options]
   topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
   stats [--memory]                        what the library holds (and the memory it takes)
   reindex                                 rebuild the search index from the library (the bot reloads it)
+  digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
+  digest preview <channel> [--at <time>]  print what a channel's digests would hold, sending nothing
 
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`;
 
@@ -62,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
         return await topic(app, rest);
       case 'stats':
         return stats(app, rest);
+      case 'digest':
+        return await runDigestCommand(app, rest, createSenders);
       default:
         process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
         return 2;

@@ -10,6 +10,7 @@ import type { App } from '../../src/app.js';
 import type { DiscordConfig } from '../../src/config.js';
 import type { RunningAdapter } from '../main.js';
 import { commandDefinitions, diffCommands } from './commands.js';
+import { createDiscordSender } from './digestSender.js';
 import { handleInteractions, type InteractionOptions } from './interactions.js';
 
 /**
@@ -45,6 +46,7 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Int
   await warnIfCommandsDiffer(client, app, config, log);
   return {
     name: 'discord',
+    sender: createDiscordSender(client.rest),
     async stop() {
       await client.destroy();
       log.info('disconnected from Discord');

@@ -34,10 +34,7 @@ const subscribeOptions = z.object({
     .max(MAX_COUNT, `count: at most ${MAX_COUNT} papers.`)
     .optional()
     .describe('Papers per digest (default 5)'),
-  fill: z
-    .union([z.boolean(), z.enum(['yes', 'no', 'true', 'false', 'on', 'off']).transform((v) => ['yes', 'true', 'on'].includes(v))], 'fill: use yes or no.')
-    .optional()
-    .describe('On days with nothing new, send the best papers not sent yet (default no)'),
+  fill: z.boolean('fill: use yes or no.').optional().describe('On days with nothing new, send the best papers not sent yet (default no)'),
 });
 
 const unsubscribeOptions = z.object({
@@ -48,7 +45,10 @@ const subscribe = defineSubcommand({
   name: 'subscribe',
   description: "Post a topic's new papers here every day",
   options: subscribeOptions,
-  fromText: (text) => parseOptionText(text, Object.keys(subscribeOptions.shape)) as z.input<typeof subscribeOptions>,
+  fromText(text) {
+    const { fill, ...rest } = parseOptionText(text, Object.keys(subscribeOptions.shape));
+    return { ...(rest as unknown as z.input<typeof subscribeOptions>), ...(fill !== undefined && { fill: yesNo(fill) }) };
+  },
   run(ctx, args) {
     const { platform, channel } = where(ctx);
     const target = resolveTarget(ctx, args.topic);
@@ -187,6 +187,13 @@ function requirePermission(ctx: CommandContext, sub: Subscription | undefined): 
   if (ctx.platform === 'slack' && sub && ctx.member?.isAdmin !== true && sub.createdBy !== ctx.user.id) {
     throw new UserError('Only workspace admins and the person who set up this digest can change it.');
   }
+}
+
+function yesNo(value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (['yes', 'y', 'true', 'on', '1'].includes(v)) return true;
+  if (['no', 'n', 'false', 'off', '0'].includes(v)) return false;
+  throw new UserError(`fill: use yes or no, not "${shorten(value, 20)}".`);
 }
 
 /** A topic of the taxonomy when the words name one, else a search. */

@@ -6,6 +6,7 @@ import type { Subscription } from '../../src/digest/store.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { addLlmPapers } from '../helpers/papers.js';
 
 const LLM = 'topic:"deep-learning/large-language-models"';
 
@@ -30,7 +31,6 @@ class FakeSender implements DigestSender {
 
 let app: TestApp;
 let sender: FakeSender;
-let n = 0;
 
 beforeEach(async () => {
   app = await createTestApp();
@@ -42,32 +42,7 @@ function deps(s: DigestSender = sender): DigestDeps {
   return { digests: app.digests, library: app.library, states: app.states, senders: { slack: s }, log: pino({ level: 'silent' }) };
 }
 
-/** New LLM papers, first seen at `at`. */
-function addPapers(at: string, count: number, over: Partial<PaperRecord> = {}): string[] {
-  const ids: string[] = [];
-  app.store.transaction(() => {
-    const gen = app.store.beginGeneration();
-    for (let i = 0; i < count; i++) {
-      n++;
-      const record: PaperRecord = {
-        title: `Scaling Large Language Models, Part ${n}`,
-        authors: [`Author ${n}`],
-        abstract: 'Large language models (LLMs) are instruction tuned; we study large language models at scale.',
-        venue: 'arXiv',
-        year: 2026,
-        status: '',
-        keywords: ['large language models'],
-        labels: ['cs.CL'],
-        links: {},
-        externalIds: { arxiv: `2603.${String(10000 + n)}` },
-        ...over,
-      };
-      ids.push(app.store.upsert(record, gen, { source: 'arxiv', classify: app.classify, now: new Date(at) }).id);
-    }
-  });
-  app.library.refresh();
-  return ids;
-}
+const addPapers = (at: string, count: number, over: Partial<PaperRecord> = {}) => addLlmPapers(app, at, count, over);
 
 function subscribe(over: Partial<Subscription> = {}): Subscription {
   return app.digests.subscribe({

@@ -21,7 +21,7 @@ import { choicesProblems, messageProblems } from './discordRules.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-export type RequestKind = 'gateway' | 'callback' | 'edit' | 'delete' | 'followup' | 'application' | 'commands' | 'other';
+export type RequestKind = 'gateway' | 'callback' | 'edit' | 'delete' | 'followup' | 'application' | 'commands' | 'message' | 'other';
 
 export interface CapturedRequest {
   kind: RequestKind;
@@ -58,6 +58,12 @@ export class FakeDiscord {
   readonly identifies: any[] = [];
   /** When set, interaction callbacks fail with this Discord error (an interaction that expired in transit). */
   failCallbacks: { status: number; message: string; code: number } | undefined;
+  /** Messages posted to channels (POST /channels/:id/messages), duplicates by enforced nonce dropped. */
+  readonly channelMessages: Array<{ channel: string; body: any; id: string }> = [];
+  /** Channels that refuse posts with this Discord error (a deleted channel, missing permissions). */
+  readonly channelErrors = new Map<string, { status: number; message: string; code: number }>();
+  /** How many of the next channel posts get a 429 (with a short retry_after). */
+  rateLimitPosts = 0;
   private readonly interactions = new Map<string, { payload: any; dispatchedAt: number; acknowledged: boolean }>();
   private readonly sockets = new Set<WebSocket>();
   private readonly waiters: Waiter[] = [];
@@ -253,6 +259,11 @@ export class FakeDiscord {
       }
       if (!m[3] && r.method === 'POST') return this.message(r, 'followup', interaction.payload);
     }
+    if ((m = /^\/channels\/(\d+)\/messages$/.exec(r.path)) && r.method === 'POST') {
+      r.kind = 'message';
+      if (!authorized) return unauthorized;
+      return this.channelMessage(r, m[1]!);
+    }
     if (r.method === 'GET' && (r.path === '/applications/@me' || r.path === '/oauth2/applications/@me')) {
       r.kind = 'application';
       if (!authorized) return unauthorized;
@@ -267,6 +278,22 @@ export class FakeDiscord {
       if (r.method === 'PUT') return [200, this.overwrite(scope, r.body as any[], m[2])];
     }
     return [404, { message: '404: Not Found', code: 0 }];
+  }
+
+  private channelMessage(r: CapturedRequest, channel: string): [number, unknown] {
+    const refusal = this.channelErrors.get(channel);
+    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
+    if (this.rateLimitPosts > 0) {
+      this.rateLimitPosts--;
+      return [429, { message: 'You are being rate limited.', retry_after: 0.05, global: false }];
+    }
+    r.problems = messageProblems(r.body ?? {}, { create: true });
+    if (r.problems.length > 0) return [400, { message: 'Invalid Form Body', code: 50035, errors: r.problems }];
+    const nonce = r.body?.enforce_nonce ? r.body?.nonce : undefined;
+    const earlier = nonce === undefined ? undefined : this.channelMessages.find((m) => m.channel === channel && m.body.nonce === nonce);
+    const id = earlier?.id ?? this.snowflake();
+    if (!earlier) this.channelMessages.push({ channel, body: r.body, id });
+    return [200, { id, channel_id: channel, type: 0, author: this.botUser, content: r.body?.content ?? '', embeds: r.body?.embeds ?? [], components: r.body?.components ?? [], nonce, timestamp: new Date().toISOString() }];
   }
 
   private callback(r: CapturedRequest): [number, unknown] {

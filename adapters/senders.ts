@@ -1,0 +1,16 @@
+/**
+ * Digest senders for a process that posts but does not listen (`paperscout digest run-due`):
+ * Discord over REST only, Slack over the Web API only, for the platforms configured.
+ */
+import type { App } from '../src/app.js';
+import type { DigestSender } from '../src/digest/sender.js';
+import type { ChatPlatform } from '../src/digest/store.js';
+import { createDiscordRest, createDiscordSender } from './discord/digestSender.js';
+import { createSlackClient, createSlackSender } from './slack/digestSender.js';
+
+export async function createSenders(app: App): Promise<{ senders: Partial<Record<ChatPlatform, DigestSender>>; close(): Promise<void> }> {
+  const senders: Partial<Record<ChatPlatform, DigestSender>> = {};
+  if (app.config.discord) senders.discord = createDiscordSender(createDiscordRest(app.config.discord));
+  if (app.config.slack) senders.slack = createSlackSender(createSlackClient(app.config.slack));
+  return { senders, close: async () => undefined };
+}
