@@ -1,29 +1,42 @@
 /**
  * `npm start`: opens the library and starts every adapter whose credentials are configured
- * (Discord with DISCORD_TOKEN, Slack with SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET). With none
- * configured, the terminal adapter answers commands typed on stdin, so a fresh clone does its
- * job on the bundled demo corpus with no setup at all.
+ * (Discord with DISCORD_TOKEN, Slack with SLACK_BOT_TOKEN), each on its own: one platform that
+ * cannot connect does not keep the other down. With none configured, the terminal adapter
+ * answers commands typed on stdin, so a fresh clone does its job on the bundled demo corpus.
+ * Platform SDKs are loaded only when used, so the terminal starts fast.
  */
-import { openApp } from '../src/app.js';
-import type { DigestSender } from '../src/digest/sender.js';
+import type { RunningAdapter } from '../src/adapter.js';
+import { openApp, type App } from '../src/app.js';
+import { bootstrap } from '../src/bootstrap.js';
 import { startBackgroundJobs, type BackgroundJobs } from './background.js';
-import { bootstrap } from './cli/env.js';
-import { startDiscord } from './discord/index.js';
-import { startSlack } from './slack/index.js';
 import { runTerminal } from './terminal/terminal.js';
 
-/** A platform connection that runs until stopped. */
-export interface RunningAdapter {
-  name: string;
-  /** Posts digests to the platform's channels. */
-  sender?: DigestSender;
-  stop(): Promise<void>;
+
+async function startPlatforms(app: App): Promise<RunningAdapter[]> {
+  const { config, log } = app;
+  const starts: Array<Promise<RunningAdapter>> = [];
+  if (config.discord) {
+    const discord = config.discord;
+    starts.push(import('./discord/index.js').then((m) => m.startDiscord(app, discord)));
+  }
+  if (config.slack) {
+    const slack = config.slack;
+    starts.push(import('./slack/index.js').then((m) => m.startSlack(app, slack)));
+  }
+  const results = await Promise.allSettled(starts);
+  const running: RunningAdapter[] = [];
+  for (const result of results) {
+    if (result.status === 'fulfilled') running.push(result.value);
+    else log.error({ err: result.reason }, 'a platform adapter could not start');
+  }
+  if (starts.length > 0 && running.length === 0) throw new Error('No configured platform could start; see the errors above.');
+  return running;
 }
 
 async function main(): Promise<void> {
   const { config, log } = bootstrap();
   const app = await openApp(config, log);
-  const running: RunningAdapter[] = [];
+  let running: RunningAdapter[] = [];
   let jobs: BackgroundJobs | undefined;
   let closing = false;
   const shutdown = async (code: number) => {
@@ -38,8 +51,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown(130));
   process.on('SIGTERM', () => void shutdown(143));
 
-  if (config.discord) running.push(await startDiscord(app, config.discord));
-  if (config.slack) running.push(await startSlack(app, config.slack));
+  running = await startPlatforms(app);
   if (running.length > 0) {
     const senders = Object.fromEntries(running.flatMap((a) => (a.sender ? [[a.sender.platform, a.sender]] : [])));
     jobs = startBackgroundJobs(app, senders);

@@ -8,9 +8,9 @@ import type { ChatPlatform } from '../src/digest/store.js';
 import { createDiscordRest, createDiscordSender } from './discord/digestSender.js';
 import { createSlackClient, createSlackSender } from './slack/digestSender.js';
 
-export async function createSenders(app: App): Promise<{ senders: Partial<Record<ChatPlatform, DigestSender>>; close(): Promise<void> }> {
+export function createSenders(app: App): Partial<Record<ChatPlatform, DigestSender>> {
   const senders: Partial<Record<ChatPlatform, DigestSender>> = {};
   if (app.config.discord) senders.discord = createDiscordSender(createDiscordRest(app.config.discord));
   if (app.config.slack) senders.slack = createSlackSender(createSlackClient(app.config.slack));
-  return { senders, close: async () => undefined };
+  return senders;
 }

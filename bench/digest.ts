@@ -33,7 +33,7 @@ export async function benchDigest(app: App, subscriptions = 1000): Promise<strin
   let posts = 0;
   const sender = (platform: 'discord' | 'slack'): DigestSender => ({
     platform,
-    idempotent: platform === 'discord',
+    duplicateWindowMs: platform === 'discord' ? 120_000 : 0,
     post: async () => {
       posts++;
     },

@@ -4,6 +4,9 @@
  *
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
+ * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
+ * loopback, and `digest run-due` for 1,000 subscriptions.
+ *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
  */
@@ -17,6 +20,8 @@ import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
+import { benchDiscord } from './discord.js';
+import { benchSlack } from './slack.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
@@ -103,6 +108,9 @@ for (let r = 0; r < runs * 3; r++) {
   }
 }
 const papers = app.library.size;
+out('Measuring the Discord and Slack adapters on loopback, and digest run-due…');
+const discordLines = await benchDiscord(app);
+const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
 app.close();
 
@@ -158,6 +166,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of digestLines) out(line);
+for (const line of [...discordLines, '', ...slackLines, '', ...digestLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

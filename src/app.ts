@@ -69,9 +69,8 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       store = await demoStore(classify, now);
       demo = true;
       log.info({ papers: store.count() }, 'DATA_DIR has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
-    } else if (store.getMeta('taxonomy_hash') !== taxonomyHash) {
-      const changed = store.reclassify(classify);
-      store.setMeta('taxonomy_hash', taxonomyHash);
+    } else {
+      const changed = ensureTopicsCurrent(store, { taxonomyHash, classify });
       if (changed > 0) log.info({ changed }, 'topics recomputed for the current taxonomy');
     }
     const library = new Library({
@@ -115,6 +114,17 @@ export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Ta
   const taxonomy = loadTaxonomy(path);
   const taxonomyHash = createHash('sha1').update(readFileSync(path)).digest('hex').slice(0, 16);
   return { taxonomy, taxonomyHash, classify: createClassifier(taxonomy) };
+}
+
+/**
+ * Recomputes the papers' topics if the taxonomy changed since they were computed, and records
+ * the taxonomy they are now computed with. Returns how many papers changed.
+ */
+export function ensureTopicsCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }): number {
+  if (store.getMeta('taxonomy_hash') === topics.taxonomyHash) return 0;
+  const changed = store.count() > 0 ? store.reclassify(topics.classify) : 0;
+  store.setMeta('taxonomy_hash', topics.taxonomyHash);
+  return changed;
 }
 
 async function demoStore(classify: Classifier, now: () => Date): Promise<PaperStore> {

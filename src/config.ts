@@ -36,6 +36,7 @@ export const ConfigSchema = z
     ARXIV_RSS_URL: url('https://rss.arxiv.org/rss/'),
     ARXIV_API_URL: url('https://export.arxiv.org/api/query'),
     ARXIV_SYNC_TIME: optionalText.refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30'),
+    DIGEST_SCHEDULER: z.enum(['on', 'off'], 'must be on or off').default('on'),
     PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number('must be a port number such as 3000').int('must be a port number such as 3000').min(1, 'must be a port number').max(65535, 'must be a port number').default(3000)),
   });
 export type RawConfig = z.infer<typeof ConfigSchema>;
@@ -52,7 +53,8 @@ export interface DiscordConfig {
 
 export interface SlackConfig {
   botToken: string;
-  signingSecret: string;
+  /** Verifies Slack's requests in HTTP mode (Socket Mode needs none). */
+  signingSecret?: string;
   /** Socket Mode instead of HTTP when set. */
   appToken?: string;
   /** Web API base URL (GovSlack, a proxy, a test server). */
@@ -81,9 +83,11 @@ export interface Config {
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
+  /** Whether `npm start` sends due digests itself (off when cron runs `digest run-due`). */
+  digestScheduler: boolean;
   /** Set when DISCORD_TOKEN is. */
   discord?: DiscordConfig;
-  /** Set when SLACK_BOT_TOKEN (and SLACK_SIGNING_SECRET) are. */
+  /** Set when SLACK_BOT_TOKEN is (with SLACK_SIGNING_SECRET for HTTP mode, or SLACK_APP_TOKEN). */
   slack?: SlackConfig;
   arxiv: ArxivConfig;
 }
@@ -96,16 +100,22 @@ export class ConfigError extends Error {
 }
 
 /**
- * Reads the configuration from `env` (process.env by default; dotenv has already merged `.env`).
+ * Reads the configuration from `env` (process.env by default; dotenv has already merged `.env`),
+ * with `defaults` for what it leaves unset (the CLI logs less by default than the bot).
  * Throws a {@link ConfigError} listing every problem with its fix.
  * @example const config = loadConfig({ DATA_DIR: '/var/lib/paperscout' });
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, defaults: Record<string, string> = {}): Config {
+  // An empty value means "not set" (a copied .env.example works as is); `defaults` fill the gaps.
+  const given = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== ''));
+  env = { ...defaults, ...given };
   const parsed = ConfigSchema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
   const set = (key: string) => (env[key]?.trim() ?? '') !== '';
-  if (set('SLACK_BOT_TOKEN') && !set('SLACK_SIGNING_SECRET')) {
-    problems.push("SLACK_SIGNING_SECRET: is required with SLACK_BOT_TOKEN: copy it from your Slack app's Basic Information page");
+  if (set('SLACK_BOT_TOKEN') && !set('SLACK_SIGNING_SECRET') && !set('SLACK_APP_TOKEN')) {
+    problems.push(
+      "SLACK_SIGNING_SECRET: is required with SLACK_BOT_TOKEN in HTTP mode: copy it from your Slack app's Basic Information page (or set SLACK_APP_TOKEN for Socket Mode)",
+    );
   }
   if (!set('SLACK_BOT_TOKEN') && (set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN'))) {
     problems.push('SLACK_BOT_TOKEN: is required to run the Slack app: copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions');
@@ -119,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
+    digestScheduler: raw.DIGEST_SCHEDULER === 'on',
     arxiv: {
       categories: raw.ARXIV_CATEGORIES ? raw.ARXIV_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean) : DEFAULT_ARXIV_CATEGORIES,
       rssUrl: raw.ARXIV_RSS_URL ?? 'https://rss.arxiv.org/rss/',
@@ -133,11 +144,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ...(raw.DISCORD_API_URL && { apiUrl: raw.DISCORD_API_URL }),
       },
     }),
-    ...(raw.SLACK_BOT_TOKEN &&
-      raw.SLACK_SIGNING_SECRET && {
+    ...(raw.SLACK_BOT_TOKEN && {
         slack: {
           botToken: raw.SLACK_BOT_TOKEN,
-          signingSecret: raw.SLACK_SIGNING_SECRET,
+          ...(raw.SLACK_SIGNING_SECRET && { signingSecret: raw.SLACK_SIGNING_SECRET }),
           ...(raw.SLACK_APP_TOKEN && { appToken: raw.SLACK_APP_TOKEN }),
           ...(raw.SLACK_API_URL && { apiUrl: raw.SLACK_API_URL }),
           port: raw.PORT,

@@ -9,6 +9,7 @@ import type { Paper } from './papers/model.js';
 import type { PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
 import { loadOrBuildIndex, type IndexSource } from './search/indexFile.js';
+import { readSnapshotInfo } from './search/index/snapshot.js';
 import { buildSnippet } from './search/snippet.js';
 import type { PaperStore } from './store/paperStore.js';
 import { STOPWORDS, tokenize } from './text.js';
@@ -37,6 +38,7 @@ const SIMILAR_MAX_SHARE = 0.05;
 
 export class Library {
   private engine: SearchEngine | undefined;
+  private newest: { data: SearchEngine['data']; at: Date } | undefined;
 
   constructor(private readonly options: LibraryOptions) {}
 
@@ -60,13 +62,38 @@ export class Library {
 
   /**
    * Brings the index up to date after the store changed (a sync, an import by another process):
-   * loads the snapshot if one was saved for the store's current state, else rebuilds it.
-   * Returns whether the index changed.
+   * loads the snapshot if one was saved for the store's current state, else rebuilds it (unless
+   * `rebuild: false`). Returns whether the index changed.
    */
-  refresh(): boolean {
+  refresh(options: { rebuild?: boolean } = {}): boolean {
     if (this.engine_.data.generation === this.store.generation()) return false;
-    this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
+    const source = this.indexSource();
+    if (options.rebuild === false) {
+      // A running bot must not stall for a rebuild: only a snapshot someone else saved will do.
+      const saved = this.options.indexPath && readSnapshotInfo(this.options.indexPath);
+      if (!saved || saved.generation !== source.store.generation() || saved.taxonomyHash !== source.taxonomyHash) return false;
+    }
+    this.engine = this.createEngine(loadOrBuildIndex(source, this.options.indexPath, this.options.log));
     return true;
+  }
+
+  /** Whether the store has papers the index does not reflect yet. */
+  get stale(): boolean {
+    return this.engine_.data.generation !== this.store.generation();
+  }
+
+  /**
+   * When the newest paper the index holds was first seen: what a digest has looked at, so the
+   * next one takes what is newer (papers the store has but the index does not yet are newer).
+   */
+  newestFirstSeen(): Date {
+    const data = this.engine_.data;
+    if (this.newest?.data !== data) {
+      let max = 0;
+      for (const seconds of data.firstSeen) if (seconds > max) max = seconds;
+      this.newest = { data, at: new Date(max * 1000) };
+    }
+    return this.newest.at;
   }
 
   /** How many papers the index holds. */

@@ -63,3 +63,16 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'was we were what when where which while who whom why will with would you your yours'
   ).split(' '),
 );
+
+/**
+ * Cuts text to `max` characters at a word boundary, with an ellipsis, never splitting a
+ * surrogate pair.
+ * @example shorten('Attention Is All You Need', 12) // 'Attention…'
+ */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

@@ -1,30 +1,20 @@
 #!/usr/bin/env node
 /**
- * `paperscout`: the command line. `npm run cli -- <command>` in a checkout.
- *
- *   ingest <file-or-dir>...               import papers (paperlists JSON, arXiv JSONL, JSONL/CSV)
- *   sync arxiv [--categories cs.LG,…]     fetch the day's new submissions of arXiv categories
- *   search "<query>" [--limit N] [--json] search; --stdin reads one query a line
- *   show <id|arXiv id|DOI|URL> [--json]   one paper in full
- *   topics                                the taxonomy with paper counts
- *   topic "<name>" [--limit N] [--json]   the papers of a topic
- *   stats                                 what the library holds
- *   reindex                               rebuild the search index snapshot
- *   digest run-due [--at <ISO time>]      send the digests due (cron-driven deployments)
- *   digest preview <channel>              what a channel's digests would hold
+ * `paperscout`: the command line (`npm run cli -- <command>` in a checkout). USAGE below lists
+ * the commands.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
+import { paperLinks } from '../../src/library.js';
 import { UserError } from '../../src/errors.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
-import { bootstrap } from './env.js';
+import { bootstrap } from '../../src/bootstrap.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
-import { createSenders } from '../senders.js';
 
 const USAGE = `Usage: paperscout <command> [options]
 
@@ -69,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
       case 'stats':
         return stats(app, rest);
       case 'digest':
-        return await runDigestCommand(app, rest, createSenders);
+        return await runDigestCommand(app, rest, async (a) => (await import('../senders.js')).createSenders(a));
       default:
         process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
         return 2;
@@ -179,7 +169,6 @@ function stats(app: App, args: string[]): number {
 
 function hitJson(app: App, hit: SearchHit) {
   const paper = app.store.getByDoc(hit.storeDoc);
-  const links = paper ? app.library.card(paper, hit.storeDoc).url : undefined;
   return {
     id: hit.id,
     title: hit.title,
@@ -188,7 +177,7 @@ function hitJson(app: App, hit: SearchHit) {
     year: paper?.year ?? null,
     score: Math.round(hit.score * 1000) / 1000,
     topics: paper?.topics ?? [],
-    url: links ?? null,
+    url: (paper && paperLinks(paper)[0]?.url) ?? null,
   };
 }
 

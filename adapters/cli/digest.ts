@@ -15,7 +15,8 @@ import type { ChatPlatform } from '../../src/digest/store.js';
 import { UserError } from '../../src/errors.js';
 import { renderText } from '../terminal/render.js';
 
-export type SenderFactory = (app: App) => Promise<{ senders: Partial<Record<ChatPlatform, DigestSender>>; close(): Promise<void> }>;
+/** The platforms' senders (loaded only for run-due: they bring the platform SDKs). */
+export type SenderFactory = (app: App) => Promise<Partial<Record<ChatPlatform, DigestSender>>>;
 
 export async function runDigestCommand(app: App, args: string[], createSenders: SenderFactory): Promise<number> {
   const [verb, ...rest] = args;
@@ -23,20 +24,16 @@ export async function runDigestCommand(app: App, args: string[], createSenders: 
   const at = values.at === undefined ? new Date() : new Date(values.at);
   if (Number.isNaN(at.getTime())) throw new UserError(`--at takes an ISO time such as 2026-11-30T09:00:00Z, not "${values.at}".`);
   if (verb === 'run-due') {
-    const { senders, close } = await createSenders(app);
-    try {
-      if (Object.keys(senders).length === 0) {
-        throw new UserError('No platform is configured: set DISCORD_TOKEN and/or SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET (see .env.example).');
-      }
-      const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: app.log }, at);
-      process.stdout.write(
-        `Digests due at ${at.toISOString()}: ${summary.due} due, ${summary.sent} sent (${summary.empty} with nothing new), ` +
-          `${summary.retrying} to retry, ${summary.paused} paused, ${summary.skipped} on platforms not configured here\n`,
-      );
-      return 0;
-    } finally {
-      await close();
+    const senders = await createSenders(app);
+    if (Object.keys(senders).length === 0) {
+      throw new UserError('No platform is configured: set DISCORD_TOKEN and/or SLACK_BOT_TOKEN (see .env.example).');
     }
+    const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: app.log }, at);
+    process.stdout.write(
+      `Digests due at ${at.toISOString()}: ${summary.due} due, ${summary.sent} sent (${summary.empty} with nothing new), ` +
+        `${summary.retrying} to retry, ${summary.paused} paused, ${summary.skipped} on platforms not configured here\n`,
+    );
+    return 0;
   }
   if (verb === 'preview') {
     const channel = positionals[0];
@@ -48,7 +45,7 @@ export async function runDigestCommand(app: App, args: string[], createSenders: 
       const plan = choosePapers(app.library, app.digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt));
       const parts = renderDigest({ library: app.library, states: app.states, now: at }, sub, { ...plan, papers: plan.papers.map((p) => p.id) }, slot);
       process.stdout.write(`── ${sub.platform} ${sub.channel} · ${sub.label} (${sub.status}) ──\n`);
-      for (const part of parts) process.stdout.write(renderText(part, { ansi: process.stdout.isTTY === true, width: 100 }));
+      for (const part of parts) process.stdout.write(renderText(part.reply, { ansi: process.stdout.isTTY === true, width: 100 }));
     }
     return 0;
   }

@@ -12,31 +12,24 @@ import { formatSummary } from '../../src/ingest/summary.js';
 import { rebuildIndex } from '../../src/search/indexFile.js';
 import { openDatabase } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
-import { loadTopics } from '../../src/app.js';
+import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
+import { abortOnSignal } from './signals.js';
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
   if (paths.length === 0) throw new UserError('Give files or folders to import: paperscout ingest ../shared/corpus/paperlists');
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
   const store = new PaperStore(db);
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nStopping after the current batch (Ctrl-C again to quit at once)…\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = abortOnSignal('Stopping after the current batch');
   try {
-    if (store.count() > 0 && store.getMeta('taxonomy_hash') !== taxonomyHash) store.reclassify(classify);
-    store.setMeta('taxonomy_hash', taxonomyHash);
+    ensureTopicsCurrent(store, { taxonomyHash, classify });
     const started = performance.now();
     const bar = createProgressBar(process.stderr);
     const summary = await ingestPaths(paths, {
       store,
       classify,
       onProgress: (p) => bar.update(p),
-      signal: controller.signal,
+      signal: stop.signal,
     });
     bar.done();
     const ingestSeconds = (performance.now() - started) / 1000;
@@ -51,8 +44,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
     db.close();
   }
 }
@@ -63,10 +55,7 @@ export async function runReindex(config: Config, log: Logger): Promise<number> {
   const db = openDatabase(config.dbPath);
   try {
     const store = new PaperStore(db);
-    if (store.getMeta('taxonomy_hash') !== taxonomyHash) {
-      store.reclassify(classify);
-      store.setMeta('taxonomy_hash', taxonomyHash);
-    }
+    ensureTopicsCurrent(store, { taxonomyHash, classify });
     const started = performance.now();
     const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
     process.stdout.write(`Search index: ${data.docCount.toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { loadTopics } from '../../src/app.js';
+import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
+import { abortOnSignal } from './signals.js';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import { rebuildIndex } from '../../src/search/indexFile.js';
@@ -32,22 +33,13 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
   const store = new PaperStore(db);
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nStopping before the next request (Ctrl-C again to quit at once)…\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = abortOnSignal('Stopping before the next request');
   try {
-    let reclassified = 0;
-    if (store.count() > 0 && store.getMeta('taxonomy_hash') !== taxonomyHash) reclassified = store.reclassify(classify);
-    store.setMeta('taxonomy_hash', taxonomyHash);
+    const reclassified = ensureTopicsCurrent(store, { taxonomyHash, classify });
     if (categories.length > 1) process.stderr.write(`Syncing ${categories.length} arXiv categories, one request every 3 s as arXiv asks…\n`);
     const summary = await syncArxiv(
       { store, classify, config: config.arxiv, http: fetchHttpGet(), clock: systemClock, log },
-      { categories, signal: controller.signal },
+      { categories, signal: stop.signal },
     );
     process.stdout.write(`${formatSyncSummary(summary)}\n`);
     if (summary.changed || reclassified > 0) {
@@ -57,8 +49,7 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
     if (summary.aborted) return 130;
     return summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.dispose();
     db.close();
   }
 }

@@ -5,11 +5,12 @@
  * changes; when nothing does, it writes nothing.
  */
 import { pathToFileURL } from 'node:url';
-import { REST, Routes } from 'discord.js';
+import { type REST, Routes } from 'discord.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 import type { DiscordConfig } from '../../src/config.js';
-import { bootstrap } from '../cli/env.js';
+import { bootstrap } from '../../src/bootstrap.js';
 import { commandDefinitions, diffCommands, formatDiff, type CommandDiff } from './commands.js';
+import { createDiscordRest } from './digestSender.js';
 
 export interface DeployResult {
   applicationId: string;
@@ -26,7 +27,7 @@ export interface DeployResult {
  * @example await deployCommands(config.discord, (line) => console.log(line))
  */
 export async function deployCommands(config: DiscordConfig, print: (line: string) => void): Promise<DeployResult> {
-  const rest = new REST({ ...(config.apiUrl && { api: config.apiUrl }) }).setToken(config.token);
+  const rest = createDiscordRest(config);
   const applicationId = config.applicationId ?? (await currentApplicationId(rest));
   const route = config.guildId ? Routes.applicationGuildCommands(applicationId, config.guildId) : Routes.applicationCommands(applicationId);
   const where = config.guildId ? `server ${config.guildId}` : 'all servers (global; Discord may take up to an hour to show changes)';

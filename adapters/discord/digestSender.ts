@@ -10,6 +10,11 @@ import { renderMessage } from './render.js';
 
 /** Discord accepts nonces of at most 25 characters. */
 export const MAX_NONCE_LENGTH = 25;
+/**
+ * Discord drops a message whose enforced nonce it saw "in the past few minutes": a resumed part
+ * is posted again only this soon after the first attempt.
+ */
+export const DUPLICATE_WINDOW_MS = 2 * 60_000;
 
 /**
  * @example const sender = createDiscordSender(client.rest); await sender.post(channelId, reply, 'd1.abc.0');
@@ -17,13 +22,12 @@ export const MAX_NONCE_LENGTH = 25;
 export function createDiscordSender(rest: REST): DigestSender {
   return {
     platform: 'discord',
-    idempotent: true,
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
     async post(channel, reply, idempotencyKey) {
+      if (idempotencyKey.length > MAX_NONCE_LENGTH) throw new Error(`digest key "${idempotencyKey}" is longer than a Discord nonce`);
       const { flags: _ephemeral, ...message } = renderMessage(reply);
       try {
-        await rest.post(Routes.channelMessages(channel), {
-          body: { ...message, nonce: idempotencyKey.slice(0, MAX_NONCE_LENGTH), enforce_nonce: true },
-        });
+        await rest.post(Routes.channelMessages(channel), { body: { ...message, nonce: idempotencyKey, enforce_nonce: true } });
       } catch (err) {
         throw classify(err);
       }
@@ -40,6 +44,8 @@ function classify(err: unknown): unknown {
   if (err instanceof DiscordAPIError) {
     // 403 Missing Access / Missing Permissions, 404 Unknown Channel: only a person can fix it.
     if (err.status === 403 || err.status === 404) return new DeliveryError('forbidden', `Discord said ${err.status} ${err.message}`, { cause: err });
+    // 400 Invalid Form Body and the like: this message will never be accepted.
+    if (err.status === 400 || err.status === 413) return new DeliveryError('rejected', `Discord said ${err.status} ${err.message}`, { cause: err });
     return new DeliveryError('transient', `Discord said ${err.status} ${err.message}`, { cause: err });
   }
   if (err instanceof HTTPError) return new DeliveryError('transient', `Discord answered HTTP ${err.status}`, { cause: err });

@@ -8,7 +8,7 @@ import { Client, Events, GatewayIntentBits, Routes } from 'discord.js';
 import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
 import type { DiscordConfig } from '../../src/config.js';
-import type { RunningAdapter } from '../main.js';
+import type { RunningAdapter } from '../../src/adapter.js';
 import { commandDefinitions, diffCommands } from './commands.js';
 import { createDiscordSender } from './digestSender.js';
 import { handleInteractions, type InteractionOptions } from './interactions.js';

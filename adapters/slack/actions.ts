@@ -14,6 +14,7 @@ import type { CommandContext } from '../../src/commands/types.js';
 import { messageReply, type Reply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
 import { decodeOrigin, encodeOrigin } from './incoming.js';
+import { memberContext, memberInfo } from './member.js';
 import { ACTION_PREFIX, LINK_ID, SHARE_ID, SHARED_BY_BLOCK_ID, renderReply } from './render.js';
 
 interface Container {
@@ -43,7 +44,9 @@ export function registerActions(bolt: BoltApp, app: App, log: Logger): void {
     await afterPendingAcks();
     const channelId = body.channel?.id ?? (body.container as Container).channel_id;
     const channel = channelId ? { channel: { id: channelId, ...(body.channel?.name && { name: body.channel.name }) } } : {};
-    const ctx = app.context('slack', { id: body.user.id, name: body.user.username ?? body.user.name }, channel);
+    // Changing a digest needs to know whether the member is an admin.
+    const member = value.startsWith('digest:') ? await memberInfo(client, body.user.id, app) : undefined;
+    const ctx = app.context('slack', { id: body.user.id, name: body.user.username ?? body.user.name }, { ...channel, ...memberContext(member) });
     const click: Click = { app, log, body, value, ctx, respond, client };
     await (action.action_id === SHARE_ID ? share(click) : act(click));
   });
@@ -71,7 +74,7 @@ async function share({ app, log, body, value, ctx, respond, client }: Click): Pr
 /** Runs a button's or a menu choice's action handle and shows the reply in place of the message. */
 async function act({ app, log, body, value, ctx, respond, client }: Click): Promise<void> {
   const reply = await app.registry.act(ctx, value);
-  if (reply.ephemeral) return privately(respond, reply);
+  if (reply.ephemeral) return privately(respond, reply, reply.shareable ? encodeOrigin({ kind: 'act', handle: value }) : undefined);
   const container = body.container as Container;
   if (container.is_ephemeral !== false || !container.channel_id || !container.message_ts) {
     const share = reply.shareable ? encodeOrigin({ kind: 'act', handle: value }) : undefined;
@@ -95,8 +98,8 @@ function valueOf(action: BlockElementAction): string | undefined {
   return undefined;
 }
 
-async function privately(respond: RespondFn, reply: Reply): Promise<void> {
-  await respond({ response_type: 'ephemeral', replace_original: false, ...renderReply(reply) });
+async function privately(respond: RespondFn, reply: Reply, share?: string): Promise<void> {
+  await respond({ response_type: 'ephemeral', replace_original: false, ...renderReply(reply, share === undefined ? {} : { share }) });
 }
 
 /** Who shared a channel message, read back from its "Shared by <@U…>" line. */

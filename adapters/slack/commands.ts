@@ -3,9 +3,10 @@
  * once, answered through the command's response_url, only to the caller, with a "Share in
  * channel" button when the reply may be shared.
  */
-import type { App as BoltApp, webApi } from '@slack/bolt';
+import type { App as BoltApp } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import { encodeOrigin, fromSlackMarkup } from './incoming.js';
+import { memberInfo } from './member.js';
 import { renderReply } from './render.js';
 
 export function registerCommands(bolt: BoltApp, app: App): void {
@@ -31,21 +32,6 @@ export function registerCommands(bolt: BoltApp, app: App): void {
     const share = reply.shareable ? encodeOrigin({ kind: 'run', command: name, text }) : undefined;
     await respond({ response_type: 'ephemeral', ...renderReply(reply, share === undefined ? {} : { share }) });
   });
-}
-
-/**
- * Whether the user is a workspace admin or owner, and their time zone (users.info, which needs
- * the users:read scope). Without an answer, the user is treated as a member in UTC.
- */
-async function memberInfo(client: webApi.WebClient, user: string, app: App): Promise<{ isAdmin: boolean; timezone?: string }> {
-  try {
-    const info = await client.users.info({ user });
-    const u = info.user;
-    return { isAdmin: u?.is_admin === true || u?.is_owner === true, ...(u?.tz && { timezone: u.tz }) };
-  } catch (err) {
-    app.log.warn({ err, user }, 'users.info failed (is the users:read scope granted?); treating the user as a member in UTC');
-    return { isAdmin: false };
-  }
 }
 
 /**

@@ -7,23 +7,23 @@ import type { SlackConfig } from '../../src/config.js';
 import { DeliveryError, type DigestSender } from '../../src/digest/sender.js';
 import { renderReply } from './render.js';
 
-/** Slack errors that mean the bot cannot post in the channel until someone changes something. */
+/** Slack errors that mean the bot cannot post in this channel until someone changes something. */
 const FORBIDDEN = new Set([
   'channel_not_found',
   'not_in_channel',
   'is_archived',
-  'missing_scope',
   'restricted_action',
   'restricted_action_read_only_channel',
   'restricted_action_thread_only_channel',
   'restricted_action_non_threadable_channel',
   'ekm_access_denied',
-  'team_access_not_granted',
-  'account_inactive',
-  'invalid_auth',
-  'not_authed',
-  'token_revoked',
 ]);
+
+/** Slack errors about this message itself: it will never be accepted. */
+const REJECTED = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'too_many_attachments', 'no_text', 'invalid_arguments']);
+
+// Token and scope problems (invalid_auth, token_revoked, missing_scope, account_inactive …) are
+// about the whole app, not a channel: they are retried with backoff and never pause a channel.
 
 /**
  * @example const sender = createSlackSender(bolt.client); await sender.post('C123', reply, 'key');
@@ -33,10 +33,11 @@ export function createSlackSender(client: webApi.WebClient): DigestSender {
     platform: 'slack',
     // Slack has no idempotency key for chat.postMessage: a part whose post may have arrived is
     // counted as sent rather than risk a duplicate.
-    idempotent: false,
+    duplicateWindowMs: 0,
     async post(channel, reply) {
+      const message = renderReply(reply);
       try {
-        await client.chat.postMessage({ channel, ...renderReply(reply), unfurl_links: false, unfurl_media: false });
+        await client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
       } catch (err) {
         throw classify(err);
       }
@@ -57,7 +58,8 @@ function classify(err: unknown): unknown {
   const e = err as { code?: string; data?: { error?: string }; statusCode?: number; message?: string };
   if (e.code === webApi.ErrorCode.PlatformError) {
     const code = e.data?.error ?? 'unknown_error';
-    return new DeliveryError(FORBIDDEN.has(code) ? 'forbidden' : 'transient', `Slack said ${code}`, { cause: err });
+    const failure = FORBIDDEN.has(code) ? 'forbidden' : REJECTED.has(code) ? 'rejected' : 'transient';
+    return new DeliveryError(failure, `Slack said ${code}`, { cause: err });
   }
   if (e.code === webApi.ErrorCode.RateLimitedError) return new DeliveryError('transient', 'Slack rate limit (429)', { cause: err });
   if (e.code === webApi.ErrorCode.HTTPError) {

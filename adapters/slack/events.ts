@@ -12,6 +12,7 @@ import type { App } from '../../src/app.js';
 import { messageReply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
 import { mentionRequest, sharedLinkUrl } from './incoming.js';
+import { memberContext, memberInfo } from './member.js';
 import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
 
 /** Links unfurled per message at most (Slack sends a handful). */
@@ -26,7 +27,12 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
     await afterPendingAcks();
     const thread_ts = event.thread_ts ?? event.ts;
     const request = mentionRequest(event.text, context.botUserId, app.registry.commands.map((c) => c.name));
-    const ctx = app.context('slack', { id: event.user ?? 'unknown' }, { channel: { id: event.channel } });
+    const member = request.command === 'digest' && event.user ? await memberInfo(client, event.user, app) : undefined;
+    const ctx = app.context(
+      'slack',
+      { id: event.user ?? 'unknown', ...(member?.timezone && { timezone: member.timezone }) },
+      { channel: { id: event.channel }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
+    );
     const reply =
       request.command === 'paper' && request.text === ''
         ? messageReply(MENTION_HELP, { ephemeral: true })

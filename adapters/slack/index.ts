@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { App as BoltApp, HTTPReceiver, type AppOptions } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import type { SlackConfig } from '../../src/config.js';
-import type { RunningAdapter } from '../main.js';
+import type { RunningAdapter } from '../../src/adapter.js';
 import { registerActions } from './actions.js';
 import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
@@ -47,7 +47,7 @@ export async function startSlack(app: App, config: SlackConfig): Promise<Running
   };
   const receiver = config.appToken
     ? undefined
-    : new HTTPReceiver({ signingSecret: config.signingSecret, endpoints: EVENTS_PATH, logger, processBeforeResponse: false, signatureVerification: true });
+    : new HTTPReceiver({ signingSecret: config.signingSecret ?? '', endpoints: EVENTS_PATH, logger, processBeforeResponse: false, signatureVerification: true });
   const bolt = receiver ? new BoltApp({ ...options, receiver }) : new BoltApp({ ...options, appToken: config.appToken!, socketMode: true });
 
   registerCommands(bolt, app);

@@ -38,7 +38,7 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
   const { output, interactive } = options;
   const style = { ansi: interactive && output.isTTY === true, width: Math.min(output.columns ?? 100, 120) };
   const lines = createInterface({ input: options.input, terminal: false });
-  const ctx = app.context('terminal', { id: 'terminal', name: process.env.USER ?? 'you' });
+  const ctx = app.context('terminal', { id: 'terminal', name: 'terminal' });
   let actions = new Map<string, string>();
   const prompt = () => {
     if (interactive) output.write('paperscout> ');

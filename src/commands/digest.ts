@@ -7,6 +7,7 @@ import { formatDate } from '../digest/compose.js';
 import { canonicalTimeZone, nextSlot, parseTimeOfDay } from '../digest/schedule.js';
 import type { ChatPlatform, Subscription } from '../digest/store.js';
 import { UserError } from '../errors.js';
+import { parsePaperRef } from '../papers/ids.js';
 import { action, messageReply, type Reply } from '../reply.js';
 import { parseOptionText } from './optionText.js';
 import { shorten } from './results.js';
@@ -101,8 +102,12 @@ const unsubscribe = defineSubcommand({
     if (subs.length === 0) throw new UserError('This channel has no digests. Start one with /digest subscribe topic:<topic>.');
     let chosen: Subscription[] = subs;
     if (topic) {
-      const target = resolveTarget(ctx, topic);
-      chosen = subs.filter((s) => s.query === target.query || s.label.toLowerCase() === topic.toLowerCase());
+      const typed = topic.replace(/\s+/g, ' ').trim().toLowerCase();
+      chosen = subs.filter((s) => s.query.toLowerCase() === typed || s.label.toLowerCase() === typed || s.label.toLowerCase() === `“${typed}”`);
+      if (chosen.length === 0) {
+        const found = ctx.library.topics.resolve(topic);
+        if ('topic' in found) chosen = subs.filter((s) => s.query === `topic:"${found.topic.id}"`);
+      }
       if (chosen.length === 0) throw new UserError(`No digest here follows "${shorten(topic, 60)}". /digest list shows them.`);
     }
     if (chosen.length > 1) {
@@ -156,7 +161,7 @@ function listReply(ctx: CommandContext): Reply {
     fallback: `Digests here: ${subs.map((s) => s.label).join('; ')}`,
     blocks: [
       { kind: 'heading', text: 'Digests in this channel' },
-      { kind: 'list', items: subs.map((s) => ({ text: s.label, detail: describe(s, ctx.now()) })) },
+      { kind: 'list', items: subs.map((s) => ({ text: s.label, detail: describeWithRuns(ctx, s) })) },
     ],
     ephemeral: true,
   };
@@ -170,6 +175,13 @@ function describe(sub: Subscription, now: Date): string {
   const status =
     sub.status === 'paused' ? ` Paused: ${sub.pausedReason ?? 'delivery failed'}` : next ? ` Next: ${formatDate(next, sub.timezone)}, ${sub.time}.` : '';
   return `${sub.label}, ${when}, ${size}.${status}`;
+}
+
+/** A subscription's line, with a digest still being retried and why. */
+function describeWithRuns(ctx: CommandContext, sub: Subscription): string {
+  const retrying = ctx.digests.openRuns(sub.id).find((r) => r.lastError);
+  const problem = retrying ? ` Retrying the digest of ${formatDate(new Date(retrying.slot), sub.timezone)}: ${retrying.lastError}.` : '';
+  return `${describe(sub, ctx.now())}${problem}`;
 }
 
 function where(ctx: CommandContext): { platform: ChatPlatform; channel: string } {
@@ -198,6 +210,9 @@ function yesNo(value: string): boolean {
 
 /** A topic of the taxonomy when the words name one, else a search. */
 function resolveTarget(ctx: CommandContext, input: string): { query: string; label: string } {
+  if (parsePaperRef(input)) {
+    throw new UserError('A digest follows a topic or a search, not one paper: try topic:llm or some words, e.g. topic:"diffusion models".');
+  }
   const found = ctx.library.topics.resolve(input);
   if ('topic' in found) return { query: `topic:"${found.topic.id}"`, label: found.topic.label };
   const words = input.replace(/\s+/g, ' ').trim();

@@ -1,9 +1,8 @@
 /**
  * Reads options typed as text, as Slack and the terminal deliver them:
  * `topic:"Deep Learning · LLMs" time:8:30 timezone:Europe/Paris` → { topic, time, timezone }.
- * Words that are not `name:value` go to the first option.
+ * Everything that is not `option:value` for one of the options goes to the first option.
  */
-import { UserError } from '../errors.js';
 
 /**
  * @example parseOptionText('llm time:08:00', ['topic', 'time']) // { topic: 'llm', time: '08:00' }
@@ -21,7 +20,9 @@ export function parseOptionText(text: string, names: readonly string[]): Record<
     }
     const name = key.toLowerCase();
     if (!names.includes(name)) {
-      throw new UserError(`"${key}:" is not an option here. Options: ${names.map((n) => `${n}:`).join(' ')}`);
+      // Not an option: part of the free text (a search's own `author:` or `year:`, a link).
+      loose.push(m[0]);
+      continue;
     }
     out[name] = value;
   }

@@ -40,6 +40,9 @@ export const paperCommand = defineCommand({
   },
   actions: {
     page: (ctx, [stateId, page]) => showPage(ctx, required(stateId), integer(page)),
+    // From a message the whole channel reads (a digest): the results open privately, for the
+    // one who asked, instead of replacing that message.
+    more: (ctx, [stateId]) => ({ ...showPage(ctx, required(stateId), 0), ephemeral: true }),
     open: (ctx, [doc, stateId, page]) =>
       showPaper(ctx, integer(doc), stateId !== undefined && page !== undefined ? { stateId, page: integer(page) } : undefined),
   },

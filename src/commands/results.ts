@@ -6,6 +6,9 @@ import { UserError } from '../errors.js';
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import type { CommandContext } from './types.js';
+import { shorten } from '../text.js';
+
+export { shorten };
 
 /** Papers on one page of results. */
 export const PAGE_SIZE = 5;
@@ -124,15 +127,5 @@ function countLine(result: SearchResult, page: number, pages: number): string {
   return `${total} paper${shown === 1 ? '' : 's'} · page ${page + 1} of ${pages}`;
 }
 
-/**
- * Cuts text to `max` characters at a word boundary, with an ellipsis.
- * @example shorten('Attention Is All You Need', 12) // 'Attention…'
- */
-export function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
 
 export type { PaperCard };

@@ -5,6 +5,7 @@
  */
 import type { Library } from '../library.js';
 import { action, type Block, type Reply } from '../reply.js';
+import { shorten } from '../text.js';
 import type { StateStore } from '../store/stateStore.js';
 import { paperKeys } from './keys.js';
 import type { DigestStore, Subscription } from './store.js';
@@ -18,7 +19,10 @@ export interface DigestPlan {
   papers: Array<{ id: string; keys: string[] }>;
   /** Nothing was new, and the subscription asked for the best unsent papers instead. */
   fill: boolean;
+  /** Papers first seen after this were new. */
   since: string;
+  /** The newest first-seen time the index held: the next digest's `since`. */
+  until: string;
 }
 
 /**
@@ -41,9 +45,11 @@ export function choosePapers(library: Library, digests: DigestStore, sub: Subscr
     }
     return chosen;
   };
+  const newest = library.newestFirstSeen();
+  const until = (newest > since ? newest : since).toISOString();
   const fresh = pick(since);
-  if (fresh.length > 0 || !sub.fill) return { papers: fresh, fill: false, since: since.toISOString() };
-  return { papers: pick(), fill: true, since: since.toISOString() };
+  if (fresh.length > 0 || !sub.fill) return { papers: fresh, fill: false, since: since.toISOString(), until };
+  return { papers: pick(), fill: true, since: since.toISOString(), until };
 }
 
 /** How many messages a digest of `paperCount` papers takes (an empty digest is one line). */
@@ -57,38 +63,49 @@ export interface RenderDeps {
   now: Date;
 }
 
+/** One message of a digest, and the papers it carries. */
+export interface DigestPart {
+  reply: Reply;
+  paperIds: string[];
+}
+
 /**
  * The messages of a digest. The same plan gives the same papers in the same parts, so a resumed
  * digest sends the parts it has not sent as they would have been.
  */
-export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers: string[]; fill: boolean; since: string }, slot: Date): Reply[] {
+export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers: string[]; fill: boolean; since: string }, slot: Date): DigestPart[] {
   const { library } = deps;
   const date = formatDate(slot, sub.timezone);
   const heading = `${sub.label} · ${date}`;
-  const cards = plan.papers.flatMap((id, i) => {
+  const found = plan.papers.flatMap((id) => {
     const doc = library.docOf(id);
     const paper = doc === undefined ? undefined : library.paperByDoc(doc);
-    return paper && doc !== undefined ? [library.card(paper, doc, { position: i + 1 })] : [];
+    return paper && doc !== undefined ? [{ id, paper, doc }] : [];
   });
   const sinceText = formatDate(new Date(plan.since), sub.timezone);
-  if (cards.length === 0) {
+  if (found.length === 0) {
     const text = `No new papers on ${sub.label} since ${sinceText}.`;
-    return [{ fallback: `${heading}: ${text}`, blocks: [{ kind: 'text', text: `${heading} — ${text}` }] }];
+    return [{ reply: { fallback: `${heading}: ${text}`, blocks: [{ kind: 'text', text: `${heading} — ${text}` }] }, paperIds: [] }];
   }
   const note = plan.fill
     ? `Nothing new since ${sinceText}; here are the best papers on it this channel has not been sent yet.`
-    : `${cards.length} new paper${cards.length === 1 ? '' : 's'} since ${sinceText}, best first.`;
-  const more = deps.states.put({ query: `${sub.query} sort:new`, heading: sub.label }, deps.now);
-  const parts: Reply[] = [];
-  for (let i = 0; i < cards.length; i += DIGEST_PART_SIZE) {
-    const slice = cards.slice(i, i + DIGEST_PART_SIZE);
+    : `${found.length} new paper${found.length === 1 ? '' : 's'} since ${sinceText}, best first.`;
+  // One state for the More button of this subscription and slot, however often it is rendered.
+  const more = deps.states.putAt(`dg-${sub.id.toString(36)}-${Math.floor(slot.getTime() / 60_000).toString(36)}`, { query: `${sub.query} sort:new`, heading: sub.label }, deps.now);
+  const parts: DigestPart[] = [];
+  for (let i = 0; i < found.length; i += DIGEST_PART_SIZE) {
+    const slice = found.slice(i, i + DIGEST_PART_SIZE);
+    const cards = slice.map((f, j) => library.card(f.paper, f.doc, { position: i + j + 1 }));
     const blocks: Block[] = i === 0 ? [{ kind: 'heading', text: heading }, { kind: 'note', text: note }] : [];
-    blocks.push(...slice.map((paper): Block => ({ kind: 'paper', paper })));
-    const last = i + DIGEST_PART_SIZE >= cards.length;
+    blocks.push(...cards.map((paper): Block => ({ kind: 'paper', paper })));
+    const last = i + DIGEST_PART_SIZE >= found.length;
     parts.push({
-      fallback: `${i === 0 ? `${heading}: ` : ''}${slice.map((c) => c.title).join('; ')}`,
-      blocks,
-      ...(last && { buttons: [[{ label: `More on ${sub.label}`.slice(0, 75), action: action('paper', 'page', more, 0) }]] }),
+      reply: {
+        fallback: `${i === 0 ? `${heading}: ` : ''}${cards.map((c) => c.title).join('; ')}`,
+        blocks,
+        ...(last && { buttons: [[{ label: shorten(`More on ${sub.label}`, 75), action: action('paper', 'more', more) }]] }),
+      },
+      paperIds: slice.map((f) => f.id),
     });
   }
   return parts;

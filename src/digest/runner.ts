@@ -12,7 +12,7 @@
 import type { Logger } from 'pino';
 import type { Library } from '../library.js';
 import type { StateStore } from '../store/stateStore.js';
-import { DIGEST_PART_SIZE, choosePapers, partCount, renderDigest } from './compose.js';
+import { choosePapers, partCount, renderDigest, type DigestPart } from './compose.js';
 import { latestSlot } from './schedule.js';
 import { DeliveryError, type DigestSender } from './sender.js';
 import type { ChatPlatform, DigestRun, DigestStore, Subscription } from './store.js';
@@ -110,18 +110,34 @@ async function deliver(deps: DigestDeps, sender: DigestSender, sub: Subscription
   const { digests, log } = deps;
   const parts = renderDigest({ library: deps.library, states: deps.states, now: at }, sub, run, new Date(run.slot));
   let done = run.partsDone;
-  if (run.inFlight && !sender.idempotent) {
-    // It may have arrived: counting it as sent is the only way not to risk posting it twice.
+  if (run.inFlight && at.getTime() - Date.parse(run.updatedAt) > sender.duplicateWindowMs) {
+    // It may have arrived, and the platform would no longer drop a repeat: counting it as sent
+    // is the only way not to risk posting it twice.
     log.warn({ subscription: sub.id, slot: run.slot, part: done }, 'digest part was being posted when the process stopped; not posting it again');
     digests.finishPart(run, ++done, at);
   }
   for (; done < parts.length; done++) {
+    const part = parts[done]!;
     digests.startPart(run, at);
     try {
-      await sender.post(sub.channel, parts[done]!, idempotencyKey(sub, run, done));
+      await sender.post(sub.channel, part.reply, idempotencyKey(sub, run, done));
     } catch (err) {
-      if (!(err instanceof DeliveryError)) throw err; // outcome unknown: the part stays in flight
-      return failed(deps, sub, run, err, at, summary);
+      if (!(err instanceof DeliveryError)) {
+        // A timeout or a dropped connection: it may have arrived. It stays in flight.
+        const attempts = run.attempts + 1;
+        digests.recordUnknown(run, String(err), backoff(at, attempts), at);
+        summary.retrying++;
+        log.warn({ err, subscription: sub.id, slot: run.slot, part: done }, 'digest post outcome unknown; will decide on the next attempt');
+        return false;
+      }
+      if (err.failure === 'rejected') {
+        // This message will never go: skip it, and let its papers go out another day.
+        log.error({ err: err.message, subscription: sub.id, slot: run.slot, part: done }, 'platform refused a digest message; skipping it');
+        digests.releaseUndelivered(sub, run, part.paperIds);
+        digests.finishPart(run, done + 1, at);
+        continue;
+      }
+      return failed(deps, sub, { ...run, partsDone: done }, parts, err, at, summary);
     }
     digests.finishPart(run, done + 1, at);
   }
@@ -132,29 +148,34 @@ async function deliver(deps: DigestDeps, sender: DigestSender, sub: Subscription
   return true;
 }
 
-function failed(deps: DigestDeps, sub: Subscription, run: DigestRun, err: DeliveryError, at: Date, summary: RunDueSummary): false {
+function failed(deps: DigestDeps, sub: Subscription, run: DigestRun, parts: readonly DigestPart[], err: DeliveryError, at: Date, summary: RunDueSummary): false {
   const { digests, log } = deps;
   const attempts = run.attempts + 1;
-  const next = new Date(at.getTime() + (BACKOFF_MINUTES[Math.min(attempts, BACKOFF_MINUTES.length) - 1] ?? 60) * 60_000);
+  const undelivered = parts.slice(run.partsDone).flatMap((p) => p.paperIds);
   if (err.failure === 'forbidden' && attempts >= MAX_FORBIDDEN_ATTEMPTS) {
     digests.failPart(run, err.message, undefined, 'failed', at);
-    digests.releaseUndelivered(sub, run, DIGEST_PART_SIZE);
+    digests.releaseUndelivered(sub, run, undelivered);
     digests.pause(sub.id, `The bot cannot post in this channel (${err.message}). Resume with /digest subscribe after fixing its access.`);
     summary.paused++;
     log.warn({ subscription: sub.id, channel: sub.channel, attempts, err: err.message }, 'digest channel gone or forbidden: subscription paused');
     return false;
   }
-  if (err.failure === 'transient' && attempts >= MAX_TRANSIENT_ATTEMPTS) {
+  if (err.failure !== 'forbidden' && attempts >= MAX_TRANSIENT_ATTEMPTS) {
     digests.failPart(run, err.message, undefined, 'failed', at);
-    digests.releaseUndelivered(sub, run, DIGEST_PART_SIZE);
+    digests.releaseUndelivered(sub, run, undelivered);
     digests.completeSlot(sub, run.slot);
     log.error({ subscription: sub.id, slot: run.slot, attempts, err: err.message }, 'digest given up after repeated failures');
     return false;
   }
+  const next = backoff(at, attempts);
   digests.failPart(run, err.message, next, 'sending', at);
   summary.retrying++;
   log.warn({ subscription: sub.id, slot: run.slot, attempts, retryAt: next.toISOString(), err: err.message }, 'digest post failed; will retry');
   return false;
+}
+
+function backoff(at: Date, attempts: number): Date {
+  return new Date(at.getTime() + (BACKOFF_MINUTES[Math.min(attempts, BACKOFF_MINUTES.length) - 1] ?? 60) * 60_000);
 }
 
 /**

@@ -31,7 +31,7 @@ export function cronPattern(rule: SlotRule): string {
  */
 export function latestSlot(rule: SlotRule, at: Date, notBefore?: Date): Date | undefined {
   const cron = new Cron(cronPattern(rule), { timezone: rule.timezone, paused: true });
-  const [slot] = cron.previousRuns(1, new Date(at.getTime() + 1000));
+  const [slot] = cron.previousRuns(1, new Date(at.getTime() + 1));
   if (!slot || slot.getTime() > at.getTime()) return undefined;
   if (notBefore && slot.getTime() < notBefore.getTime()) return undefined;
   return slot;
@@ -55,8 +55,10 @@ export function canonicalTimeZone(input: string): string | undefined {
   const exact = zones.find((z) => z.toLowerCase() === text.toLowerCase().replace(/\s+/g, '_'));
   if (exact) return exact;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: text });
-    return text;
+    // Zones the runtime knows by another name (aliases such as Asia/Calcutta, EST): its own
+    // spelling when it only differs in case, else as typed.
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === text.toLowerCase() ? resolved : text;
   } catch {
     return undefined;
   }

@@ -8,11 +8,12 @@ import type { ChatPlatform } from './store.js';
 export interface DigestSender {
   platform: ChatPlatform;
   /**
-   * Whether repeating a post with the same `idempotencyKey` is safe (the platform drops the
-   * duplicate, as Discord does with an enforced nonce). If not, a part whose post was under way
-   * when the process stopped is counted as sent rather than risk posting it twice.
+   * How long after a post repeating it with the same `idempotencyKey` is safe: the platform drops
+   * the duplicate (Discord does, for an enforced nonce, for a few minutes). 0 where it does not.
+   * A part whose post was under way when the process stopped is posted again only within this
+   * window; later, or on a platform without one, it counts as sent rather than risk a duplicate.
    */
-  idempotent: boolean;
+  duplicateWindowMs: number;
   /** Posts one message to a channel; resolves once the platform has accepted it. */
   post(channel: string, reply: Reply, idempotencyKey: string): Promise<void>;
 }
@@ -22,7 +23,9 @@ export type DeliveryFailure =
   /** The channel is gone or the bot may not post there (403/404): retry a few times, then pause. */
   | 'forbidden'
   /** Rate limits or server errors that outlasted the client's own retries: try again later. */
-  | 'transient';
+  | 'transient'
+  /** The platform refused this message itself (400: too big, malformed): it will never go. */
+  | 'rejected';
 
 export class DeliveryError extends Error {
   override readonly name = 'DeliveryError';

@@ -58,6 +58,7 @@ export interface DigestRun {
   nextAttemptAt?: string;
   lastError?: string;
   createdAt: string;
+  updatedAt: string;
 }
 
 interface SubscriptionRow {
@@ -92,6 +93,7 @@ interface RunRow {
   next_attempt_at: string | null;
   last_error: string | null;
   created_at: string;
+  updated_at: string;
 }
 
 export class DigestStore {
@@ -111,6 +113,7 @@ export class DigestStore {
       removeRuns: db.prepare<[number]>('DELETE FROM digest_runs WHERE subscription_id = ?'),
       complete: db.prepare<[string, number]>('UPDATE subscriptions SET last_slot = ? WHERE id = ?'),
       chosen: db.prepare<[string, number]>('UPDATE subscriptions SET last_digest_at = ? WHERE id = ?'),
+      rewind: db.prepare<[string, number, string]>('UPDATE subscriptions SET last_digest_at = ? WHERE id = ? AND (last_digest_at IS NULL OR last_digest_at > ?)'),
       pause: db.prepare<[string, number]>("UPDATE subscriptions SET status = 'paused', paused_reason = ? WHERE id = ?"),
       sent: db.prepare<[string, string, string]>('SELECT 1 FROM digest_ledger WHERE platform = ? AND channel = ? AND key = ?'),
       record: db.prepare('INSERT OR IGNORE INTO digest_ledger (platform, channel, key, paper_id, sent_at) VALUES (?, ?, ?, ?, ?)'),
@@ -123,6 +126,8 @@ export class DigestStore {
       finishPart: db.prepare<[number, string, number, string]>('UPDATE digest_runs SET parts_done = ?, in_flight = 0, updated_at = ? WHERE subscription_id = ? AND slot = ?'),
       failPart: db.prepare(`UPDATE digest_runs SET in_flight = 0, attempts = attempts + 1, next_attempt_at = @next, last_error = @error,
         state = @state, updated_at = @now WHERE subscription_id = @id AND slot = @slot`),
+      unknown: db.prepare(`UPDATE digest_runs SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error,
+        updated_at = @now WHERE subscription_id = @id AND slot = @slot`),
       finishRun: db.prepare<[string, number, string]>("UPDATE digest_runs SET state = 'done', in_flight = 0, updated_at = ? WHERE subscription_id = ? AND slot = ?"),
       dropRun: db.prepare<[number, string]>('DELETE FROM digest_runs WHERE subscription_id = ? AND slot = ?'),
     };
@@ -184,7 +189,7 @@ export class DigestStore {
   planRun(
     sub: Subscription,
     slot: string,
-    plan: { papers: ReadonlyArray<{ id: string; keys: string[] }>; fill: boolean; since: string },
+    plan: { papers: ReadonlyArray<{ id: string; keys: string[] }>; fill: boolean; since: string; until: string },
     parts: number,
     now: Date,
   ): DigestRun {
@@ -194,30 +199,35 @@ export class DigestStore {
     this.transaction(() => {
       this.stmts.insertRun.run({ subscriptionId: sub.id, slot, papers: content, parts, now: at });
       for (const paper of papers) for (const key of paper.keys) this.stmts.record.run(sub.platform, sub.channel, key, paper.id, at);
-      this.stmts.chosen.run(at, sub.id);
+      // The next digest takes papers first seen after the newest this one could see.
+      this.stmts.chosen.run(plan.until, sub.id);
     });
     return this.run(sub.id, slot)!;
   }
 
   /**
-   * Drops a run that delivered nothing, releasing its papers from the ledger so that the next
-   * digest takes them (a later slot supersedes it: one digest with what was missed).
+   * Drops a run that delivered nothing, releasing its papers so that the next digest takes them
+   * again (a later slot supersedes it: one digest with what was missed).
    */
   dropUndelivered(sub: Subscription, run: DigestRun): void {
     this.transaction(() => {
-      for (const id of run.papers) this.stmts.unrecord.run(sub.platform, sub.channel, id);
+      this.release(sub, run, run.papers);
       this.stmts.dropRun.run(sub.id, run.slot);
     });
   }
 
   /**
-   * Releases from the ledger the papers of a run's parts that never arrived (the run is being
-   * given up), so a later digest can send them.
+   * Releases papers of a run that never arrived (the run is being given up), so a later digest
+   * can send them: out of the ledger, and the subscription's "new since" moved back to the run's.
    */
-  releaseUndelivered(sub: Subscription, run: DigestRun, papersPerPart: number): void {
-    this.transaction(() => {
-      for (const id of run.papers.slice(run.partsDone * papersPerPart)) this.stmts.unrecord.run(sub.platform, sub.channel, id);
-    });
+  releaseUndelivered(sub: Subscription, run: DigestRun, paperIds: readonly string[]): void {
+    this.transaction(() => this.release(sub, run, paperIds));
+  }
+
+  private release(sub: Subscription, run: DigestRun, paperIds: readonly string[]): void {
+    if (paperIds.length === 0) return;
+    for (const id of paperIds) this.stmts.unrecord.run(sub.platform, sub.channel, id);
+    this.stmts.rewind.run(run.since, sub.id, run.since);
   }
 
   /** Marks part `partsDone` as being sent (call right before sending it). */
@@ -228,6 +238,11 @@ export class DigestStore {
   /** Records a part as confirmed by the platform. */
   finishPart(run: DigestRun, partsDone: number, now: Date): void {
     this.stmts.finishPart.run(partsDone, now.toISOString(), run.subscriptionId, run.slot);
+  }
+
+  /** Records an attempt whose outcome is unknown: the part stays in flight, retried after `next`. */
+  recordUnknown(run: DigestRun, error: string, next: Date, now: Date): void {
+    this.stmts.unknown.run({ id: run.subscriptionId, slot: run.slot, error, next: next.toISOString(), now: now.toISOString() });
   }
 
   /** Records a failed attempt; `state: 'failed'` gives up on the run. */
@@ -287,5 +302,6 @@ function toRun(row: RunRow): DigestRun {
     ...(row.next_attempt_at && { nextAttemptAt: row.next_attempt_at }),
     ...(row.last_error && { lastError: row.last_error }),
     createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }

@@ -144,16 +144,6 @@ export class PaperStore {
     return this.stmts.abstractOf.get(doc)?.abstract;
   }
 
-  /** Papers by document number, in the order asked; missing ones are skipped. */
-  getManyByDoc(docs: readonly number[]): Paper[] {
-    const out: Paper[] = [];
-    for (const doc of docs) {
-      const paper = this.getByDoc(doc);
-      if (paper) out.push(paper);
-    }
-    return out;
-  }
-
   /** The paper filed under an identifier (arXiv id, DOI, OpenReview id or one of its URLs). */
   findByRef(ref: PaperRef): Paper | undefined {
     const owner = this.stmts.aliasOwner.get(refAlias(ref))?.paper_id ?? this.stmts.byId.get(refAlias(ref))?.id;

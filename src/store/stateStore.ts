@@ -15,6 +15,7 @@ export class StateStore {
   constructor(db: Db) {
     this.stmts = {
       put: db.prepare('INSERT INTO interaction_state (id, data, created_at) VALUES (?, ?, ?)'),
+      putAt: db.prepare('INSERT OR REPLACE INTO interaction_state (id, data, created_at) VALUES (?, ?, ?)'),
       get: db.prepare<[string, string], { data: string }>('SELECT data FROM interaction_state WHERE id = ? AND created_at >= ?'),
       purge: db.prepare<[string]>('DELETE FROM interaction_state WHERE created_at < ?'),
     };
@@ -27,6 +28,16 @@ export class StateStore {
   put(data: unknown, now: Date): string {
     const id = randomBytes(8).toString('base64url').replace(/[-_]/g, 'x').slice(0, 10);
     this.stmts.put.run(id, JSON.stringify(data), now.toISOString());
+    return id;
+  }
+
+  /**
+   * Saves `data` under a name of the caller's choosing (letters, digits, `-`, `.`; at most 40),
+   * replacing what was there: for state that is the same every time it is made.
+   */
+  putAt(id: string, data: unknown, now: Date): string {
+    if (!/^[A-Za-z0-9.-]{1,40}$/.test(id)) throw new Error(`StateStore: "${id}" is not a valid state id`);
+    this.stmts.putAt.run(id, JSON.stringify(data), now.toISOString());
     return id;
   }
 

@@ -23,20 +23,20 @@ describe('new papers in a running bot', () => {
       );
     });
     expect(app.library.search('quokka alignment').hits).toHaveLength(0);
-    // …the bot has the index rebuilt out of process, then loads it.
-    process.env.DATA_DIR = app.dataDir;
-    try {
-      expect(await reindexInChild(silentLog)).toBe(true);
-    } finally {
-      delete process.env.DATA_DIR;
-    }
-    expect(app.library.refresh()).toBe(true);
+    // …the bot has the index rebuilt out of process, then loads it, without rebuilding itself.
+    expect(app.library.stale).toBe(true);
+    expect(app.library.refresh({ rebuild: false })).toBe(false);
+    expect(await reindexInChild({ config: app.config, log: silentLog })).toBe(true);
+    expect(app.library.refresh({ rebuild: false })).toBe(true);
+    expect(app.library.stale).toBe(false);
     expect(app.library.size).toBe(before + 1);
     expect(app.library.search('quokka alignment').hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
   });
 
-  it('refresh rebuilds in process when no fresh snapshot exists', () => {
+  it('refresh rebuilds in process when no fresh snapshot exists and rebuilding is allowed', () => {
+    const before = app.library.size;
     addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
-    expect(app.library.search('scaling large language models part').hits.length).toBeGreaterThan(0);
+    expect(app.library.size).toBe(before + 1);
+    expect(app.library.stale).toBe(false);
   });
 });

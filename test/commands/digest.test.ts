@@ -44,7 +44,9 @@ describe('/digest', () => {
     const count = await app.registry.runText(discord(), 'digest', 'subscribe llm count:100');
     expect(count).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/count: at most 20/) });
     const unknown = await app.registry.runText(discord(), 'digest', 'subscribe llm at:9');
-    expect(unknown.fallback).toMatch(/"at:" is not an option here/);
+    expect(unknown.fallback).toMatch(/No topic or papers match "llm at:9"/);
+    const link = await app.registry.run(discord(), 'digest', { topic: 'https://arxiv.org/abs/1706.03762' }, 'subscribe');
+    expect(link.fallback).toMatch(/A digest follows a topic or a search, not one paper/);
   });
 
   it('refuses changes from members who may not manage the channel, on both platforms', async () => {

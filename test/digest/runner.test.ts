@@ -14,13 +14,17 @@ class FakeSender implements DigestSender {
   readonly platform = 'slack' as const;
   posts: Array<{ channel: string; reply: Reply; key: string }> = [];
   /** Decides the fate of each call: undefined posts it. */
-  behaviour: (call: number) => 'ok' | 'transient' | 'forbidden' | 'crash-after-post' = () => 'ok';
+  behaviour: (call: number) => 'ok' | 'transient' | 'forbidden' | 'rejected' | 'crash-after-post' = () => 'ok';
   private calls = 0;
-  constructor(readonly idempotent = false) {}
+  readonly duplicateWindowMs: number;
+  constructor(private readonly idempotent = false) {
+    this.duplicateWindowMs = idempotent ? 120_000 : 0;
+  }
   async post(channel: string, reply: Reply, key: string): Promise<void> {
     const what = this.behaviour(this.calls++);
     if (what === 'transient') throw new DeliveryError('transient', 'ratelimited (429)');
     if (what === 'forbidden') throw new DeliveryError('forbidden', 'channel_not_found (404)');
+    if (what === 'rejected') throw new DeliveryError('rejected', 'invalid_blocks');
     if (!(this.idempotent && this.posts.some((p) => p.key === key))) this.posts.push({ channel, reply, key });
     if (what === 'crash-after-post') throw new Error('the process died before recording the post');
   }
@@ -166,6 +170,85 @@ describe('runDueDigests', () => {
     expect(app.digests.get(1)).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/cannot post in this channel/) });
     const later = await run('2026-03-03T09:00:00Z');
     expect(later.due).toBe(0);
+  });
+
+  it('a newer slot takes over a digest that never arrived, with its papers', async () => {
+    subscribe();
+    addPapers('2026-03-01T12:00:00Z', 2);
+    sender.behaviour = (call) => (call === 0 ? 'transient' : 'ok');
+    await run('2026-03-02T09:00:00Z'); // fails; retry in a minute, but the bot is down all day
+    addPapers('2026-03-02T12:00:00Z', 1);
+    await run('2026-03-03T09:30:00Z');
+    expect(sender.titles()).toHaveLength(1);
+    expect(sender.titles()[0]).toHaveLength(3);
+  });
+
+  it('papers of a digest given up after repeated failures go out later', async () => {
+    subscribe();
+    addPapers('2026-03-01T12:00:00Z', 2);
+    sender.behaviour = () => 'transient';
+    let at = Date.parse('2026-03-02T09:00:00Z');
+    for (let i = 0; i < 8; i++) {
+      await run(new Date(at).toISOString());
+      at += 13 * 3600_000; // past every backoff
+      if (new Date(at).toISOString() >= '2026-03-03T09:00:00Z') break;
+    }
+    sender.behaviour = () => 'ok';
+    await run('2026-03-04T09:00:00Z');
+    expect(sender.titles().at(-1)).toHaveLength(2);
+  });
+
+  it('a part the platform refuses is skipped, and its papers go out another day', async () => {
+    subscribe({ count: 8 });
+    addPapers('2026-03-01T12:00:00Z', 8);
+    sender.behaviour = (call) => (call === 0 ? 'rejected' : 'ok');
+    const summary = await run('2026-03-02T09:00:00Z');
+    expect(summary.sent).toBe(1);
+    expect(sender.titles().map((t) => t.length)).toEqual([3]);
+    await run('2026-03-03T09:00:00Z');
+    expect(sender.titles().at(-1)).toHaveLength(5);
+  });
+
+  it('does not repeat an in-flight part once the platform would no longer drop the duplicate', async () => {
+    const discordLike = new FakeSender(true);
+    subscribe();
+    addPapers('2026-03-01T12:00:00Z', 3);
+    discordLike.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
+    await run('2026-03-02T09:00:00Z', discordLike);
+    discordLike.posts.length = 0; // the platform has forgotten the nonce by now
+    await run('2026-03-02T09:30:00Z', discordLike);
+    expect(discordLike.posts).toHaveLength(0);
+  });
+
+  it('papers the index did not have yet at one digest are in the next', async () => {
+    subscribe();
+    // Written by a sync, not yet in the search index when the 2 March digest runs.
+    app.store.transaction(() => {
+      const gen = app.store.beginGeneration();
+      app.store.upsert(
+        { title: 'Lagging Large Language Models', authors: ['Ann Lee'], abstract: 'Large language models (LLMs), large language models.', venue: 'arXiv', year: 2026, status: '', keywords: ['large language models'], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2603.77777' } },
+        gen,
+        { source: 'arxiv', classify: app.classify, now: new Date('2026-03-02T08:00:00Z') },
+      );
+    });
+    await run('2026-03-02T09:00:00Z');
+    expect(sender.titles()[0]).toEqual([]);
+    app.library.refresh();
+    await run('2026-03-03T09:00:00Z');
+    expect(sender.titles()[1]).toEqual(['Lagging Large Language Models']);
+  });
+
+  it('opens "More" privately instead of replacing the digest', async () => {
+    subscribe();
+    addPapers('2026-03-01T12:00:00Z', 2);
+    await run('2026-03-02T09:00:00Z');
+    const more = sender.posts[0]!.reply.buttons!.flat().find((b) => /^More on/.test(b.label))!;
+    expect(more.action).toMatch(/^paper:more:/);
+    const ctx = app.context('slack', { id: 'U9' }, { channel: { id: 'C1' }, now: () => new Date('2026-03-02T09:05:00Z') });
+    const reply = await app.registry.act(ctx, more.action!);
+    expect(reply.fallback).toMatch(/^Deep Learning · Large Language Models:/);
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.blocks[0]).toEqual({ kind: 'heading', text: 'Deep Learning · Large Language Models' });
   });
 
   it('runs 1,000 subscriptions in one pass', async () => {

@@ -45,7 +45,7 @@ describe('PaperStore merges', () => {
       put(store, a, `src${a.venue}`);
       expect(put(store, b, `src${b.venue}`).outcome).toBe('unchanged');
       expect(store.count()).toBe(1);
-      const [paper] = store.getManyByDoc([1]);
+      const paper = store.getByDoc(1);
       expect(paper).toMatchObject({ venue: 'NeurIPS', status: 'Poster' });
       expect(paper!.externalIds.openreview).toBe('B1-Hhnslg');
     }

@@ -3,13 +3,13 @@
  * A configuration problem ends the process with the list of fixes, not a stack trace.
  */
 import dotenv from 'dotenv';
-import { ConfigError, loadConfig, type Config } from '../../src/config.js';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
 
 export function bootstrap(defaults: Record<string, string> = {}): { config: Config; log: Logger } {
   dotenv.config({ quiet: true });
   try {
-    const config = loadConfig({ ...defaults, ...process.env });
+    const config = loadConfig(undefined, defaults);
     return { config, log: createLogger(config) };
   } catch (err) {
     if (err instanceof ConfigError) {
