@@ -19,7 +19,9 @@ import { isEmptyQuery, parseQuery, type ParsedQuery } from './query.js';
 import { Scorer, type TermGroup } from './scorer.js';
 import { matchTitle, type TitleMatch } from './titleMatch.js';
 import { TopK } from './topk.js';
-import { typoBudget, Vocabulary } from './vocab.js';
+import { Vocabulary } from './vocab.js';
+import { authorNameForms, authorNameMatch } from './authors.js';
+import { titlePrefixDocs } from './titles.js';
 
 /** Most hits one search returns. */
 export const MAX_RESULTS = 200;
@@ -155,7 +157,7 @@ export class SearchEngine {
     if (n === 0 || key.length === 0) return [];
     const out: Suggestion[] = [];
     const seen = new Set<number>();
-    const prefixed = this.titlePrefixDocs(key, n);
+    const prefixed = titlePrefixDocs(this.data, key, n);
     for (const d of prefixed) {
       seen.add(d);
       out.push({ id: this.data.ids[d]!, title: this.data.titles[d]! });
@@ -204,7 +206,7 @@ export class SearchEngine {
     scorer.reset();
     scorer.scoreGroups(groups, { typedWords: query.text.split(/\s+/).filter(Boolean).length });
     const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0));
-    const nameForms = query.words.length >= 2 ? this.nameForms(query.words) : undefined;
+    const nameForms = query.words.length >= 2 ? authorNameForms(query.words, this.vocab) : undefined;
     const authorLevel = new Map<number, number>();
     let exactAuthorMatches = 0;
     let fullCount = 0;
@@ -223,7 +225,7 @@ export class SearchEngine {
       let score = scorer.score[d]! * coverageFactor(c, g);
       if (scorer.titleCoverage[d] === g) score *= ALL_IN_TITLE_BONUS;
       if (nameForms && scorer.authorCoverage[d] === g) {
-        const level = this.authorNameMatch(d, nameForms);
+        const level = authorNameMatch(this.data.authors[d]!, nameForms);
         if (level > 0) {
           score += level === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
           authorLevel.set(d, level);
@@ -233,7 +235,7 @@ export class SearchEngine {
       top.offer(score, d);
     }
     // Papers whose title is or starts with the query, even if words alone ranked them low.
-    const pulled = query.words.length > 0 ? this.titlePrefixDocs(normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
+    const pulled = query.words.length > 0 ? titlePrefixDocs(this.data, normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
     const candidates = new Map<number, number>();
     for (const { doc, score } of top.sorted()) candidates.set(doc, score);
     for (const d of pulled) {
@@ -250,7 +252,7 @@ export class SearchEngine {
     // ("… System, -Development of …" is not an exclusion).
     const rawKey = normalizeTitle(input);
     if (rawKey !== normalizeTitle(query.text)) {
-      for (const d of this.titlePrefixDocs(rawKey, PREFIX_PULL_LIMIT)) {
+      for (const d of titlePrefixDocs(this.data, rawKey, PREFIX_PULL_LIMIT)) {
         if (normalizeTitle(data.titles[d]!) === rawKey && !candidates.has(d)) ranked.push({ doc: d, score: TIER_EXACT });
       }
     }
@@ -311,62 +313,6 @@ export class SearchEngine {
     }
     result.total = out.length;
     return out;
-  }
-
-  /**
-   * For each query word, the author-name words it can stand for: itself, or its typo
-   * corrections when no name has it as typed. Completions do not count ("Li" is not "Lin").
-   */
-  private nameForms(words: readonly string[]): Array<ReadonlySet<string>> {
-    return words.map((word) => {
-      if (this.vocab.id(word) !== undefined || typoBudget(word) === 0) return new Set([word]);
-      const budget = typoBudget(word);
-      for (let distance = 1; distance <= budget; distance++) {
-        const found = this.vocab.fuzzy(word, distance);
-        if (found.length > 0) return new Set(found.map((m) => this.vocab.terms[m.term]!));
-      }
-      return new Set([word]);
-    });
-  }
-
-  /** 2 if an author's name is exactly the query words in order, 1 if it contains them all, else 0. */
-  private authorNameMatch(d: number, forms: ReadonlyArray<ReadonlySet<string>>): number {
-    let best = 0;
-    for (const name of this.data.authors[d]!.split(';')) {
-      const parts = name.split(' ');
-      if (!forms.every((set) => parts.some((p) => set.has(p)))) continue;
-      if (parts.length === forms.length && parts.every((p, i) => forms[i]!.has(p))) return 2;
-      best = 1;
-    }
-    return best;
-  }
-
-  /** Documents whose normalized title starts with `key`, in title order; none if more than `max`. */
-  private titlePrefixDocs(key: string, max: number): number[] {
-    if (key.length === 0) return [];
-    const lo = this.lowerTitle(key);
-    const hi = this.lowerTitle(`${key}\uffff`);
-    const out: number[] = [];
-    const { titleOrder } = this.data;
-    if (hi - lo > max) {
-      // Exact titles first, then as many prefix matches as fit.
-      for (let i = lo; i < hi && out.length < max; i++) out.push(titleOrder[i]!);
-      return out;
-    }
-    for (let i = lo; i < hi; i++) out.push(titleOrder[i]!);
-    return out;
-  }
-
-  private lowerTitle(key: string): number {
-    const { titleOrder, titles } = this.data;
-    let lo = 0;
-    let hi = titleOrder.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (normalizeTitle(titles[titleOrder[mid]!]!) < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 
   private hit(doc: number, score: number): SearchHit {
