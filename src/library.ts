@@ -122,8 +122,18 @@ export class Library {
   findByLink(link: string): { doc: number; paper: Paper } | undefined {
     const ref = parsePaperRef(link);
     const paper = ref && this.store.findByRef(ref);
-    const doc = paper && this.store.docOf(paper.id);
-    return paper && doc !== undefined ? { doc, paper } : undefined;
+    return paper && this.withDoc(paper);
+  }
+
+  /** A paper by id, with its document number (the handle cards and buttons use). */
+  findById(id: string): { doc: number; paper: Paper } | undefined {
+    const paper = this.store.get(id);
+    return paper && this.withDoc(paper);
+  }
+
+  private withDoc(paper: Paper): { doc: number; paper: Paper } | undefined {
+    const doc = this.store.docOf(paper.id);
+    return doc === undefined ? undefined : { doc, paper };
   }
 
   paperByDoc(doc: number): Paper | undefined {
@@ -274,8 +284,8 @@ export class Library {
     return new SearchEngine(data, {
       lookupRef: (ref) => {
         const paper = store.findByRef(ref);
-        const doc = paper && store.docOf(paper.id);
-        return paper && doc !== undefined ? { storeDoc: doc, id: paper.id, title: paper.title } : undefined;
+        const found = paper && this.withDoc(paper);
+        return found && { storeDoc: found.doc, id: found.paper.id, title: found.paper.title };
       },
       lookupAbstract: (doc) => store.abstractOf(doc),
       resolveTopic: (name) => {

@@ -78,9 +78,8 @@ export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers
   const date = formatDate(slot, sub.timezone);
   const heading = `${sub.label} · ${date}`;
   const found = plan.papers.flatMap((id) => {
-    const doc = library.docOf(id);
-    const paper = doc === undefined ? undefined : library.paperByDoc(doc);
-    return paper && doc !== undefined ? [{ id, paper, doc }] : [];
+    const hit = library.findById(id);
+    return hit ? [{ id, ...hit }] : [];
   });
   const sinceText = formatDate(new Date(plan.since), sub.timezone);
   if (found.length === 0) {
