@@ -1,9 +1,9 @@
 /**
- * The bot's background work in `npm start`: every minute, the digests that are due (unless
- * DIGEST_SCHEDULER=off) and a check that the search index still reflects the store; once a day,
- * the arXiv sync and a purge of expired button state. When the store has changed (a sync, or an
- * import by another process), the index is rebuilt in a child process (7 s of CPU for 100k
- * papers would stall every user) and the running bot loads it.
+ * The bot's background work in `npm start`: every few seconds, the search index catches up with
+ * the store (a sync, or an import by another process, becomes a small delta segment, built in
+ * slices); every minute, the digests that are due (unless DIGEST_SCHEDULER=off); once a day,
+ * the arXiv sync and a purge of expired button state. When the deltas have grown, a child
+ * process merges them into a new snapshot (one process at a time) and the bot swaps it in.
  */
 import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
@@ -17,6 +17,8 @@ import { scheduleArxivSync } from '../src/sources/arxiv/schedule.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
+/** How often the bot checks the store's generation (one indexed read) and catches up. */
+export const INDEX_POLL_MS = 2000;
 
 export interface BackgroundJobs {
   /** Stops the timers, waits for work under way, and ends a rebuild in progress. */
@@ -28,20 +30,23 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   const stopping = new AbortController();
   let reindexing: Promise<void> | undefined;
 
-  /** Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time). */
-  const ensureIndexFresh = (): Promise<void> => {
-    if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
-    reindexing ??= (async () => {
+  /** Catches the index up with the store; merges grown deltas out of process (one at a time). */
+  const ensureIndexFresh = async (): Promise<void> => {
+    if (stopping.signal.aborted) return;
+    await app.library.catchUp();
+    if (!app.library.needsMerge || reindexing) return;
+    reindexing = (async () => {
       try {
-        if (!app.library.refresh({ rebuild: false }) && (await reindexInChild(app, stopping.signal))) {
-          app.library.refresh({ rebuild: false });
-        }
+        if (await reindexInChild(app, stopping.signal, ['--merge'])) await app.library.catchUp();
       } finally {
         reindexing = undefined;
       }
     })();
-    return reindexing;
   };
+  const poll = setInterval(() => {
+    ensureIndexFresh().catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+  }, INDEX_POLL_MS);
+  poll.unref();
 
   let pass: Promise<void> | undefined;
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
@@ -74,6 +79,7 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   return {
     async stop() {
       stopping.abort();
+      clearInterval(poll);
       everyMinute.stop();
       daily.stop();
       await sync?.stop();
@@ -83,17 +89,17 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
 }
 
 /**
- * Runs `paperscout reindex` for the app's DATA_DIR in a child process; resolves whether it
- * succeeded. Aborting the signal ends the child.
+ * Runs `paperscout reindex` (with `args`, e.g. `--merge`) for the app's DATA_DIR in a child
+ * process; resolves whether it succeeded. Aborting the signal ends the child.
  */
-export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortSignal): Promise<boolean> {
+export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortSignal, args: string[] = []): Promise<boolean> {
   const self = fileURLToPath(import.meta.url);
   const typescript = extname(self) === '.ts';
   const cli = fileURLToPath(new URL(`./cli/cli${extname(self)}`, import.meta.url));
   // Running from source, the child needs tsx too; compiled, it is plain node.
   const execArgv = typescript ? ['--import', import.meta.resolve('tsx')] : process.execArgv;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...execArgv, cli, 'reindex'], {
+    const child = spawn(process.execPath, [...execArgv, cli, 'reindex', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, DATA_DIR: app.config.dataDir },
       ...(signal && { signal }),
@@ -105,7 +111,8 @@ export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortS
       resolve(false);
     });
     child.on('exit', (code) => {
-      if (code !== 0 && !signal?.aborted) app.log.error({ code, stderr }, 'index rebuild failed; the bot keeps the index it has');
+      if (code === 75) app.log.info('another process is writing the search index; the bot will load it when it is done');
+      else if (code !== 0 && !signal?.aborted) app.log.error({ code, stderr }, 'index rebuild failed; the bot keeps the index it has');
       resolve(code === 0);
     });
   });

@@ -8,8 +8,9 @@ import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
-import { loadOrBuildIndex, type IndexSource } from './search/indexFile.js';
-import { readSnapshotInfo } from './search/index/snapshot.js';
+import { catchUp, catchUpNow, isStale, mergeThreshold, openIndex, snapshotGeneration, type IndexSource } from './search/indexFile.js';
+import { openSnapshot } from './search/index/format.js';
+import { IndexView } from './search/index/view.js';
 import { buildSnippet } from './search/snippet.js';
 import type { PaperStore } from './store/paperStore.js';
 import { STOPWORDS, tokenize } from './text.js';
@@ -38,7 +39,7 @@ const SIMILAR_MAX_SHARE = 0.05;
 
 export class Library {
   private engine: SearchEngine | undefined;
-  private newest: { data: SearchEngine['data']; at: Date } | undefined;
+  private catching: Promise<boolean> | undefined;
 
   constructor(private readonly options: LibraryOptions) {}
 
@@ -54,32 +55,54 @@ export class Library {
     return this.options.topics;
   }
 
-  /** Loads the index (or builds it when the store has changed since it was saved). */
+  /** Opens the index: the snapshot and what the store changed since (built in full only without one). */
   open(): this {
-    this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
+    this.engine = this.createEngine(openIndex(this.indexSource(), this.options.indexPath, this.options.log));
     return this;
   }
 
   /**
-   * Brings the index up to date after the store changed (a sync, an import by another process):
-   * loads the snapshot if one was saved for the store's current state, else rebuilds it (unless
-   * `rebuild: false`). Returns whether the index changed.
+   * Brings the index up to date at once (a sync in this process, a test): swaps in a newer
+   * snapshot if another process merged one, then folds in what the store changed since.
+   * Returns whether the index changed.
    */
-  refresh(options: { rebuild?: boolean } = {}): boolean {
-    if (this.engine_.data.generation === this.store.generation()) return false;
-    const source = this.indexSource();
-    if (options.rebuild === false) {
-      // A running bot must not stall for a rebuild: only a snapshot someone else saved will do.
-      const saved = this.options.indexPath && readSnapshotInfo(this.options.indexPath);
-      if (!saved || saved.generation !== source.store.generation() || saved.taxonomyHash !== source.taxonomyHash) return false;
-    }
-    this.engine = this.createEngine(loadOrBuildIndex(source, this.options.indexPath, this.options.log));
-    return true;
+  refresh(): boolean {
+    const swapped = this.swapToNewerSnapshot(false);
+    return catchUpNow(this.engine_.view, this.store) || swapped;
+  }
+
+  /**
+   * Brings the index up to date without blocking the event loop for long: the store's changes
+   * since the index's generation become a small delta segment, built in slices. What a running
+   * bot calls before each command and every few seconds. Returns whether the index changed.
+   */
+  catchUp(): Promise<boolean> {
+    this.catching ??= (async () => {
+      try {
+        const swapped = this.swapToNewerSnapshot(true);
+        let changed = false;
+        while (isStale(this.engine_.view, this.store)) {
+          const done = await catchUp(this.engine_.view, this.store);
+          if (done !== true) break;
+          changed = true;
+        }
+        return changed || swapped;
+      } finally {
+        this.catching = undefined;
+      }
+    })();
+    return this.catching;
   }
 
   /** Whether the store has papers the index does not reflect yet. */
   get stale(): boolean {
-    return this.engine_.data.generation !== this.store.generation();
+    return isStale(this.engine_.view, this.store);
+  }
+
+  /** Whether the index's deltas have grown enough to be merged into a new snapshot. */
+  get needsMerge(): boolean {
+    const view = this.engine_.view;
+    return this.options.indexPath !== undefined && view.deltaDocs + view.baseMasked > mergeThreshold(view.base.docCount);
   }
 
   /**
@@ -87,13 +110,7 @@ export class Library {
    * next one takes what is newer (papers the store has but the index does not yet are newer).
    */
   newestFirstSeen(): Date {
-    const data = this.engine_.data;
-    if (this.newest?.data !== data) {
-      let max = 0;
-      for (const seconds of data.firstSeen) if (seconds > max) max = seconds;
-      this.newest = { data, at: new Date(max * 1000) };
-    }
-    return this.newest.at;
+    return new Date(this.engine_.view.maxFirstSeen() * 1000);
   }
 
   /** How many papers the index holds. */
@@ -222,44 +239,35 @@ export class Library {
 
   /** Papers per topic id, from the index. */
   topicCounts(): Map<string, number> {
-    const data = this.engine_.data;
-    const counts = new Map<string, number>();
-    data.topics.forEach((id, bit) => {
-      const word = bit >>> 5;
-      const mask = 1 << (bit & 31);
-      let n = 0;
-      for (let d = 0; d < data.docCount; d++) if ((data.topicBits[d * data.topicWords + word]! & mask) !== 0) n++;
-      counts.set(id, n);
-    });
-    return counts;
+    const view = this.engine_.view;
+    return new Map(view.topics.map((id, bit) => [id, view.docsWithTopic(bit).length]));
   }
 
   /** What the library holds: counts by venue, year range, topic coverage. */
   stats(): { papers: number; generation: number; terms: number; years: string; venues: Array<[string, number]>; withTopic: number } {
-    const data = this.engine_.data;
+    const view = this.engine_.view;
     const venues = new Map<string, number>();
     let minYear = Infinity;
     let maxYear = -Infinity;
     let withTopic = 0;
-    for (let d = 0; d < data.docCount; d++) {
-      const venue = data.venues[data.venueOf[d]!] ?? '';
+    view.forEachLive((d) => {
+      const venue = view.venue(d);
       venues.set(venue, (venues.get(venue) ?? 0) + 1);
-      const year = data.years[d]!;
+      const year = view.year(d);
       if (year > 0) {
         minYear = Math.min(minYear, year);
         maxYear = Math.max(maxYear, year);
       }
-      for (let w = 0; w < data.topicWords; w++) {
-        if (data.topicBits[d * data.topicWords + w] !== 0) {
-          withTopic++;
-          break;
-        }
-      }
-    }
+      const part = view.partOf(d);
+      const words = part.data.topicBits.subarray((d - part.docBase) * view.topicWords, (d - part.docBase + 1) * view.topicWords);
+      if (words.some((w) => w !== 0)) withTopic++;
+    });
+    let terms = 0;
+    for (let t = 0; t < view.df.length; t++) if (view.df[t]! > 0) terms++;
     return {
-      papers: data.docCount,
-      generation: data.generation,
-      terms: data.terms.length,
+      papers: view.liveCount,
+      generation: view.generation,
+      terms,
       years: Number.isFinite(minYear) ? `${minYear}–${maxYear}` : 'none',
       venues: [...venues].sort((a, b) => b[1] - a[1]),
       withTopic,
@@ -279,9 +287,33 @@ export class Library {
     };
   }
 
-  private createEngine(data: ReturnType<typeof loadOrBuildIndex>): SearchEngine {
+  /**
+   * After another process merged a new snapshot: map it, catch it up to the store, and swap it
+   * in between two queries (the old mapping lives on until it is collected).
+   */
+  private swapToNewerSnapshot(_sliced: boolean): boolean {
+    const path = this.options.indexPath;
+    const current = this.engine_.view;
+    if (!path) return false;
+    const generation = snapshotGeneration(path);
+    if (generation === undefined || generation <= current.base.generation) return false;
+    try {
+      const { segment } = openSnapshot(path);
+      if (segment.taxonomyHash !== this.options.taxonomyHash) return false;
+      const view = new IndexView(segment);
+      catchUpNow(view, this.store);
+      this.engine = this.createEngine(view);
+      this.options.log.info({ papers: view.liveCount, generation: view.generation }, 'search index snapshot reloaded');
+      return true;
+    } catch (err) {
+      this.options.log.warn({ err: (err as Error).message, path }, 'could not load the new index snapshot; keeping the current one');
+      return false;
+    }
+  }
+
+  private createEngine(view: IndexView): SearchEngine {
     const store = this.store;
-    return new SearchEngine(data, {
+    return new SearchEngine(view, {
       lookupRef: (ref) => {
         const paper = store.findByRef(ref);
         const found = paper && this.withDoc(paper);

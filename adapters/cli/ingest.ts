@@ -9,7 +9,7 @@ import { UserError } from '../../src/errors.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { createProgressBar } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
-import { rebuildIndex } from '../../src/search/indexFile.js';
+import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { openDatabase } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
@@ -35,10 +35,11 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const ingestSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
-    const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
+    settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     process.stdout.write(
-      `Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir} ` +
+      `Library: ${store.count().toLocaleString('en-US')} papers in ${config.dataDir} ` +
         `(import ${ingestSeconds.toFixed(1)} s, search index ${indexSeconds.toFixed(1)} s)\n`,
     );
     const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
@@ -49,16 +50,28 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
   }
 }
 
-/** `paperscout reindex`: rebuilds the search index snapshot from the store. */
-export async function runReindex(config: Config, log: Logger): Promise<number> {
+/**
+ * `paperscout reindex [--merge]`: rebuilds the search index snapshot from the store, or with
+ * `--merge` folds the store's changes since the snapshot into a new one (what `npm start` runs
+ * in a child process when its deltas have grown).
+ */
+export async function runReindex(args: string[], config: Config, log: Logger): Promise<number> {
+  const merge = args.includes('--merge');
+  const unknown = args.filter((a) => a !== '--merge');
+  if (unknown.length > 0) throw new UserError(`reindex takes only --merge (not ${unknown.join(' ')}).`);
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
   try {
     const store = new PaperStore(db);
     ensureTopicsCurrent(store, { taxonomyHash, classify });
     const started = performance.now();
-    const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-    process.stdout.write(`Search index: ${data.docCount.toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
+    const done = withIndexLock(config.indexPath, () => (merge ? mergeIndex(source, config.indexPath, log) : buildBase(source, config.indexPath, log).generation));
+    if (done === 'busy') {
+      process.stderr.write('Another process is writing the search index; it will be up to date when that finishes.\n');
+      return 75;
+    }
+    process.stdout.write(`Search index: ${store.count().toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } finally {
     db.close();

@@ -9,7 +9,7 @@ import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
-import { rebuildIndex } from '../../src/search/indexFile.js';
+import { settleIndex } from '../../src/search/indexFile.js';
 import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
@@ -43,8 +43,8 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
     );
     process.stdout.write(`${formatSyncSummary(summary)}\n`);
     if (summary.changed || reclassified > 0) {
-      const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-      process.stdout.write(`Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir}\n`);
+      settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      process.stdout.write(`Library: ${store.count().toLocaleString('en-US')} papers in ${config.dataDir}\n`);
     }
     if (summary.aborted) return 130;
     return summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;

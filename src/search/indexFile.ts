@@ -1,12 +1,22 @@
 /**
- * Keeps the index snapshot in step with the store: load it when it reflects the store's current
- * generation and taxonomy, otherwise rebuild it from the store and write it back.
+ * Keeps the search index in step with the store: the base segment from the snapshot file, and
+ * deltas built from the rows the store changed since (see docs/design.md, "Segments").
+ * - {@link openIndex}: the index for the store's current state, built in full only when there
+ *   is no usable snapshot;
+ * - {@link catchUp} / {@link catchUpNow}: folds the store's newer changes in as a delta, in
+ *   slices that leave the event loop free, or at once;
+ * - {@link mergeIndex} and {@link buildBase}: write a new snapshot (a merge of base and deltas,
+ *   or a full streaming build), one process at a time under a lock file.
  */
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { PaperStore } from '../store/paperStore.js';
-import { buildIndex } from './index/build.js';
-import { readSnapshot, readSnapshotInfo, writeSnapshot } from './index/snapshot.js';
-import type { IndexData } from './index/types.js';
+import { SegmentBuilder, buildSegment } from './index/build.js';
+import { openSnapshot, readHeader } from './index/format.js';
+import { mergeSegments } from './index/merge.js';
+import type { SegmentData } from './index/types.js';
+import { IndexView } from './index/view.js';
+import { isAlive, writeSegmentFile } from './index/writer.js';
 
 export interface IndexSource {
   store: PaperStore;
@@ -15,35 +25,221 @@ export interface IndexSource {
   taxonomyHash: string;
 }
 
+/** Rows read and tokenized per slice of a catch-up in a running process (~10–20 ms). */
+export const SLICE_ROWS = 200;
+/** Documents per chunk of a full build: what one chunk holds in memory before it is written out. */
+export const CHUNK_DOCS = 100_000;
 /**
- * The index for the store's current contents: from `path` when fresh, else rebuilt (and saved
- * to `path` unless it is undefined, as for an in-memory demo library).
- * @example const data = loadOrBuildIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
+ * Deltas past this many documents (or this many base documents masked) are worth a merge into a
+ * new base: they cost every process that opens the index a rebuild of them at start.
  */
-export function loadOrBuildIndex(source: IndexSource, path: string | undefined, log: Logger): IndexData {
-  const generation = source.store.generation();
-  if (path) {
-    const info = readSnapshotInfo(path);
-    if (info && info.generation === generation && info.taxonomyHash === source.taxonomyHash) {
-      try {
-        return readSnapshot(path);
-      } catch (err) {
-        log.warn({ err, path }, 'index snapshot unreadable; rebuilding it from the store');
-      }
-    }
-  }
-  return rebuildIndex(source, path, log);
+export function mergeThreshold(baseDocs: number): number {
+  return Math.max(5_000, Math.min(50_000, Math.round(baseDocs * 0.02)));
 }
 
-/** Builds the index from the store and, when `path` is given, saves it there. */
-export function rebuildIndex(source: IndexSource, path: string | undefined, log: Logger): IndexData {
+/**
+ * The index for the store's current contents: the snapshot at `path` (mapped) when it fits the
+ * taxonomy, plus a delta of what changed since; else built in full (and saved to `path` unless it
+ * is undefined, as for an in-memory demo library).
+ * @example const view = openIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
+ */
+export function openIndex(source: IndexSource, path: string | undefined, log: Logger): IndexView {
+  let base: SegmentData | undefined;
+  if (path) {
+    try {
+      const { segment } = openSnapshot(path);
+      if (segment.taxonomyHash !== source.taxonomyHash) log.info({ path }, 'the taxonomy changed since the index snapshot was written: rebuilding it');
+      else if (segment.generation > source.store.generation()) log.warn({ path }, 'the index snapshot is newer than the store (another DATA_DIR?): rebuilding it');
+      else base = segment;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ err: (err as Error).message, path }, 'index snapshot unusable; rebuilding it from the store');
+    }
+  }
+  base ??= buildBase(source, path, log);
+  const view = new IndexView(base);
+  catchUpNow(view, source.store);
+  return view;
+}
+
+/** Whether the store has changes the view does not reflect. */
+export function isStale(view: IndexView, store: PaperStore): boolean {
+  return view.generation < store.generation();
+}
+
+/** Folds every change of the store since the view's generation into it, at once. Returns whether it changed. */
+export function catchUpNow(view: IndexView, store: PaperStore): boolean {
+  const to = store.generation();
+  if (view.generation >= to) return false;
+  const builder = new SegmentBuilder({ generation: to, taxonomyHash: view.taxonomyHash, topicIds: view.topics });
+  let after = 0;
+  for (;;) {
+    const rows = store.rowsChanged(view.generation, to, after, 5_000);
+    for (const row of rows) builder.add(row);
+    if (rows.length < 5_000) break;
+    after = rows[rows.length - 1]!.doc;
+  }
+  view.apply(builder.finish(), store.deletedDocs(view.generation, to));
+  return true;
+}
+
+/**
+ * Folds the store's changes into the view in slices of {@link SLICE_ROWS} rows, yielding to the
+ * event loop between them; the view changes in one synchronous step at the end. Returns whether
+ * it changed, or 'too-many' when the changes exceed `maxDocs` (a merge or rebuild should take
+ * them instead).
+ */
+export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infinity): Promise<boolean | 'too-many'> {
+  const from = view.generation;
+  const to = store.generation();
+  if (from >= to) return false;
+  const builder = new SegmentBuilder({ generation: to, taxonomyHash: view.taxonomyHash, topicIds: view.topics });
+  let after = 0;
+  for (;;) {
+    const rows = store.rowsChanged(from, to, after, SLICE_ROWS);
+    for (const row of rows) builder.add(row);
+    if (builder.size > maxDocs) return 'too-many';
+    if (rows.length < SLICE_ROWS) break;
+    after = rows[rows.length - 1]!.doc;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const delta = builder.finish();
+  // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
+  if (view.generation !== from) return false;
+  view.apply(delta, store.deletedDocs(from, to));
+  return true;
+}
+
+/**
+ * Builds the index of the whole store. With a `path`, streams: rows are tokenized in chunks of
+ * {@link CHUNK_DOCS}, each written to a temporary segment file, and the chunks merged on disk
+ * into `path`, which is then mapped; memory stays bounded by the chunk size.
+ */
+export function buildBase(source: IndexSource, path: string | undefined, log: Logger): SegmentData {
   const started = performance.now();
-  const data = buildIndex(source.store.rowsForIndex(), {
-    generation: source.store.generation(),
-    taxonomyHash: source.taxonomyHash,
-    topicIds: source.topicIds,
+  const generation = source.store.generation();
+  const options = { generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds };
+  if (!path) return buildSegment(source.store.rowsForIndex(), options);
+  const chunks: string[] = [];
+  try {
+    let builder = new SegmentBuilder(options);
+    const flush = () => {
+      const file = `${path}.chunk${chunks.length}.${process.pid}.tmp`;
+      writeSegmentFile(file, builder.finish());
+      chunks.push(file);
+      builder = new SegmentBuilder(options);
+    };
+    for (const row of source.store.rowsForIndex()) {
+      builder.add(row);
+      if (builder.size >= CHUNK_DOCS) flush();
+    }
+    if (chunks.length === 0) writeSegmentFile(path, builder.finish());
+    else {
+      if (builder.size > 0) flush();
+      mergeSegments(chunks.map((file) => ({ segment: openSnapshot(file).segment })), path, options);
+    }
+  } finally {
+    for (const file of chunks) rmSync(file, { force: true });
+  }
+  const { segment } = openSnapshot(path);
+  log.info({ papers: segment.docCount, terms: segment.docFreq.length, ms: Math.round(performance.now() - started) }, 'search index built');
+  return segment;
+}
+
+/**
+ * Writes a new base: the current base merged with a delta of everything the store changed since
+ * (no re-tokenizing of the base), or a full build when there is no usable base. Returns the new
+ * base's generation.
+ */
+export function mergeIndex(source: IndexSource, path: string, log: Logger): number {
+  let view: IndexView | undefined;
+  try {
+    const { segment } = openSnapshot(path);
+    if (segment.taxonomyHash === source.taxonomyHash && segment.generation <= source.store.generation()) view = new IndexView(segment);
+  } catch {
+    view = undefined;
+  }
+  if (!view) return buildBase(source, path, log).generation;
+  const started = performance.now();
+  catchUpNow(view, source.store);
+  const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
+  const { docCount } = mergeSegments(inputs, path, { generation: view.generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds });
+  log.info({ papers: docCount, ms: Math.round(performance.now() - started) }, 'search index merged');
+  return view.generation;
+}
+
+/**
+ * After a process wrote to the store (an import, a sync): writes a new snapshot if the changes
+ * since the current one are past the merge threshold (or there is no usable snapshot), and
+ * otherwise leaves them to the deltas every reader builds. Another process already writing the
+ * index makes this a no-op ('busy').
+ */
+export function settleIndex(source: IndexSource, path: string, log: Logger): 'delta' | 'merged' | 'built' | 'busy' {
+  const result = withIndexLock(path, () => {
+    let base: SegmentData | undefined;
+    try {
+      base = openSnapshot(path).segment;
+    } catch {
+      base = undefined;
+    }
+    if (!base || base.taxonomyHash !== source.taxonomyHash || base.generation > source.store.generation()) {
+      buildBase(source, path, log);
+      return 'built' as const;
+    }
+    if (source.store.countChanged(base.generation) <= mergeThreshold(base.docCount)) return 'delta' as const;
+    mergeIndex(source, path, log);
+    return 'merged' as const;
   });
-  if (path) writeSnapshot(path, data);
-  log.info({ papers: data.docCount, terms: data.terms.length, ms: Math.round(performance.now() - started) }, 'search index built');
-  return data;
+  return result;
+}
+
+/** The generation of the snapshot at `path`, or undefined. */
+export function snapshotGeneration(path: string): number | undefined {
+  try {
+    return readHeader(path).header.generation;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `fn` holding `<path>.lock`, so that one process writes the index at a time; returns
+ * 'busy' when another live process holds it. A lock left by a process that is gone is taken over.
+ */
+export function withIndexLock<T>(path: string, fn: () => T): T | 'busy' {
+  const lock = `${path}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (lockHeld(lock)) return 'busy';
+      rmSync(lock, { force: true });
+      continue;
+    }
+    try {
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return fn();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+  return 'busy';
+}
+
+/** Whether a live process holds the index lock. */
+export function indexLocked(path: string): boolean {
+  return lockHeld(`${path}.lock`);
+}
+
+function lockHeld(lock: string): boolean {
+  try {
+    const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+    if (Number.isInteger(pid) && pid > 0) return pid !== process.pid && isAlive(pid);
+    // Created but not yet filled in: a young lock counts as held.
+    return Date.now() - statSync(lock).mtimeMs < 10_000;
+  } catch {
+    return false;
+  }
 }

@@ -95,6 +95,13 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX digest_runs_state ON digest_runs(state);
   `,
+  `
+  CREATE TABLE paper_tombstones (
+    doc INTEGER PRIMARY KEY,
+    gen INTEGER NOT NULL
+  );
+  CREATE INDEX paper_tombstones_gen ON paper_tombstones(gen);
+  `,
 ];
 
 /**

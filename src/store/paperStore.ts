@@ -53,6 +53,25 @@ interface PaperRow {
   first_seen: string;
 }
 
+const INDEX_COLUMNS = 'doc, id, title, authors, abstract, keywords, venue, year, status, topics, first_seen';
+type IndexColumns = Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'status' | 'topics' | 'first_seen'>;
+
+function toIndexRow(row: IndexColumns): IndexRow {
+  return {
+    doc: row.doc,
+    id: row.id,
+    title: row.title,
+    authors: JSON.parse(row.authors) as string[],
+    abstract: row.abstract,
+    keywords: JSON.parse(row.keywords) as string[],
+    venue: row.venue,
+    year: row.year,
+    status: row.status,
+    topics: JSON.parse(row.topics) as string[],
+    firstSeen: row.first_seen,
+  };
+}
+
 /** Alias kinds in the order that decides which existing paper a record merges into. */
 const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:'];
 
@@ -77,6 +96,15 @@ export class PaperStore {
       docOf: db.prepare<[string], { doc: number }>('SELECT doc FROM papers WHERE id = ?'),
       abstractOf: db.prepare<[number], { abstract: string }>('SELECT abstract FROM papers WHERE doc = ?'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      changed: db.prepare<[number, number, number, number], IndexColumns>(
+        `SELECT ${INDEX_COLUMNS} FROM papers INDEXED BY papers_gen WHERE gen > ? AND gen <= ? AND doc > ? ORDER BY doc LIMIT ?`,
+      ),
+      deleted: db.prepare<[number, number], { doc: number }>('SELECT doc FROM paper_tombstones WHERE gen > ? AND gen <= ? ORDER BY doc'),
+      countChanged: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM papers INDEXED BY papers_gen WHERE gen > ?'),
+      countDeleted: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM paper_tombstones WHERE gen > ?'),
+      deletePaper: db.prepare('DELETE FROM papers WHERE doc = ?'),
+      deleteAliases: db.prepare('DELETE FROM paper_aliases WHERE paper_id = ?'),
+      tombstone: db.prepare('INSERT OR REPLACE INTO paper_tombstones (doc, gen) VALUES (?, ?)'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     };
   }
@@ -219,24 +247,44 @@ export class PaperStore {
 
   /** Every paper in document order, with the fields the search index needs. */
   *rowsForIndex(): IterableIterator<IndexRow> {
-    const stmt = this.db.prepare<[], Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'status' | 'topics' | 'first_seen'>>(
-      'SELECT doc, id, title, authors, abstract, keywords, venue, year, status, topics, first_seen FROM papers ORDER BY doc',
-    );
-    for (const row of stmt.iterate()) {
-      yield {
-        doc: row.doc,
-        id: row.id,
-        title: row.title,
-        authors: JSON.parse(row.authors) as string[],
-        abstract: row.abstract,
-        keywords: JSON.parse(row.keywords) as string[],
-        venue: row.venue,
-        year: row.year,
-        status: row.status,
-        topics: JSON.parse(row.topics) as string[],
-        firstSeen: row.first_seen,
-      };
+    const stmt = this.db.prepare<[], IndexColumns>(`SELECT ${INDEX_COLUMNS} FROM papers ORDER BY doc`);
+    for (const row of stmt.iterate()) yield toIndexRow(row);
+  }
+
+  /**
+   * The papers written in generations (from, to], in document order, at most `limit` of them
+   * after document `afterDoc`: what a search index at generation `from` lacks.
+   * @example store.rowsChanged(41, store.generation(), 0, 500)
+   */
+  rowsChanged(from: number, to: number, afterDoc: number, limit: number): IndexRow[] {
+    return this.stmts.changed.all(from, to, afterDoc, limit).map(toIndexRow);
+  }
+
+  /** How many papers were written, and how many deleted, after generation `from`. */
+  countChanged(from: number): number {
+    return this.stmts.countChanged.get(from)!.n + this.stmts.countDeleted.get(from)!.n;
+  }
+
+  /** Store documents deleted in generations (from, to]. */
+  deletedDocs(from: number, to: number): number[] {
+    return this.stmts.deleted.all(from, to).map((r) => r.doc);
+  }
+
+  /**
+   * Removes papers (and the identifiers filed for them), leaving a tombstone under `gen` so that
+   * search indexes following the store mask them. Call inside {@link transaction}. Returns how many were removed.
+   */
+  remove(ids: readonly string[], gen: number): number {
+    let removed = 0;
+    for (const id of ids) {
+      const doc = this.docOf(id);
+      if (doc === undefined) continue;
+      this.stmts.deletePaper.run(doc);
+      this.stmts.deleteAliases.run(id);
+      this.stmts.tombstone.run(doc, gen);
+      removed++;
     }
+    return removed;
   }
 
   private findOwner(aliases: readonly string[]): string | undefined {

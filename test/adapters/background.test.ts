@@ -11,7 +11,7 @@ beforeEach(async () => {
 afterEach(() => app.dispose());
 
 describe('new papers in a running bot', () => {
-  it('appear in searches once the index rebuilt by a child process is loaded, without a restart', async () => {
+  it('appear in searches as soon as the bot catches up, and a merge by a child process is swapped in', async () => {
     const before = app.library.size;
     // A sync in another process adds papers to the store…
     app.store.transaction(() => {
@@ -23,17 +23,20 @@ describe('new papers in a running bot', () => {
       );
     });
     expect(app.library.search('quokka alignment').hits).toHaveLength(0);
-    // …the bot has the index rebuilt out of process, then loads it, without rebuilding itself.
+    // …the bot folds it in as a small delta, without any rebuild…
     expect(app.library.stale).toBe(true);
-    expect(app.library.refresh({ rebuild: false })).toBe(false);
-    expect(await reindexInChild({ config: app.config, log: silentLog })).toBe(true);
-    expect(app.library.refresh({ rebuild: false })).toBe(true);
+    expect(await app.library.catchUp()).toBe(true);
     expect(app.library.stale).toBe(false);
+    expect(app.library.size).toBe(before + 1);
+    expect(app.library.search('quokka alignment').hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
+    // …and when a child process merges the deltas into a new snapshot, the bot swaps it in.
+    expect(await reindexInChild({ config: app.config, log: silentLog }, undefined, ['--merge'])).toBe(true);
+    expect(await app.library.catchUp()).toBe(true);
     expect(app.library.size).toBe(before + 1);
     expect(app.library.search('quokka alignment').hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
   });
 
-  it('refresh rebuilds in process when no fresh snapshot exists and rebuilding is allowed', () => {
+  it('refresh folds the store’s changes in at once', () => {
     const before = app.library.size;
     addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
     expect(app.library.size).toBe(before + 1);

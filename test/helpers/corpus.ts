@@ -7,9 +7,9 @@ import pino from 'pino';
 import { openDatabase } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
-import { buildIndex } from '../../src/search/index/build.js';
+import { buildSegment } from '../../src/search/index/build.js';
 import { SearchEngine } from '../../src/search/engine.js';
-import type { IndexData } from '../../src/search/index/types.js';
+import { IndexView } from '../../src/search/index/view.js';
 
 export const FIXTURE_PAPERS = fileURLToPath(new URL('../fixtures/papers.jsonl', import.meta.url));
 export const silentLog = pino({ level: 'silent' });
@@ -23,9 +23,14 @@ export async function storeOf(paths: string[] = [FIXTURE_PAPERS], classify: (p: 
 }
 
 /** A search engine over a store, resolving topics by id only. */
-export function engineOf(store: PaperStore, topicIds: string[] = []): { engine: SearchEngine; data: IndexData } {
-  const data = buildIndex(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'test', topicIds });
-  const engine = new SearchEngine(data, {
+export function engineOf(store: PaperStore, topicIds: string[] = []): { engine: SearchEngine; view: IndexView } {
+  const view = new IndexView(buildSegment(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'test', topicIds }));
+  return { engine: engineOver(view, store, topicIds), view };
+}
+
+/** A search engine over an index view of `store`'s papers. */
+export function engineOver(view: IndexView, store: PaperStore, topicIds: string[] = []): SearchEngine {
+  return new SearchEngine(view, {
     lookupRef: (ref) => {
       const paper = store.findByRef(ref);
       return paper ? { storeDoc: store.docOf(paper.id)!, id: paper.id, title: paper.title } : undefined;
@@ -33,5 +38,4 @@ export function engineOf(store: PaperStore, topicIds: string[] = []): { engine: 
     lookupAbstract: (doc) => store.abstractOf(doc),
     resolveTopic: (name) => (topicIds.includes(name) ? { id: name } : { error: `No topic called "${name}".` }),
   });
-  return { engine, data };
 }

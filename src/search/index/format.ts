@@ -1,0 +1,283 @@
+/**
+ * The index snapshot file, format 2: a segment's arrays as they are in memory, each section
+ * 8-byte aligned with its CRC-32 in the header, so that opening is a memory map plus views over
+ * it — no decoding, no copying, whatever the library's size.
+ *
+ * Layout: magic (8 bytes), header length (uint32 LE), JSON header, then the sections.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } from './types.js';
+import { mapFile } from './mmap.js';
+
+export const MAGIC = 'PSIDX\u0002\n\0';
+/** The first format's magic: such a file is rebuilt, never read. */
+const LEGACY_MAGIC = 'PSIDX\u0001\n\0';
+export const FORMAT_VERSION = 2;
+/** Sections up to this size are checked against their CRC when the file is opened; larger ones in the background. */
+const CHECK_AT_OPEN_BYTES = 1 << 20;
+
+export type ArrayKind = 'u8' | 'u16' | 'u32' | 'f64';
+export interface SectionInfo {
+  name: string;
+  kind: ArrayKind;
+  offset: number;
+  bytes: number;
+  crc: number;
+}
+export interface Header {
+  version: number;
+  generation: number;
+  taxonomyHash: string;
+  docCount: number;
+  termCount: number;
+  venues: string[];
+  topics: string[];
+  topicWords: number;
+  lengthSums: number[];
+  maxFirstSeen: number;
+  totalBytes: number;
+  sections: SectionInfo[];
+}
+
+/** The header of a snapshot without reading the rest: enough to tell whether it is stale. */
+export interface SnapshotInfo {
+  generation: number;
+  taxonomyHash: string;
+  docCount: number;
+}
+
+export type SectionData = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+
+/** The sections of a segment, in file order. */
+export function sectionsOf(s: SegmentData): Array<{ name: string; kind: ArrayKind; data: SectionData }> {
+  const text = (name: string, c: TextColumn) => [
+    { name: `${name}.bytes`, kind: 'u8' as const, data: c.bytes },
+    { name: `${name}.offsets`, kind: 'u32' as const, data: c.offsets },
+  ];
+  return [
+    { name: 'storeDocs', kind: 'u32', data: s.storeDocs },
+    ...text('terms', s.terms),
+    { name: 'docFreq', kind: 'u32', data: s.docFreq },
+    { name: 'trie.chars', kind: 'u16', data: s.trie.chars },
+    { name: 'trie.depth', kind: 'u8', data: s.trie.depth },
+    { name: 'trie.end', kind: 'u32', data: s.trie.end },
+    { name: 'trie.term', kind: 'u32', data: s.trie.term },
+    ...text('ids', s.ids),
+    ...text('titles', s.titles),
+    ...text('authors', s.authors),
+    ...text('titleKeys', s.titleKeys),
+    { name: 'titleOrder', kind: 'u32', data: s.titleOrder },
+    { name: 'years', kind: 'u16', data: s.years },
+    { name: 'standing', kind: 'u8', data: s.standing },
+    { name: 'venueOf', kind: 'u16', data: s.venueOf },
+    { name: 'firstSeen', kind: 'f64', data: s.firstSeen },
+    { name: 'topicBits', kind: 'u32', data: s.topicBits },
+    ...s.fields.flatMap((f, i) => [
+      { name: `f${i}.offsets`, kind: 'u32' as const, data: f.offsets },
+      { name: `f${i}.lengths`, kind: 'u16' as const, data: f.lengths },
+      { name: `f${i}.docs`, kind: 'u32' as const, data: f.docs },
+      { name: `f${i}.tfs`, kind: 'u8' as const, data: f.tfs },
+    ]),
+    ...text('forward', s.forward),
+  ];
+}
+
+/** The header fields that are not sections. */
+export function headerOf(s: SegmentData): Omit<Header, 'version' | 'totalBytes' | 'sections'> {
+  return {
+    generation: s.generation,
+    taxonomyHash: s.taxonomyHash,
+    docCount: s.docCount,
+    termCount: s.docFreq.length,
+    venues: s.venues,
+    topics: s.topics,
+    topicWords: s.topicWords,
+    lengthSums: s.fields.map((f) => f.lengthSum),
+    maxFirstSeen: s.maxFirstSeen,
+  };
+}
+
+/**
+ * Lays out sections of the given sizes after a header: returns the header bytes' length budget
+ * and each section's offset (relative to the body start).
+ */
+export function layout(sizes: ReadonlyArray<{ name: string; kind: ArrayKind; bytes: number }>): { infos: SectionInfo[]; totalBytes: number } {
+  const infos: SectionInfo[] = [];
+  let offset = 0;
+  for (const s of sizes) {
+    infos.push({ name: s.name, kind: s.kind, offset, bytes: s.bytes, crc: 0 });
+    offset = align8(offset + s.bytes);
+  }
+  return { infos, totalBytes: offset };
+}
+
+/** Serializes a header; its length is the same whatever the CRCs are (they are padded). */
+export function encodeHeader(header: Header): { bytes: Buffer; bodyStart: number } {
+  const json = JSON.stringify(header, (key, value) => (key === 'crc' ? `${(value as number).toString(16).padStart(8, '0')}` : value));
+  const bytes = Buffer.from(json, 'utf8');
+  return { bytes, bodyStart: align8(MAGIC.length + 4 + bytes.length) };
+}
+
+/** The file's first bytes: magic, header length, header. */
+export function prefixBytes(header: Header): { prefix: Buffer; bodyStart: number } {
+  const { bytes, bodyStart } = encodeHeader(header);
+  const prefix = Buffer.alloc(bodyStart);
+  prefix.write(MAGIC, 0, 'latin1');
+  prefix.writeUInt32LE(bytes.length, MAGIC.length);
+  bytes.copy(prefix, MAGIC.length + 4);
+  return { prefix, bodyStart };
+}
+
+/** Reads only the header of the snapshot at `path`; undefined if there is none or it is unreadable. */
+export function readSnapshotInfo(path: string): SnapshotInfo | undefined {
+  try {
+    const { header } = readHeader(path);
+    return { generation: header.generation, taxonomyHash: header.taxonomyHash, docCount: header.docCount };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads and checks the header of the file at `path`. Throws with the reason. */
+export function readHeader(path: string): { header: Header; bodyStart: number; fileSize: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const prefix = Buffer.alloc(MAGIC.length + 4);
+    if (readSync(fd, prefix, 0, prefix.length, 0) < prefix.length) throw new Error('not a Paper Scout index snapshot');
+    const magic = prefix.toString('latin1', 0, MAGIC.length);
+    if (magic === LEGACY_MAGIC) throw new Error('index snapshot format 1, expected 2');
+    if (magic !== MAGIC) throw new Error('not a Paper Scout index snapshot');
+    const headerLength = prefix.readUInt32LE(MAGIC.length);
+    if (headerLength > size) throw new Error('index snapshot is truncated');
+    const head = Buffer.alloc(headerLength);
+    readSync(fd, head, 0, headerLength, prefix.length);
+    return { ...parseHeader(head, headerLength), fileSize: size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseHeader(head: Buffer, headerLength: number): { header: Header; bodyStart: number } {
+  const header = JSON.parse(head.toString('utf8'), (key, value) => (key === 'crc' ? parseInt(value as string, 16) : value)) as Header;
+  if (header.version !== FORMAT_VERSION) throw new Error(`index snapshot format ${header.version}, expected ${FORMAT_VERSION}`);
+  return { header, bodyStart: align8(MAGIC.length + 4 + headerLength) };
+}
+
+/**
+ * Opens a snapshot written by {@link writeSegmentFile} or a merge: maps it and returns the
+ * segment as views over the mapping. Checks sizes, offsets and the CRCs of the small sections;
+ * {@link verifySnapshot} checks the rest. Throws with the reason when the file is missing,
+ * truncated, damaged or of another format.
+ */
+export function openSnapshot(path: string): { segment: SegmentData; header: Header } {
+  const { header, bodyStart, fileSize } = readHeader(path);
+  if (fileSize !== bodyStart + header.totalBytes) throw new Error('index snapshot is truncated');
+  const buffer = mapFile(path);
+  if (buffer.byteLength !== fileSize) throw new Error('index snapshot changed while it was opened');
+  const byName = new Map(header.sections.map((s) => [s.name, s]));
+  const bytesOf = (s: SectionInfo) => new Uint8Array(buffer, bodyStart + s.offset, s.bytes);
+  for (const s of header.sections) {
+    if (s.bytes <= CHECK_AT_OPEN_BYTES && crc32(bytesOf(s)) !== s.crc) throw new Error(`index snapshot is damaged (section ${s.name})`);
+  }
+  const view = <T extends SectionData>(name: string): T => {
+    const s = byName.get(name);
+    if (!s) throw new Error(`index snapshot: section ${name} is missing`);
+    const start = bodyStart + s.offset;
+    switch (s.kind) {
+      case 'u8':
+        return new Uint8Array(buffer, start, s.bytes) as T;
+      case 'u16':
+        return new Uint16Array(buffer, start, s.bytes / 2) as T;
+      case 'u32':
+        return new Uint32Array(buffer, start, s.bytes / 4) as T;
+      case 'f64':
+        return new Float64Array(buffer, start, s.bytes / 8) as T;
+    }
+  };
+  const text = (name: string): TextColumn => ({ bytes: view(`${name}.bytes`), offsets: view(`${name}.offsets`) });
+  const fields: FieldPostings[] = [];
+  for (let i = 0; i < FIELD_COUNT; i++) {
+    fields.push({ offsets: view(`f${i}.offsets`), docs: view(`f${i}.docs`), tfs: view(`f${i}.tfs`), lengths: view(`f${i}.lengths`), lengthSum: header.lengthSums[i] ?? 0 });
+  }
+  const segment: SegmentData = {
+    generation: header.generation,
+    taxonomyHash: header.taxonomyHash,
+    docCount: header.docCount,
+    storeDocs: view('storeDocs'),
+    terms: text('terms'),
+    trie: { chars: view('trie.chars'), depth: view('trie.depth'), end: view('trie.end'), term: view('trie.term') },
+    docFreq: view('docFreq'),
+    fields,
+    forward: text('forward'),
+    ids: text('ids'),
+    titles: text('titles'),
+    authors: text('authors'),
+    titleKeys: text('titleKeys'),
+    titleOrder: view('titleOrder'),
+    years: view('years'),
+    standing: view('standing'),
+    venueOf: view('venueOf'),
+    venues: header.venues,
+    firstSeen: view('firstSeen'),
+    maxFirstSeen: header.maxFirstSeen,
+    topics: header.topics,
+    topicWords: header.topicWords,
+    topicBits: view('topicBits'),
+  };
+  checkShape(segment, header);
+  return { segment, header };
+}
+
+/**
+ * Whether every section of the file matches its CRC, read with positional reads in 4 MiB
+ * pieces (pages read this way are not mapped into the process). Resolves the first damaged
+ * section's name, or undefined when all are whole. Yields between pieces.
+ */
+export async function verifySnapshot(path: string): Promise<string | undefined> {
+  const { header, bodyStart } = readHeader(path);
+  const fd = openSync(path, 'r');
+  const piece = Buffer.alloc(4 << 20);
+  try {
+    for (const s of header.sections) {
+      if (s.bytes <= CHECK_AT_OPEN_BYTES) continue;
+      let crc = 0;
+      for (let done = 0; done < s.bytes; ) {
+        const n = readSync(fd, piece, 0, Math.min(piece.length, s.bytes - done), bodyStart + s.offset + done);
+        if (n <= 0) return s.name;
+        crc = crc32(piece.subarray(0, n), crc);
+        done += n;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (crc !== s.crc) return s.name;
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Structural checks that keep a damaged file from sending a query out of bounds or into a long loop. */
+function checkShape(s: SegmentData, header: Header): void {
+  const fail = (what: string) => {
+    throw new Error(`index snapshot is damaged (${what})`);
+  };
+  const n = s.docCount;
+  const terms = header.termCount;
+  if (s.storeDocs.length !== n || s.years.length !== n || s.titleOrder.length !== n || s.firstSeen.length !== n) fail('document arrays');
+  if (s.docFreq.length !== terms || s.terms.offsets.length !== terms + 1) fail('vocabulary');
+  if (s.topicBits.length !== n * s.topicWords) fail('topics');
+  for (const c of [s.ids, s.titles, s.authors, s.titleKeys, s.forward]) {
+    if (c.offsets.length !== n + 1 || c.offsets[n] !== c.bytes.length) fail('text offsets');
+  }
+  for (const f of s.fields) {
+    if (f.offsets.length !== terms + 1 || f.lengths.length !== n || f.docs.length !== f.tfs.length) fail('postings');
+    if (f.offsets[terms] !== f.docs.length) fail('posting offsets');
+    for (let t = 0; t < terms; t++) if (f.offsets[t]! > f.offsets[t + 1]!) fail('posting offsets');
+  }
+}
+
+export function align8(n: number): number {
+  return (n + 7) & ~7;
+}
