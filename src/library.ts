@@ -67,7 +67,7 @@ export class Library {
    * Returns whether the index changed.
    */
   refresh(): boolean {
-    const swapped = this.swapToNewerSnapshot(false);
+    const swapped = this.swapToNewerSnapshot();
     return catchUpNow(this.engine_.view, this.store) || swapped;
   }
 
@@ -77,21 +77,26 @@ export class Library {
    * bot calls before each command and every few seconds. Returns whether the index changed.
    */
   catchUp(): Promise<boolean> {
-    this.catching ??= (async () => {
-      try {
-        const swapped = this.swapToNewerSnapshot(true);
-        let changed = false;
-        while (isStale(this.engine_.view, this.store)) {
-          const done = await catchUp(this.engine_.view, this.store);
-          if (done !== true) break;
-          changed = true;
-        }
-        return changed || swapped;
-      } finally {
-        this.catching = undefined;
-      }
-    })();
+    if (!this.catching) {
+      const run = this.runCatchUp();
+      this.catching = run;
+      const clear = () => {
+        if (this.catching === run) this.catching = undefined;
+      };
+      run.then(clear, clear);
+    }
     return this.catching;
+  }
+
+  private async runCatchUp(): Promise<boolean> {
+    const swapped = this.swapToNewerSnapshot();
+    let changed = false;
+    while (isStale(this.engine_.view, this.store)) {
+      const done = await catchUp(this.engine_.view, this.store);
+      if (done !== true) break;
+      changed = true;
+    }
+    return changed || swapped;
   }
 
   /** Whether the store has papers the index does not reflect yet. */
@@ -291,7 +296,7 @@ export class Library {
    * After another process merged a new snapshot: map it, catch it up to the store, and swap it
    * in between two queries (the old mapping lives on until it is collected).
    */
-  private swapToNewerSnapshot(_sliced: boolean): boolean {
+  private swapToNewerSnapshot(): boolean {
     const path = this.options.indexPath;
     const current = this.engine_.view;
     if (!path) return false;

@@ -34,9 +34,10 @@ const paperArb = fc.record({
   abstract: fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 20 }).map((w) => w.join(' ')),
   authors: fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }),
   year: fc.integer({ min: 2018, max: 2024 }),
-  venue: fc.constantFrom('ICML', 'NeurIPS', 'arXiv', ''),
+  venue: fc.constantFrom<string>('ICML', 'NeurIPS', 'arXiv', ''),
   topic: fc.constantFrom(...TOPICS),
 });
+type GenPaper = typeof paperArb extends fc.Arbitrary<infer T> ? T : never;
 const opArb = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('add' as const), paper: paperArb }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), paper: paperArb }) },
@@ -47,7 +48,7 @@ const opArb = fc.oneof(
 );
 
 let serial = 0;
-function recordOf(p: fc.Infer<typeof paperArb>, key: string): PaperRecord & { topic: string } {
+function recordOf(p: GenPaper, key: string): PaperRecord & { topic: string } {
   return { title: p.title, authors: p.authors, abstract: p.abstract, venue: p.venue, year: p.year, status: '', keywords: [], labels: [], links: {}, externalIds: {}, sourceKey: key, topic: p.topic };
 }
 
@@ -89,7 +90,7 @@ describe('segments', () => {
             fn(gen);
           });
         const keys: string[] = [];
-        const upsert = (p: fc.Infer<typeof paperArb>, key: string, gen: number) => {
+        const upsert = (p: GenPaper, key: string, gen: number) => {
           const r = recordOf(p, key);
           return store.upsert(r, gen, { source: 'test', classify: () => [r.topic], now: new Date(Date.UTC(2026, 0, 1 + keys.length)) }).id;
         };

@@ -10,6 +10,12 @@ import { crc32 } from 'node:zlib';
 import { FORMAT_VERSION, layout, prefixBytes, sectionsOf, headerOf, type ArrayKind, type Header, type SectionData, type SectionInfo } from './format.js';
 import type { SegmentData } from './types.js';
 
+/**
+ * Milliseconds to pause after each section piece (PAPERSCOUT_INDEX_WRITE_DELAY_MS): lets tests
+ * kill a writer half way through. Zero in normal use.
+ */
+const WRITE_DELAY_MS = Number(process.env.PAPERSCOUT_INDEX_WRITE_DELAY_MS) || 0;
+
 export class SnapshotWriter {
   private readonly fd: number;
   private readonly infos: SectionInfo[];
@@ -46,6 +52,7 @@ export class SnapshotWriter {
     }
     entry.info.crc = crc32(bytes, entry.info.crc);
     entry.written += bytes.length;
+    if (WRITE_DELAY_MS > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WRITE_DELAY_MS);
   }
 
   /** Writes the header, syncs and renames the file into place. */
