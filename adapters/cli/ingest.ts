@@ -10,7 +10,7 @@ import { ingestPaths } from '../../src/ingest/ingest.js';
 import { createProgressBar } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase, tuneForBulkWrites } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
@@ -19,6 +19,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
   if (paths.length === 0) throw new UserError('Give files or folders to import: paperscout ingest ../shared/corpus/paperlists');
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
+  tuneForBulkWrites(db);
   const store = new PaperStore(db);
   const stop = abortOnSignal('Stopping after the current batch');
   try {

@@ -168,14 +168,11 @@ class Run {
       const gen = store.beginGeneration();
       const counts = { added: 0, updated: 0, unchanged: 0 };
       const refused: Array<{ item: PendingRecord; reason: string }> = [];
-      for (const item of batch) {
-        try {
-          counts[store.upsert(item.record, gen, options).outcome]++;
-        } catch (error) {
-          if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
-          refused.push({ item, reason: `store refused the record: ${(error as Error).message}` });
-        }
-      }
+      const results = store.upsertBatch(batch.map((item) => item.record), gen, options);
+      results.forEach((result, i) => {
+        if ('refused' in result) refused.push({ item: batch[i]!, reason: `store refused the record: ${result.refused.message}` });
+        else counts[result.outcome]++;
+      });
       if (counts.added + counts.updated === 0) store.releaseGeneration(gen);
       return { counts, refused };
     });

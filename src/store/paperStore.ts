@@ -74,6 +74,20 @@ function toIndexRow(row: IndexColumns): IndexRow {
 
 /** Alias kinds in the order that decides which existing paper a record merges into. */
 const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:'];
+/** Identifiers looked up per query (one JSON array parameter). */
+const LOOKUP_CHUNK = 5000;
+
+/** The paper an identifier of the record already names, by {@link ALIAS_PRIORITY}. */
+function findOwner(aliases: readonly string[], owners: ReadonlyMap<string, string>): string | undefined {
+  for (const prefix of ALIAS_PRIORITY) {
+    for (const alias of aliases) {
+      if (!alias.startsWith(prefix)) continue;
+      const owner = owners.get(alias);
+      if (owner) return owner;
+    }
+  }
+  return undefined;
+}
 
 export class PaperStore {
   private readonly stmts;
@@ -83,6 +97,10 @@ export class PaperStore {
       byId: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id = ?'),
       byDoc: db.prepare<[number], PaperRow>('SELECT * FROM papers WHERE doc = ?'),
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
+      aliasOwners: db.prepare<[string], { alias: string; paper_id: string }>(
+        'SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))',
+      ),
+      byIds: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id IN (SELECT value FROM json_each(?))'),
       insertAlias: db.prepare('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
       insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
         labels, links, external_ids, published, source, content_hash, first_seen, updated_at, gen)
@@ -191,35 +209,72 @@ export class PaperStore {
    * Call inside {@link transaction}, after {@link beginGeneration}.
    */
   upsert(record: PaperRecord, gen: number, options: UpsertOptions): { outcome: UpsertOutcome; id: string } {
-    const aliases = aliasesOf(record);
-    const existingId = this.findOwner(aliases);
-    const now = options.now.toISOString();
-    if (existingId === undefined) {
-      const id = preferredId(record, aliases);
-      const content = withTopics(record, options.classify);
-      this.stmts.insert.run({
-        ...toColumns(id, content),
-        source: options.source,
-        first_seen: now,
-        updated_at: now,
-        gen,
-      });
-      for (const alias of aliases) this.stmts.insertAlias.run(alias, id);
-      return { outcome: 'added', id };
+    const [result] = this.upsertBatch([record], gen, options);
+    if ('refused' in result!) throw result.refused;
+    return result!;
+  }
+
+  /**
+   * {@link upsert} for many records at once, with the same outcomes as one after the other: the
+   * identifiers of the whole batch are looked up in one query, the stored papers they name read in
+   * another, records merged in memory (a later record of the batch sees the earlier ones), then
+   * written. A record the database refuses (a constraint) comes back as `refused`; the others go in.
+   * Call inside {@link transaction}, after {@link beginGeneration}.
+   * @example store.upsertBatch(records, gen, { source: 'paperlists:icml2019', classify, now })
+   */
+  upsertBatch(records: readonly PaperRecord[], gen: number, options: UpsertOptions): Array<{ outcome: UpsertOutcome; id: string } | { refused: Error }> {
+    const aliasLists = records.map(aliasesOf);
+    const owners = new Map<string, string>();
+    const wanted = [...new Set(aliasLists.flat())];
+    for (let i = 0; i < wanted.length; i += LOOKUP_CHUNK) {
+      for (const row of this.stmts.aliasOwners.all(JSON.stringify(wanted.slice(i, i + LOOKUP_CHUNK)))) owners.set(row.alias, row.paper_id);
     }
-    const row = this.stmts.byId.get(existingId)!;
-    const existing = toPaper(row);
-    // The record that is (or, superseding a preprint or a rejection, becomes) the paper's source
-    // replaces its fields; any other record only fills gaps. "Same source" alone is not enough: a
-    // listing's duplicate would replace the original and be replaced back on every re-ingest.
-    const owns = row.source === options.source ? preferredId(record, aliases) === existingId : supersedes(existing, record);
-    const merged = withTopics(mergeRecords(existing, record, owns), options.classify);
-    const columns = toColumns(existingId, merged);
-    for (const alias of aliases) this.stmts.insertAlias.run(alias, existingId);
-    if (columns.content_hash === row.content_hash) return { outcome: 'unchanged', id: existingId };
-    const source = owns ? options.source : row.source;
-    this.stmts.update.run({ ...columns, source, updated_at: now, gen });
-    return { outcome: 'updated', id: existingId };
+    const rows = new Map<string, PaperRow>();
+    const ids = [...new Set(owners.values())];
+    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+      for (const row of this.stmts.byIds.all(JSON.stringify(ids.slice(i, i + LOOKUP_CHUNK)))) rows.set(row.id, row);
+    }
+    const now = options.now.toISOString();
+    return records.map((record, i) => {
+      const aliases = aliasLists[i]!;
+      try {
+        const existingId = findOwner(aliases, owners);
+        if (existingId === undefined || !rows.has(existingId)) {
+          const id = preferredId(record, aliases);
+          const columns = toColumns(id, withTopics(record, options.classify));
+          const row = { ...columns, source: options.source, first_seen: now, updated_at: now, gen };
+          this.stmts.insert.run(row);
+          rows.set(id, { ...row, doc: 0 });
+          this.fileAliases(aliases, id, owners);
+          return { outcome: 'added' as const, id };
+        }
+        const row = rows.get(existingId)!;
+        const existing = toPaper(row);
+        // The record that is (or, superseding a preprint or a rejection, becomes) the paper's source
+        // replaces its fields; any other record only fills gaps. "Same source" alone is not enough: a
+        // listing's duplicate would replace the original and be replaced back on every re-ingest.
+        const owns = row.source === options.source ? preferredId(record, aliases) === existingId : supersedes(existing, record);
+        const columns = toColumns(existingId, withTopics(mergeRecords(existing, record, owns), options.classify));
+        this.fileAliases(aliases, existingId, owners);
+        if (columns.content_hash === row.content_hash) return { outcome: 'unchanged' as const, id: existingId };
+        const source = owns ? options.source : row.source;
+        this.stmts.update.run({ ...columns, source, updated_at: now, gen });
+        rows.set(existingId, { ...row, ...columns, source });
+        return { outcome: 'updated' as const, id: existingId };
+      } catch (error) {
+        if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
+        return { refused: error as Error };
+      }
+    });
+  }
+
+  /** Files a paper's identifiers (the first paper to claim one keeps it). */
+  private fileAliases(aliases: readonly string[], id: string, owners: Map<string, string>): void {
+    for (const alias of aliases) {
+      if (owners.has(alias)) continue;
+      owners.set(alias, id);
+      this.stmts.insertAlias.run(alias, id);
+    }
   }
 
   /**
@@ -287,16 +342,6 @@ export class PaperStore {
     return removed;
   }
 
-  private findOwner(aliases: readonly string[]): string | undefined {
-    for (const prefix of ALIAS_PRIORITY) {
-      for (const alias of aliases) {
-        if (!alias.startsWith(prefix)) continue;
-        const owner = this.stmts.aliasOwner.get(alias);
-        if (owner) return owner.paper_id;
-      }
-    }
-    return undefined;
-  }
 }
 
 /** Every identifier a record can be found by, most specific first. */
