@@ -179,11 +179,11 @@ export class SearchEngine {
         const scorer = this.scorer;
         scorer.reset();
         scorer.scoreGroups(groups.map((g) => ({ ...g, fields: [Field.Title] })));
-        const top = new TopK(n * 2);
+        const top = new TopK(n * 2, (d) => this.view.storeDoc(d));
         for (let i = 0; i < scorer.touchedCount; i++) {
           const d = scorer.touched[i]!;
           if (scorer.coverage[d] !== required || seen.has(d)) continue;
-          top.offer(scorer.score[d]!, d, this.view.storeDoc(d));
+          top.offer(scorer.score[d]!, d);
         }
         for (const { doc } of top.sorted()) {
           if (out.length >= n) break;
@@ -214,7 +214,7 @@ export class SearchEngine {
     const g = groups.filter((group) => !group.optional).length;
     scorer.reset();
     scorer.scoreGroups(groups, { typedWords: query.text.split(/\s+/).filter(Boolean).length });
-    const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0));
+    const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0), (d) => view.storeDoc(d));
     const nameForms = query.words.length >= 2 ? authorNameForms(query.words, this.vocab) : undefined;
     const authorLevel = new Map<number, number>();
     let exactAuthorMatches = 0;
@@ -241,7 +241,7 @@ export class SearchEngine {
           if (level === 2) exactAuthorMatches++;
         }
       }
-      top.offer(score, d, view.storeDoc(d));
+      top.offer(score, d);
     }
     // Papers whose title is or starts with the query, even if words alone ranked them low.
     const pulled = query.words.length > 0 ? titlePrefixDocs(view, normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];

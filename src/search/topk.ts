@@ -9,18 +9,22 @@ export class TopK {
   private readonly keys: Float64Array;
   size = 0;
 
-  constructor(readonly capacity: number) {
+  /** `keyOf(doc)` gives the tie-break key; it is asked only for documents that make the cut. */
+  constructor(
+    readonly capacity: number,
+    private readonly keyOf: (doc: number) => number = (doc) => doc,
+  ) {
     this.scores = new Float64Array(capacity);
     this.docs = new Int32Array(capacity);
     this.keys = new Float64Array(capacity);
   }
 
-  offer(score: number, doc: number, key: number = doc): void {
+  offer(score: number, doc: number): void {
     if (this.size < this.capacity) {
       let i = this.size++;
       this.scores[i] = score;
       this.docs[i] = doc;
-      this.keys[i] = key;
+      this.keys[i] = this.keyOf(doc);
       while (i > 0) {
         const parent = (i - 1) >> 1;
         if (!this.worse(i, parent)) break;
@@ -31,7 +35,9 @@ export class TopK {
     }
     if (this.capacity === 0) return;
     // Replace the worst (the root) when the newcomer beats it.
-    if (score < this.scores[0]! || (score === this.scores[0]! && key > this.keys[0]!)) return;
+    if (score < this.scores[0]!) return;
+    const key = this.keyOf(doc);
+    if (score === this.scores[0]! && key > this.keys[0]!) return;
     this.scores[0] = score;
     this.docs[0] = doc;
     this.keys[0] = key;
