@@ -9,6 +9,8 @@
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
+ *   --scale N           instead: the scale table for 95k (real), 300k and N recombined papers
+ *                       (bench/scale/run.ts; --seed S, --keep)
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,14 @@ import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
-  options: { 'skip-minisearch': { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, runs: { type: 'string', default: '3' } },
+  options: {
+    'skip-minisearch': { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    scale: { type: 'string' },
+    seed: { type: 'string', default: '42' },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const corpus = resolve(process.env.BENCH_CORPUS ?? join(root, '../shared/corpus/paperlists'));
 const evalFile = resolve(process.env.BENCH_EVAL ?? join(root, '../shared/eval/relevance-dev.jsonl'));
@@ -35,6 +44,17 @@ const runs = Math.max(1, Number(values.runs) || 3);
 
 if (!existsSync(corpus)) {
   process.stdout.write(`No corpus at ${corpus}: set BENCH_CORPUS to a paperlists tree to benchmark.\n`);
+  process.exit(0);
+}
+
+if (values.scale !== undefined) {
+  const scale = Number(values.scale);
+  if (!Number.isInteger(scale) || scale < 100_000) {
+    process.stderr.write('--scale takes a whole number of papers, at least 100000 (e.g. --scale 1000000).\n');
+    process.exit(2);
+  }
+  const { runScaleBench } = await import('./scale/run.js');
+  await runScaleBench({ scale, seed: Number(values.seed) || 42, keep: values.keep === true, corpus, evalFile });
   process.exit(0);
 }
 
