@@ -96,6 +96,7 @@ export class SearchEngine {
   readonly vocab: Vocabulary;
   private readonly scorer: Scorer;
   private excludedMark = new Uint32Array(0);
+  private candidateMark = new Uint32Array(0);
   private stamp = 0;
 
   constructor(
@@ -119,7 +120,10 @@ export class SearchEngine {
   /** Grows the per-document scratch space after the view gained documents. */
   private prepare(): void {
     this.scorer.ensureCapacity();
-    if (this.excludedMark.length < this.view.docCount) this.excludedMark = new Uint32Array(Math.ceil(this.view.docCount * 1.25) + 1024);
+    if (this.excludedMark.length < this.view.docCount) {
+      this.excludedMark = new Uint32Array(Math.ceil(this.view.docCount * 1.25) + 1024);
+      this.candidateMark = new Uint32Array(this.excludedMark.length);
+    }
   }
 
   /**
@@ -291,35 +295,59 @@ export class SearchEngine {
 
   /**
    * Filters only (no words): newest first, the best `keep` of them (all of them when phrases
-   * still have to be checked); `result.total` counts every match.
+   * still have to be checked); `result.total` counts every match. A short candidate list is
+   * sorted; otherwise the index's newest-first order is walked until `keep` are found.
    */
   private filterOnly(filter: CompiledFilter, keep: number, result: SearchResult) {
     const view = this.view;
-    const out: Array<{ doc: number; score: number }> = [];
+    const passes = (d: number) => view.dead[d] === 0 && (!filter.active || filter.allows(d));
+    const list = filter.candidates;
+    // Sorting n candidates costs about n log n; walking the newest-first order until `keep` of
+    // them turn up costs about keep × library / n.
+    if (keep === Infinity || (list && list.length * list.length <= 4 * keep * view.liveCount)) {
+      const out: Array<{ doc: number; score: number }> = [];
+      if (list) for (const d of list) if (passes(d)) out.push({ doc: d, score: 0 });
+      if (!list) for (let d = 0; d < view.docCount; d++) if (passes(d)) out.push({ doc: d, score: 0 });
+      result.total = out.length;
+      return this.newestFirst(out).slice(0, keep);
+    }
     let total = 0;
-    const take = (d: number) => {
-      if (view.dead[d] === 1 || (filter.active && !filter.allows(d))) return;
-      total++;
-      out.push({ doc: d, score: 0 });
-      // Keep the list short: trim to the best `keep` whenever it doubles.
-      if (out.length >= 2 * keep + 1024) {
-        const best = this.newestFirst(out).slice(0, keep);
-        out.length = 0;
-        out.push(...best);
+    const stamp = this.stamp;
+    const mark = this.candidateMark;
+    if (list) {
+      for (const d of list) {
+        if (!passes(d)) continue;
+        total++;
+        mark[d] = stamp;
       }
-    };
-    if (filter.candidates) for (const d of filter.candidates) take(d);
-    else for (let d = 0; d < view.docCount; d++) take(d);
+    } else for (let d = 0; d < view.docCount; d++) if (passes(d)) total++;
+    const out: Array<{ doc: number; score: number }> = [];
+    view.walkNewest((d) => {
+      if (list ? mark[d] === stamp : passes(d)) out.push({ doc: d, score: 0 });
+      return out.length < keep;
+    });
     result.total = total;
-    return this.newestFirst(out).slice(0, keep);
+    return out;
   }
 
   /** Newest year first; within a year, best first (score, then the venue's distinction). */
   private newestFirst(list: Array<{ doc: number; score: number }>) {
     const view = this.view;
-    const keyed = list.map((r) => ({ ...r, year: view.year(r.doc), standing: view.standing(r.doc), seen: view.firstSeen(r.doc), key: view.storeDoc(r.doc) }));
-    keyed.sort((a, b) => b.year - a.year || b.score - a.score || b.standing - a.standing || b.seen - a.seen || a.key - b.key);
-    return keyed.map(({ doc, score }) => ({ doc, score }));
+    const n = list.length;
+    const year = new Uint16Array(n);
+    const standing = new Uint8Array(n);
+    const seen = new Float64Array(n);
+    const key = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const d = list[i]!.doc;
+      year[i] = view.year(d);
+      standing[i] = view.standing(d);
+      seen[i] = view.firstSeen(d);
+      key[i] = view.storeDoc(d);
+    }
+    const order = Array.from({ length: n }, (_, i) => i);
+    order.sort((a, b) => year[b]! - year[a]! || list[b]!.score - list[a]!.score || standing[b]! - standing[a]! || seen[b]! - seen[a]! || key[a]! - key[b]!);
+    return order.map((i) => list[i]!);
   }
 
   private withPhrases(ranked: Array<{ doc: number; score: number }>, phrases: string[][], result: SearchResult) {

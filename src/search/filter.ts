@@ -40,7 +40,12 @@ export function compileFilter(
 
   let candidates: Int32Array | undefined;
   const narrow = (docs: Int32Array) => (candidates = candidates ? intersectSorted(candidates, docs) : docs);
-  if (firstSeenAfter) narrow(view.docsFirstSeenAfter(firstSeenAfter.getTime() / 1000));
+  if (firstSeenAfter) {
+    const after = firstSeenAfter.getTime() / 1000;
+    const recent = view.docsFirstSeenAfter(after);
+    if (recent) narrow(recent);
+    else checks.push((d) => view.firstSeen(d) > after);
+  }
 
   if (query.venues.length > 0) {
     const wanted = new Set(query.venues.map(venueKey));

@@ -160,11 +160,15 @@ export class SegmentBuilder {
     const titleKeys = new TextColumnBuilder();
     for (const d of titleOrder) titleKeys.addBytes(keys[d]!);
 
+    const years = this.years.toArray();
+    const standing = this.standing.toArray();
+    const firstSeen = this.firstSeen.toArray();
+    const storeDocs = this.storeDocs.toArray();
     return {
       generation: this.options.generation,
       taxonomyHash: this.options.taxonomyHash,
       docCount,
-      storeDocs: this.storeDocs.toArray(),
+      storeDocs,
       terms: terms.finish(),
       trie: trie.finish(),
       docFreq,
@@ -175,11 +179,12 @@ export class SegmentBuilder {
       authors: this.authors.finish(),
       titleKeys: titleKeys.finish(),
       titleOrder,
-      years: this.years.toArray(),
-      standing: this.standing.toArray(),
+      newestOrder: newestOrder(docCount, (d) => years[d]!, (d) => standing[d]!, (d) => firstSeen[d]!, (d) => storeDocs[d]!),
+      years,
+      standing,
       venueOf: this.venueOf.toArray(),
       venues: this.venues,
-      firstSeen: this.firstSeen.toArray(),
+      firstSeen,
       maxFirstSeen: this.maxFirstSeen,
       topics: [...this.options.topicIds],
       topicWords: this.topicWords,
@@ -222,6 +227,19 @@ export class SegmentBuilder {
     this.lengths[field]!.push(kept);
     this.lengthSums[field]! += kept;
   }
+}
+
+/** Document numbers 0..n-1 newest first (see {@link SegmentData.newestOrder}). */
+export function newestOrder(
+  n: number,
+  year: (d: number) => number,
+  standing: (d: number) => number,
+  firstSeen: (d: number) => number,
+  storeDoc: (d: number) => number,
+): Uint32Array {
+  const order = Array.from({ length: n }, (_, d) => d);
+  order.sort((a, b) => year(b) - year(a) || standing(b) - standing(a) || firstSeen(b) - firstSeen(a) || storeDoc(a) - storeDoc(b));
+  return Uint32Array.from(order);
 }
 
 function toPostings(buffer: TripleBuffer, remap: Uint32Array, termCount: number, lengths: Uint16Array, lengthSum: number): FieldPostings {

@@ -68,6 +68,7 @@ export function sectionsOf(s: SegmentData): Array<{ name: string; kind: ArrayKin
     ...text('authors', s.authors),
     ...text('titleKeys', s.titleKeys),
     { name: 'titleOrder', kind: 'u32', data: s.titleOrder },
+    { name: 'newestOrder', kind: 'u32', data: s.newestOrder },
     { name: 'years', kind: 'u16', data: s.years },
     { name: 'standing', kind: 'u8', data: s.standing },
     { name: 'venueOf', kind: 'u16', data: s.venueOf },
@@ -216,6 +217,7 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
     authors: text('authors'),
     titleKeys: text('titleKeys'),
     titleOrder: view('titleOrder'),
+    newestOrder: view('newestOrder'),
     years: view('years'),
     standing: view('standing'),
     venueOf: view('venueOf'),
@@ -265,7 +267,7 @@ function checkShape(s: SegmentData, header: Header): void {
   };
   const n = s.docCount;
   const terms = header.termCount;
-  if (s.storeDocs.length !== n || s.years.length !== n || s.titleOrder.length !== n || s.firstSeen.length !== n) fail('document arrays');
+  if (s.storeDocs.length !== n || s.years.length !== n || s.titleOrder.length !== n || s.newestOrder.length !== n || s.firstSeen.length !== n) fail('document arrays');
   if (s.docFreq.length !== terms || s.terms.offsets.length !== terms + 1) fail('vocabulary');
   if (s.topicBits.length !== n * s.topicWords) fail('topics');
   for (const c of [s.ids, s.titles, s.authors, s.titleKeys, s.forward]) {

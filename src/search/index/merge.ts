@@ -10,6 +10,7 @@ import { GrowableArray, TextColumnBuilder, bytesAt, compareAt, pushVarint, textA
 import { FIELD_COUNT, type SegmentData, type TextColumn } from './types.js';
 import type { ArrayKind, SectionData } from './format.js';
 import { SnapshotWriter } from './writer.js';
+import { newestOrder } from './build.js';
 
 export interface MergeInput {
   segment: SegmentData;
@@ -183,6 +184,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     { name: 'titleKeys.bytes', kind: 'u8', bytes: titleKeyBytes },
     { name: 'titleKeys.offsets', kind: 'u32', bytes: (docCount + 1) * 4 },
     { name: 'titleOrder', kind: 'u32', bytes: docCount * 4 },
+    { name: 'newestOrder', kind: 'u32', bytes: docCount * 4 },
     { name: 'years', kind: 'u16', bytes: docCount * 2 },
     { name: 'standing', kind: 'u8', bytes: docCount },
     { name: 'venueOf', kind: 'u16', bytes: docCount * 2 },
@@ -238,6 +240,11 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
       writer.write(`${name}.offsets`, offsets);
     }
     writeTitleOrder(inputs, newIds, out, writer, docCount);
+    const seg = (n: number) => inputs[inputOf[n]!]!.segment;
+    writer.write(
+      'newestOrder',
+      newestOrder(docCount, (n) => seg(n).years[localOf[n]!]!, (n) => seg(n).standing[localOf[n]!]!, (n) => seg(n).firstSeen[localOf[n]!]!, (n) => seg(n).storeDocs[localOf[n]!]!),
+    );
     perDoc('years', 'u16', (seg, d) => seg.years[d]!);
     perDoc('standing', 'u8', (seg, d) => seg.standing[d]!);
     perDoc('venueOf', 'u16', (seg, d, i) => venueMap[i]![seg.venueOf[d]!]!);

@@ -61,6 +61,11 @@ export interface SegmentData {
   /** Venue per document as an index into `venues` (display names). */
   venueOf: Uint16Array;
   venues: string[];
+  /**
+   * Documents newest first: year (newest first), then the venue's distinction, then first seen
+   * (latest first), then store document — the order of a filter-only search.
+   */
+  newestOrder: Uint32Array;
   /** First-seen time per document, seconds since the epoch, and the newest of them. */
   firstSeen: Float64Array;
   maxFirstSeen: number;

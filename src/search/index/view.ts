@@ -266,8 +266,11 @@ export class IndexView {
     return docs;
   }
 
-  /** Live documents first seen after `seconds`, ascending. */
-  docsFirstSeenAfter(seconds: number): Int32Array {
+  /**
+   * Live documents first seen after `seconds`, ascending; undefined when that is more than an
+   * eighth of the library (then a per-document check is cheaper than a list).
+   */
+  docsFirstSeenAfter(seconds: number): Int32Array | undefined {
     if (!this.firstSeenOrder) {
       const docs: number[] = [];
       this.forEachLive((g) => docs.push(g));
@@ -283,7 +286,37 @@ export class IndexView {
       if (times[mid]! <= seconds) lo = mid + 1;
       else hi = mid;
     }
+    if ((times.length - lo) * 8 > times.length) return undefined;
     return docs.slice(lo).sort();
+  }
+
+  /**
+   * Calls `fn` on live documents newest first (year, distinction, first seen, store document)
+   * until it returns false: each segment's stored order, merged.
+   */
+  walkNewest(fn: (g: number) => boolean): void {
+    const parts = this.parts;
+    const pos = new Array<number>(parts.length).fill(0);
+    const head = (i: number): number => {
+      const p = parts[i]!;
+      while (pos[i]! < p.data.docCount && this.dead[p.docBase + p.data.newestOrder[pos[i]!]!] === 1) pos[i]!++;
+      return pos[i]! < p.data.docCount ? p.docBase + p.data.newestOrder[pos[i]!]! : -1;
+    };
+    const newer = (a: number, b: number) =>
+      this.year(a) - this.year(b) || this.standing(a) - this.standing(b) || this.firstSeen(a) - this.firstSeen(b) || this.storeDoc(b) - this.storeDoc(a);
+    for (;;) {
+      let best = -1;
+      let bestDoc = -1;
+      for (let i = 0; i < parts.length; i++) {
+        const g = head(i);
+        if (g >= 0 && (bestDoc < 0 || newer(g, bestDoc) > 0)) {
+          best = i;
+          bestDoc = g;
+        }
+      }
+      if (best < 0 || !fn(bestDoc)) return;
+      pos[best]!++;
+    }
   }
 
   /**
