@@ -10,6 +10,10 @@ import { ingestPaths } from '../../src/ingest/ingest.js';
 import { createProgressBar } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
+import { IngestIndexer } from '../../src/search/ingestIndex.js';
+
+/** Imports larger than this are indexed while they run, by a worker thread on the second core. */
+const BACKGROUND_INDEX_BYTES = 32 << 20;
 import { openDatabase, tuneForBulkWrites } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
@@ -26,10 +30,16 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     ensureTopicsCurrent(store, { taxonomyHash, classify });
     const started = performance.now();
     const bar = createProgressBar(process.stderr);
+    const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
+    let indexer: IngestIndexer | undefined;
     const summary = await ingestPaths(paths, {
       store,
       classify,
-      onProgress: (p) => bar.update(p),
+      onProgress: (p) => {
+        bar.update(p);
+        if (!indexer && p.bytesTotal >= BACKGROUND_INDEX_BYTES) indexer = new IngestIndexer(source, config.dbPath, config.indexPath, log);
+        indexer?.notify();
+      },
       signal: stop.signal,
     });
     bar.done();
@@ -37,7 +47,8 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
     // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
-    settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    if (indexer) await indexer.finish();
+    else settleIndex(source, config.indexPath, log);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     process.stdout.write(
       `Library: ${store.count().toLocaleString('en-US')} papers in ${config.dataDir} ` +

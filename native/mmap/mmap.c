@@ -1,7 +1,8 @@
 #include <stdio.h>
 /*
  * A read-only memory map of a file as an ArrayBuffer: `map(path)` maps the whole file and
- * returns an ArrayBuffer over it (unmapped when the ArrayBuffer is collected). The search index
+ * returns an ArrayBuffer over it (unmapped when the ArrayBuffer is collected); `release(buffer)`
+ * drops its resident pages. The search index
  * snapshot is opened this way, so that its typed arrays are views over the page cache instead
  * of copies in the heap. Node has no mmap of its own.
  */
@@ -75,10 +76,31 @@ static napi_value map_file(napi_env env, napi_callback_info info) {
   return buffer;
 }
 
+/*
+ * `release(buffer)`: drops the resident pages of a mapping made by `map` (they are read again
+ * from the page cache if touched), so that a merge streaming through large inputs does not
+ * keep them all counted in its memory.
+ */
+static napi_value release_pages(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  void *data = NULL;
+  size_t length = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_arraybuffer_info(env, argv[0], &data, &length) != napi_ok) {
+    napi_throw_type_error(env, NULL, "release(buffer): an ArrayBuffer from map() is required");
+    return NULL;
+  }
+  if (data != NULL && length > 0) madvise(data, length, MADV_DONTNEED);
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "map", NAPI_AUTO_LENGTH, map_file, NULL, &fn);
   napi_set_named_property(env, exports, "map", fn);
+  napi_create_function(env, "release", NAPI_AUTO_LENGTH, release_pages, NULL, &fn);
+  napi_set_named_property(env, exports, "release", fn);
   return exports;
 }
 

@@ -77,6 +77,15 @@ const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:
 /** Identifiers looked up per query (one JSON array parameter). */
 const LOOKUP_CHUNK = 5000;
 
+/** Claims a paper's identifiers that no paper has yet (the first to claim one keeps it), for writing. */
+function fileAliases(aliases: readonly string[], id: string, owners: Map<string, string>, filed: Array<[string, string]>): void {
+  for (const alias of aliases) {
+    if (owners.has(alias)) continue;
+    owners.set(alias, id);
+    filed.push([alias, id]);
+  }
+}
+
 /** The paper an identifier of the record already names, by {@link ALIAS_PRIORITY}. */
 function findOwner(aliases: readonly string[], owners: ReadonlyMap<string, string>): string | undefined {
   for (const prefix of ALIAS_PRIORITY) {
@@ -101,7 +110,9 @@ export class PaperStore {
         'SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))',
       ),
       byIds: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id IN (SELECT value FROM json_each(?))'),
-      insertAlias: db.prepare('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
+      insertAliases: db.prepare(
+        "INSERT OR IGNORE INTO paper_aliases (alias, paper_id) SELECT value ->> 0, value ->> 1 FROM json_each(?)",
+      ),
       insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
         labels, links, external_ids, published, source, content_hash, first_seen, updated_at, gen)
         VALUES (@id, @title, @authors, @abstract, @venue, @year, @status, @topics, @keywords, @labels, @links,
@@ -117,6 +128,7 @@ export class PaperStore {
       changed: db.prepare<[number, number, number, number], IndexColumns>(
         `SELECT ${INDEX_COLUMNS} FROM papers INDEXED BY papers_gen WHERE gen > ? AND gen <= ? AND doc > ? ORDER BY doc LIMIT ?`,
       ),
+      changedAll: db.prepare<[number, number], IndexColumns>(`SELECT ${INDEX_COLUMNS} FROM papers INDEXED BY papers_gen WHERE gen > ? AND gen <= ? ORDER BY doc`),
       deleted: db.prepare<[number, number], { doc: number }>('SELECT doc FROM paper_tombstones WHERE gen > ? AND gen <= ? ORDER BY doc'),
       countChanged: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM papers INDEXED BY papers_gen WHERE gen > ?'),
       countDeleted: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM paper_tombstones WHERE gen > ?'),
@@ -235,7 +247,8 @@ export class PaperStore {
       for (const row of this.stmts.byIds.all(JSON.stringify(ids.slice(i, i + LOOKUP_CHUNK)))) rows.set(row.id, row);
     }
     const now = options.now.toISOString();
-    return records.map((record, i) => {
+    const filed: Array<[string, string]> = [];
+    const results = records.map((record, i) => {
       const aliases = aliasLists[i]!;
       try {
         const existingId = findOwner(aliases, owners);
@@ -245,7 +258,7 @@ export class PaperStore {
           const row = { ...columns, source: options.source, first_seen: now, updated_at: now, gen };
           this.stmts.insert.run(row);
           rows.set(id, { ...row, doc: 0 });
-          this.fileAliases(aliases, id, owners);
+          fileAliases(aliases, id, owners, filed);
           return { outcome: 'added' as const, id };
         }
         const row = rows.get(existingId)!;
@@ -255,7 +268,7 @@ export class PaperStore {
         // listing's duplicate would replace the original and be replaced back on every re-ingest.
         const owns = row.source === options.source ? preferredId(record, aliases) === existingId : supersedes(existing, record);
         const columns = toColumns(existingId, withTopics(mergeRecords(existing, record, owns), options.classify));
-        this.fileAliases(aliases, existingId, owners);
+        fileAliases(aliases, existingId, owners, filed);
         if (columns.content_hash === row.content_hash) return { outcome: 'unchanged' as const, id: existingId };
         const source = owns ? options.source : row.source;
         this.stmts.update.run({ ...columns, source, updated_at: now, gen });
@@ -266,15 +279,9 @@ export class PaperStore {
         return { refused: error as Error };
       }
     });
-  }
-
-  /** Files a paper's identifiers (the first paper to claim one keeps it). */
-  private fileAliases(aliases: readonly string[], id: string, owners: Map<string, string>): void {
-    for (const alias of aliases) {
-      if (owners.has(alias)) continue;
-      owners.set(alias, id);
-      this.stmts.insertAlias.run(alias, id);
-    }
+    // The batch's new identifiers in one statement: [[alias, paper id], …].
+    if (filed.length > 0) this.stmts.insertAliases.run(JSON.stringify(filed));
+    return results;
   }
 
   /**
@@ -313,6 +320,11 @@ export class PaperStore {
    */
   rowsChanged(from: number, to: number, afterDoc: number, limit: number): IndexRow[] {
     return this.stmts.changed.all(from, to, afterDoc, limit).map(toIndexRow);
+  }
+
+  /** The papers written in generations (from, to], in document order, read as they are needed. */
+  *iterateChanged(from: number, to: number): IterableIterator<IndexRow> {
+    for (const row of this.stmts.changedAll.iterate(from, to)) yield toIndexRow(row);
   }
 
   /** How many papers were written, and how many deleted, after generation `from`. */

@@ -11,6 +11,7 @@ import { FIELD_COUNT, type SegmentData, type TextColumn } from './types.js';
 import type { ArrayKind, SectionData } from './format.js';
 import { SnapshotWriter } from './writer.js';
 import { newestOrder } from './build.js';
+import { releasePages } from './mmap.js';
 
 export interface MergeInput {
   segment: SegmentData;
@@ -147,6 +148,8 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     }
   }
 
+  for (const inp of inputs) releasePages(inp.segment.storeDocs.buffer);
+
   // 4. Lay the file out and stream every section.
   const textBytes = (pick: (s: SegmentData) => TextColumn) => {
     let total = 0;
@@ -213,6 +216,11 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
   );
   try {
     const out = new SectionOut(writer);
+    // Mapped inputs' pages stay resident once read: let them go between passes.
+    const release = () => {
+      for (const inp of inputs) releasePages(inp.segment.storeDocs.buffer);
+    };
+    release();
     const perDoc = (name: string, kind: ArrayKind, value: (seg: SegmentData, local: number, i: number) => number) => {
       out.begin(name, kind);
       for (let n = 0; n < docCount; n++) out.push(value(inputs[inputOf[n]!]!.segment, localOf[n]!, inputOf[n]!));
@@ -262,6 +270,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
       writer.write(`f${f}.offsets`, offsets);
       perDoc(`f${f}.lengths`, 'u16', (seg, d) => seg.fields[f]!.lengths[d]!);
       writePostings(inputs, newIds, termMap, f, termCount, writer);
+      release();
     }
     out.begin('forward.bytes', 'u8');
     const forwardOffsets = new Uint32Array(docCount + 1);

@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 interface MmapAddon {
   map(path: string): ArrayBuffer;
+  release?(buffer: ArrayBuffer): void;
 }
+
+const mapped = new WeakSet<ArrayBuffer>();
 
 let addon: MmapAddon | null | undefined;
 let warned = false;
@@ -47,7 +50,11 @@ export function canMap(): boolean {
  */
 export function mapFile(path: string): ArrayBuffer {
   const mmap = loadAddon();
-  if (mmap) return mmap.map(path);
+  if (mmap) {
+    const buffer = mmap.map(path);
+    mapped.add(buffer);
+    return buffer;
+  }
   if (!warned) {
     warned = true;
     process.emitWarning('the mmap addon is not built (npm ci builds it with node-gyp): the index snapshot is read into memory instead of mapped');
@@ -57,4 +64,13 @@ export function mapFile(path: string): ArrayBuffer {
   const copy = new ArrayBuffer(file.byteLength);
   new Uint8Array(copy).set(file);
   return copy;
+}
+
+/**
+ * Lets the pages of a mapped file go (they come back from the page cache when touched again):
+ * a merge streaming through inputs larger than memory calls it between passes. A no-op for a
+ * file that was read rather than mapped.
+ */
+export function releasePages(buffer: ArrayBufferLike): void {
+  if (buffer instanceof ArrayBuffer && mapped.has(buffer)) loadAddon()?.release?.(buffer);
 }

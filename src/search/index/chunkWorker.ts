@@ -1,0 +1,62 @@
+/**
+ * A worker thread that builds index chunks while an import is still writing: asked to flush, it
+ * reads the rows the store wrote since its last chunk (by generation, on its own connection) and,
+ * once there are enough of them (or at the end), tokenizes them into a segment file. The import
+ * thread and this one run on two cores at once. See {@link startChunkWorker}.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../store/db.js';
+import { PaperStore } from '../../store/paperStore.js';
+import { SegmentBuilder } from './build.js';
+import { writeSegmentFile } from './writer.js';
+
+export interface ChunkWorkerData {
+  dbPath: string;
+  indexPath: string;
+  topicIds: string[];
+  taxonomyHash: string;
+  /** Generation the first chunk starts after. */
+  from: number;
+  /** Rows that make a chunk worth writing before the end. */
+  chunkDocs: number;
+}
+
+export type ChunkWorkerRequest = { type: 'flush'; final: boolean } | { type: 'stop' };
+export type ChunkWorkerReply =
+  | { type: 'chunk'; file: string; from: number; to: number; docs: number }
+  /** The end of the answer to a flush: `final` after the last one. */
+  | { type: 'idle' }
+  | { type: 'final' }
+  | { type: 'error'; message: string };
+
+if (parentPort) {
+  const port = parentPort;
+  const data = workerData as ChunkWorkerData;
+  const db = openDatabase(data.dbPath);
+  const store = new PaperStore(db);
+  let from = data.from;
+  let serial = 0;
+  port.on('message', (message: ChunkWorkerRequest) => {
+    if (message.type === 'stop') {
+      db.close();
+      port.close();
+      return;
+    }
+    try {
+      const to = store.generation();
+      if (to <= from || (!message.final && store.countChanged(from) < data.chunkDocs)) {
+        port.postMessage({ type: message.final ? 'final' : 'idle' } satisfies ChunkWorkerReply);
+        return;
+      }
+      const builder = new SegmentBuilder({ generation: to, taxonomyHash: data.taxonomyHash, topicIds: data.topicIds });
+      for (const row of store.iterateChanged(from, to)) builder.add(row);
+      const file = `${data.indexPath}.chunk-${serial++}.${process.pid}.tmp`;
+      writeSegmentFile(file, builder.finish());
+      port.postMessage({ type: 'chunk', file, from, to, docs: builder.size } satisfies ChunkWorkerReply);
+      from = to;
+      port.postMessage({ type: message.final ? 'final' : 'idle' } satisfies ChunkWorkerReply);
+    } catch (err) {
+      port.postMessage({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies ChunkWorkerReply);
+    }
+  });
+}
