@@ -96,7 +96,11 @@ export class CommandRegistry {
   private async guard(ctx: CommandContext, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
     try {
       // Papers another process added (an import, a sync) are searchable by the next command.
-      await ctx.library.catchUp().catch((err: unknown) => ctx.log.error({ err }, 'search index catch-up failed; answering from the index as it is'));
+      // (Only when there is something to catch up: an await here would queue a burst of
+      // commands behind one another before any of them answers.)
+      if (ctx.library.stale) {
+        await ctx.library.catchUp().catch((err: unknown) => ctx.log.error({ err }, 'search index catch-up failed; answering from the index as it is'));
+      }
       return await fn();
     } catch (err) {
       if (err instanceof UserError) return messageReply(err.message, { ephemeral: true });
