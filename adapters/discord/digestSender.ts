@@ -20,9 +20,21 @@ export const DUPLICATE_WINDOW_MS = 2 * 60_000;
  * @example const sender = createDiscordSender(client.rest); await sender.post(channelId, reply, 'd1.abc.0');
  */
 export function createDiscordSender(rest: REST): DigestSender {
+  // A server's language rarely changes; one lookup per server per process.
+  const guildLocales = new Map<string, string>();
   return {
     platform: 'discord',
     duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    async defaultLocale(sub) {
+      // The server's "preferred locale" (Server Settings → Community → Overview; en-US otherwise).
+      if (!sub.workspace) return undefined;
+      const cached = guildLocales.get(sub.workspace);
+      if (cached !== undefined) return cached;
+      const guild = (await rest.get(Routes.guild(sub.workspace))) as { preferred_locale?: string };
+      const locale = guild.preferred_locale ?? '';
+      guildLocales.set(sub.workspace, locale);
+      return locale || undefined;
+    },
     async post(channel, reply, idempotencyKey) {
       if (idempotencyKey.length > MAX_NONCE_LENGTH) throw new Error(`digest key "${idempotencyKey}" is longer than a Discord nonce`);
       const { flags: _ephemeral, ...message } = renderMessage(reply);

@@ -34,6 +34,11 @@ export function createSlackSender(client: webApi.WebClient): DigestSender {
     // Slack has no idempotency key for chat.postMessage: a part whose post may have arrived is
     // counted as sent rather than risk a duplicate.
     duplicateWindowMs: 0,
+    async defaultLocale(sub) {
+      // Slack has no workspace language (team.info has none): the subscriber's own.
+      const info = await client.users.info({ user: sub.createdBy, include_locale: true });
+      return info.user?.locale;
+    },
     async post(channel, reply) {
       const message = renderReply(reply);
       try {

@@ -10,6 +10,7 @@
  * again where the platform drops duplicates (Discord's nonce); elsewhere it counts as sent.
  */
 import type { Logger } from 'pino';
+import { messages as messagesFor, msg } from '../i18n/index.js';
 import type { Library } from '../library.js';
 import type { StateStore } from '../store/stateStore.js';
 import { choosePapers, partCount, renderDigest, type DigestPart } from './compose.js';
@@ -108,7 +109,8 @@ async function runSubscription(deps: DigestDeps, sender: DigestSender, sub: Subs
 /** Sends the parts of `run` not yet confirmed; returns whether the run is complete. */
 async function deliver(deps: DigestDeps, sender: DigestSender, sub: Subscription, run: DigestRun, at: Date, summary: RunDueSummary): Promise<boolean> {
   const { digests, log } = deps;
-  const parts = renderDigest({ library: deps.library, states: deps.states, now: at }, sub, run, new Date(run.slot));
+  const messages = messagesFor(sub.locale ?? (await defaultLocale(sender, sub, log)));
+  const parts = renderDigest({ library: deps.library, states: deps.states, now: at, messages }, sub, run, new Date(run.slot));
   let done = run.partsDone;
   if (run.inFlight && at.getTime() - Date.parse(run.updatedAt) > sender.duplicateWindowMs) {
     // It may have arrived, and the platform would no longer drop a repeat: counting it as sent
@@ -155,7 +157,7 @@ function failed(deps: DigestDeps, sub: Subscription, run: DigestRun, parts: read
   if (err.failure === 'forbidden' && attempts >= MAX_FORBIDDEN_ATTEMPTS) {
     digests.failPart(run, err.message, undefined, 'failed', at);
     digests.releaseUndelivered(sub, run, undelivered);
-    digests.pause(sub.id, `The bot cannot post in this channel (${err.message}). Resume with /digest subscribe after fixing its access.`);
+    digests.pause(sub.id, msg('digest.pausedForbidden', { reason: err.message }));
     summary.paused++;
     log.warn({ subscription: sub.id, channel: sub.channel, attempts, err: err.message }, 'digest channel gone or forbidden: subscription paused');
     return false;
@@ -172,6 +174,16 @@ function failed(deps: DigestDeps, sub: Subscription, run: DigestRun, parts: read
   summary.retrying++;
   log.warn({ subscription: sub.id, slot: run.slot, attempts, retryAt: next.toISOString(), err: err.message }, 'digest post failed; will retry');
   return false;
+}
+
+/** The platform's default language for a subscription that has none of its own (English if it cannot say). */
+async function defaultLocale(sender: DigestSender, sub: Subscription, log: Logger): Promise<string | undefined> {
+  try {
+    return await sender.defaultLocale?.(sub);
+  } catch (err) {
+    log.warn({ err, subscription: sub.id }, 'could not read the default locale of a digest channel; writing it in English');
+    return undefined;
+  }
 }
 
 function backoff(at: Date, attempts: number): Date {

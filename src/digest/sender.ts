@@ -3,7 +3,7 @@
  * to know whether a post was confirmed, and if not, whether trying again can help.
  */
 import type { Reply } from '../reply.js';
-import type { ChatPlatform } from './store.js';
+import type { ChatPlatform, Subscription } from './store.js';
 
 export interface DigestSender {
   platform: ChatPlatform;
@@ -14,6 +14,12 @@ export interface DigestSender {
    * window; later, or on a platform without one, it counts as sent rather than risk a duplicate.
    */
   duplicateWindowMs: number;
+  /**
+   * The language of a digest whose subscription has none stored (one made before the
+   * subscriber's locale was kept): the server's default on Discord, the subscriber's on Slack
+   * (Slack has no workspace language).
+   */
+  defaultLocale?(sub: Subscription): Promise<string | undefined>;
   /** Posts one message to a channel; resolves once the platform has accepted it. */
   post(channel: string, reply: Reply, idempotencyKey: string): Promise<void>;
 }

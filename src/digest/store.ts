@@ -3,6 +3,7 @@
  * row per subscription slot (an outbox: the papers chosen and how many parts were confirmed),
  * so that a restart resumes a digest where it stopped and never posts a slot twice.
  */
+import { isMessageKey, msg, type Message, type Messages } from '../i18n/index.js';
 import type { Db } from '../store/db.js';
 import type { DigestDays } from './schedule.js';
 
@@ -31,10 +32,28 @@ export interface Subscription {
   /** When the last digest chose its papers: the next one takes what is newer. */
   lastDigestAt?: string;
   status: 'active' | 'paused';
+  /** Why it is paused: a catalog message as JSON (or, from older versions, English text); see {@link pausedReasonText}. */
   pausedReason?: string;
+  /** The locale tag its digests are written in (the subscriber's); unset for subscriptions made before it was kept. */
+  locale?: string;
 }
 
 export type NewSubscription = Omit<Subscription, 'id' | 'status' | 'lastSlot' | 'lastDigestAt' | 'pausedReason'>;
+
+/**
+ * A paused subscription's reason in a language.
+ * @example pausedReasonText(JSON.stringify(msg('digest.pausedUnknown')), messages('en')) // 'delivery failed'
+ */
+export function pausedReasonText(stored: string | undefined, m: Messages): string {
+  if (stored === undefined) return m.t('digest.pausedUnknown');
+  try {
+    const parsed = JSON.parse(stored) as Partial<Message>;
+    if (typeof parsed.key === 'string' && isMessageKey(parsed.key)) return m.text(msg(parsed.key, parsed.values));
+  } catch {
+    // Text from a version that stored the reason in English.
+  }
+  return stored;
+}
 
 export type RunState = 'sending' | 'done' | 'failed';
 
@@ -79,6 +98,7 @@ interface SubscriptionRow {
   last_digest_at: string | null;
   status: 'active' | 'paused';
   paused_reason: string | null;
+  locale: string | null;
 }
 
 interface RunRow {
@@ -101,10 +121,10 @@ export class DigestStore {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO subscriptions (platform, workspace, channel, query, label, time, timezone, days, count, fill, created_by, created_at)
-        VALUES (@platform, @workspace, @channel, @query, @label, @time, @timezone, @days, @count, @fill, @createdBy, @createdAt)
+      insert: db.prepare(`INSERT INTO subscriptions (platform, workspace, channel, query, label, time, timezone, days, count, fill, created_by, created_at, locale)
+        VALUES (@platform, @workspace, @channel, @query, @label, @time, @timezone, @days, @count, @fill, @createdBy, @createdAt, @locale)
         ON CONFLICT (platform, channel, query) DO UPDATE SET label = excluded.label, time = excluded.time, timezone = excluded.timezone,
-          days = excluded.days, count = excluded.count, fill = excluded.fill, status = 'active', paused_reason = NULL
+          days = excluded.days, count = excluded.count, fill = excluded.fill, locale = coalesce(excluded.locale, locale), status = 'active', paused_reason = NULL
         RETURNING id`),
       byId: db.prepare<[number], SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ?'),
       byChannel: db.prepare<[string, string], SubscriptionRow>('SELECT * FROM subscriptions WHERE platform = ? AND channel = ? ORDER BY id'),
@@ -139,7 +159,7 @@ export class DigestStore {
 
   /** Adds a subscription, or updates the channel's subscription to the same search. */
   subscribe(sub: NewSubscription): Subscription {
-    const { id } = this.stmts.insert.get({ ...sub, fill: sub.fill ? 1 : 0 }) as { id: number };
+    const { id } = this.stmts.insert.get({ ...sub, fill: sub.fill ? 1 : 0, locale: sub.locale ?? null }) as { id: number };
     return this.get(id)!;
   }
 
@@ -163,8 +183,9 @@ export class DigestStore {
     });
   }
 
-  pause(id: number, reason: string): void {
-    this.stmts.pause.run(reason, id);
+  /** Pauses a subscription, with why (shown by /digest list in the reader's language). */
+  pause(id: number, reason: Message): void {
+    this.stmts.pause.run(JSON.stringify(reason), id);
   }
 
   /** Whether the channel was sent a paper known by any of `keys`. */
@@ -283,6 +304,7 @@ function toSubscription(row: SubscriptionRow): Subscription {
     ...(row.last_digest_at && { lastDigestAt: row.last_digest_at }),
     status: row.status,
     ...(row.paused_reason && { pausedReason: row.paused_reason }),
+    ...(row.locale && { locale: row.locale }),
   };
 }
 

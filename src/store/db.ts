@@ -95,6 +95,11 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX digest_runs_state ON digest_runs(state);
   `,
+  // The language a channel's digests are written in: the subscriber's locale tag (NULL before
+  // this column existed: the platform's default for the server or workspace is used then).
+  `
+  ALTER TABLE subscriptions ADD COLUMN locale TEXT;
+  `,
 ];
 
 /**

@@ -25,11 +25,16 @@ describe('commandDefinitions', () => {
       type: 1,
       name: 'paper',
       description: 'Search papers by title, author or keywords',
+      description_localizations: { 'zh-CN': '按标题、作者或关键词检索论文', 'zh-TW': '按标题、作者或关键词检索论文' },
       options: [
         {
           type: 3,
           name: 'query',
           description: 'Title, author or keywords; filters: author: venue: year: topic: sort:new',
+          description_localizations: {
+            'zh-CN': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: sort:new',
+            'zh-TW': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: sort:new',
+          },
           required: true,
           autocomplete: true,
           min_length: 1,
@@ -41,17 +46,27 @@ describe('commandDefinitions', () => {
       type: 1,
       name: 'topic',
       description: 'Browse the papers of a subject area, or list the areas',
+      description_localizations: { 'zh-CN': '浏览某个研究方向的论文，或列出所有方向', 'zh-TW': '浏览某个研究方向的论文，或列出所有方向' },
       options: [
         {
           type: 3,
           name: 'name',
           description: 'A subject area such as "Deep Learning · Large Language Models" (leave empty to list them)',
+          description_localizations: {
+            'zh-CN': '研究方向，例如“大语言模型”或 llm（留空则列出全部）',
+            'zh-TW': '研究方向，例如“大语言模型”或 llm（留空则列出全部）',
+          },
           autocomplete: true,
           max_length: 200,
         },
       ],
     });
-    expect(byName('help')).toEqual({ type: 1, name: 'help', description: 'How to search papers with Paper Scout' });
+    expect(byName('help')).toEqual({
+      type: 1,
+      name: 'help',
+      description: 'How to search papers with Paper Scout',
+      description_localizations: { 'zh-CN': '如何用 Paper Scout 检索论文', 'zh-TW': '如何用 Paper Scout 检索论文' },
+    });
   });
 
   it('declares every command of the registry within Discord’s rules', () => {

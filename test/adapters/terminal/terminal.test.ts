@@ -73,7 +73,7 @@ describe('renderText', () => {
             status: 'Poster',
             topics: ['Deep Learning · Generative Models and Autoencoders'],
             snippet: [{ text: 'Two-player ' }, { text: 'game', match: true }, { text: '.' }],
-            links: [{ label: 'PDF', url: 'https://arxiv.org/pdf/1406.2661' }],
+            links: [{ kind: 'pdf', label: 'PDF', url: 'https://arxiv.org/pdf/1406.2661' }],
             position: 1,
           },
         },
