@@ -22,7 +22,7 @@ export interface Localized {
 
 /**
  * Messages shown as one list: "a, b and c" (conjunction), "a, b or c" (disjunction), "a, b, c"
- * (unit), or sentences one after the other.
+ * (unit: "a；b；c" in Chinese), or sentences one after the other.
  */
 export interface MessageList {
   readonly items: readonly Message[];
@@ -70,7 +70,7 @@ export interface Messages {
   /** A day as people read it in `timeZone`: "Sunday, 29 November 2026", "2026年11月29日星期日". */
   date(date: Date, timeZone: string): string;
   /** Items joined as the language lists them: "a, b and c", "a、b和c". */
-  list(items: readonly string[], type?: 'conjunction' | 'disjunction' | 'unit'): string;
+  list(items: readonly string[], type?: 'conjunction' | 'disjunction'): string;
   /** The entry of a {@link Localized} for this language. */
   pick(value: Localized): string;
 }
@@ -154,7 +154,9 @@ function plainValues(m: Messages, values: MessageValues): Record<string, string 
     else if ('items' in value && Array.isArray(value.items)) {
       const list = value as MessageList;
       const items = list.items.map((v) => m.text(v));
-      out[name] = list.type === 'sentences' ? items.join(m.t('text.sentenceGap')) : m.list(items, list.type);
+      if (list.type === 'sentences') out[name] = items.join(m.t('text.sentenceGap'));
+      else if (list.type === 'unit') out[name] = items.join(m.t('text.listSeparator'));
+      else out[name] = m.list(items, list.type);
     } else out[name] = m.pick(value as Localized);
   }
   return out;

@@ -8,6 +8,8 @@
  */
 export const en = {
   /** Between two sentences of one paragraph (English leaves a space; Chinese none). */
+  /** Between the items of a list of phrases. */
+  'text.listSeparator': ', ',
   'text.sentenceGap': ' ',
 
   // ── Errors shown to the user ─────────────────────────────────────────────────────────────

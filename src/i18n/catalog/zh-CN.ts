@@ -6,6 +6,7 @@
 import type { Catalog } from './en.js';
 
 export const zhCN: Catalog = {
+  'text.listSeparator': '；',
   'text.sentenceGap': '',
 
   // ── 错误 ──
