@@ -158,8 +158,8 @@ export const zhCN: Catalog = {
   'digest.summary': '{label}，{when}，{size}。{status}',
   'digest.when.daily': '每天 {time}（{timezone}）',
   'digest.when.weekdays': '工作日 {time}（{timezone}）',
-  'digest.size': '最多 {count, number} 篇论文',
-  'digest.sizeFill': '最多 {count, number} 篇论文，没有新论文时推送尚未发过的最佳论文',
+  'digest.size': '最多 {count, plural, other {# 篇论文}}',
+  'digest.sizeFill': '最多 {count, plural, other {# 篇论文}}，没有新论文时推送尚未发过的最佳论文',
   'digest.next': '下次推送：{date} {time}。',
   'digest.paused': '已暂停：{reason}',
   'digest.pausedForbidden': '机器人无法在本频道发消息（{reason}）。修复权限后，用 /digest subscribe 恢复。',
@@ -186,7 +186,7 @@ export const zhCN: Catalog = {
   'digest.nothingNew': '自 {since} 以来，{label}没有新论文。',
   'digest.nothingNewLine': '{heading} — {text}',
   'digest.fill': '自 {since} 以来没有新论文；以下是本频道还没收到过的最佳论文。',
-  'digest.newCount': '自 {since} 以来的 {count, number} 篇新论文，按相关度排序。',
+  'digest.newCount': '自 {since} 以来的 {count, plural, other {# 篇新论文}}，按相关度排序。',
   'digest.more': '更多：{label}',
 
   // ── 各平台自己的文字 ──
