@@ -91,3 +91,14 @@ export function menuChoice(ids: Ids, customId: string, values: string[], message
   if (message) payload.message = message;
   return payload;
 }
+
+/**
+ * A recorded-shape payload from test/fixtures/discord/<name>.json as it is, with a fresh
+ * interaction id and token (and nothing added that the fixture lacks).
+ */
+export function fromFixture(ids: Pick<Ids, 'snowflake'>, name: string): any {
+  const payload = fixture(name);
+  payload.id = ids.snowflake();
+  payload.token = `aW50ZXJhY3Rpb246${payload.id}${(++counter).toString(36)}`;
+  return payload;
+}
