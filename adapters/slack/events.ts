@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
 import { messageReply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
-import { mentionRequest, sharedLinkUrl } from './incoming.js';
+import { channelKind, mentionRequest, sharedLinkUrl } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
 
@@ -31,7 +31,7 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
     const ctx = app.context(
       'slack',
       { id: event.user ?? 'unknown', ...(member?.timezone && { timezone: member.timezone }) },
-      { channel: { id: event.channel }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
+      { channel: { id: event.channel, kind: channelKind(event.channel) }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
     );
     const reply =
       request.command === 'paper' && request.text === ''

@@ -35,15 +35,16 @@ function base(template: any, ids: Ids, locale?: string): any {
 
 /**
  * `/name option:value …` (or `/name subcommand option:value …`) as typed in a server channel,
- * by a member with the fixture's permissions or with `permissions` (a bitfield string).
+ * by a member with the fixture's permissions or with `permissions` (a bitfield string); or
+ * typed where the fixture `from` (test/fixtures/discord/<from>.json) was, with its fields as they are.
  */
 export function slashCommand(
   ids: Ids,
   name: string,
   options: Record<string, string | number | boolean> = {},
-  extra: { locale?: string; subcommand?: string; permissions?: string } = {},
+  extra: { locale?: string; subcommand?: string; permissions?: string; from?: string } = {},
 ): any {
-  const payload = base(TEMPLATES.command, ids, extra.locale);
+  const payload = extra.from ? fromFixture(ids, extra.from) : base(TEMPLATES.command, ids, extra.locale);
   const values = Object.entries(options).map(([n, value]) => ({ name: n, type: typeof value === 'string' ? 3 : typeof value === 'boolean' ? 5 : Number.isInteger(value) ? 4 : 10, value }));
   const list = extra.subcommand ? [{ name: extra.subcommand, type: 1, ...(values.length > 0 && { options: values }) }] : values;
   payload.data = { id: '1190000000000000500', name, type: 1, ...(list.length > 0 && { options: list }) };
