@@ -21,9 +21,8 @@ export const MAX_UNFURLS = 10;
 export const MENTION_HELP = 'Mention me with what to look for, e.g. "@Paper Scout diffusion transformers" or a paper link, in a thread or a channel. /help lists everything I do.';
 
 export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
+  // Slack's redeliveries never get here (redeliveries.ts).
   bolt.event('app_mention', async ({ event, context, client }) => {
-    // Slack retries an event it thinks was not acknowledged in time; the first delivery answers it.
-    if (context.retryNum !== undefined && context.retryReason === 'http_timeout') return;
     await afterPendingAcks();
     const thread_ts = event.thread_ts ?? event.ts;
     const request = mentionRequest(event.text, context.botUserId, app.registry.commands.map((c) => c.name));
