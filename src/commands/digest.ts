@@ -159,7 +159,7 @@ function listReply(ctx: CommandContext): Reply {
   if (subs.length === 0) {
     return messageReply(noDigestsHere(ctx) ?? 'This channel has no digests yet. Start one with /digest subscribe topic:llm time:09:00 timezone:Europe/Berlin', { ephemeral: true });
   }
-  // Digests set up before the bot lost its way in here (or before this check existed) are listed, with why they cannot arrive.
+  // Listed even where the bot can no longer post (permissions taken away, or set up before this check), with why they cannot arrive.
   const cannotPost = whyNoDigestsHere(ctx);
   return {
     fallback: `Digests here: ${subs.map((s) => s.label).join('; ')}${cannotPost ? `. ${cannotPost}` : ''}`,
@@ -200,7 +200,7 @@ function where(ctx: CommandContext): { platform: ChatPlatform; channel: string }
 const DIGEST_PERMISSIONS = [
   { name: 'View Channel', granted: (bot: BotAccess) => bot.canView },
   { name: 'Send Messages', granted: (bot: BotAccess) => bot.canSend },
-  // Digests are embeds: without Embed Links Discord posts them empty.
+  // Digests are embeds, and Discord drops a bot's embeds where it lacks Embed Links.
   { name: 'Embed Links', granted: (bot: BotAccess) => bot.canEmbed },
 ] as const;
 
