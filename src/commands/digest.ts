@@ -11,7 +11,7 @@ import { parsePaperRef } from '../papers/ids.js';
 import { action, messageReply, type Reply } from '../reply.js';
 import { parseOptionText } from './optionText.js';
 import { shorten } from './results.js';
-import { defineCommand, defineSubcommand, type CommandContext } from './types.js';
+import { defineCommand, defineSubcommand, type BotAccess, type CommandContext } from './types.js';
 
 export const DEFAULT_TIME = '09:00';
 export const DEFAULT_COUNT = 5;
@@ -52,6 +52,8 @@ const subscribe = defineSubcommand({
   },
   run(ctx, args) {
     const { platform, channel } = where(ctx);
+    const cannotPost = whyNoDigestsHere(ctx);
+    if (cannotPost) throw new UserError(cannotPost);
     const target = resolveTarget(ctx, args.topic);
     const time = args.time === undefined ? DEFAULT_TIME : parseTimeOfDay(args.time);
     if (!time) throw new UserError(`time: "${shorten(args.time ?? '', 20)}" is not a time of day. Use HH:MM in 24 hours, like 09:00 or 17:30 (9am works too).`);
@@ -99,7 +101,7 @@ const unsubscribe = defineSubcommand({
   run(ctx, { topic }) {
     const { platform, channel } = where(ctx);
     const subs = ctx.digests.forChannel(platform, channel);
-    if (subs.length === 0) throw new UserError('This channel has no digests. Start one with /digest subscribe topic:<topic>.');
+    if (subs.length === 0) throw new UserError(noDigestsHere(ctx) ?? 'This channel has no digests. Start one with /digest subscribe topic:<topic>.');
     let chosen: Subscription[] = subs;
     if (topic) {
       const typed = topic.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -155,12 +157,15 @@ function listReply(ctx: CommandContext): Reply {
   const { platform, channel } = where(ctx);
   const subs = ctx.digests.forChannel(platform, channel);
   if (subs.length === 0) {
-    return messageReply('This channel has no digests yet. Start one with /digest subscribe topic:llm time:09:00 timezone:Europe/Berlin', { ephemeral: true });
+    return messageReply(noDigestsHere(ctx) ?? 'This channel has no digests yet. Start one with /digest subscribe topic:llm time:09:00 timezone:Europe/Berlin', { ephemeral: true });
   }
+  // Listed even where the bot can no longer post (permissions taken away, or set up before this check), with why they cannot arrive.
+  const cannotPost = whyNoDigestsHere(ctx);
   return {
-    fallback: `Digests here: ${subs.map((s) => s.label).join('; ')}`,
+    fallback: `Digests here: ${subs.map((s) => s.label).join('; ')}${cannotPost ? `. ${cannotPost}` : ''}`,
     blocks: [
       { kind: 'heading', text: 'Digests in this channel' },
+      ...(cannotPost ? [{ kind: 'text' as const, text: cannotPost }] : []),
       { kind: 'list', items: subs.map((s) => ({ text: s.label, detail: describeWithRuns(ctx, s) })) },
     ],
     ephemeral: true,
@@ -189,6 +194,45 @@ function where(ctx: CommandContext): { platform: ChatPlatform; channel: string }
     throw new UserError('Digests are posted to Discord or Slack channels: run /digest in the channel that should get them.');
   }
   return { platform: ctx.platform, channel: ctx.channel.id };
+}
+
+/** The permissions a digest needs from the bot in its channel, as the platforms that have them name them (Discord). */
+const DIGEST_PERMISSIONS = [
+  { name: 'View Channel', granted: (bot: BotAccess) => bot.canView },
+  { name: 'Send Messages', granted: (bot: BotAccess) => bot.canSend },
+  // Digests are embeds, and Discord drops a bot's embeds where it lacks Embed Links.
+  { name: 'Embed Links', granted: (bot: BotAccess) => bot.canEmbed },
+] as const;
+
+/**
+ * Why a digest could never be posted where the command runs, with where to run it instead; or
+ * undefined when it can, as far as the platform says (what it does not say is not held against
+ * it). The one place that decides where digests may be set up.
+ * @example whyNoDigestsHere({ ...ctx, channel: { id: 'D1', kind: 'dm' } }) // 'Digests are posted in channels, and this is a direct message. …'
+ */
+export function whyNoDigestsHere(ctx: Pick<CommandContext, 'channel' | 'bot'>): string | undefined {
+  if (ctx.channel?.kind === 'dm') return 'Digests are posted in channels, and this is a direct message. Run /digest subscribe in the channel that should get the papers.';
+  if (ctx.channel?.kind === 'group-dm') return 'Digests are posted in channels, and this is a group conversation. Run /digest subscribe in the channel that should get the papers.';
+  const bot = ctx.bot ?? {};
+  if (bot.inServer === false) {
+    return 'Paper Scout is not a member of this server (you are using it as an app installed on your own account), so it cannot post digests here. Ask a server admin to add Paper Scout to the server and run /digest subscribe again, or run it in a server that has Paper Scout.';
+  }
+  const missing = DIGEST_PERMISSIONS.filter((p) => p.granted(bot) === false).map((p) => p.name);
+  if (missing.length === 0) return undefined;
+  return `Paper Scout cannot post digests in this channel: it lacks the ${listOf(missing)} permission${missing.length === 1 ? '' : 's'} here. Ask a server admin to give Paper Scout ${listOf(DIGEST_PERMISSIONS.map((p) => p.name))} in this channel (digests are embeds), then run /digest subscribe again.`;
+}
+
+/** What to say where there are no digests and none could be set up; undefined where one could. */
+function noDigestsHere(ctx: CommandContext): string | undefined {
+  if (ctx.channel?.kind === 'dm' || ctx.channel?.kind === 'group-dm') {
+    return 'Digests are posted in channels, so this conversation has none. Run /digest list in a channel to see its digests, or /digest subscribe there to start one.';
+  }
+  return whyNoDigestsHere(ctx);
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /** Discord: the Manage Channels permission. Slack: workspace admins, and whoever subscribed. */
