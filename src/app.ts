@@ -13,6 +13,7 @@ import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
 import { openDatabase, type Db } from './store/db.js';
 import { PaperStore } from './store/paperStore.js';
+import { SqliteSeenEvents, type SeenEvents } from './store/seenEvents.js';
 import { StateStore } from './store/stateStore.js';
 import { DigestStore } from './digest/store.js';
 import { createDictionary, loadGlossary, messages, type Dictionary } from './i18n/index.js';
@@ -33,6 +34,10 @@ export interface App {
   states: StateStore;
   /** Digest subscriptions, ledger and runs. */
   digests: DigestStore;
+  /** Platform event ids already taken, so that a redelivered event is answered once. */
+  seenEvents: SeenEvents;
+  /** The clock (injected in tests). */
+  now: () => Date;
   taxonomy: Taxonomy;
   classify: Classifier;
   library: Library;
@@ -94,6 +99,8 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       store,
       states,
       digests,
+      seenEvents: new SqliteSeenEvents(db),
+      now,
       taxonomy,
       classify,
       library,

@@ -11,6 +11,7 @@ import type { DiscordConfig } from '../../src/config.js';
 import type { RunningAdapter } from '../../src/adapter.js';
 import { WITH_LOCALIZATIONS, commandDefinitions, diffCommands } from './commands.js';
 import { createDiscordSender } from './digestSender.js';
+import { guardGateway } from './gateway.js';
 import { handleInteractions, type InteractionOptions } from './interactions.js';
 
 /**
@@ -26,7 +27,8 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Int
     allowedMentions: { parse: [], repliedUser: false },
     ...(config.apiUrl && { rest: { api: config.apiUrl } }),
   });
-  handleInteractions(client, app, options);
+  // Before login: no gateway payload may reach discord.js unguarded.
+  handleInteractions(client, app, guardGateway(client, log), options);
   client.on(Events.Error, (err) => log.error({ err }, 'Discord client error'));
   client.on(Events.Warn, (message) => log.warn({ message }, 'Discord client warning'));
   client.on(Events.ShardDisconnect, (event, shard) => log.warn({ code: event.code, shard }, 'Discord gateway disconnected'));

@@ -5,7 +5,7 @@
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { App } from '../../src/app.js';
-import { encodeOrigin, fromSlackMarkup } from './incoming.js';
+import { channelKind, encodeOrigin, fromSlackMarkup } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { renderReply } from './render.js';
 
@@ -24,7 +24,7 @@ export function registerCommands(bolt: BoltApp, app: App): void {
       'slack',
       { id: command.user_id, name: command.user_name, ...(member.timezone && { timezone: member.timezone }) },
       {
-        channel: { id: command.channel_id, name: command.channel_name },
+        channel: { id: command.channel_id, name: command.channel_name, kind: channelKind(command.channel_id, command.channel_name) },
         workspace: { id: command.team_id },
         ...memberContext(member),
       },

@@ -12,7 +12,7 @@ import type { App } from '../../src/app.js';
 import { messages } from '../../src/i18n/index.js';
 import { messageReply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
-import { mentionRequest, sharedLinkUrl } from './incoming.js';
+import { channelKind, mentionRequest, sharedLinkUrl } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
 
@@ -20,9 +20,8 @@ import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
 export const MAX_UNFURLS = 10;
 
 export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
+  // Slack's redeliveries never get here (redeliveries.ts).
   bolt.event('app_mention', async ({ event, context, client }) => {
-    // Slack retries an event it thinks was not acknowledged in time; the first delivery answers it.
-    if (context.retryNum !== undefined && context.retryReason === 'http_timeout') return;
     await afterPendingAcks();
     const thread_ts = event.thread_ts ?? event.ts;
     const request = mentionRequest(event.text, context.botUserId, app.registry.commands.map((c) => c.name));
@@ -31,7 +30,7 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
     const ctx = app.context(
       'slack',
       { id: event.user ?? 'unknown', ...(member?.timezone && { timezone: member.timezone }) },
-      { channel: { id: event.channel }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
+      { channel: { id: event.channel, kind: channelKind(event.channel) }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
     );
     const reply =
       request.command === 'paper' && request.text === ''

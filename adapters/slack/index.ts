@@ -15,6 +15,7 @@ import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
 import { registerEvents } from './events.js';
 import { boltLogger } from './logger.js';
+import { oncePerEvent } from './redeliveries.js';
 
 /** Bolt's path for commands, events and interactivity alike. */
 export const EVENTS_PATH = '/slack/events';
@@ -50,6 +51,7 @@ export async function startSlack(app: App, config: SlackConfig): Promise<Running
     : new HTTPReceiver({ signingSecret: config.signingSecret ?? '', endpoints: EVENTS_PATH, logger, processBeforeResponse: false, signatureVerification: true });
   const bolt = receiver ? new BoltApp({ ...options, receiver }) : new BoltApp({ ...options, appToken: config.appToken!, socketMode: true });
 
+  bolt.use(oncePerEvent(app.seenEvents, app.now, log));
   registerCommands(bolt, app);
   registerActions(bolt, app, log);
   registerEvents(bolt, app, log);

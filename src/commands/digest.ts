@@ -7,12 +7,12 @@ import { subscriptionLabel } from '../digest/compose.js';
 import { canonicalTimeZone, nextSlot, parseTimeOfDay } from '../digest/schedule.js';
 import { pausedReasonText, type ChatPlatform, type Subscription } from '../digest/store.js';
 import { UserError } from '../errors.js';
-import { msg } from '../i18n/index.js';
+import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef } from '../papers/ids.js';
 import { action, messageReply, type Reply } from '../reply.js';
 import { parseOptionText } from './optionText.js';
 import { shorten } from './results.js';
-import { defineCommand, defineSubcommand, type CommandContext } from './types.js';
+import { defineCommand, defineSubcommand, type BotAccess, type CommandContext } from './types.js';
 
 export const DEFAULT_TIME = '09:00';
 export const DEFAULT_COUNT = 5;
@@ -47,6 +47,8 @@ const subscribe = defineSubcommand({
   },
   run(ctx, args) {
     const { platform, channel } = where(ctx);
+    const cannotPost = whyNoDigestsHere(ctx);
+    if (cannotPost) throw new UserError(cannotPost);
     const target = resolveTarget(ctx, args.topic);
     const time = args.time === undefined ? DEFAULT_TIME : parseTimeOfDay(args.time);
     if (!time) throw new UserError('digest.badTime', { value: shorten(args.time ?? '', 20) });
@@ -90,7 +92,7 @@ const unsubscribe = defineSubcommand({
   run(ctx, { topic }) {
     const { platform, channel } = where(ctx);
     const subs = ctx.digests.forChannel(platform, channel);
-    if (subs.length === 0) throw new UserError('digest.none');
+    if (subs.length === 0) throw new UserError(noDigestsHere(ctx) ?? msg('digest.none'));
     let chosen: Subscription[] = subs;
     if (topic) {
       const typed = topic.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -150,12 +152,16 @@ function stop(ctx: CommandContext, sub: Subscription): Reply {
 function listReply(ctx: CommandContext): Reply {
   const { platform, channel } = where(ctx);
   const subs = ctx.digests.forChannel(platform, channel);
-  if (subs.length === 0) return messageReply(ctx.i18n.t('digest.noneYet'), { ephemeral: true });
+  if (subs.length === 0) return messageReply(ctx.i18n.text(noDigestsHere(ctx) ?? msg('digest.noneYet')), { ephemeral: true });
   const label = (s: Subscription) => subscriptionLabel(ctx.library.taxonomy, s, ctx.i18n);
+  const labels = subs.map(label).join('; ');
+  // Listed even where the bot can no longer post (permissions taken away, or set up before this check), with why they cannot arrive.
+  const cannotPost = whyNoDigestsHere(ctx);
   return {
-    fallback: ctx.i18n.t('digest.listFallback', { labels: subs.map(label).join('; ') }),
+    fallback: cannotPost ? ctx.i18n.t('digest.listFallbackCannotPost', { labels, reason: [cannotPost] }) : ctx.i18n.t('digest.listFallback', { labels }),
     blocks: [
       { kind: 'heading', text: ctx.i18n.t('digest.listHeading') },
+      ...(cannotPost ? [{ kind: 'text' as const, text: ctx.i18n.text(cannotPost) }] : []),
       { kind: 'list', items: subs.map((s) => ({ text: label(s), detail: describeWithRuns(ctx, s) })) },
     ],
     ephemeral: true,
@@ -189,6 +195,40 @@ function where(ctx: CommandContext): { platform: ChatPlatform; channel: string }
     throw new UserError('digest.onlyInChannels');
   }
   return { platform: ctx.platform, channel: ctx.channel.id };
+}
+
+/** The permissions a digest needs from the bot in its channel, as the platforms that have them name them (Discord). */
+const DIGEST_PERMISSIONS = [
+  { name: msg('digest.permission.view'), granted: (bot: BotAccess) => bot.canView },
+  { name: msg('digest.permission.send'), granted: (bot: BotAccess) => bot.canSend },
+  // Digests are embeds, and Discord drops a bot's embeds where it lacks Embed Links.
+  { name: msg('digest.permission.embed'), granted: (bot: BotAccess) => bot.canEmbed },
+] as const;
+
+/**
+ * Why a digest could never be posted where the command runs, with where to run it instead; or
+ * undefined when it can, as far as the platform says (what it does not say is not held against
+ * it). The one place that decides where digests may be set up.
+ * @example whyNoDigestsHere({ ...ctx, channel: { id: 'D1', kind: 'dm' } }) // { key: 'digest.notInDm' }
+ */
+export function whyNoDigestsHere(ctx: Pick<CommandContext, 'channel' | 'bot'>): Message | undefined {
+  if (ctx.channel?.kind === 'dm') return msg('digest.notInDm');
+  if (ctx.channel?.kind === 'group-dm') return msg('digest.notInGroupDm');
+  const bot = ctx.bot ?? {};
+  if (bot.inServer === false) return msg('digest.notInServer');
+  const missing = DIGEST_PERMISSIONS.filter((p) => p.granted(bot) === false).map((p) => p.name);
+  if (missing.length === 0) return undefined;
+  return msg('digest.missingPermissions', {
+    missing: { items: missing, type: 'conjunction' },
+    count: missing.length,
+    all: { items: DIGEST_PERMISSIONS.map((p) => p.name), type: 'conjunction' },
+  });
+}
+
+/** What to say where there are no digests and none could be set up; undefined where one could. */
+function noDigestsHere(ctx: CommandContext): Message | undefined {
+  if (ctx.channel?.kind === 'dm' || ctx.channel?.kind === 'group-dm') return msg('digest.noneInConversation');
+  return whyNoDigestsHere(ctx);
 }
 
 /** Discord: the Manage Channels permission. Slack: workspace admins, and whoever subscribed. */

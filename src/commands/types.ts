@@ -12,6 +12,29 @@ import type { Messages } from '../i18n/index.js';
 
 export type Platform = 'discord' | 'slack' | 'terminal';
 
+/**
+ * What kind of conversation a command runs in: a channel of a server or workspace (threads
+ * included), a direct message between two people, or a group conversation outside any channel.
+ */
+export type ChannelKind = 'channel' | 'dm' | 'group-dm';
+
+/**
+ * What the bot itself may do where a command runs, as far as the platform says. An unset field is
+ * unknown and never held against the bot.
+ */
+export interface BotAccess {
+  /**
+   * False where the app answers but its bot was never added to the server: a Discord app a user
+   * installed on their own account, used in someone else's server.
+   */
+  inServer?: boolean;
+  /** The bot's own permissions in this channel (Discord's `app_permissions`). */
+  canView?: boolean;
+  canSend?: boolean;
+  /** Rich messages (Discord embeds, which digests are). */
+  canEmbed?: boolean;
+}
+
 /** What a command knows about where it runs and who asked. */
 export interface CommandContext {
   library: Library;
@@ -33,7 +56,14 @@ export interface CommandContext {
   locale?: string;
   /** Messages in the language of the reply: the user's locale, resolved. */
   i18n: Messages;
-  channel?: { id: string; name?: string };
+  channel?: {
+    id: string;
+    name?: string;
+    /** Unset when the platform does not say. */
+    kind?: ChannelKind;
+  };
+  /** What the bot may do here; unset when the platform does not say. */
+  bot?: BotAccess;
   now: () => Date;
   log: Logger;
 }

@@ -95,6 +95,13 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX digest_runs_state ON digest_runs(state);
   `,
+  `
+  CREATE TABLE seen_events (
+    key TEXT PRIMARY KEY,
+    seen_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX seen_events_seen_at ON seen_events(seen_at);
+  `,
   // The language a channel's digests are written in: the subscriber's locale tag (NULL before
   // this column existed: the platform's default for the server or workspace is used then).
   `

@@ -210,15 +210,19 @@ describe('mentions', () => {
 
   it('ignores Slack’s redelivery of a mention it already got, and survives a failing Web API call', async () => {
     const before = h.fake.callsOf('chat.postMessage').length;
-    const retry = await h.event(eventOf('app-mention', { ts: '1760000100.000700' }), { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
+    const mention = eventOf('app-mention', { ts: '1760000100.000700' });
+    await h.event(mention);
+    await h.fake.until(() => h.fake.callsOf('chat.postMessage').length > before, 'the answer to the mention');
+    const retry = await h.event(mention, { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
     expect(retry.status).toBe(200);
     h.fake.fail('chat.postMessage', 'channel_not_found', (args) => args.channel === 'C0GONE');
     await h.event(eventOf('app-mention', { ts: '1760000100.000710', channel: 'C0GONE' }));
     await h.event(eventOf('app-mention', { ts: '1760000100.000720' }));
-    await h.fake.until(() => h.fake.callsOf('chat.postMessage').length >= before + 2, 'two chat.postMessage calls');
+    await h.fake.until(() => h.fake.callsOf('chat.postMessage').length >= before + 3, 'three chat.postMessage calls');
     await h.command('/help', '').then((r) => h.fake.waitForPosts(r.responseUrl));
     const calls = h.fake.callsOf('chat.postMessage').slice(before);
     expect(calls.map((c) => [c.args.channel, c.args.thread_ts]).sort()).toEqual([
+      ['C0GENERAL', '1760000100.000700'],
       ['C0GENERAL', '1760000100.000720'],
       ['C0GONE', '1760000100.000710'],
     ]);
