@@ -4,6 +4,8 @@
  * button, autocomplete, and a digest subscribed in Chinese.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDiscordRest, createDiscordSender } from '../../../adapters/discord/digestSender.js';
+import { runDueDigests } from '../../../src/digest/runner.js';
 import { seedPath } from '../../../src/paths.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { button, expectWellBehaved, menuValues, messageOf, startBot, type Bot } from './harness.js';
@@ -89,5 +91,32 @@ describe('an English member in a Chinese server', () => {
     expect(tw.content).toBe('**Paper Scout 论文检索**');
     const fr = messageOf(await bot.fake.interact(as(slashCommand(bot.fake, 'help'), 'fr', 'zh-CN')));
     expect(fr.content).toBe('**Paper Scout**');
+  });
+});
+
+describe('digests on Discord', () => {
+  const subscription = (channel: string, workspace: string, locale?: string) =>
+    app.digests.subscribe({
+      platform: 'discord', workspace, channel, query: 'topic:"deep-learning/large-language-models"', label: 'Deep Learning · Large Language Models',
+      time: '09:00', timezone: 'Asia/Shanghai', days: 'daily', count: 3, fill: true, createdBy: 'u1', createdAt: '2026-11-01T00:00:00Z', ...(locale && { locale }),
+    });
+
+  it('are headed in the subscriber’s language, else in the server’s preferred one', async () => {
+    subscription('1190000000000000901', '1190000000000000111', 'zh-CN');
+    subscription('1190000000000000902', '1190000000000000222', 'en-US');
+    // Made before subscriptions kept a language: the server's default decides.
+    subscription('1190000000000000903', '1190000000000000333');
+    bot.fake.guildLocales.set('1190000000000000333', 'zh-CN');
+    subscription('1190000000000000904', '1190000000000000444');
+    const sender = createDiscordSender(createDiscordRest({ token: bot.fake.token, apiUrl: bot.fake.apiUrl }));
+    const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders: { discord: sender }, log: app.log }, new Date('2026-11-30T01:00:00Z'));
+    expect(summary.sent).toBeGreaterThanOrEqual(4);
+    const first = (channel: string) => bot.fake.channelMessages.find((m) => m.channel === channel)!.body;
+    expect(first('1190000000000000901').content).toMatch(/^\*\*深度学习 · 大语言模型 · 2026年11月30日星期一\*\*/);
+    expect(first('1190000000000000902').content).toMatch(/^\*\*Deep Learning · Large Language Models · Monday, 30 November 2026\*\*/);
+    expect(first('1190000000000000903').content).toMatch(/^\*\*深度学习 · 大语言模型 · /);
+    expect(first('1190000000000000904').content).toMatch(/^\*\*Deep Learning · Large Language Models · /);
+    const buttons = bot.fake.channelMessages.filter((m) => m.channel === '1190000000000000901').flatMap((m) => m.body.components ?? []).flatMap((r: any) => r.components);
+    expect(buttons.map((b: any) => b.label)).toContain('更多：深度学习 · 大语言模型');
   });
 });
