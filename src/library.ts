@@ -180,7 +180,7 @@ export class Library {
    * (English by default); the paper's own text is as published.
    */
   card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number; messages?: Messages } = {}): PaperCard {
-    const m = options.messages ?? messagesFor('en');
+    const m = options.messages ?? messagesFor();
     const links = paperLinks(paper).map((l) => ({ ...l, label: m.t(`paper.link.${l.kind}`) }));
     const url = links[0]?.url;
     const card: PaperCard = {
@@ -337,7 +337,7 @@ export function paperLinks(paper: Pick<Paper, 'links' | 'externalIds'>): PaperLi
     ['openreview', openreview],
     ['doi', doi],
   ];
-  const english = messagesFor('en');
+  const english = messagesFor();
   const seen = new Set<string>();
   const out: PaperLink[] = [];
   for (const [kind, url] of candidates) {

@@ -12,6 +12,7 @@ import { messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
+import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
@@ -131,9 +132,15 @@ function show(app: App, args: string[]): number {
 
 function topics(app: App): number {
   const counts = app.library.topicCounts();
+  const language = messages(locale).dataLocale;
   for (const area of app.taxonomy.areas) {
-    process.stdout.write(`${area.name}\n`);
-    for (const t of area.topics) process.stdout.write(`  ${t.label.padEnd(64)} ${String(counts.get(t.id) ?? 0).padStart(7)}  ${t.id}\n`);
+    process.stdout.write(`${app.taxonomy.areaName(area, language)}\n`);
+    for (const t of area.topics) {
+      const label = app.taxonomy.label(t, language);
+      // Padded by display columns, so Chinese labels line up too.
+      const pad = ' '.repeat(Math.max(0, 64 - displayWidth(label)));
+      process.stdout.write(`  ${label}${pad} ${String(counts.get(t.id) ?? 0).padStart(7)}  ${t.id}\n`);
+    }
   }
   return 0;
 }

@@ -9,7 +9,7 @@
 import type { APIApplicationCommandOption, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { commandDescription, optionSpecs, type OptionSpec } from '../../src/commands/registry.js';
 import type { Command, Subcommand } from '../../src/commands/types.js';
-import { LOCALES, isMessageKey, messages, type Locale, type Messages } from '../../src/i18n/index.js';
+import { DEFAULT_LOCALE, isMessageKey, messages, type Locale, type Messages } from '../../src/i18n/index.js';
 
 export type CommandDefinition = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -19,8 +19,11 @@ const OPTION_TYPE = { subcommand: 1, string: 3, integer: 4, boolean: 5, number: 
 const OPTION_LENGTH_MAX = 6000;
 /** The Manage Channels permission bit, for commands that need it. */
 const MANAGE_CHANNELS = '16';
-/** Discord's own locales each catalog serves (zh-TW readers get Simplified Chinese, as everywhere). */
-export const DISCORD_LOCALES: Readonly<Record<Exclude<Locale, 'en'>, readonly string[]>> = { 'zh-CN': ['zh-CN', 'zh-TW'] };
+/**
+ * Discord's own locales each catalog serves, besides the default one (whose text is the
+ * definition itself): zh-TW readers get Simplified Chinese, as everywhere.
+ */
+export const DISCORD_LOCALES: Readonly<Partial<Record<Locale, readonly string[]>>> = { 'zh-CN': ['zh-CN', 'zh-TW'] };
 
 type Localizations = Record<string, string>;
 
@@ -29,13 +32,12 @@ export const WITH_LOCALIZATIONS = new URLSearchParams({ with_localizations: 'tru
 
 /** The same text in each of Discord's locales that a catalog serves, from a function of the messages. */
 function localizations(text: (m: Messages) => string): Localizations | undefined {
-  const english = text(messages('en'));
+  const base = text(messages(DEFAULT_LOCALE));
   const out: Localizations = {};
-  for (const locale of LOCALES) {
-    if (locale === 'en') continue;
+  for (const [locale, discordLocales] of Object.entries(DISCORD_LOCALES)) {
     const localized = text(messages(locale));
-    if (localized === english) continue;
-    for (const discordLocale of DISCORD_LOCALES[locale]) out[discordLocale] = localized;
+    if (localized === base) continue;
+    for (const discordLocale of discordLocales ?? []) out[discordLocale] = localized;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -53,7 +55,7 @@ export function commandDefinitions(commands: readonly Command[]): CommandDefinit
           return {
             type: OPTION_TYPE.subcommand,
             name: sub.name,
-            description: commandDescription(command, messages('en'), sub).slice(0, 100),
+            description: commandDescription(command, messages(DEFAULT_LOCALE), sub).slice(0, 100),
             ...(descriptions && { description_localizations: descriptions }),
             ...(subOptions.length > 0 && { options: subOptions }),
           } as APIApplicationCommandOption;
@@ -63,7 +65,7 @@ export function commandDefinitions(commands: readonly Command[]): CommandDefinit
     return {
       type: 1,
       name: command.name,
-      description: commandDescription(command, messages('en')).slice(0, 100),
+      description: commandDescription(command, messages(DEFAULT_LOCALE)).slice(0, 100),
       ...(descriptions && { description_localizations: descriptions }),
       ...(command.permission === 'manage-channel' && { default_member_permissions: MANAGE_CHANNELS }),
       ...(options.length > 0 && { options }),
@@ -73,14 +75,21 @@ export function commandDefinitions(commands: readonly Command[]): CommandDefinit
 
 /** A command's (or subcommand's) options with their descriptions and choice names in every language. */
 function localizedOptions(command: Command, sub?: Subcommand): APIApplicationCommandOption[] {
-  const specs = optionSpecs(command, messages('en'), sub);
-  const translated = Object.fromEntries(
-    LOCALES.filter((l) => l !== 'en').map((l) => [l, new Map(optionSpecs(command, messages(l), sub).map((o) => [o.name, o.description]))]),
-  );
-  return specs.sort(requiredFirst).map((spec) => {
-    const descriptions = localizations((m) => (m.locale === 'en' ? spec.description : (translated[m.locale]?.get(spec.name) ?? spec.description)));
-    return option(spec, descriptions, (value) => localizations((m) => choiceName(m, command.name, sub?.name, spec.name, value) ?? value));
-  });
+  const inLanguage = (m: Messages) => new Map(optionSpecs(command, m, sub).map((o) => [o.name, o.description]));
+  const described = new Map<string, Map<string, string>>();
+  const descriptionIn = (m: Messages, name: string) => {
+    if (!described.has(m.locale)) described.set(m.locale, inLanguage(m));
+    return described.get(m.locale)!.get(name) ?? name;
+  };
+  return optionSpecs(command, messages(DEFAULT_LOCALE), sub)
+    .sort(requiredFirst)
+    .map((spec) =>
+      option(
+        spec,
+        localizations((m) => descriptionIn(m, spec.name)),
+        (value) => localizations((m) => choiceName(m, command.name, sub?.name, spec.name, value) ?? value),
+      ),
+    );
 }
 
 /** A choice's name in a language (`digest.subscribe.days.weekdays`), if the catalog has one. */

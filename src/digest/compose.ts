@@ -79,7 +79,7 @@ export interface DigestPart {
  */
 export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers: string[]; fill: boolean; since: string }, slot: Date): DigestPart[] {
   const { library } = deps;
-  const m = deps.messages ?? messagesFor('en');
+  const m = deps.messages ?? messagesFor();
   const label = subscriptionLabel(library.taxonomy, sub, m);
   const heading = m.t('digest.heading', { label, date: m.date(slot, sub.timezone) });
   const found = plan.papers.flatMap((id) => {

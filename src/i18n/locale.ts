@@ -18,10 +18,14 @@ export const DEFAULT_LOCALE: Locale = 'en';
  */
 export function resolveLocale(tag: string | null | undefined): Locale {
   const language = languageOf(tag);
-  // zh-TW and zh-HK read Simplified Chinese far better than English: one Chinese catalog serves all.
-  if (language === 'zh') return 'zh-CN';
-  return DEFAULT_LOCALE;
+  return (language !== undefined && Object.hasOwn(CATALOG_OF_LANGUAGE, language) && CATALOG_OF_LANGUAGE[language]) || DEFAULT_LOCALE;
 }
+
+/**
+ * The catalog that serves each language, whatever the region or script: zh-TW and zh-HK read
+ * Simplified Chinese far better than English, so one Chinese catalog serves all.
+ */
+const CATALOG_OF_LANGUAGE: Readonly<Record<string, Locale>> = { en: 'en', zh: 'zh-CN' };
 
 /**
  * The language subtag of a locale tag, lower case, or undefined when it is not one.
