@@ -19,3 +19,4 @@ export {
 } from './messages.js';
 export { GLOSSARY_FILE, loadGlossary, type Glossary } from './glossary.js';
 export { createDictionary, readQuery, type Dictionary, type QueryReading, type Reading } from './reading.js';
+export { toSimplified } from './simplify.js';

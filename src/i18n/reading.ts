@@ -2,10 +2,12 @@
  * Reading a Chinese (or mixed) query as the English the library is written in, without a
  * translation service: each run of Chinese characters is cut into the longest known terms of
  * the glossary and the Chinese topic names (fewest pieces, fewest characters left unread), and
- * each term is replaced by its English, each topic name by a `topic:` filter. Everything else
+ * each term is replaced by its English, each topic name by a `topic:` filter (Traditional
+ * characters are read as their Simplified forms). Everything else
  * (English words, filters such as `author:"张伟"`, links) stays as typed. Pure.
  */
 import { msg, type Localized, type Message } from './messages.js';
+import { toSimplified } from './simplify.js';
 
 /** What a piece of Chinese text is read as. */
 export type Reading = { english: string } | { topic: { id: string; labels: Localized } } | { ignore: true };
@@ -156,7 +158,7 @@ function segment(run: string, dictionary: Dictionary): Piece[] {
   return pieces.filter((p) => p.reading === undefined || !('ignore' in p.reading));
 }
 
-/** Full-width letters and digits as ASCII, one form of each character. */
+/** Full-width letters and digits as ASCII, one form of each character, Traditional Chinese as Simplified. */
 function normalize(text: string): string {
-  return text.normalize('NFKC');
+  return toSimplified(text.normalize('NFKC'));
 }

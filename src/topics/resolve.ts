@@ -5,6 +5,7 @@
  * MiniSearch over names, aliases, descriptions and the strong phrases of each definition.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { toSimplified } from '../i18n/simplify.js';
 import { tokenize } from '../text.js';
 import { KEY_STOPWORDS, matchKey, singular, type Area, type Taxonomy, type Topic } from './taxonomy.js';
 
@@ -125,8 +126,9 @@ export function topicsByArea(taxonomy: Taxonomy): Array<{ area: string; topics: 
   return taxonomy.areas.map((a) => ({ area: a.name, topics: a.topics }));
 }
 
+/** What was typed, cut to length, Traditional Chinese read as Simplified (大語言模型 is 大语言模型). */
 function clip(input: string): string {
-  return typeof input === 'string' ? input.slice(0, MAX_INPUT_LENGTH) : '';
+  return typeof input === 'string' ? toSimplified(input.slice(0, MAX_INPUT_LENGTH)) : '';
 }
 
 function exactMatches(r: Resolver, key: string): { topics: Topic[]; areas: Area[] } {

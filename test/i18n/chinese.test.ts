@@ -129,6 +129,17 @@ describe('/paper in Chinese', () => {
   });
 });
 
+describe('Traditional Chinese', () => {
+  it('reads what a reader in Taiwan or Hong Kong types as the Simplified terms and names', async () => {
+    const tw = app.context('discord', { id: 'u-tw' }, { locale: 'zh-TW', channel: { id: 'c1' } });
+    expect(heading(await app.registry.runText(tw, 'topic', '大語言模型'))?.text).toBe('深度学习 · 大语言模型');
+    const rl = await app.registry.runText(tw, 'paper', '強化學習');
+    expect(note(rl)).toContain('强化学习 → reinforcement learning');
+    expect(cards(rl).length).toBeGreaterThanOrEqual(5);
+    expect(cards(await app.registry.runText(tw, 'paper', '擴散模型 視訊生成'))[0]?.title).toBe('Video Diffusion Models');
+  });
+});
+
 describe('/help in Chinese', () => {
   it('explains the commands and the syntax in Chinese, commands as typed', async () => {
     const reply = await app.registry.runText(zh, 'help', '');
