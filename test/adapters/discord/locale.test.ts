@@ -77,6 +77,29 @@ describe('a zh-CN member in an English server', () => {
   });
 });
 
+describe('the rest of the commands and menus in Chinese', () => {
+  it('/topic with several matches offers a menu whose choice opens the topic', async () => {
+    const offer = messageOf(await bot.fake.interact(as(slashCommand(bot.fake, 'topic', { name: '强化学习' }), 'zh-CN')));
+    expect(offer.content).toBe('有多个方向与“强化学习”匹配，请选择一个：');
+    expect(offer.components[0].components[0].placeholder).toBe('选择一个方向…');
+    const chosen = await bot.fake.interact(as(menuChoice(bot.fake, 'menu', [menuValues(offer)[0]!]), 'zh-CN'));
+    expect(messageOf(chosen).content).toMatch(/^\*\*强化学习 · 深度强化学习\*\*/);
+  });
+
+  it('/digest list and unsubscribe, its menu and stopping one', async () => {
+    const channel = { subcommand: 'subscribe', permissions: MANAGE };
+    await bot.fake.interact(as(slashCommand(bot.fake, 'digest', { topic: '联邦学习' }, channel), 'zh-CN'));
+    const list = messageOf(await bot.fake.interact(as(slashCommand(bot.fake, 'digest', {}, { subcommand: 'list', permissions: MANAGE }), 'zh-CN')));
+    expect(list.content).toBe('**本频道的推送**');
+    expect(list.embeds[0].description).toContain('优化 · 大规模、分布式与联邦优化 — 优化 · 大规模、分布式与联邦优化，每天 09:00');
+    const which = messageOf(await bot.fake.interact(as(slashCommand(bot.fake, 'digest', {}, { subcommand: 'unsubscribe', permissions: MANAGE }), 'zh-CN')));
+    expect(which.content).toBe('本频道有多个推送。要停止哪一个？');
+    const stopChoice = which.components[0].components[0].options.find((o: any) => o.label === '优化 · 大规模、分布式与联邦优化');
+    const stopped = await bot.fake.interact(as({ ...menuChoice(bot.fake, 'menu', [stopChoice.value]), member: { ...menuChoice(bot.fake, 'menu', []).member, permissions: MANAGE } }, 'zh-CN'));
+    expect(messageOf(stopped).content).toBe('已停止本频道关于优化 · 大规模、分布式与联邦优化的每日推送。');
+  });
+});
+
 describe('an English member in a Chinese server', () => {
   it('gets English, whatever the server’s language', async () => {
     const page = messageOf(await bot.fake.interact(as(slashCommand(bot.fake, 'paper', { query: '强化学习' }), 'en-US', 'zh-CN')));
