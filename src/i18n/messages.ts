@@ -115,6 +115,8 @@ function create(locale: Locale, pseudo: boolean): Messages {
   const compiled = new Map<MessageKey, IntlMessageFormat>();
   const numberFormat = new Intl.NumberFormat(intl);
   const lists = new Map<string, Intl.ListFormat>();
+  // By time zone: a digest run formats the dates of thousands of subscriptions in a few zones.
+  const dates = new Map<string, Intl.DateTimeFormat>();
   const self: Messages = {
     locale: pseudo ? PSEUDO_LOCALE : locale,
     dataLocale: locale,
@@ -129,7 +131,11 @@ function create(locale: Locale, pseudo: boolean): Messages {
     text: (message) => self.t(message.key, message.values),
     number: (n) => numberFormat.format(n),
     date(date, timeZone) {
-      const format = new Intl.DateTimeFormat(intl, { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+      let format = dates.get(timeZone);
+      if (!format) {
+        format = new Intl.DateTimeFormat(intl, { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+        dates.set(timeZone, format);
+      }
       return mark(format.format(date));
     },
     list(items, type = 'conjunction') {
