@@ -166,6 +166,14 @@ describe('no text outside the catalog', () => {
     expectAllFromCatalog(await app.registry.act(c, `digest:stop:${sub!.id}`), 'stopped');
     expectAllFromCatalog(await app.registry.act(c, `digest:stop:${sub!.id}`), 'already gone');
     expectAllFromCatalog(await text(ctx('slack', { channel: { id: 'empty' } }), 'digest', 'unsubscribe'), 'no digests');
+    // Where a digest cannot be posted: conversations, a server without the bot, missing permissions.
+    expectAllFromCatalog(await text(ctx('slack', { channel: { id: 'D1', kind: 'dm' } }), 'digest', 'subscribe llm'), 'in a DM');
+    expectAllFromCatalog(await text(ctx('slack', { channel: { id: 'G1', kind: 'group-dm' } }), 'digest', 'subscribe llm'), 'in a group DM');
+    expectAllFromCatalog(await text(ctx('slack', { channel: { id: 'D1', kind: 'dm' } }), 'digest', 'list'), 'list in a DM');
+    expectAllFromCatalog(await text(ctx('discord', { bot: { inServer: false } }), 'digest', 'subscribe llm'), 'not in the server');
+    expectAllFromCatalog(await text(ctx('discord', { bot: { canView: true, canSend: false, canEmbed: false } }), 'digest', 'subscribe llm'), 'missing permissions');
+    await app.registry.run(c, 'digest', { topic: 'llm' }, 'subscribe');
+    expectAllFromCatalog(await text(ctx('discord', { bot: { canEmbed: false } }), 'digest', 'list'), 'list where it cannot post');
   });
 
   it('digests: a header, papers, More, and the one-line "nothing new"', async () => {
