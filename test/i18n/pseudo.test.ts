@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CommandRegistry } from '../../src/commands/registry.js';
+import { COMMANDS, CommandRegistry } from '../../src/commands/registry.js';
 import { defineCommand, type CommandContext, type Platform } from '../../src/commands/types.js';
 import { renderDigest } from '../../src/digest/compose.js';
 import { PSEUDO_LOCALE, messages } from '../../src/i18n/index.js';
@@ -186,6 +186,20 @@ describe('no text outside the catalog', () => {
     const slot = new Date('2026-11-29T01:00:00Z');
     for (const [papers, fill] of [[ids, false], [ids.slice(0, 2), true], [[], false]] as const) {
       for (const part of renderDigest(deps, sub, { papers: [...papers], fill, since: '2026-11-28T01:00:00Z' }, slot)) expectAllFromCatalog(part.reply, `digest ${papers.length} ${fill}`);
+    }
+  });
+
+  it('every command, subcommand and button of the registry, bare and with broken arguments, on every platform', async () => {
+    // A sweep that covers commands added later too: their first replies and refusals.
+    for (const platform of ['discord', 'slack', 'terminal'] as const) {
+      const c = ctx(platform);
+      for (const command of COMMANDS) {
+        expectAllFromCatalog(await app.registry.runText(c, command.name, ''), `${platform} /${command.name}`);
+        for (const sub of command.subcommands ?? []) expectAllFromCatalog(await app.registry.runText(c, command.name, sub.name), `${platform} /${command.name} ${sub.name}`);
+        for (const verb of Object.keys(command.actions ?? {})) {
+          for (const args of ['', ':x', ':1:x:y', ':999999']) expectAllFromCatalog(await app.registry.act(c, `${command.name}:${verb}${args}`), `${platform} ${command.name}:${verb}${args}`);
+        }
+      }
     }
   });
 
