@@ -113,6 +113,7 @@ function create(locale: Locale, pseudo: boolean): Messages {
   const intl = INTL[locale];
   const mark = pseudo ? (s: string) => `${PSEUDO_OPEN}${s}${PSEUDO_CLOSE}` : (s: string) => s;
   const compiled = new Map<MessageKey, IntlMessageFormat>();
+  const fixed = new Map<MessageKey, string>();
   const numberFormat = new Intl.NumberFormat(intl);
   const lists = new Map<string, Intl.ListFormat>();
   // By time zone: a digest run formats the dates of thousands of subscriptions in a few zones.
@@ -121,12 +122,19 @@ function create(locale: Locale, pseudo: boolean): Messages {
     locale: pseudo ? PSEUDO_LOCALE : locale,
     dataLocale: locale,
     t(key, values) {
+      if (values === undefined) {
+        // Labels and headings without arguments: formatted once.
+        const done = fixed.get(key);
+        if (done !== undefined) return done;
+      }
       let format = compiled.get(key);
       if (!format) {
         format = new IntlMessageFormat(catalog[key], intl, undefined, { ignoreTag: true });
         compiled.set(key, format);
       }
-      return mark(String(format.format(values === undefined ? undefined : plainValues(self, values))));
+      const text = mark(String(format.format(values === undefined ? undefined : plainValues(self, values))));
+      if (values === undefined) fixed.set(key, text);
+      return text;
     },
     text: (message) => self.t(message.key, message.values),
     number: (n) => numberFormat.format(n),
