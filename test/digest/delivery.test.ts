@@ -10,6 +10,7 @@ import type { DigestSender } from '../../src/digest/sender.js';
 import type { ChatPlatform, Subscription } from '../../src/digest/store.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
+import { FakeClock } from '../sources/helpers/fakeClock.js';
 import { startBot, type Bot } from '../adapters/discord/harness.js';
 import { startHarness, type SlackHarness } from '../adapters/slack/harness.js';
 
@@ -38,7 +39,7 @@ function subscribe(platform: ChatPlatform, channel: string, over: Partial<Subscr
 }
 
 const run = (senders: Partial<Record<ChatPlatform, DigestSender>>, at: string) =>
-  runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }) }, new Date(at));
+  runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }), clock: new FakeClock(at) }, new Date(at));
 
 /** A sender that posts, then dies before the runner can record it. */
 function crashingAfterPost(sender: DigestSender): DigestSender {
