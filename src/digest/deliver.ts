@@ -130,11 +130,16 @@ function failed(pass: Pass, sub: Subscription, run: DigestRun, parts: readonly D
   const undelivered = parts.slice(run.partsDone + (inFlight ? 1 : 0)).flatMap((p) => p.paperIds);
   const context = { subscription: sub.id, channel: sub.channel, slot: run.slot, part: run.partsDone, attempts, err: err.message };
   if (err.failure === 'forbidden' && attempts >= MAX_FORBIDDEN_ATTEMPTS) {
-    if (phase === 'lookup') {
-      // Whether the part arrived cannot be checked: keep it unresolved (resubscribing resumes it).
+    if (inFlight) {
+      // Whether the part arrived cannot be checked: it stays unresolved (resubscribing resumes it).
       digests.failPart(run, owner, { error: err.message, inFlight: true, attempts, state: 'sending' }, now);
-      digests.pause(sub.id, `The bot cannot read this channel's recent messages to check whether a digest message arrived (${err.message}). Resume with /digest subscribe after fixing its access.`);
-      log.warn(context, 'cannot check whether a digest part arrived: subscription paused');
+      digests.pause(
+        sub.id,
+        phase === 'lookup'
+          ? `The bot cannot read this channel's recent messages to check whether a digest message arrived (${err.message}). Resume with /digest subscribe after fixing its access.`
+          : `The bot cannot post in this channel (${err.message}). Resume with /digest subscribe after fixing its access.`,
+      );
+      log.warn(context, 'digest channel forbidden with a part of unknown outcome: subscription paused, the part left to check');
     } else {
       digests.releaseUndelivered(sub, run, owner, undelivered);
       digests.failPart(run, owner, { error: err.message, inFlight: false, attempts, state: 'failed' }, now);
@@ -144,11 +149,14 @@ function failed(pass: Pass, sub: Subscription, run: DigestRun, parts: readonly D
     summary.paused++;
     return false;
   }
-  if (err.failure !== 'forbidden' && attempts >= MAX_TRANSIENT_ATTEMPTS) {
+  // A run is given up after repeated failures, but never with a part of unknown outcome: its
+  // papers can neither be counted as sent nor released without knowing. It keeps being looked
+  // for (every 12 hours at most) until the platform answers.
+  if (err.failure !== 'forbidden' && attempts >= MAX_TRANSIENT_ATTEMPTS && !inFlight) {
     digests.releaseUndelivered(sub, run, owner, undelivered);
     digests.failPart(run, owner, { error: err.message, inFlight, attempts, state: 'failed' }, now);
     digests.completeSlot(sub, run.slot);
-    log.error({ ...context, unresolvedPart: inFlight }, inFlight ? 'digest given up; the part of unknown outcome was never confirmed either way' : 'digest given up after repeated failures');
+    log.error(context, 'digest given up after repeated failures; its papers go to the next digest');
     return false;
   }
   const next = backoff(now, attempts);

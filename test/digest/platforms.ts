@@ -13,7 +13,7 @@ import { FakeDiscord } from '../adapters/discord/fakeDiscord.js';
 import { BOT_TOKEN, FakeSlack } from '../adapters/slack/fakeSlack.js';
 
 /** Faults both fakes know, for a message post. */
-export type PostFault = { status: number } | { retryAfter: number } | { reset: true } | { hold: Promise<unknown> };
+export type PostFault = { status: number } | { retryAfter: number } | { reset: true } | { hold: Promise<unknown> } | { swallow: true };
 
 export interface TestPlatform {
   name: ChatPlatform;
@@ -88,7 +88,7 @@ export async function slackPlatform(): Promise<TestPlatform> {
     channel: (i) => `C${String(i).padStart(9, '0')}`,
     sender: (options = {}) => createSlackSender({ botToken: BOT_TOKEN, apiUrl: fake.apiUrl, port: 0 }, silent, options),
     senderAt: (origin) => createSlackSender({ botToken: BOT_TOKEN, apiUrl: `${origin}/api/`, port: 0 }, silent, { timeoutMs: 5000 }),
-    env: () => ({ SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_API_URL: fake.apiUrl }),
+    env: () => ({ SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: 'not-used-by-run-due', SLACK_API_URL: fake.apiUrl }),
     origin: () => fake.origin,
     fault: (d) => (decide = d),
     onPost: (l) => (listener = l),

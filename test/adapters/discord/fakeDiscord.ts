@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { clientsSeeTheClose } from '../slack/fakeSlack.js';
 import { choicesProblems, messageProblems } from './discordRules.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -54,7 +55,9 @@ export type PostFault =
   /** Posts the message, then resets the connection: the answer is lost. */
   | { reset: true }
   /** Posts the message, and answers once `until` settles (a slow answer). */
-  | { hold: Promise<unknown> };
+  | { hold: Promise<unknown> }
+  /** Takes the request and never answers, without posting (lost before the platform kept it). */
+  | { swallow: true };
 
 /** A message kept in a channel. */
 export interface ChannelMessage {
@@ -130,6 +133,7 @@ export class FakeDiscord {
     for (const socket of this.sockets) socket.terminate();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await clientsSeeTheClose();
   }
 
   /** Listens again on the same port. */
@@ -293,7 +297,10 @@ export class FakeDiscord {
       return;
     }
     if (fault && 'hold' in fault) await this.settled(fault.hold);
-    if (res.destroyed) return;
+    if (res.destroyed || status === 0) {
+      res.destroy(); // swallowed: never answered
+      return;
+    }
     if (status === 204) {
       res.writeHead(204).end();
       return;
@@ -386,6 +393,7 @@ export class FakeDiscord {
     const fault = this.postFault?.(r.body, channel, this.postCount++);
     if (fault && 'status' in fault) return [fault.status, { message: `${fault.status}: Server Error`, code: 0 }];
     if (fault && 'retryAfter' in fault) return [429, { message: 'You are being rate limited.', retry_after: fault.retryAfter, global: fault.global ?? false }];
+    if (fault && 'swallow' in fault) return [0, undefined, { hold: new Promise(() => undefined) }];
     const nonce = r.body?.enforce_nonce ? r.body?.nonce : undefined;
     const earlier = nonce === undefined ? undefined : this.channelMessages.find((m) => m.channel === channel && m.body.nonce === nonce);
     const message = earlier ?? { channel, body: r.body, id: this.snowflake(), at: this.now() };

@@ -59,7 +59,9 @@ export type PostFault =
   /** Posts the message, then resets the connection: the answer is lost. */
   | { reset: true }
   /** Posts the message, and answers once `until` settles (a slow answer). */
-  | { hold: Promise<unknown> };
+  | { hold: Promise<unknown> }
+  /** Takes the request and never answers, without posting (lost before the platform kept it). */
+  | { swallow: true };
 
 interface Failure {
   method: string;
@@ -99,7 +101,10 @@ export class FakeSlack {
           return;
         }
         if (answer.hold) await fake.settled(answer.hold);
-        if (res.destroyed) return;
+        if (res.destroyed || answer.status === 0) {
+          res.destroy(); // swallowed: never answered
+          return;
+        }
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(JSON.stringify(answer.body));
       });
@@ -119,6 +124,7 @@ export class FakeSlack {
     this.server.closeAllConnections();
     this.server.close();
     await once(this.server, 'close');
+    await clientsSeeTheClose();
   }
 
   /** Listens again on the same port. */
@@ -233,6 +239,7 @@ export class FakeSlack {
       const failure = this.failures.find((f) => f.method === method && f.when(args));
       if (failure) return { status: 200, body: { ok: false, error: failure.error } };
       const fault = method === 'chat.postMessage' ? this.postFault?.(args, this.postCount++) : undefined;
+      if (fault && 'swallow' in fault) return { status: 0, body: undefined, hold: new Promise(() => undefined) };
       if (fault && 'status' in fault) return { status: fault.status, body: { ok: false, error: 'internal_error' } };
       if (fault && 'retryAfter' in fault) return { status: 429, headers: { 'retry-after': String(fault.retryAfter) }, body: { ok: false, error: 'ratelimited' } };
       const answer: Answer = { status: 200, body: this.answers.get(method)?.(args) ?? this.defaultAnswer(method, args) };
@@ -323,6 +330,15 @@ interface Answer {
   reset?: boolean;
   /** Answer once this settles. */
   hold?: Promise<unknown>;
+}
+
+/**
+ * Lets the clients in this process read the end of the connections just closed (an event-loop
+ * turn or two), so that their next request connects anew and is refused, instead of being
+ * written to a kept-alive socket that is already gone.
+ */
+export async function clientsSeeTheClose(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
