@@ -31,6 +31,8 @@ const MAX_RATE_LIMIT_WAITS = 5;
 const CLOCK_SKEW_MS = 5 * 60_000;
 /** A part arrives within this long of its last attempt, or not at all (client timeouts are 30 s). */
 const ARRIVAL_SPAN_MS = 10 * 60_000;
+/** Longer lease for a lookup: it may read a few pages of history, each allowed 30 s. */
+const LOOKUP_LEASE_MS = 3 * 60_000;
 
 /** Sends the parts of `claimed` not yet confirmed; returns whether the run is complete. */
 export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscription, claimed: DigestRun): Promise<boolean> {
@@ -57,6 +59,7 @@ export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscrip
     const id = partId(sub, run, index);
     if (run.inFlight && !withinDuplicateWindow(sender, run, clock.now())) {
       // An earlier attempt's answer was lost: find out whether it arrived before posting again.
+      digests.renewLease(run, leaseFor(pass, LOOKUP_LEASE_MS));
       let found: boolean;
       try {
         found = await sender.find(sub.channel, id, lookupWindow(run));

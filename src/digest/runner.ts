@@ -25,8 +25,8 @@ import type { ChatPlatform, DigestStore, Lease, Subscription } from './store.js'
 /** Subscriptions worked on at once (posts are network-bound). */
 export const CONCURRENCY = 8;
 /**
- * How long a lease lasts without renewal. It is renewed before every post and every lookup, each
- * of which the platform clients end within 30 s, and before a rate-limit wait for that wait: a
+ * How long a lease lasts without renewal. It is renewed before every post (the platform clients
+ * end one within 30 s), and before a lookup or a rate-limit wait for as long as that may take: a
  * live sender never loses it, a dead one frees its run this long after its last step.
  */
 export const LEASE_TTL_MS = 90_000;
