@@ -34,7 +34,11 @@ const ARRIVAL_SPAN_MS = 10 * 60_000;
 /** Longer lease for a lookup: it may read a few pages of history, each allowed 30 s. */
 const LOOKUP_LEASE_MS = 3 * 60_000;
 
-/** Sends the parts of `claimed` not yet confirmed; returns whether the run is complete. */
+/**
+ * Sends the parts of `claimed` (a run whose lease this pass holds) not yet confirmed; returns
+ * whether the run is complete.
+ * @example const run = digests.claimRun(listed, leaseFor(pass)); if (run && (await deliverRun(pass, sender, sub, run))) …
+ */
 export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscription, claimed: DigestRun): Promise<boolean> {
   const { digests, clock, owner, log, summary } = pass;
   const parts = renderDigest({ library: pass.library, states: pass.states, now: pass.at }, sub, claimed, new Date(claimed.slot));
