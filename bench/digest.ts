@@ -11,23 +11,25 @@ import type { DigestSender } from '../src/digest/sender.js';
 export async function benchDigest(app: App, subscriptions = 1000): Promise<string[]> {
   const topics = app.taxonomy.topics;
   const created = '2026-01-01T00:00:00.000Z';
-  for (let i = 0; i < subscriptions; i++) {
-    const topic = topics[i % topics.length]!;
-    app.digests.subscribe({
-      platform: i % 2 === 0 ? 'discord' : 'slack',
-      workspace: 'bench',
-      channel: `bench-${i}`,
-      query: `topic:"${topic.id}"`,
-      label: topic.label,
-      time: '09:00',
-      timezone: ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'][i % 4]!,
-      days: 'daily',
-      count: 5,
-      fill: true,
-      createdBy: 'bench',
-      createdAt: created,
-    });
-  }
+  app.db.transaction(() => {
+    for (let i = 0; i < subscriptions; i++) {
+      const topic = topics[i % topics.length]!;
+      app.digests.subscribe({
+        platform: i % 2 === 0 ? 'discord' : 'slack',
+        workspace: 'bench',
+        channel: `bench-${i}`,
+        query: `topic:"${topic.id}"`,
+        label: topic.label,
+        time: '09:00',
+        timezone: ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'][i % 4]!,
+        days: 'daily',
+        count: 5,
+        fill: true,
+        createdBy: 'bench',
+        createdAt: created,
+      });
+    }
+  })();
   let posts = 0;
   const sender = (platform: 'discord' | 'slack'): DigestSender => ({
     platform,
