@@ -135,10 +135,10 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
     expect(app.digests.run(1, at(0))).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: expect.any(String) });
     platform.fault(undefined);
     // The next run, once the dead process's lease has run out (Discord: still in its nonce window).
-    const clock = new FakeClock(at(100));
+    const clock = new FakeClock(at(110));
     platform.setNow(() => clock.now().getTime());
     const senders = { [platform.name]: platform.sender() };
-    const rerun = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }), clock }, new Date(at(100)));
+    const rerun = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }), clock }, new Date(at(110)));
     expect(rerun.sent).toBe(1);
     expectEachOnce(channel, ids);
     // And the next day's digest holds only what is new.
