@@ -110,10 +110,15 @@ export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers
   return parts;
 }
 
+/** One formatter per time zone: making one costs more than formatting many dates with it. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /**
  * A date as people in `timeZone` read it.
  * @example formatDate(new Date('2026-11-29T08:00:00Z'), 'Europe/Paris') // 'Sunday, 29 November 2026'
  */
 export function formatDate(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+  let format = dateFormats.get(timeZone);
+  if (!format) dateFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })));
+  return format.format(date);
 }
