@@ -15,7 +15,8 @@ import { openDatabase, type Db } from './store/db.js';
 import { PaperStore } from './store/paperStore.js';
 import { SqliteSeenEvents, type SeenEvents } from './store/seenEvents.js';
 import { StateStore } from './store/stateStore.js';
-import { DigestStore } from './digest/store.js';
+import type { DigestStore } from './digest/store.js';
+import { SqliteDigestStore } from './store/digestStore.js';
 import { createDictionary, loadGlossary, messages, type Dictionary } from './i18n/index.js';
 import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
@@ -71,7 +72,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
   try {
     const states = new StateStore(db);
     states.purge(now());
-    const digests = new DigestStore(db);
+    const digests = new SqliteDigestStore(db);
     let store = new PaperStore(db);
     let demo = false;
     if (store.count() === 0 && options.demoWhenEmpty !== false) {

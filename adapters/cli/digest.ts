@@ -31,7 +31,8 @@ export async function runDigestCommand(app: App, args: string[], createSenders: 
     const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: app.log }, at);
     process.stdout.write(
       `Digests due at ${at.toISOString()}: ${summary.due} due, ${summary.sent} sent (${summary.empty} with nothing new), ` +
-        `${summary.retrying} to retry, ${summary.paused} paused, ${summary.skipped} on platforms not configured here\n`,
+        `${summary.retrying} to retry, ${summary.paused} paused, ${summary.busy} being sent by another process, ` +
+        `${summary.deferred} left for later by a rate limit, ${summary.skipped} on platforms not configured here\n`,
     );
     return 0;
   }

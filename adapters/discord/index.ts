@@ -48,7 +48,7 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Int
   await warnIfCommandsDiffer(client, app, config, log);
   return {
     name: 'discord',
-    sender: createDiscordSender(client.rest),
+    sender: createDiscordSender(config),
     async stop() {
       await client.destroy();
       log.info('disconnected from Discord');

@@ -73,11 +73,11 @@ export async function startSlack(app: App, config: SlackConfig): Promise<Running
     const server = await receiver.start(config.port);
     const port = (server.address() as AddressInfo).port;
     log.info({ port, path: EVENTS_PATH }, 'Slack adapter listening (HTTP mode)');
-    return { name: 'slack', port, sender: createSlackSender(bolt.client), stop: () => stop(bolt) };
+    return { name: 'slack', port, sender: createSlackSender(config, log), stop: () => stop(bolt) };
   }
   await bolt.start();
   log.info('Slack adapter connected (Socket Mode)');
-  return { name: 'slack', sender: createSlackSender(bolt.client), stop: () => stop(bolt) };
+  return { name: 'slack', sender: createSlackSender(config, log), stop: () => stop(bolt) };
 }
 
 async function stop(bolt: BoltApp): Promise<void> {

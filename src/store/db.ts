@@ -102,6 +102,14 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX seen_events_seen_at ON seen_events(seen_at);
   `,
+  // Digest runs: when the part in flight was first tried (its outcome is looked up from there),
+  // and a lease so that one process at a time sends a run.
+  `
+  ALTER TABLE digest_runs ADD COLUMN in_flight_since TEXT;
+  ALTER TABLE digest_runs ADD COLUMN lease_owner TEXT;
+  ALTER TABLE digest_runs ADD COLUMN lease_until TEXT;
+  UPDATE digest_runs SET in_flight_since = updated_at WHERE in_flight = 1;
+  `,
   // The language a channel's digests are written in: the subscriber's locale tag (NULL before
   // this column existed: the platform's default for the server or workspace is used then).
   `

@@ -166,6 +166,7 @@ export const en = {
   'digest.next': ' Next: {date}, {time}.',
   'digest.paused': ' Paused: {reason}',
   'digest.pausedForbidden': 'The bot cannot post in this channel ({reason}). Resume with /digest subscribe after fixing its access.',
+  'digest.pausedUnreadable': "The bot cannot read this channel's recent messages to check whether a digest message arrived ({reason}). Resume with /digest subscribe after fixing its access.",
   'digest.pausedUnknown': 'delivery failed',
   'digest.retrying': ' Retrying the digest of {date}: {error}.',
   'digest.none': 'This channel has no digests. Start one with /digest subscribe topic:<topic>.',

@@ -163,6 +163,7 @@ export const zhCN: Catalog = {
   'digest.next': '下次推送：{date} {time}。',
   'digest.paused': '已暂停：{reason}',
   'digest.pausedForbidden': '机器人无法在本频道发消息（{reason}）。修复权限后，用 /digest subscribe 恢复。',
+  'digest.pausedUnreadable': '机器人无法读取本频道最近的消息，无法确认一条推送是否已送达（{reason}）。修复权限后，用 /digest subscribe 恢复。',
   'digest.pausedUnknown': '推送失败',
   'digest.retrying': '{date} 的推送正在重试：{error}。',
   'digest.none': '本频道没有推送。用 /digest subscribe topic:<方向> 开始一个。',

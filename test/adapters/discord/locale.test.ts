@@ -4,7 +4,7 @@
  * button, autocomplete, and a digest subscribed in Chinese.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordRest, createDiscordSender } from '../../../adapters/discord/digestSender.js';
+import { createDiscordSender } from '../../../adapters/discord/digestSender.js';
 import { runDueDigests } from '../../../src/digest/runner.js';
 import { seedPath } from '../../../src/paths.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
@@ -131,7 +131,7 @@ describe('digests on Discord', () => {
     subscription('1190000000000000903', '1190000000000000333');
     bot.fake.guildLocales.set('1190000000000000333', 'zh-CN');
     subscription('1190000000000000904', '1190000000000000444');
-    const sender = createDiscordSender(createDiscordRest({ token: bot.fake.token, apiUrl: bot.fake.apiUrl }));
+    const sender = createDiscordSender({ token: bot.fake.token, apiUrl: bot.fake.apiUrl });
     const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders: { discord: sender }, log: app.log }, new Date('2026-11-30T01:00:00Z'));
     expect(summary.sent).toBeGreaterThanOrEqual(4);
     const first = (channel: string) => bot.fake.channelMessages.find((m) => m.channel === channel)!.body;

@@ -4,7 +4,7 @@
  * answers in it, Block Kit's own words included, and digests speak their subscriber's language.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackClient, createSlackSender } from '../../../adapters/slack/digestSender.js';
+import { createSlackSender } from '../../../adapters/slack/digestSender.js';
 import { runDueDigests } from '../../../src/digest/runner.js';
 import { seedPath } from '../../../src/paths.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
@@ -123,7 +123,7 @@ describe('Slack in the member’s language', () => {
 
 describe('digests in the subscriber’s language', () => {
   it('posts the header, the count and More in the language of whoever subscribed', async () => {
-    const sender = createSlackSender(createSlackClient({ botToken: BOT_TOKEN, apiUrl: h.fake.apiUrl, port: 0 }));
+    const sender = createSlackSender({ botToken: BOT_TOKEN, apiUrl: h.fake.apiUrl, port: 0 }, app.log);
     await slash('U0ZH', '/digest', 'subscribe 大语言模型 time:09:00 timezone:Asia/Shanghai count:2 fill:yes');
     const sub = app.digests.forChannel('slack', 'C0GENERAL').find((d) => d.query === 'topic:"deep-learning/large-language-models"');
     expect(sub).toMatchObject({ locale: 'zh-CN', label: 'Deep Learning · Large Language Models' });

@@ -22,7 +22,7 @@ describe('manifest.yml', () => {
   });
 
   it('asks for the scopes and events the adapter uses, with unfurl domains', () => {
-    expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read']);
+    expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read', 'channels:history', 'groups:history']);
     expect(listUnder('bot_events')).toEqual(['app_mention', 'link_shared']);
     expect(listUnder('unfurl_domains')).toEqual(['arxiv.org', 'openreview.net', 'doi.org']);
     expect(manifest).toMatch(/\n {2}socket_mode_enabled: false\n/);
