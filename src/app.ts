@@ -17,6 +17,7 @@ import { SqliteSeenEvents, type SeenEvents } from './store/seenEvents.js';
 import { StateStore } from './store/stateStore.js';
 import type { DigestStore } from './digest/store.js';
 import { SqliteDigestStore } from './store/digestStore.js';
+import { createDictionary, loadGlossary, messages, type Dictionary } from './i18n/index.js';
 import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
@@ -44,7 +45,10 @@ export interface App {
   registry: CommandRegistry;
   /** Whether the library is the bundled demo corpus. */
   demo: boolean;
-  /** A context for running commands on behalf of a user. */
+  /**
+   * A context for running commands on behalf of a user, in the language of `extra.locale` (the
+   * terminal's, from the environment, when none is given there).
+   */
   context(platform: Platform, user: CommandContext['user'], extra?: Partial<CommandContext>): CommandContext;
   close(): void;
 }
@@ -84,6 +88,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       taxonomy,
       taxonomyHash,
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
+      dictionary: chineseDictionary(taxonomy),
       ...(demo ? {} : { indexPath: config.indexPath }),
       log,
     }).open();
@@ -102,7 +107,10 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       library,
       registry,
       demo,
-      context: (platform, user, extra = {}) => ({ library, states, digests, platform, user, now, log, ...extra }),
+      context: (platform, user, extra = {}) => {
+        const locale = extra.locale ?? (platform === 'terminal' ? config.locale : undefined);
+        return { library, states, digests, platform, user, now, log, ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
+      },
       close: () => {
         if (demo) store.close();
         db.close();
@@ -122,6 +130,16 @@ export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Ta
   const taxonomy = loadTaxonomy(path);
   const taxonomyHash = createHash('sha1').update(readFileSync(path)).digest('hex').slice(0, 16);
   return { taxonomy, taxonomyHash, classify: createClassifier(taxonomy) };
+}
+
+/**
+ * The glossary's Chinese terms and the taxonomy's Chinese topic names, for reading Chinese queries.
+ * @example chineseDictionary(taxonomy).get('扩散模型') // { english: 'diffusion model' }
+ */
+export function chineseDictionary(taxonomy: Taxonomy): Dictionary {
+  const glossary = loadGlossary();
+  const topics = taxonomy.topics.map((t) => ({ id: t.id, labels: t.labels, names: [...Object.values(t.names), ...t.aliases] }));
+  return createDictionary(glossary.terms, topics, glossary.ignore);
 }
 
 /**

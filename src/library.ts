@@ -4,9 +4,10 @@
  * labels) and keeps the index in step with the store.
  */
 import type { Logger } from 'pino';
+import { messages as messagesFor, msg, readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
 import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
-import type { PaperCard, PaperLink } from './reply.js';
+import type { LinkKind, PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
 import { loadOrBuildIndex, type IndexSource } from './search/indexFile.js';
 import { readSnapshotInfo } from './search/index/snapshot.js';
@@ -28,6 +29,8 @@ export interface LibraryOptions {
   topics: TopicFinder;
   /** Where the index snapshot lives; undefined keeps it in memory only. */
   indexPath?: string;
+  /** Chinese terms and topic names, to read Chinese queries as English (none: queries are searched as typed). */
+  dictionary?: Dictionary;
   log: Logger;
 }
 
@@ -102,11 +105,22 @@ export class Library {
   }
 
   /**
-   * Runs a search-box query.
+   * Runs a search-box query. Chinese in it is read as English terms and topics first (see
+   * {@link readQuery}), with a note on how it was read.
    * @example library.search('diffusion transformers', { limit: 50 }).hits.length
    */
   search(query: string, options: SearchOptions = {}): SearchResult {
-    return this.engine_.search(query, options);
+    const reading = this.readQuery(query);
+    const result = this.engine_.search(reading.query, options);
+    return reading.notes.length > 0 ? { ...result, notes: [...reading.notes, ...result.notes] } : result;
+  }
+
+  /**
+   * A query with its Chinese read as English (unchanged without Chinese or a dictionary).
+   * @example library.readQuery('扩散模型 视频生成').query // 'diffusion model video generation'
+   */
+  readQuery(query: string): QueryReading {
+    return this.options.dictionary ? readQuery(query, this.options.dictionary) : { query, notes: [], read: false };
   }
 
   /** Title suggestions for an autocomplete box (at most 25). */
@@ -149,20 +163,25 @@ export class Library {
     return this.store.docOf(id);
   }
 
-  /** Result cards for `result.hits[from .. from+count)`, with snippets of the matched words. */
-  cards(result: SearchResult, from: number, count: number): PaperCard[] {
+  /**
+   * Result cards for `result.hits[from .. from+count)`, with snippets of the matched words, topic
+   * labels and link names in the language of `messages` (paper text stays as published).
+   */
+  cards(result: SearchResult, from: number, count: number, messages?: Messages): PaperCard[] {
     return result.hits.slice(from, from + count).flatMap((hit, i) => {
       const paper = this.store.getByDoc(hit.storeDoc);
-      return paper ? [this.card(paper, hit.storeDoc, { words: result.words, position: from + i + 1 })] : [];
+      return paper ? [this.card(paper, hit.storeDoc, { words: result.words, position: from + i + 1, ...(messages && { messages }) })] : [];
     });
   }
 
   /**
    * A paper as a card: a snippet of its abstract around `words` for a result list, or with
-   * `detail` its whole abstract.
+   * `detail` its whole abstract. Topic labels and link names are in the language of `messages`
+   * (English by default); the paper's own text is as published.
    */
-  card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number } = {}): PaperCard {
-    const links = paperLinks(paper);
+  card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number; messages?: Messages } = {}): PaperCard {
+    const m = options.messages ?? messagesFor();
+    const links = paperLinks(paper).map((l) => ({ ...l, label: m.t(`paper.link.${l.kind}`) }));
     const url = links[0]?.url;
     const card: PaperCard = {
       id: paper.id,
@@ -175,7 +194,7 @@ export class Library {
       status: paper.status,
       topics: paper.topics.flatMap((id) => {
         const topic = this.taxonomy.byId(id);
-        return topic ? [topic.label] : [];
+        return topic ? [this.taxonomy.label(topic, m.dataLocale)] : [];
       }),
       links: links.slice(1),
       ...(options.position !== undefined && { position: options.position }),
@@ -291,8 +310,9 @@ export class Library {
       resolveTopic: (name) => {
         const found = this.topics.resolve(name);
         if ('topic' in found) return { id: found.topic.id };
-        const hint = found.suggestions.slice(0, 3).map((t) => `"${t.label}"`).join(', ');
-        return { error: `No topic called "${name.slice(0, 60)}".${hint ? ` Did you mean ${hint}?` : ' Try /topic to list them.'}` };
+        const shown = name.slice(0, 60);
+        const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
+        return { error: suggestions.length > 0 ? msg('search.noTopicMaybe', { name: shown, suggestions: { items: suggestions, type: 'disjunction' } }) : msg('search.noTopicList', { name: shown }) };
       },
     });
   }
@@ -300,29 +320,30 @@ export class Library {
 
 /**
  * A paper's links, landing page first: page, PDF, code, project, then arXiv, DOI and OpenReview
- * when they add something.
- * @example paperLinks(paper)[0] // { label: 'Page', url: 'https://arxiv.org/abs/1706.03762' }
+ * when they add something; labelled in English (cards relabel them in the reader's language).
+ * @example paperLinks(paper)[0] // { kind: 'page', label: 'Page', url: 'https://arxiv.org/abs/1706.03762' }
  */
 export function paperLinks(paper: Pick<Paper, 'links' | 'externalIds'>): PaperLink[] {
   const { links, externalIds } = paper;
   const arxiv = externalIds.arxiv && `https://arxiv.org/abs/${externalIds.arxiv}`;
   const openreview = externalIds.openreview && `https://openreview.net/forum?id=${externalIds.openreview}`;
   const doi = externalIds.doi && `https://doi.org/${externalIds.doi}`;
-  const candidates: Array<[string, string | undefined]> = [
-    ['Page', links.page ?? arxiv ?? openreview ?? doi],
-    ['PDF', links.pdf ?? (externalIds.arxiv ? `https://arxiv.org/pdf/${externalIds.arxiv}` : undefined)],
-    ['Code', links.code],
-    ['Project', links.project],
-    ['arXiv', arxiv],
-    ['OpenReview', openreview],
-    ['DOI', doi],
+  const candidates: Array<[LinkKind, string | undefined]> = [
+    ['page', links.page ?? arxiv ?? openreview ?? doi],
+    ['pdf', links.pdf ?? (externalIds.arxiv ? `https://arxiv.org/pdf/${externalIds.arxiv}` : undefined)],
+    ['code', links.code],
+    ['project', links.project],
+    ['arxiv', arxiv],
+    ['openreview', openreview],
+    ['doi', doi],
   ];
+  const english = messagesFor();
   const seen = new Set<string>();
   const out: PaperLink[] = [];
-  for (const [label, url] of candidates) {
+  for (const [kind, url] of candidates) {
     if (!url || seen.has(url)) continue;
     seen.add(url);
-    out.push({ label, url });
+    out.push({ kind, label: english.t(`paper.link.${kind}`), url });
   }
   return out;
 }

@@ -54,9 +54,21 @@ export function createDiscordSender(config: DiscordConfig, options: DiscordSende
     me.catch(() => (me = undefined));
     return me;
   };
+  // A server's language rarely changes; one lookup per server per process.
+  const guildLocales = new Map<string, string>();
   return {
     platform: 'discord',
     duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    async defaultLocale(sub) {
+      // The server's "preferred locale" (Server Settings → Community → Overview; en-US otherwise).
+      if (!sub.workspace) return undefined;
+      const cached = guildLocales.get(sub.workspace);
+      if (cached !== undefined) return cached || undefined;
+      const guild = (await rest.get(Routes.guild(sub.workspace))) as { preferred_locale?: string };
+      const locale = guild.preferred_locale ?? '';
+      guildLocales.set(sub.workspace, locale);
+      return locale || undefined;
+    },
     async post(channel, reply, id) {
       if (id.key.length > MAX_NONCE_LENGTH) throw new Error(`digest key "${id.key}" is longer than a Discord nonce`);
       const { flags: _ephemeral, content, ...message } = renderMessage(reply);

@@ -9,6 +9,7 @@
 import { Routes, type Client } from 'discord.js';
 import type { Logger } from 'pino';
 import { apology, errorReference } from '../../src/errors.js';
+import { messages } from '../../src/i18n/index.js';
 import { messageReply } from '../../src/reply.js';
 import { normalizeInteraction, placeOf, type Place } from './incoming.js';
 import { renderMessage } from './render.js';
@@ -84,6 +85,12 @@ function note(places: Map<string, Place>, payload: any): void {
   if (places.size > PLACES_KEPT) places.delete(places.keys().next().value!);
 }
 
+/** The apology in the member's language, from the raw payload's `locale`. */
+function apologyReply(reference: string, locale: unknown) {
+  const m = messages(typeof locale === 'string' ? locale : undefined);
+  return messageReply(apology(reference, m), { ephemeral: true, locale: m.locale });
+}
+
 /** Answers an interaction discord.js could not read: an apology, or no choices for autocomplete. */
 async function apologize(client: Client, payload: any, reference: string, log: Logger): Promise<void> {
   const id = payload?.id;
@@ -92,7 +99,7 @@ async function apologize(client: Client, payload: any, reference: string, log: L
   const body =
     payload.type === INTERACTION_AUTOCOMPLETE
       ? { type: CALLBACK.autocompleteResult, data: { choices: [] } }
-      : { type: CALLBACK.message, data: { ...renderMessage(messageReply(apology(reference), { ephemeral: true })), flags: EPHEMERAL } };
+      : { type: CALLBACK.message, data: { ...renderMessage(apologyReply(reference, payload?.locale)), flags: EPHEMERAL } };
   try {
     await client.rest.post(Routes.interactionCallback(id, token), { body, auth: false });
   } catch (err) {

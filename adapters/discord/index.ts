@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
 import type { DiscordConfig } from '../../src/config.js';
 import type { RunningAdapter } from '../../src/adapter.js';
-import { commandDefinitions, diffCommands } from './commands.js';
+import { WITH_LOCALIZATIONS, commandDefinitions, diffCommands } from './commands.js';
 import { createDiscordSender } from './digestSender.js';
 import { guardGateway } from './gateway.js';
 import { handleInteractions, type InteractionOptions } from './interactions.js';
@@ -62,7 +62,7 @@ async function warnIfCommandsDiffer(client: Client, app: App, config: DiscordCon
   if (!applicationId) return;
   try {
     const route = config.guildId ? Routes.applicationGuildCommands(applicationId, config.guildId) : Routes.applicationCommands(applicationId);
-    const diff = diffCommands(commandDefinitions(app.registry.commands), (await client.rest.get(route)) as unknown[]);
+    const diff = diffCommands(commandDefinitions(app.registry.commands), (await client.rest.get(route, { query: WITH_LOCALIZATIONS })) as unknown[]);
     if (diff.added.length + diff.changed.length + diff.removed.length > 0) {
       const changed = diff.changed.map((c) => c.name);
       log.warn({ missing: diff.added, changed, extra: diff.removed }, 'the slash commands registered with Discord differ from this version: run `npm run deploy:discord`');

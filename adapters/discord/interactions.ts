@@ -21,6 +21,7 @@ import {
 import type { App } from '../../src/app.js';
 import type { Choice, CommandContext } from '../../src/commands/types.js';
 import { apology, errorReference } from '../../src/errors.js';
+import { messages } from '../../src/i18n/index.js';
 import { messageReply, type Reply } from '../../src/reply.js';
 import type { GatewayGuard } from './gateway.js';
 import type { Place } from './incoming.js';
@@ -72,14 +73,16 @@ export async function answerInteraction(app: App, interaction: Interaction, defe
     const reference = errorReference();
     log.error({ err, reference, kind: interaction.type }, 'Discord: could not answer an interaction');
     if (!interaction.isRepliable() || interaction.replied) return;
-    const sorry = forCreate(renderMessage(messageReply(apology(reference), { ephemeral: true })));
+    const m = messages(interaction.locale);
+    const sorry = forCreate(renderMessage(messageReply(apology(reference, m), { ephemeral: true, locale: m.locale })));
     await (interaction.deferred ? interaction.followUp(sorry) : interaction.reply(sorry)).catch(() => undefined);
   }
 }
 
 /**
- * What a command gets to know about the user and the place: locale, channel (and what kind),
- * server, whether the member may manage the channel, and what the bot may do there.
+ * What a command gets to know about the user and the place: the member's locale (Discord sends
+ * it with every interaction), channel (and what kind), server and its default locale, whether
+ * the member may manage the channel, and what the bot may do there.
  */
 function contextOf(app: App, interaction: Interaction, place: Place): CommandContext {
   const canManageChannel = interaction.memberPermissions?.has(PermissionFlagsBits.ManageChannels);
@@ -92,7 +95,7 @@ function contextOf(app: App, interaction: Interaction, place: Place): CommandCon
       locale: interaction.locale,
       ...(channelId && { channel: { id: channelId, ...(place.kind && { kind: place.kind }) } }),
       ...(place.bot && { bot: place.bot }),
-      ...(interaction.guildId && { workspace: { id: interaction.guildId } }),
+      ...(interaction.guildId && { workspace: { id: interaction.guildId, ...(interaction.guildLocale && { locale: interaction.guildLocale }) } }),
       ...(canManageChannel !== undefined && { member: { canManageChannel } }),
     },
   );
@@ -170,7 +173,8 @@ function render(reply: Reply, log: App['log']): DiscordMessage {
   } catch (err) {
     const reference = errorReference();
     log.error({ err, reference, fallback: reply.fallback.slice(0, 200) }, 'Discord: could not render a reply');
-    return renderMessage(messageReply(apology(reference), { ephemeral: true }));
+    const m = messages(reply.locale);
+    return renderMessage(messageReply(apology(reference, m), { ephemeral: true, locale: m.locale }));
   }
 }
 

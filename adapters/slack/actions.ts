@@ -45,8 +45,8 @@ export function registerActions(bolt: BoltApp, app: App, log: Logger): void {
     const channelId = body.channel?.id ?? (body.container as Container).channel_id;
     const name = body.channel?.name;
     const channel = channelId ? { channel: { id: channelId, ...(name && { name }), kind: channelKind(channelId, name) } } : {};
-    // Changing a digest needs to know whether the member is an admin.
-    const member = value.startsWith('digest:') ? await memberInfo(client, body.user.id, app) : undefined;
+    // The clicker's language; changing a digest also needs to know whether they are an admin (asked afresh).
+    const member = await memberInfo(client, body.user.id, app, { fresh: value.startsWith('digest:') });
     const ctx = app.context('slack', { id: body.user.id, name: body.user.username ?? body.user.name }, { ...channel, ...memberContext(member) });
     const click: Click = { app, log, body, value, ctx, respond, client };
     await (action.action_id === SHARE_ID ? share(click) : act(click));
@@ -58,7 +58,7 @@ async function share({ app, log, body, value, ctx, respond, client }: Click): Pr
   const origin = decodeOrigin(value);
   const reply = origin
     ? await (origin.kind === 'run' ? app.registry.runText(ctx, origin.command, origin.text) : app.registry.act(ctx, origin.handle))
-    : messageReply('That Share button is broken. Run the command again and share its new reply.', { ephemeral: true });
+    : messageReply(ctx.i18n.t('slack.brokenShare'), { ephemeral: true, locale: ctx.i18n.locale });
   if (reply.ephemeral) return privately(respond, reply);
   const message = renderReply(reply, { sharedBy: body.user.id });
   try {

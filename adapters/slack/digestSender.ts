@@ -68,6 +68,11 @@ export function createSlackSender(config: SlackConfig, log: Logger, options: Sla
     platform: 'slack',
     // No idempotency key: a part of unknown outcome is always looked for before it is posted again.
     duplicateWindowMs: 0,
+    async defaultLocale(sub) {
+      // Slack has no workspace language (team.info has none): the subscriber's own.
+      const info = await client.users.info({ user: sub.createdBy, include_locale: true });
+      return info.user?.locale;
+    },
     async post(channel, reply, id) {
       const message = renderReply(reply);
       const metadata = { event_type: DIGEST_EVENT_TYPE, event_payload: { key: id.key, subscription: id.subscription, slot: id.slot, part: id.part } };

@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import { UserError, apology, errorReference } from '../errors.js';
+import { isMessageKey, messages, msg, type Messages, type MessageKey } from '../i18n/index.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
 import { topicCommand } from './topic.js';
-import { MAX_CHOICES, type Choice, type Command, type CommandContext } from './types.js';
+import { MAX_CHOICES, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
 
 export class CommandRegistry {
   private readonly byName = new Map<string, Command>();
@@ -41,7 +42,7 @@ export class CommandRegistry {
       const command = this.require(name);
       if (subcommand === undefined) return command.run(ctx, parseOptions(command.options, rawOptions));
       const sub = command.subcommands?.find((s) => s.name === subcommand);
-      if (!sub) throw new UserError(`/${command.name} has no "${subcommand.slice(0, 40)}". Try ${subcommandList(command)}.`);
+      if (!sub) throw noSubcommand(command, subcommand);
       return sub.run(ctx, parseOptions(sub.options, rawOptions));
     });
   }
@@ -56,9 +57,7 @@ export class CommandRegistry {
       const [first = '', ...rest] = text.trim().split(/\s+/);
       const sub = command.subcommands?.find((s) => s.name === first.toLowerCase());
       if (sub) return sub.run(ctx, parseOptions(sub.options, sub.fromText(rest.join(' '))));
-      if (command.subcommands && text.trim() !== '' && Object.keys(command.options.shape).length === 0) {
-        throw new UserError(`/${command.name} has no "${first.slice(0, 40)}". Try ${subcommandList(command)}.`);
-      }
+      if (command.subcommands && text.trim() !== '' && Object.keys(command.options.shape).length === 0) throw noSubcommand(command, first);
       return command.run(ctx, parseOptions(command.options, command.fromText(text)));
     });
   }
@@ -68,7 +67,7 @@ export class CommandRegistry {
     return this.guard(ctx, { action: handle }, async () => {
       const parsed = parseAction(handle);
       const handler = parsed && this.byName.get(parsed.command)?.actions?.[parsed.verb];
-      if (!parsed || !handler) throw new UserError('That button no longer does anything here. Run the command again.');
+      if (!parsed || !handler) throw new UserError('error.staleButton');
       return handler(ctx, parsed.args);
     });
   }
@@ -88,31 +87,67 @@ export class CommandRegistry {
   private require(name: string): Command {
     const command = this.get(name);
     if (!command) {
-      throw new UserError(`There is no /${name.slice(0, 40)} command. Commands: ${this.commands.map((c) => `/${c.name}`).join(', ')}.`);
+      throw new UserError('error.noCommand', { name: name.slice(0, 40), commands: this.commands.map((c) => `/${c.name}`).join(', ') });
     }
     return command;
   }
 
+  /** Runs `fn`; every reply it gives, an error's too, is in the context's language and says so. */
   private async guard(ctx: CommandContext, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
+    const locale = ctx.i18n.locale;
     try {
-      return await fn();
+      return { locale, ...(await fn()) };
     } catch (err) {
-      if (err instanceof UserError) return messageReply(err.message, { ephemeral: true });
+      if (err instanceof UserError) return messageReply(ctx.i18n.text(err.reason), { ephemeral: true, locale });
       const reference = errorReference();
       ctx.log.error({ err, reference, platform: ctx.platform, user: ctx.user.id, ...what }, 'command failed');
-      return messageReply(apology(reference), { ephemeral: true });
+      return messageReply(apology(reference, ctx.i18n), { ephemeral: true, locale });
     }
   }
 }
 
-function subcommandList(command: Command): string {
-  return (command.subcommands ?? []).map((s) => `/${command.name} ${s.name}`).join(', ');
+function noSubcommand(command: Command, name: string): UserError {
+  const subcommands = (command.subcommands ?? []).map((s) => `/${command.name} ${s.name}`).join(', ');
+  return new UserError('error.noSubcommand', { command: command.name, name: name.slice(0, 40), subcommands });
 }
 
+/**
+ * Options validated by their zod schema. A schema's own messages are catalog keys
+ * (`.min(1, 'paper.queryEmpty')`); zod's generic ones become the catalog's generic option errors.
+ */
 function parseOptions(schema: Command['options'], raw: unknown): Record<string, unknown> {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data as Record<string, unknown>;
-  throw new UserError(parsed.error.issues.map((i) => i.message).join(' '));
+  const reasons = parsed.error.issues.map((issue) => {
+    const bounds = issue as { maximum?: unknown; minimum?: unknown; values?: unknown[] };
+    const max = typeof bounds.maximum === 'number' || typeof bounds.maximum === 'bigint' ? Number(bounds.maximum) : undefined;
+    const min = typeof bounds.minimum === 'number' || typeof bounds.minimum === 'bigint' ? Number(bounds.minimum) : undefined;
+    const values = { option: issue.path.map(String).join('.') || 'options', ...(max !== undefined && { max }), ...(min !== undefined && { min }) };
+    if (isMessageKey(issue.message)) return msg(issue.message, values);
+    if (issue.code === 'too_big' && max !== undefined) return msg('error.option.tooLong', values);
+    if (issue.code === 'too_small') return msg('error.option.tooShort', values);
+    if (issue.code === 'invalid_value' && Array.isArray(bounds.values)) return msg('error.option.choice', { ...values, choices: bounds.values.join(', ') });
+    return msg('error.option.invalid', values);
+  });
+  throw new UserError(reasons.length === 1 ? reasons[0]! : msg('error.option.several', { reasons: { items: reasons, type: 'sentences' } }));
+}
+
+/**
+ * A command's description in a language.
+ * @example commandDescription(paperCommand, messages('en')) // 'Search papers by title, author or keywords'
+ */
+export function commandDescription(command: Pick<Command, 'name'>, m: Messages, sub?: Pick<Subcommand, 'name'>): string {
+  return m.t(catalogKey(commandKey(command.name, sub?.name, 'description')));
+}
+
+/** A command's example invocations for help texts, in a language. */
+export function commandExamples(command: Pick<Command, 'name'>, m: Messages): string {
+  return m.t(catalogKey(commandKey(command.name, undefined, 'examples')));
+}
+
+function catalogKey(key: string): MessageKey {
+  if (!isMessageKey(key)) throw new Error(`The message catalog has no "${key}": add it to src/i18n/catalog/en.ts and every other catalog`);
+  return key;
 }
 
 /** The option list of a command, for platform definitions: name, description, type, limits. */
@@ -130,11 +165,13 @@ export interface OptionSpec {
 }
 
 /**
- * Reads a command's zod options into platform-neutral specs.
+ * Reads a command's (or a subcommand's) zod options into platform-neutral specs, described in
+ * a language (default English).
  * @example optionSpecs(paperCommand)[0] // { name: 'query', type: 'string', required: true, autocomplete: true, ... }
  */
-export function optionSpecs(command: Pick<Command, 'options'>): OptionSpec[] {
-  const schema = z.toJSONSchema(command.options, { io: 'input', unrepresentable: 'any' }) as {
+export function optionSpecs(command: Pick<Command, 'name' | 'options'>, m: Messages = messages('en'), sub?: Pick<Subcommand, 'name' | 'options'>): OptionSpec[] {
+  const options = sub ?? command;
+  const schema = z.toJSONSchema(options.options, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
   };
@@ -142,7 +179,7 @@ export function optionSpecs(command: Pick<Command, 'options'>): OptionSpec[] {
     const type = p.type === 'integer' || p.type === 'number' || p.type === 'boolean' ? p.type : 'string';
     return {
       name,
-      description: String(p.description ?? name).slice(0, 100),
+      description: m.t(catalogKey(commandKey(command.name, sub?.name, `option.${name}`))).slice(0, 100),
       type,
       required: schema.required?.includes(name) ?? false,
       autocomplete: p.autocomplete === true,
@@ -156,7 +193,7 @@ export function optionSpecs(command: Pick<Command, 'options'>): OptionSpec[] {
 }
 
 const commands: Command[] = [paperCommand, topicCommand, digestCommand];
-commands.push(createHelpCommand(() => commands));
+commands.push(createHelpCommand(() => commands, (c, m) => ({ description: commandDescription(c, m), examples: commandExamples(c, m) })));
 
 /** Every command Paper Scout offers, in the order help lists them. */
 export const COMMANDS: readonly Command[] = commands;

@@ -12,6 +12,7 @@
  *   is posted again it is looked for in the channel ({@link DigestSender.find}), unless the
  *   platform still drops a repeat of it (Discord's enforced nonce, within its window).
  */
+import { messages as messagesFor, msg } from '../i18n/index.js';
 import { renderDigest, type DigestPart } from './compose.js';
 import { leaseFor, type Pass } from './runner.js';
 import { DeliveryError, type DigestPartId, type DigestSender, type LookupWindow } from './sender.js';
@@ -41,7 +42,9 @@ const LOOKUP_LEASE_MS = 3 * 60_000;
  */
 export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscription, claimed: DigestRun): Promise<boolean> {
   const { digests, clock, owner, log, summary } = pass;
-  const parts = renderDigest({ library: pass.library, states: pass.states, now: pass.at }, sub, claimed, new Date(claimed.slot));
+  // In the subscriber's language, else the platform's default for the channel's server.
+  const messages = messagesFor(sub.locale ?? (await defaultLocale(sender, sub, log)));
+  const parts = renderDigest({ library: pass.library, states: pass.states, now: pass.at, messages }, sub, claimed, new Date(claimed.slot));
   const context = { subscription: sub.id, channel: sub.channel, slot: claimed.slot };
   let waits = 0;
   for (;;) {
@@ -140,17 +143,12 @@ function failed(pass: Pass, sub: Subscription, run: DigestRun, parts: readonly D
     if (inFlight) {
       // Whether the part arrived cannot be checked: it stays unresolved (resubscribing resumes it).
       digests.failPart(run, owner, { error: err.message, inFlight: true, attempts, state: 'sending' }, now);
-      digests.pause(
-        sub.id,
-        phase === 'lookup'
-          ? `The bot cannot read this channel's recent messages to check whether a digest message arrived (${err.message}). Resume with /digest subscribe after fixing its access.`
-          : `The bot cannot post in this channel (${err.message}). Resume with /digest subscribe after fixing its access.`,
-      );
+      digests.pause(sub.id, msg(phase === 'lookup' ? 'digest.pausedUnreadable' : 'digest.pausedForbidden', { reason: err.message }));
       log.warn(context, 'digest channel forbidden with a part of unknown outcome: subscription paused, the part left to check');
     } else {
       digests.releaseUndelivered(sub, run, owner, undelivered);
       digests.failPart(run, owner, { error: err.message, inFlight: false, attempts, state: 'failed' }, now);
-      digests.pause(sub.id, `The bot cannot post in this channel (${err.message}). Resume with /digest subscribe after fixing its access.`);
+      digests.pause(sub.id, msg('digest.pausedForbidden', { reason: err.message }));
       log.warn(context, 'digest channel gone or forbidden: subscription paused');
     }
     summary.paused++;
@@ -211,4 +209,14 @@ export function partId(sub: Subscription, run: { slot: string }, part: number): 
  */
 export function idempotencyKey(sub: Pick<Subscription, 'id'>, run: { slot: string }, part: number): string {
   return `d${sub.id.toString(36)}.${Math.floor(Date.parse(run.slot) / 60_000).toString(36)}.${part}`;
+}
+
+/** The platform's default language for a subscription that has none of its own (English if it cannot say). */
+async function defaultLocale(sender: DigestSender, sub: Subscription, log: Pass['log']): Promise<string | undefined> {
+  try {
+    return await sender.defaultLocale?.(sub);
+  } catch (err) {
+    log.warn({ err, subscription: sub.id }, 'could not read the default locale of a digest channel; writing it in English');
+    return undefined;
+  }
 }

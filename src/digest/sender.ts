@@ -5,7 +5,7 @@
  * post is looked for in the channel ({@link DigestSender.find}) before anything is posted again.
  */
 import type { Reply } from '../reply.js';
-import type { ChatPlatform } from './store.js';
+import type { ChatPlatform, Subscription } from './store.js';
 
 /** Which part of which digest a message is: carried in the message so that it can be found. */
 export interface DigestPartId {
@@ -32,6 +32,12 @@ export interface DigestSender {
    * it a part of unknown outcome is simply posted again; after it, it is looked for first.
    */
   duplicateWindowMs: number;
+  /**
+   * The language of a digest whose subscription has none stored (one made before the
+   * subscriber's locale was kept): the server's default on Discord, the subscriber's on Slack
+   * (Slack has no workspace language).
+   */
+  defaultLocale?(sub: Subscription): Promise<string | undefined>;
   /**
    * Posts one message to a channel; resolves once the platform has accepted it. Fails with a
    * {@link DeliveryError}; anything else counts as an unknown outcome.

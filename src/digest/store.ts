@@ -10,6 +10,7 @@
  * or undefined) when the lease is someone else's. The runner relies on nothing else: no
  * transactions of its own, no locks held across a network call.
  */
+import { isMessageKey, msg, type Message, type Messages } from '../i18n/index.js';
 import type { DigestDays } from './schedule.js';
 
 export type ChatPlatform = 'discord' | 'slack';
@@ -37,10 +38,28 @@ export interface Subscription {
   /** When the last digest chose its papers: the next one takes what is newer. */
   lastDigestAt?: string;
   status: 'active' | 'paused';
+  /** Why it is paused: a catalog message as JSON (or, from older versions, English text); see {@link pausedReasonText}. */
   pausedReason?: string;
+  /** The locale tag its digests are written in (the subscriber's); unset for subscriptions made before it was kept. */
+  locale?: string;
 }
 
 export type NewSubscription = Omit<Subscription, 'id' | 'status' | 'lastSlot' | 'lastDigestAt' | 'pausedReason'>;
+
+/**
+ * A paused subscription's reason in a language.
+ * @example pausedReasonText(JSON.stringify(msg('digest.pausedUnknown')), messages('en')) // 'delivery failed'
+ */
+export function pausedReasonText(stored: string | undefined, m: Messages): string {
+  if (stored === undefined) return m.t('digest.pausedUnknown');
+  try {
+    const parsed = JSON.parse(stored) as Partial<Message>;
+    if (typeof parsed.key === 'string' && isMessageKey(parsed.key)) return m.text(msg(parsed.key, parsed.values));
+  } catch {
+    // Text from a version that stored the reason in English.
+  }
+  return stored;
+}
 
 export type RunState = 'sending' | 'done' | 'failed';
 
@@ -113,7 +132,8 @@ export interface DigestStore {
   active(): Subscription[];
   /** Removes a subscription and its runs (a run being sent stops at its next step). */
   unsubscribe(id: number): void;
-  pause(id: number, reason: string): void;
+  /** Pauses a subscription, with why (shown by /digest list in the reader's language). */
+  pause(id: number, reason: Message): void;
   /** Whether the channel was sent a paper known by any of `keys`. */
   wasSent(platform: ChatPlatform, channel: string, keys: readonly string[]): boolean;
   /** Marks `slot` done for the subscription unless a later one already is. */

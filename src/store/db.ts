@@ -110,6 +110,11 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE digest_runs ADD COLUMN lease_until TEXT;
   UPDATE digest_runs SET in_flight_since = updated_at WHERE in_flight = 1;
   `,
+  // The language a channel's digests are written in: the subscriber's locale tag (NULL before
+  // this column existed: the platform's default for the server or workspace is used then).
+  `
+  ALTER TABLE subscriptions ADD COLUMN locale TEXT;
+  `,
 ];
 
 /**

@@ -5,6 +5,7 @@
  * BEGIN IMMEDIATE transaction (the write lock from the start), so two processes planning one slot
  * cannot both write ledger entries.
  */
+import type { Message } from '../i18n/index.js';
 import type { Db } from './db.js';
 import type { DigestDays } from '../digest/schedule.js';
 import type {
@@ -38,6 +39,7 @@ interface SubscriptionRow {
   last_digest_at: string | null;
   status: 'active' | 'paused';
   paused_reason: string | null;
+  locale: string | null;
 }
 
 interface RunRow {
@@ -66,10 +68,10 @@ export class SqliteDigestStore implements DigestStore {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO subscriptions (platform, workspace, channel, query, label, time, timezone, days, count, fill, created_by, created_at)
-        VALUES (@platform, @workspace, @channel, @query, @label, @time, @timezone, @days, @count, @fill, @createdBy, @createdAt)
+      insert: db.prepare(`INSERT INTO subscriptions (platform, workspace, channel, query, label, time, timezone, days, count, fill, created_by, created_at, locale)
+        VALUES (@platform, @workspace, @channel, @query, @label, @time, @timezone, @days, @count, @fill, @createdBy, @createdAt, @locale)
         ON CONFLICT (platform, channel, query) DO UPDATE SET label = excluded.label, time = excluded.time, timezone = excluded.timezone,
-          days = excluded.days, count = excluded.count, fill = excluded.fill, status = 'active', paused_reason = NULL
+          days = excluded.days, count = excluded.count, fill = excluded.fill, locale = coalesce(excluded.locale, locale), status = 'active', paused_reason = NULL
         RETURNING id`),
       byId: db.prepare<[number], SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ?'),
       byChannel: db.prepare<[string, string], SubscriptionRow>('SELECT * FROM subscriptions WHERE platform = ? AND channel = ? ORDER BY id'),
@@ -106,7 +108,7 @@ export class SqliteDigestStore implements DigestStore {
   }
 
   subscribe(sub: NewSubscription): Subscription {
-    const { id } = this.stmts.insert.get({ ...sub, fill: sub.fill ? 1 : 0 }) as { id: number };
+    const { id } = this.stmts.insert.get({ ...sub, fill: sub.fill ? 1 : 0, locale: sub.locale ?? null }) as { id: number };
     return this.get(id)!;
   }
 
@@ -130,8 +132,8 @@ export class SqliteDigestStore implements DigestStore {
     })();
   }
 
-  pause(id: number, reason: string): void {
-    this.stmts.pause.run(reason, id);
+  pause(id: number, reason: Message): void {
+    this.stmts.pause.run(JSON.stringify(reason), id);
   }
 
   wasSent(platform: ChatPlatform, channel: string, keys: readonly string[]): boolean {
@@ -266,6 +268,7 @@ function toSubscription(row: SubscriptionRow): Subscription {
     ...(row.last_digest_at && { lastDigestAt: row.last_digest_at }),
     status: row.status,
     ...(row.paused_reason && { pausedReason: row.paused_reason }),
+    ...(row.locale && { locale: row.locale }),
   };
 }
 

@@ -4,7 +4,8 @@ import { LEASE_TTL_MS, runDueDigests, type DigestDeps } from '../../src/digest/r
 import { choosePapers, renderDigest } from '../../src/digest/compose.js';
 import { partId, RATE_LIMIT_WAIT_CAP_MS } from '../../src/digest/deliver.js';
 import { DeliveryError, type DigestPartId, type DigestSender } from '../../src/digest/sender.js';
-import type { Subscription } from '../../src/digest/store.js';
+import { pausedReasonText, type Subscription } from '../../src/digest/store.js';
+import { messages } from '../../src/i18n/index.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -204,7 +205,9 @@ describe('runDueDigests', () => {
     await run('2026-03-02T09:01:00Z');
     const third = await run('2026-03-02T09:06:00Z');
     expect(third.paused).toBe(1);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/cannot post in this channel/) });
+    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot post in this channel/);
+    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('zh-CN'))).toMatch(/机器人无法在本频道发消息/);
     const later = await run('2026-03-03T09:00:00Z');
     expect(later.due).toBe(0);
   });
@@ -354,7 +357,8 @@ describe('a post whose outcome is unknown', () => {
     sender.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
     sender.lookup = () => 'forbidden';
     for (const at of ['2026-03-02T09:00:00Z', '2026-03-02T09:01:00Z', '2026-03-02T09:06:00Z', '2026-03-02T09:21:00Z']) await run(at);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/cannot read this channel's recent messages.*missing_scope/) });
+    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot read this channel's recent messages.*missing_scope/);
     expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ state: 'sending', inFlight: true });
     expect(sender.calls).toBe(1);
     // Fixed, and subscribed again: the digest resumes by checking, not by reposting.

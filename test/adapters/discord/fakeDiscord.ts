@@ -85,6 +85,8 @@ export class FakeDiscord {
   readonly requests: CapturedRequest[] = [];
   /** Registered commands by scope: `global` or a guild id. */
   readonly commands = new Map<string, any[]>();
+  /** Each server's preferred locale (GET /guilds/:id), en-US when not set. */
+  readonly guildLocales = new Map<string, string>();
   /** IDENTIFY payloads received. */
   readonly identifies: any[] = [];
   /** When set, interaction callbacks fail with this Discord error (an interaction that expired in transit). */
@@ -375,8 +377,13 @@ export class FakeDiscord {
       if (!authorized) return unauthorized;
       if (m[1] !== this.applicationId) return [403, { message: 'Missing Access', code: 50001 }];
       const scope = m[2] ?? 'global';
-      if (r.method === 'GET') return [200, this.commands.get(scope) ?? []];
+      // As Discord: localization dictionaries only with ?with_localizations=true.
+      if (r.method === 'GET') return [200, (this.commands.get(scope) ?? []).map((c) => (r.query.with_localizations === 'true' ? c : withoutLocalizations(c)))];
       if (r.method === 'PUT') return [200, this.overwrite(scope, r.body as any[], m[2])];
+    }
+    if ((m = /^\/guilds\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
+      if (!authorized) return unauthorized;
+      return [200, { id: m[1], name: 'Lab', preferred_locale: this.guildLocales.get(m[1]!) ?? 'en-US', features: [] }];
     }
     return [404, { message: '404: Not Found', code: 0 }];
   }
@@ -499,4 +506,11 @@ export class FakeDiscord {
     this.commands.set(scope, saved);
     return saved;
   }
+}
+
+/** A command as Discord returns it without `with_localizations`: the dictionaries left out, everywhere. */
+function withoutLocalizations(value: any): any {
+  if (Array.isArray(value)) return value.map(withoutLocalizations);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'name_localizations' && k !== 'description_localizations').map(([k, v]) => [k, withoutLocalizations(v)]));
 }

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MENTION_HELP } from '../../../adapters/slack/events.js';
+import { messages } from '../../../src/i18n/index.js';
 import { startSlack } from '../../../adapters/slack/index.js';
 import { SHARE_LABEL } from '../../../adapters/slack/render.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
@@ -232,7 +232,7 @@ describe('mentions', () => {
     const before = h.fake.callsOf('chat.postEphemeral').length;
     await h.event(eventOf('app-mention', { text: '<@U0BOT>  ', ts: '1760000100.000600' }));
     const call = await h.fake.waitForCall('chat.postEphemeral', before);
-    expect(call.args).toMatchObject({ channel: 'C0GENERAL', user: 'U0ALICE', thread_ts: '1760000100.000600', text: MENTION_HELP });
+    expect(call.args).toMatchObject({ channel: 'C0GENERAL', user: 'U0ALICE', thread_ts: '1760000100.000600', text: messages('en').t('slack.mentionHelp') });
   });
 });
 
