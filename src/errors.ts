@@ -25,3 +25,13 @@ export function errorReference(): string {
 export function apology(reference: string): string {
   return `Sorry, something went wrong on our side. If it keeps happening, tell the bot's admin reference ${reference}.`;
 }
+
+/**
+ * A problem with the installation that whoever runs the bot must fix (a file it cannot write, a
+ * directory where a file belongs). Its message is one line naming the path and the fix; entry
+ * points print it as it is, without a stack trace.
+ * @example throw new SetupError('/data/index.bin is a directory, not the search index: remove it (rm -r /data/index.bin) and start again.');
+ */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}

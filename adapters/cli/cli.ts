@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
 import { paperLinks } from '../../src/library.js';
-import { UserError } from '../../src/errors.js';
+import { SetupError, UserError } from '../../src/errors.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
@@ -202,7 +202,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof UserError) {
+    if (err instanceof UserError || err instanceof SetupError) {
       process.stderr.write(`${err.message}\n`);
       process.exitCode = 1;
       return;
