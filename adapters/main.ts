@@ -36,7 +36,8 @@ async function startPlatforms(app: App): Promise<RunningAdapter[]> {
 
 async function main(): Promise<void> {
   const { config, log } = bootstrap();
-  const app = await openApp(config, log);
+  // With a platform to serve, the bot never waits long for a lock.
+  const app = await openApp(config, log, { serving: Boolean(config.discord || config.slack) });
   let running: RunningAdapter[] = [];
   let jobs: BackgroundJobs | undefined;
   let closing = false;

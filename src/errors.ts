@@ -21,6 +21,13 @@ export function errorReference(): string {
   return randomBytes(4).toString('hex');
 }
 
+/**
+ * Shown when a command had to write while another process (an import, a re-index) held the
+ * database's write lock for longer than the bot may wait.
+ */
+export const BUSY_MESSAGE =
+  'The library is busy with a long write (an import or a re-index), so this could not be saved. Nothing was changed: try again in a minute.';
+
 /** The apology shown for an internal error. */
 export function apology(reference: string): string {
   return `Sorry, something went wrong on our side. If it keeps happening, tell the bot's admin reference ${reference}.`;

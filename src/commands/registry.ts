@@ -5,8 +5,9 @@
  * reference the user is given.
  */
 import { z } from 'zod';
-import { UserError, apology, errorReference } from '../errors.js';
+import { BUSY_MESSAGE, UserError, apology, errorReference } from '../errors.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
+import { isBusyError } from '../store/db.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
@@ -98,6 +99,10 @@ export class CommandRegistry {
       return await fn();
     } catch (err) {
       if (err instanceof UserError) return messageReply(err.message, { ephemeral: true });
+      if (isBusyError(err)) {
+        ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what }, 'command could not write: another process holds the database write lock');
+        return messageReply(BUSY_MESSAGE, { ephemeral: true });
+      }
       const reference = errorReference();
       ctx.log.error({ err, reference, platform: ctx.platform, user: ctx.user.id, ...what }, 'command failed');
       return messageReply(apology(reference), { ephemeral: true });

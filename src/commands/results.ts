@@ -14,6 +14,9 @@ export { shorten };
 export const PAGE_SIZE = 5;
 /** Similar papers shown in a detail view. */
 export const SIMILAR_COUNT = 5;
+/** Said instead of Prev/Next when the search could not be saved for its buttons. */
+export const PAGING_UNAVAILABLE =
+  'No Prev/Next this time: the library is busy with a long write (an import or a re-index). Run the search again in a minute to page through the results.';
 
 /** What a results message needs to show any of its pages again. */
 export interface SearchState {
@@ -23,7 +26,8 @@ export interface SearchState {
 }
 
 /**
- * Runs the search, saves it for the buttons, and renders its first page.
+ * Runs the search, saves it for the buttons, and renders its first page (without Prev/Next,
+ * saying so, when the library is too busy to save it).
  * @example await startSearch(ctx, { query: 'diffusion transformers' })
  */
 export function startSearch(ctx: CommandContext, state: SearchState): Reply {
@@ -84,7 +88,7 @@ export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: st
   };
 }
 
-function renderPage(ctx: CommandContext, state: SearchState, stateId: string, result: SearchResult, requested: number): Reply {
+function renderPage(ctx: CommandContext, state: SearchState, stateId: string | undefined, result: SearchResult, requested: number): Reply {
   const pages = Math.max(1, Math.ceil(result.hits.length / PAGE_SIZE));
   const page = Math.min(Math.max(0, requested), pages - 1);
   const cards = ctx.library.cards(result, page * PAGE_SIZE, PAGE_SIZE);
@@ -94,19 +98,20 @@ function renderPage(ctx: CommandContext, state: SearchState, stateId: string, re
     { kind: 'note', text: [countLine(result, page, pages), ...result.notes].join(' · ') },
     ...cards.map((paper): Block => ({ kind: 'paper', paper })),
   ];
-  const nav: Button[] = [
+  if (stateId === undefined && pages > 1) blocks.push({ kind: 'note', text: PAGING_UNAVAILABLE });
+  const nav: Button[] | undefined = stateId === undefined ? undefined : [
     { label: '◀ Prev', action: action('paper', 'page', stateId, page - 1), disabled: page === 0 },
     { label: 'Next ▶', action: action('paper', 'page', stateId, page + 1), disabled: page >= pages - 1 },
   ];
   return {
     fallback: `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`,
     blocks,
-    buttons: [nav],
+    ...(nav && { buttons: [nav] }),
     menu: {
       placeholder: 'Open a paper…',
       choices: cards.map((c) => ({
         label: `${c.position}. ${shorten(c.title, 90)}`,
-        action: action('paper', 'open', c.doc, stateId, page),
+        action: stateId === undefined ? action('paper', 'open', c.doc) : action('paper', 'open', c.doc, stateId, page),
         description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
       })),
     },
