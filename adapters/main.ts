@@ -36,7 +36,7 @@ async function startPlatforms(app: App): Promise<RunningAdapter[]> {
 
 async function main(): Promise<void> {
   const { config, log } = bootstrap();
-  // With a platform to serve, the bot never waits long for a lock.
+  // With a platform to serve, the bot never waits long for a lock nor rebuilds the index itself.
   const app = await openApp(config, log, { serving: Boolean(config.discord || config.slack) });
   let running: RunningAdapter[] = [];
   let jobs: BackgroundJobs | undefined;

@@ -50,8 +50,9 @@ export interface OpenAppOptions {
   taxonomyPath?: string;
   /**
    * The bot serving many users (`npm start` with Discord or Slack): once open, it waits at most
-   * SERVING_BUSY_TIMEOUT_MS for another process's write lock. Default false: a batch tool that
-   * may wait.
+   * SERVING_BUSY_TIMEOUT_MS for another process's write lock, and it never rebuilds the search
+   * index itself (a child process does; see adapters/background.ts). Default false: a batch
+   * tool that may wait and rebuild.
    */
   serving?: boolean;
 }
@@ -85,6 +86,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       taxonomyHash,
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
       ...(demo ? {} : { indexPath: config.indexPath }),
+      rebuild: options.serving ? 'elsewhere' : 'inline',
       log,
     }).open();
     const registry = createRegistry();
