@@ -43,9 +43,13 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   };
   const bringIndexUpToDate = async (): Promise<void> => {
     const wasReady = app.library.ready;
-    if (!app.library.refresh({ rebuild: false }) && (await reindexInChild(app, stopping.signal))) {
-      app.library.refresh({ rebuild: false });
-    }
+    const load = (): boolean => {
+      const started = performance.now();
+      const loaded = app.library.refresh({ rebuild: false });
+      if (loaded) log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
+      return loaded;
+    };
+    if (!load() && (await reindexInChild(app, stopping.signal))) load();
     if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
   };
   const refreshIndex = () => ensureIndexFresh().catch((err: unknown) => log.error({ err }, 'index refresh failed'));
