@@ -23,8 +23,10 @@ export interface BackgroundJobs {
   /**
    * Brings the search index up to date now: loads a fresh snapshot, or has a child process
    * rebuild it first (joining a rebuild under way). Resolves when done; failures are logged.
+   * `whenSettled`, as the minute's check does: while the bot has an index, a store that changed
+   * since the last such check (an import under way in another process) is left alone for now.
    */
-  refreshIndex(): Promise<void>;
+  refreshIndex(options?: { whenSettled?: boolean }): Promise<void>;
   /** Stops the timers, waits for work under way, and ends a rebuild in progress. */
   stop(): Promise<void>;
 }
@@ -34,14 +36,22 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   const stopping = new AbortController();
   let reindexing: Promise<void> | undefined;
 
-  /** Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time). */
-  const ensureIndexFresh = (): Promise<void> => {
+  /** The store generation the last minute's check saw: another process's import moves it every second. */
+  let seenGeneration: number | undefined;
+
+  /**
+   * Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time).
+   * On the minute's check (`whenSettled`) a store still changing since the last check is left
+   * alone while the bot has an index: an import in another process writes its own snapshot when
+   * it ends, and rebuilding beside it would only compete for the CPU.
+   */
+  const ensureIndexFresh = (options: { whenSettled?: boolean } = {}): Promise<void> => {
     if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
     // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
-    reindexing ??= bringIndexUpToDate().finally(() => (reindexing = undefined));
+    reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
     return reindexing;
   };
-  const bringIndexUpToDate = async (): Promise<void> => {
+  const bringIndexUpToDate = async (whenSettled: boolean): Promise<void> => {
     const wasReady = app.library.ready;
     const load = (): boolean => {
       const started = performance.now();
@@ -49,15 +59,21 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       if (loaded) log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
       return loaded;
     };
-    if (!load() && (await reindexInChild(app, stopping.signal))) load();
+    if (load()) return;
+    const generation = app.store.generation();
+    const changing = whenSettled && wasReady && generation !== seenGeneration;
+    seenGeneration = generation;
+    if (changing) return;
+    if (await reindexInChild(app, stopping.signal)) load();
     if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
   };
-  const refreshIndex = () => ensureIndexFresh().catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+  const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
+    ensureIndexFresh(options).catch((err: unknown) => log.error({ err }, 'index refresh failed'));
 
   let pass: Promise<void> | undefined;
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
     pass = (async () => {
-      await refreshIndex();
+      await refreshIndex({ whenSettled: true });
       if (!app.config.digestScheduler || stopping.signal.aborted) return;
       if (!app.library.ready) {
         log.warn('digests wait: the search index is still being rebuilt');

@@ -6,6 +6,7 @@ import { reindexInChild, startBackgroundJobs, type BackgroundJobs } from '../../
 import { openApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { INDEX_REBUILDING } from '../../src/library.js';
+import { readSnapshotInfo } from '../../src/search/index/snapshot.js';
 import { startHarness, textOf, type SlackHarness } from './slack/harness.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
@@ -117,6 +118,38 @@ describe('the serving bot and its index snapshot', () => {
       expect(await reindexInChild({ config: serving.config, log: silentLog })).toBe(true);
       await jobs.refreshIndex();
       expect(serving.library.size).toBe(before + n);
+    }
+  });
+});
+
+describe('the minute’s index check beside an import in another process', () => {
+  it('leaves a library that is still changing alone, and rebuilds once it has settled', async () => {
+    const jobs = startBackgroundJobs(app, {});
+    try {
+      const addPaper = (n: number) =>
+        app.store.transaction(() => {
+          const gen = app.store.beginGeneration();
+          app.store.upsert(
+            { title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.8000${n}` } },
+            gen,
+            { source: 'arxiv', classify: app.classify, now: new Date() },
+          );
+        });
+      const saved = () => readSnapshotInfo(app.config.indexPath)?.generation;
+      const before = saved();
+      addPaper(1);
+      await jobs.refreshIndex({ whenSettled: true }); // changed since the last check: an import may be under way
+      expect(app.library.stale).toBe(true);
+      expect(saved()).toBe(before);
+      addPaper(2);
+      await jobs.refreshIndex({ whenSettled: true }); // still changing
+      expect(saved()).toBe(before);
+      await jobs.refreshIndex({ whenSettled: true }); // settled: rebuilt in a child and loaded
+      expect(app.library.stale).toBe(false);
+      expect(saved()).toBe(app.store.generation());
+      expect(app.library.search('platypus pretraining').hits.filter((h) => h.title.startsWith('Platypus Pretraining'))).toHaveLength(2);
+    } finally {
+      await jobs.stop();
     }
   });
 });
