@@ -311,7 +311,7 @@ function report(o: LoadOptions, r: Results): void {
   if (o.minutes > 2) out(`RSS at the end of minute 2 → ${o.minutes}: ${rssLine(2)}`);
   // The import grows the library by a third: the bot's RSS grows with the index it loads.
   const reload = r.logs.find((l) => l.msg.startsWith('search index loaded'));
-  const settledFrom = reload ? minuteOfWall(reload.at, r) + 2 : 0;
+  const settledFrom = reload ? minuteOfWall(reload.at, r) + 1 : 0;
   if (reload && settledFrom < o.minutes) out(`RSS after the grown index was loaded (minute ${settledFrom} → ${o.minutes}): ${rssLine(settledFrom)}`);
   for (const platform of ['discord', 'slack'] as const) {
     const kinds = [...new Set(r.outcomes.filter((x) => x.platform === platform).map((x) => x.kind))];
