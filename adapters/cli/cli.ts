@@ -12,6 +12,7 @@ import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { bootstrap } from '../../src/bootstrap.js';
+import { WRITER_BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/db.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
@@ -33,6 +34,10 @@ const USAGE = `Usage: paperscout <command> [options]
   digest preview <channel> [--at <time>]  print what a channel's digests would hold, sending nothing
 
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`;
+
+const LOCKED_MESSAGE =
+  `Another process held the library's write lock for more than ${WRITER_BUSY_TIMEOUT_MS / 1000} s (an import, a re-index, ` +
+  'a sqlite3 shell left in a transaction). What was written before stays; run the command again once that process is done.';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -204,6 +209,11 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UserError || err instanceof SetupError) {
       process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (isBusyError(err)) {
+      process.stderr.write(`${LOCKED_MESSAGE}\n`);
       process.exitCode = 1;
       return;
     }

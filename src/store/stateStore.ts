@@ -85,14 +85,17 @@ export class StateStore {
 
   /**
    * Deletes expired state; returns how many entries went, or undefined when another process
-   * held the write lock (it is housekeeping: the next purge does it).
+   * held the write lock. It does not wait for the lock: it is housekeeping, the next purge does it.
    */
   purge(now: Date): number | undefined {
+    const before = setBusyTimeout(this.db, 0);
     try {
       return this.stmts.purge.run(cutoff(now)).changes;
     } catch (err) {
       if (isBusyError(err)) return undefined;
       throw err;
+    } finally {
+      setBusyTimeout(this.db, before);
     }
   }
 

@@ -15,7 +15,7 @@ import { PAGING_UNAVAILABLE } from '../../src/commands/results.js';
 import { BUSY_MESSAGE } from '../../src/errors.js';
 import { StateStore } from '../../src/store/stateStore.js';
 import { createTestApp } from '../helpers/app.js';
-import { silentLog } from '../helpers/corpus.js';
+import { FIXTURE_PAPERS, silentLog } from '../helpers/corpus.js';
 import { button as discordButton, messageOf, startBot, type Bot } from '../adapters/discord/harness.js';
 import { botMessage, buttonClick, slashCommand } from '../adapters/discord/payloads.js';
 import { button, clickPayload, startHarness, textOf, type SlackHarness } from '../adapters/slack/harness.js';
@@ -101,7 +101,8 @@ describe('while another process holds the write lock', () => {
     const next = await bot.fake.interact(buttonClick(bot.fake, discordButton(page, /Next/).custom_id, botMessage(bot.fake, page)));
     expect(messageOf(next).content).toBe('**Papers for “learning”**\n-# 12 papers · page 2 of 3');
 
-    // The two searches' state waits in memory; retrying does not wait for the lock.
+    // The two searches' state waits in memory; retrying does not wait for the lock, nor does housekeeping.
+    expect(app.states.purge(new Date())).toBeUndefined();
     const ids = [stateIdOf(button(first, 'Next ▶').value), stateIdOf(discordButton(page, /Next/).custom_id)];
     expect(app.states.pendingCount).toBe(2);
     expect(app.states.flush()).toBe(2);
@@ -122,6 +123,22 @@ describe('while another process holds the write lock', () => {
     }
     const again = await bot.fake.interact(slashCommand(bot.fake, 'digest', { topic: 'llm' }, { subcommand: 'subscribe', permissions: MANAGER }));
     expect(messageOf(again).content).toMatch(/^Subscribed: /);
+  });
+
+  it('the CLI, which may wait 5 s for the lock, then says in one line what happened and what to do', async () => {
+    lock = await holdWriteLock(app.config.dbPath);
+    const cli = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../adapters/cli/cli.ts', import.meta.url)), 'ingest', FIXTURE_PAPERS], {
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    cli.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const [code] = await once(cli, 'exit');
+    expect(code).toBe(1);
+    expect(err.trim()).toBe(
+      "Another process held the library's write lock for more than 5 s (an import, a re-index, a sqlite3 shell left in a transaction). " +
+        'What was written before stays; run the command again once that process is done.',
+    );
   });
 
   it('past the in-memory limit a search answers without Prev/Next and says why', async () => {
