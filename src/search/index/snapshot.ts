@@ -4,7 +4,7 @@
  *
  * Layout (format 2): magic (`PSIDX`, the format version as one byte, `\n\0`), header length
  * (uint32 LE), CRC-32 of the header (uint32 LE), JSON header, then 8-byte aligned sections, each
- * with its CRC-32 in the header. Loading checks every checksum (15 ms for the 72 MB of 95k
+ * with its CRC-32 in the header. Loading checks every checksum (15–35 ms for the 72 MB of 95k
  * papers) and then the arrays' shape (`validate.ts`), so a damaged file is refused with the
  * reason instead of sending queries into loops over garbage.
  */
