@@ -2,8 +2,9 @@
  * The bot's background work in `npm start`: every minute, the digests that are due (unless
  * DIGEST_SCHEDULER=off) and a check that the search index still reflects the store; once a day,
  * the arXiv sync and a purge of expired button state. When the store has changed (a sync, or an
- * import by another process), the index is rebuilt in a child process (7 s of CPU for 100k
- * papers would stall every user) and the running bot loads it.
+ * import by another process), or the snapshot was missing or damaged at start, the index is
+ * rebuilt in a child process (7 s of CPU for 100k papers would stall every user) and the running
+ * bot loads it; the first rebuild starts at once. Digests wait while there is no index at all.
  */
 import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
@@ -19,6 +20,13 @@ import { scheduleArxivSync } from '../src/sources/arxiv/schedule.js';
 const STDERR_TAIL = 2000;
 
 export interface BackgroundJobs {
+  /**
+   * Brings the search index up to date now: loads a fresh snapshot, or has a child process
+   * rebuild it first (joining a rebuild under way). Resolves when done; failures are logged.
+   * `whenSettled`, as the minute's check does: while the bot has an index, a store that changed
+   * since the last such check (an import under way in another process) is left alone for now.
+   */
+  refreshIndex(options?: { whenSettled?: boolean }): Promise<void>;
   /** Stops the timers, waits for work under way, and ends a rebuild in progress. */
   stop(): Promise<void>;
 }
@@ -28,26 +36,49 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   const stopping = new AbortController();
   let reindexing: Promise<void> | undefined;
 
-  /** Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time). */
-  const ensureIndexFresh = (): Promise<void> => {
+  /** The store generation the last minute's check saw: another process's import moves it every second. */
+  let seenGeneration: number | undefined;
+
+  /**
+   * Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time).
+   * On the minute's check (`whenSettled`) a store still changing since the last check is left
+   * alone while the bot has an index: an import in another process writes its own snapshot when
+   * it ends, and rebuilding beside it would only compete for the CPU.
+   */
+  const ensureIndexFresh = (options: { whenSettled?: boolean } = {}): Promise<void> => {
     if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
-    reindexing ??= (async () => {
-      try {
-        if (!app.library.refresh({ rebuild: false }) && (await reindexInChild(app, stopping.signal))) {
-          app.library.refresh({ rebuild: false });
-        }
-      } finally {
-        reindexing = undefined;
-      }
-    })();
+    // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
+    reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
     return reindexing;
   };
+  const bringIndexUpToDate = async (whenSettled: boolean): Promise<void> => {
+    const wasReady = app.library.ready;
+    const load = (): boolean => {
+      const started = performance.now();
+      const loaded = app.library.refresh({ rebuild: false });
+      if (loaded) log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
+      return loaded;
+    };
+    if (load()) return;
+    const generation = app.store.generation();
+    const changing = whenSettled && wasReady && generation !== seenGeneration;
+    seenGeneration = generation;
+    if (changing) return;
+    if (await reindexInChild(app, stopping.signal)) load();
+    if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
+  };
+  const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
+    ensureIndexFresh(options).catch((err: unknown) => log.error({ err }, 'index refresh failed'));
 
   let pass: Promise<void> | undefined;
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
     pass = (async () => {
-      await ensureIndexFresh().catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+      await refreshIndex({ whenSettled: true });
       if (!app.config.digestScheduler || stopping.signal.aborted) return;
+      if (!app.library.ready) {
+        log.warn('digests wait: the search index is still being rebuilt');
+        return;
+      }
       try {
         const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, new Date());
         if (summary.due > 0) log.info({ ...summary }, 'digests run');
@@ -59,8 +90,10 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   });
   const daily = new Cron('17 3 * * *', { timezone: 'UTC' }, () => {
     const purged = app.states.purge(new Date());
-    if (purged > 0) log.info({ purged }, 'expired button state purged');
+    if (purged) log.info({ purged }, 'expired button state purged');
   });
+  // A snapshot that was missing, damaged or behind the store at start is rebuilt now, not in a minute.
+  void refreshIndex();
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
   if (app.demo) {
@@ -72,6 +105,7 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   if (!app.config.digestScheduler) log.info('DIGEST_SCHEDULER=off: digests are left to `paperscout digest run-due`');
 
   return {
+    refreshIndex,
     async stop() {
       stopping.abort();
       everyMinute.stop();

@@ -8,6 +8,7 @@
 import type { RunningAdapter } from '../src/adapter.js';
 import { openApp, type App } from '../src/app.js';
 import { bootstrap } from '../src/bootstrap.js';
+import { SetupError } from '../src/errors.js';
 import { startBackgroundJobs, type BackgroundJobs } from './background.js';
 import { runTerminal } from './terminal/terminal.js';
 
@@ -35,7 +36,8 @@ async function startPlatforms(app: App): Promise<RunningAdapter[]> {
 
 async function main(): Promise<void> {
   const { config, log } = bootstrap();
-  const app = await openApp(config, log);
+  // With a platform to serve, the bot never waits long for a lock nor rebuilds the index itself.
+  const app = await openApp(config, log, { serving: Boolean(config.discord || config.slack) });
   let running: RunningAdapter[] = [];
   let jobs: BackgroundJobs | undefined;
   let closing = false;
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Paper Scout could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // A SetupError's message is the whole story (the path and the fix): no stack trace.
+  const detail = err instanceof SetupError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(`Paper Scout could not start: ${detail}\n`);
   process.exit(1);
 });

@@ -9,6 +9,9 @@
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
+ *   --load              instead: the load run (bench/load.ts), 1,000 commands a minute for
+ *                       --minutes (10) with digests, an import and a held write lock
+ *                       (--rate, --lock-minute: 0 for no lock)
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,12 +25,21 @@ import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
 import { benchSlack } from './slack.js';
+import { runLoad } from './load.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
-  options: { 'skip-minisearch': { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, runs: { type: 'string', default: '3' } },
+  options: {
+    'skip-minisearch': { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    load: { type: 'boolean', default: false },
+    minutes: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '1000' },
+    'lock-minute': { type: 'string', default: '4' },
+  },
 });
 const corpus = resolve(process.env.BENCH_CORPUS ?? join(root, '../shared/corpus/paperlists'));
 const evalFile = resolve(process.env.BENCH_EVAL ?? join(root, '../shared/eval/relevance-dev.jsonl'));
@@ -44,6 +56,12 @@ const cli = join(root, 'dist/adapters/cli/cli.js');
 out(`Paper Scout benchmark · ${new Date().toISOString()} · node ${process.version}`);
 out('Building (tsc) so that start-up is measured on compiled JavaScript…');
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+if (values.load) {
+  const minutes = Math.max(1, Number(values.minutes) || 10);
+  await runLoad({ root, corpus, minutes, rate: Math.max(1, Number(values.rate) || 1000), lockMinute: Math.min(minutes, Math.max(0, Number(values['lock-minute']) || 0)), out });
+  process.exit(0);
+}
 
 // ── Ingest ────────────────────────────────────────────────────────────────────────────────
 const ownDir = values['data-dir'] === undefined;

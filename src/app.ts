@@ -11,7 +11,7 @@ import type { CommandContext, Platform } from './commands/types.js';
 import type { Config } from './config.js';
 import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
-import { openDatabase, type Db } from './store/db.js';
+import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, type Db } from './store/db.js';
 import { PaperStore } from './store/paperStore.js';
 import { SqliteSeenEvents, type SeenEvents } from './store/seenEvents.js';
 import { StateStore } from './store/stateStore.js';
@@ -58,6 +58,13 @@ export interface OpenAppOptions {
   /** Use the demo corpus when DATA_DIR has no papers (default true). */
   demoWhenEmpty?: boolean;
   taxonomyPath?: string;
+  /**
+   * The bot serving many users (`npm start` with Discord or Slack): once open, it waits at most
+   * SERVING_BUSY_TIMEOUT_MS for another process's write lock, and it never rebuilds the search
+   * index itself (a child process does; see adapters/background.ts). Default false: a batch
+   * tool that may wait and rebuild.
+   */
+  serving?: boolean;
 }
 
 /**
@@ -69,9 +76,10 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
   const now = options.now ?? (() => new Date());
   const { taxonomy, taxonomyHash, classify } = loadTopics(options.taxonomyPath);
   const db = openDatabase(config.dbPath);
+  const states = new StateStore(db);
   try {
     const states = new StateStore(db);
-    states.purge(now());
+    if (states.purge(now()) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
     const digests = new SqliteDigestStore(db);
     let store = new PaperStore(db);
     let demo = false;
@@ -90,9 +98,12 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
       dictionary: chineseDictionary(taxonomy),
       ...(demo ? {} : { indexPath: config.indexPath }),
+      rebuild: options.serving ? 'elsewhere' : 'inline',
       log,
     }).open();
     const registry = createRegistry();
+    if (options.serving) setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS);
+    states.start();
     return {
       config,
       log,
@@ -112,11 +123,14 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
         return { library, states, digests, platform, user, now, log, ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
       },
       close: () => {
+        const unsaved = states.stop();
+        if (unsaved > 0) log.warn({ unsaved }, 'the database stayed locked: the buttons of these searches will say they expired');
         if (demo) store.close();
         db.close();
       },
     };
   } catch (err) {
+    states.stop();
     db.close();
     throw err;
   }

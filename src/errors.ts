@@ -31,3 +31,13 @@ export function errorReference(): string {
 export function apology(reference: string, messages: Messages): string {
   return messages.t('error.apology', { reference });
 }
+
+/**
+ * A problem with the installation that whoever runs the bot must fix (a file it cannot write, a
+ * directory where a file belongs). Its message is one line naming the path and the fix; entry
+ * points print it as it is, without a stack trace.
+ * @example throw new SetupError('/data/index.bin is a directory, not the search index: remove it (rm -r /data/index.bin) and start again.');
+ */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}

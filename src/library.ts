@@ -5,11 +5,13 @@
  */
 import type { Logger } from 'pino';
 import { messages as messagesFor, msg, readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
+import { UserError } from './errors.js';
 import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import type { LinkKind, PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
-import { loadOrBuildIndex, type IndexSource } from './search/indexFile.js';
+import { damagedLine, loadOrBuildIndex, loadSnapshot, type IndexSource } from './search/indexFile.js';
+import type { IndexData } from './search/index/types.js';
 import { readSnapshotInfo } from './search/index/snapshot.js';
 import { buildSnippet } from './search/snippet.js';
 import type { PaperStore } from './store/paperStore.js';
@@ -31,6 +33,12 @@ export interface LibraryOptions {
   indexPath?: string;
   /** Chinese terms and topic names, to read Chinese queries as English (none: queries are searched as typed). */
   dictionary?: Dictionary;
+  /**
+   * `inline` (default): a missing, outdated or damaged snapshot is rebuilt here and now, as a
+   * batch tool does. `elsewhere`: the serving bot only loads snapshots; until a child process
+   * has written one it can use, searches answer the catalog's `error.indexRebuilding`.
+   */
+  rebuild?: 'inline' | 'elsewhere';
   log: Logger;
 }
 
@@ -57,32 +65,66 @@ export class Library {
     return this.options.topics;
   }
 
-  /** Loads the index (or builds it when the store has changed since it was saved). */
+  /**
+   * Loads the index. Inline, it is built when the store has changed since it was saved or the
+   * snapshot is unusable. Elsewhere (the serving bot), a snapshot behind the store is served
+   * until a fresh one is loaded, and without a usable one the library waits for
+   * {@link refresh} (see {@link ready}).
+   */
   open(): this {
-    this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
+    const { indexPath, log } = this.options;
+    if (!indexPath || this.options.rebuild !== 'elsewhere') {
+      this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), indexPath, log));
+      return this;
+    }
+    const load = loadSnapshot(this.indexSource(), indexPath);
+    if (load.ok) {
+      this.engine = this.createEngine(load.data);
+      if (!load.fresh) log.info('the search index is behind the library: serving it until a fresh one is built');
+    } else if (load.problem === 'damaged') {
+      log.error(`${damagedLine(indexPath, load.reason)}: searches say it is being rebuilt until a child process has rebuilt it`);
+    } else {
+      log.info(`${load.reason}: searches say the index is being rebuilt until a child process has built it`);
+    }
     return this;
   }
 
   /**
    * Brings the index up to date after the store changed (a sync, an import by another process):
    * loads the snapshot if one was saved for the store's current state, else rebuilds it (unless
-   * `rebuild: false`). Returns whether the index changed.
+   * `rebuild: false`). Returns whether the index changed. With `rebuild: false` nothing is
+   * built; with no index at all, any sound snapshot will do, even one behind the store.
    */
   refresh(options: { rebuild?: boolean } = {}): boolean {
-    if (this.engine_.data.generation === this.store.generation()) return false;
+    if (!this.stale) return false;
     const source = this.indexSource();
-    if (options.rebuild === false) {
-      // A running bot must not stall for a rebuild: only a snapshot someone else saved will do.
-      const saved = this.options.indexPath && readSnapshotInfo(this.options.indexPath);
-      if (!saved || saved.generation !== source.store.generation() || saved.taxonomyHash !== source.taxonomyHash) return false;
+    const path = this.options.indexPath;
+    if (options.rebuild !== false) {
+      this.engine = this.createEngine(loadOrBuildIndex(source, path, this.options.log));
+      return true;
     }
-    this.engine = this.createEngine(loadOrBuildIndex(source, this.options.indexPath, this.options.log));
+    // A running bot must not stall for a rebuild: only a snapshot someone else saved will do.
+    if (!path) return false;
+    const saved = readSnapshotInfo(path);
+    const fresh = saved?.generation === source.store.generation() && saved.taxonomyHash === source.taxonomyHash;
+    if (!saved || (this.engine && !fresh)) return false;
+    const load = loadSnapshot(source, path);
+    if (!load.ok) {
+      this.options.log.error(`${damagedLine(path, load.reason)}: ${this.engine ? 'keeping the index already loaded' : 'searches still say it is being rebuilt'}`);
+      return false;
+    }
+    this.engine = this.createEngine(load.data);
     return true;
   }
 
-  /** Whether the store has papers the index does not reflect yet. */
+  /** Whether the store has papers the index does not reflect yet (or there is no index). */
   get stale(): boolean {
-    return this.engine_.data.generation !== this.store.generation();
+    return !this.engine || this.engine.data.generation !== this.store.generation();
+  }
+
+  /** Whether there is an index to search; false while the serving bot waits for a rebuild. */
+  get ready(): boolean {
+    return this.engine !== undefined;
   }
 
   /**
@@ -99,9 +141,9 @@ export class Library {
     return this.newest.at;
   }
 
-  /** How many papers the index holds. */
+  /** How many papers the index holds (0 while there is none). */
   get size(): number {
-    return this.engine_.size;
+    return this.engine?.size ?? 0;
   }
 
   /**
@@ -123,9 +165,9 @@ export class Library {
     return this.options.dictionary ? readQuery(query, this.options.dictionary) : { query, notes: [], read: false };
   }
 
-  /** Title suggestions for an autocomplete box (at most 25). */
+  /** Title suggestions for an autocomplete box (at most 25; none while there is no index). */
   suggest(prefix: string, limit = 25): Suggestion[] {
-    return this.engine_.suggest(prefix, limit);
+    return this.engine?.suggest(prefix, limit) ?? [];
   }
 
   /**
@@ -209,7 +251,8 @@ export class Library {
    * @example library.similar(paper, 5).map((p) => p.title)
    */
   similar(paper: Paper, count: number): Array<{ doc: number; paper: Paper }> {
-    const engine = this.engine_;
+    const engine = this.engine;
+    if (!engine) return [];
     // "More like this": the paper's most telling words by tf-idf (title words count most), as a
     // query; papers that share more of them rank higher.
     const weights = new Map<string, number>();
@@ -286,8 +329,9 @@ export class Library {
   }
 
   private get engine_(): SearchEngine {
-    if (!this.engine) throw new Error('Library.open() must be called before searching');
-    return this.engine;
+    if (this.engine) return this.engine;
+    if (this.options.rebuild === 'elsewhere') throw new UserError('error.indexRebuilding');
+    throw new Error('Library.open() must be called before searching');
   }
 
   private indexSource(): IndexSource {
@@ -298,7 +342,7 @@ export class Library {
     };
   }
 
-  private createEngine(data: ReturnType<typeof loadOrBuildIndex>): SearchEngine {
+  private createEngine(data: IndexData): SearchEngine {
     const store = this.store;
     return new SearchEngine(data, {
       lookupRef: (ref) => {

@@ -7,13 +7,14 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
 import { paperLinks } from '../../src/library.js';
-import { UserError } from '../../src/errors.js';
+import { SetupError, UserError } from '../../src/errors.js';
 import { messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
+import { WRITER_BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/db.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
@@ -38,6 +39,9 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
 
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
+const LOCKED_MESSAGE =
+  `Another process held the library's write lock for more than ${WRITER_BUSY_TIMEOUT_MS / 1000} s (an import, a re-index, ` +
+  'a sqlite3 shell left in a transaction). What was written before stays; run the command again once that process is done.';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -218,6 +222,13 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UserError) {
       process.stderr.write(`${messages(locale).text(err.reason)}\n`);
+    } else if (err instanceof SetupError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (isBusyError(err)) {
+      process.stderr.write(`${LOCKED_MESSAGE}\n`);
       process.exitCode = 1;
       return;
     }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { UserError, apology, errorReference } from '../errors.js';
 import { isMessageKey, messages, msg, type Messages, type MessageKey } from '../i18n/index.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
+import { isBusyError } from '../store/db.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
@@ -99,6 +100,10 @@ export class CommandRegistry {
       return { locale, ...(await fn()) };
     } catch (err) {
       if (err instanceof UserError) return messageReply(ctx.i18n.text(err.reason), { ephemeral: true, locale });
+      if (isBusyError(err)) {
+        ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what }, 'command could not write: another process holds the database write lock');
+        return messageReply(ctx.i18n.t('error.busy'), { ephemeral: true, locale });
+      }
       const reference = errorReference();
       ctx.log.error({ err, reference, platform: ctx.platform, user: ctx.user.id, ...what }, 'command failed');
       return messageReply(apology(reference, ctx.i18n), { ephemeral: true, locale });

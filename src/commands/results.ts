@@ -17,7 +17,6 @@ export { shorten };
 export const PAGE_SIZE = 5;
 /** Similar papers shown in a detail view. */
 export const SIMILAR_COUNT = 5;
-
 /** What a results message needs to show any of its pages again. */
 export interface SearchState {
   query: string;
@@ -28,7 +27,8 @@ export interface SearchState {
 }
 
 /**
- * Runs the search, saves it for the buttons, and renders its first page.
+ * Runs the search, saves it for the buttons, and renders its first page (without Prev/Next,
+ * saying so, when the library is too busy to save it).
  * @example await startSearch(ctx, { query: 'diffusion transformers' })
  */
 export function startSearch(ctx: CommandContext, state: SearchState): Reply {
@@ -97,7 +97,7 @@ export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: st
   };
 }
 
-function renderPage(ctx: CommandContext, m: Messages, state: SearchState, stateId: string, result: SearchResult, requested: number): Reply {
+function renderPage(ctx: CommandContext, m: Messages, state: SearchState, stateId: string | undefined, result: SearchResult, requested: number): Reply {
   const pages = Math.max(1, Math.ceil(result.hits.length / PAGE_SIZE));
   const page = Math.min(Math.max(0, requested), pages - 1);
   const cards = ctx.library.cards(result, page * PAGE_SIZE, PAGE_SIZE, m);
@@ -107,19 +107,20 @@ function renderPage(ctx: CommandContext, m: Messages, state: SearchState, stateI
     { kind: 'note', text: [countLine(m, result, page, pages), ...result.notes.map((n) => m.text(n))].join(' · ') },
     ...cards.map((paper): Block => ({ kind: 'paper', paper })),
   ];
-  const nav: Button[] = [
+  if (stateId === undefined && pages > 1) blocks.push({ kind: 'note', text: m.t('paper.pagingUnavailable') });
+  const nav: Button[] | undefined = stateId === undefined ? undefined : [
     { id: 'prev', label: m.t('paper.prev'), action: action('paper', 'page', stateId, page - 1), disabled: page === 0 },
     { id: 'next', label: m.t('paper.next'), action: action('paper', 'page', stateId, page + 1), disabled: page >= pages - 1 },
   ];
   return {
     fallback: `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`,
     blocks,
-    buttons: [nav],
+    ...(nav && { buttons: [nav] }),
     menu: {
       placeholder: m.t('paper.openMenu'),
       choices: cards.map((c) => ({
         label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
-        action: action('paper', 'open', c.doc, stateId, page),
+        action: stateId === undefined ? action('paper', 'open', c.doc) : action('paper', 'open', c.doc, stateId, page),
         description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
       })),
     },

@@ -14,6 +14,8 @@ export const en = {
 
   // ── Errors shown to the user ─────────────────────────────────────────────────────────────
   'error.apology': "Sorry, something went wrong on our side. If it keeps happening, tell the bot's admin reference {reference}.",
+  'error.busy': 'The library is busy with a long write (an import or a re-index), so this could not be saved. Nothing was changed: try again in a minute.',
+  'error.indexRebuilding': 'The search index is being rebuilt; try again in a minute.',
   'error.staleButton': 'That button no longer does anything here. Run the command again.',
   'error.brokenButton': 'That button is broken; run the search again.',
   'error.noCommand': 'There is no /{name} command. Commands: {commands}.',
@@ -57,6 +59,7 @@ export const en = {
   'paper.countOfTotal': '{shown, number} best of {total, number} papers · page {page, number} of {pages, number}',
   'paper.noResults': 'No papers found for “{query}”.{notes} Try fewer or other words, or /help for the search syntax.',
   'paper.noResultsTopic': 'No papers found for {topic}.{notes} Try fewer or other words, or /help for the search syntax.',
+  'paper.pagingUnavailable': 'No Prev/Next this time: the library is busy with a long write (an import or a re-index). Run the search again in a minute to page through the results.',
   'paper.prev': '◀ Prev',
   'paper.next': 'Next ▶',
   'paper.back': '◀ Back to results',

@@ -11,6 +11,8 @@ export const zhCN: Catalog = {
 
   // ── 错误 ──
   'error.apology': '抱歉，我们这边出了点问题。如果一直这样，请把参考编号 {reference} 告诉机器人的管理员。',
+  'error.busy': '论文库正在进行一次较长的写入（导入或重建索引），所以这次没能保存。什么都没有改动：请一分钟后再试。',
+  'error.indexRebuilding': '搜索索引正在重建，请一分钟后再试。',
   'error.staleButton': '这个按钮已经失效了。请重新运行命令。',
   'error.brokenButton': '这个按钮坏了，请重新搜索。',
   'error.noCommand': '没有 /{name} 这个命令。可用命令：{commands}。',
@@ -54,6 +56,7 @@ export const zhCN: Catalog = {
   'paper.countOfTotal': '{total, number} 篇中最相关的 {shown, number} 篇 · 第 {page, number}/{pages, number} 页',
   'paper.noResults': '没有找到与“{query}”相关的论文。{notes}试试更少或其他的词，或用 /help 查看检索语法。',
   'paper.noResultsTopic': '{topic}下没有找到论文。{notes}试试更少或其他的词，或用 /help 查看检索语法。',
+  'paper.pagingUnavailable': '这次没有上一页/下一页：论文库正在进行一次较长的写入（导入或重建索引）。请一分钟后重新搜索以翻页。',
   'paper.prev': '◀ 上一页',
   'paper.next': '下一页 ▶',
   'paper.back': '◀ 返回结果',
