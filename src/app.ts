@@ -11,6 +11,7 @@ import type { CommandContext, Platform } from './commands/types.js';
 import type { Config } from './config.js';
 import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
+import { silentObserver, type Observer } from './observer.js';
 import { openDatabase, type Db } from './store/db.js';
 import { PaperStore } from './store/paperStore.js';
 import { StateStore } from './store/stateStore.js';
@@ -48,6 +49,8 @@ export interface OpenAppOptions {
   /** Use the demo corpus when DATA_DIR has no papers (default true). */
   demoWhenEmpty?: boolean;
   taxonomyPath?: string;
+  /** Hears of commands and searches (the metrics of `npm start`); silent by default. */
+  observer?: Observer;
 }
 
 /**
@@ -80,8 +83,9 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
       ...(demo ? {} : { indexPath: config.indexPath }),
       log,
+      observer: options.observer ?? silentObserver,
     }).open();
-    const registry = createRegistry();
+    const registry = createRegistry(options.observer);
     return {
       config,
       log,

@@ -4,6 +4,7 @@
  * labels) and keeps the index in step with the store.
  */
 import type { Logger } from 'pino';
+import { silentObserver, type Observer } from './observer.js';
 import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard, PaperLink } from './reply.js';
@@ -29,6 +30,8 @@ export interface LibraryOptions {
   /** Where the index snapshot lives; undefined keeps it in memory only. */
   indexPath?: string;
   log: Logger;
+  /** Hears of every search and how long it took (metrics). */
+  observer?: Observer;
 }
 
 /** Words a "similar papers" query is made of. */
@@ -101,12 +104,25 @@ export class Library {
     return this.engine_.size;
   }
 
+  /** The store generation the loaded index reflects (it grows with every import or sync). */
+  get generation(): number {
+    return this.engine_.data.generation;
+  }
+
+  /** Whether an index is loaded (searching works). */
+  get loaded(): boolean {
+    return this.engine !== undefined;
+  }
+
   /**
    * Runs a search-box query.
    * @example library.search('diffusion transformers', { limit: 50 }).hits.length
    */
   search(query: string, options: SearchOptions = {}): SearchResult {
-    return this.engine_.search(query, options);
+    const started = performance.now();
+    const result = this.engine_.search(query, options);
+    (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
+    return result;
   }
 
   /** Title suggestions for an autocomplete box (at most 25). */
