@@ -32,12 +32,17 @@ export const DEFER_AFTER_MS = 1500;
 export interface InteractionOptions {
   /** Defer when the core has not answered after this many milliseconds. */
   deferAfterMs?: number;
+  /** Told of each interaction's answering, start to finish (a shutdown waits for them). */
+  track?: (answering: Promise<void>) => void;
 }
 
 /** Answers every interaction the client receives. */
 export function handleInteractions(client: Client, app: App, options: InteractionOptions = {}): void {
   const deferAfterMs = options.deferAfterMs ?? DEFER_AFTER_MS;
-  client.on(Events.InteractionCreate, (interaction) => void answerInteraction(app, interaction, deferAfterMs));
+  client.on(Events.InteractionCreate, (interaction) => {
+    const answering = answerInteraction(app, interaction, deferAfterMs);
+    options.track?.(answering);
+  });
 }
 
 /** Answers one interaction; never throws (failures are logged with their cause). */
