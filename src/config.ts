@@ -37,7 +37,15 @@ export const ConfigSchema = z
     ARXIV_API_URL: url('https://export.arxiv.org/api/query'),
     ARXIV_SYNC_TIME: optionalText.refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30'),
     DIGEST_SCHEDULER: z.enum(['on', 'off'], 'must be on or off').default('on'),
-    PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number('must be a port number such as 3000').int('must be a port number such as 3000').min(1, 'must be a port number').max(65535, 'must be a port number').default(3000)),
+    PORT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce
+        .number('must be a port number such as 3000')
+        .int('must be a port number such as 3000')
+        .min(0, 'must be a port number from 1 to 65535 (0: any free port)')
+        .max(65535, 'must be a port number from 1 to 65535 (0: any free port)')
+        .default(3000),
+    ),
   });
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
@@ -83,6 +91,11 @@ export interface Config {
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
+  /**
+   * HTTP port of `npm start` with a platform adapter: Slack's /slack/events in HTTP mode, and
+   * /healthz, /readyz and /metrics in every mode. 0 picks a free port.
+   */
+  port: number;
   /** Whether `npm start` sends due digests itself (off when cron runs `digest run-due`). */
   digestScheduler: boolean;
   /** Set when DISCORD_TOKEN is. */
@@ -129,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
+    port: raw.PORT,
     digestScheduler: raw.DIGEST_SCHEDULER === 'on',
     arxiv: {
       categories: raw.ARXIV_CATEGORIES ? raw.ARXIV_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean) : DEFAULT_ARXIV_CATEGORIES,
