@@ -214,7 +214,8 @@ export class Supervisor {
     slot.streak++;
     const retryAt = new Date(this.options.clock.now().getTime() + delay);
     this.set(slot, { state: 'waiting', retryAt: retryAt.toISOString() });
-    this.options.log.warn({ adapter: slot.starter.name, retryInSeconds: delay / 1000 }, `${message}; trying again in ${formatDelay(delay)}`);
+    const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
+    this.options.log.warn({ adapter: slot.starter.name, retryInSeconds: delay / 1000 }, `${sentence} Trying again in ${formatDelay(delay)}.`);
     await this.options.clock.sleep(delay, this.stopping.signal).catch(() => undefined);
   }
 
