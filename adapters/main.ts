@@ -18,6 +18,9 @@ import { checkpointAndClose } from './ops/close.js';
 import { onShutdownSignals } from './ops/signals.js';
 import { runTerminal } from './terminal/terminal.js';
 
+/** After the drain timeout, how long closing clients and checkpointing may take. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 async function main(): Promise<void> {
   const { config, log } = bootstrap();
   if (config.discord || config.slack) return runService(config, log);
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
 }
 
 async function runService(config: Config, log: Logger): Promise<void> {
-  const [{ createMetrics }, { startService }, { containAdapterFailures }] = await Promise.all([
+  const [{ createMetrics }, { startService, DRAIN_TIMEOUT_MS }, { containAdapterFailures }] = await Promise.all([
     import('./ops/metrics.js'),
     import('./ops/service.js'),
     import('./ops/containment.js'),
@@ -48,6 +51,11 @@ async function runService(config: Config, log: Logger): Promise<void> {
     stopping ??= { reason, ...(code !== undefined && { code }) };
     // Before the service is up there is nothing under way to wait for.
     if (!service) return;
+    // A shutdown that hangs must not leave a half-stopped bot (nor end as if it were clean).
+    setTimeout(() => {
+      log.error('the shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS + SHUTDOWN_GRACE_MS);
     void service.shutdown(stopping.reason).then((clean) => process.exit(stopping?.code ?? clean));
   };
   onShutdownSignals({

@@ -82,7 +82,8 @@ export async function startOpsServer(port: number, routes: readonly OpsRoute[]):
     async close() {
       const closed = once(server, 'close');
       server.close();
-      server.closeIdleConnections();
+      // The last step of a shutdown: a keep-alive connection left open would hold it up.
+      server.closeAllConnections();
       await closed;
     },
   };

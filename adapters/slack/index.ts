@@ -9,6 +9,7 @@
  * the server on PORT, which also serves the routes given, such as health and metrics) and
  * {@link SlackEndpoint.connect} (auth.test with the bot token; Socket Mode: a fresh connection).
  */
+import { once } from 'node:events';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute } from '@slack/bolt';
@@ -145,9 +146,14 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
           if (event === 'disconnected' && !closing) markDown(new Error('the Slack Socket Mode connection closed and will not reconnect by itself'));
         });
       }
-      const stop = async () => {
+      let stopped: Promise<void> | undefined;
+      const stop = (): Promise<void> => {
         closing = true;
-        await bolt.stop().catch((err: unknown) => log.warn({ err }, 'Slack Socket Mode did not disconnect cleanly'));
+        stopped ??= (bolt.stop() as Promise<unknown>).then(
+          () => undefined,
+          (err: unknown) => log.warn({ err }, 'Slack Socket Mode did not disconnect cleanly'),
+        );
+        return stopped;
       };
       try {
         await checkToken(bolt);
@@ -187,6 +193,7 @@ function httpEndpoint(
   const bolt = createBolt(receiver);
   let connected = false;
   let server: Server | undefined;
+  let closed: Promise<void> = Promise.resolve();
   let port: number | undefined;
   // Until the token is checked Bolt cannot handle a request: Slack hears "try again later".
   const listener = receiver.requestListener;
@@ -198,13 +205,23 @@ function httpEndpoint(
     listener(req, res);
   };
   const close = async () => {
-    if (!server) return;
+    const closing = server;
+    if (!closing) return;
     server = undefined;
-    await receiver.stop().catch((err: unknown) => log.warn({ err }, 'the Slack HTTP server did not close cleanly'));
+    if (closing.listening) {
+      await receiver.stop().catch((err: unknown) => log.warn({ err }, 'the Slack HTTP server did not close cleanly'));
+      return;
+    }
+    // stopAccepting closed the listener; what is left are idle keep-alive connections.
+    closing.closeAllConnections();
+    await closed;
   };
   return {
     async listen() {
-      server ??= await receiver.start(config.port);
+      if (!server) {
+        server = await receiver.start(config.port);
+        closed = once(server, 'close').then(() => undefined);
+      }
       port = (server.address() as AddressInfo).port;
       log.info({ port, path: EVENTS_PATH }, 'Slack adapter listening (HTTP mode)');
       return port;

@@ -88,7 +88,7 @@ describe('SIGTERM to the npm process', () => {
     // Checkpointed: the write-ahead log is folded back into the database and truncated.
     const wal = join(dataDir, 'paperscout.db-wal');
     expect(statSync(wal, { throwIfNoEntry: false })?.size ?? 0).toBe(0);
-    expect(bot.lines().map((l) => l.msg)).toContain('stopped');
+    expect(bot.lines().map((l) => l.msg), bot.stderr).toContain('stopped');
     // No secret in a log written at debug level.
     expect(bot.stderr).not.toContain(BOT_TOKEN);
     expect(bot.stderr).not.toContain(SIGNING_SECRET);

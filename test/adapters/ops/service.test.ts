@@ -4,6 +4,9 @@
  * Slack's server through Bolt's customRoutes), platforms that refuse connections at start and
  * come up later, and tokens that are refused for good.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMetrics } from '../../../adapters/ops/metrics.js';
@@ -147,6 +150,25 @@ describe("on Slack's server (HTTP mode, Bolt customRoutes)", () => {
     expect(metrics.text).toContain('paperscout_commands_total{platform="slack",command="paper",kind="command",outcome="ok"} 1');
     expect(metrics.text).toContain('paperscout_adapter_up{adapter="slack"} 1');
     expect(await r.service.shutdown('test')).toBe(0);
+  });
+});
+
+describe('a port that is taken', () => {
+  it.each([
+    ['their own server', {}],
+    ["Slack's server", { slack: { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: 'http://127.0.0.1:9/api/', port: 0 } }],
+  ])('stops the start with a message naming PORT (%s)', async (_, platforms) => {
+    const taken = createServer();
+    taken.listen(0);
+    await once(taken, 'listening');
+    cleanups.push(() => taken.close());
+    const port = (taken.address() as AddressInfo).port;
+    const app = await createTestApp();
+    cleanups.push(() => app.dispose());
+    const slack = 'slack' in platforms ? { slack: { ...platforms.slack, port } } : {};
+    await expect(startService(app, createMetrics(), { discord: undefined, slack: undefined, ...slack, port, clock: new ManualClock() })).rejects.toThrow(
+      `Port ${port} is already in use: stop whatever listens there or set PORT to a free port.`,
+    );
   });
 });
 

@@ -37,7 +37,8 @@ export function spawnNpmStart(env: Record<string, string>): SpawnedBot {
     for (const l of [...listeners]) l();
   });
   npm.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': by then everything it wrote has been read.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('close', (code, signal) => resolve({ code, signal })));
   const lines = () =>
     stderr
       .split('\n')
