@@ -114,6 +114,7 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Dis
 
 /** A start failure said as what to do: the network, or the token and where to get one. */
 function startFailure(err: unknown, api: string, config: DiscordConfig): StartError {
+  if (err instanceof StartError) return err; // the supervisor gave up waiting
   const { code, status, closeCode } = (err ?? {}) as { code?: unknown; status?: unknown; closeCode?: unknown };
   const cause = describeCause(err);
   const where = config.apiUrl ? ` (DISCORD_API_URL ${config.apiUrl})` : '';

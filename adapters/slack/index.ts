@@ -260,6 +260,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
 
 /** A start failure said as what to do: the network, or the token and where to copy it from. */
 function startFailure(err: unknown, setting: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN', apiUrl: string, custom: boolean): StartError {
+  if (err instanceof StartError) return err; // the supervisor gave up waiting
   const code = (err as { data?: { error?: unknown } } | undefined)?.data?.error;
   const cause = describeCause(err);
   if (typeof code === 'string' && TOKEN_REFUSALS.has(code)) {
