@@ -112,12 +112,15 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
 
 /**
  * The taxonomy, a fingerprint of its file (papers' topics are recomputed when it changes) and
- * the classifier built from it.
+ * the classifier built from it. The classifier is compiled on first use: a bot that only
+ * searches never needs it, and compiling it is a good part of start-up.
  */
 export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Taxonomy; taxonomyHash: string; classify: Classifier } {
   const taxonomy = loadTaxonomy(path);
   const taxonomyHash = createHash('sha1').update(readFileSync(path)).digest('hex').slice(0, 16);
-  return { taxonomy, taxonomyHash, classify: createClassifier(taxonomy) };
+  let compiled: Classifier | undefined;
+  const classify: Classifier = (paper) => (compiled ??= createClassifier(taxonomy))(paper);
+  return { taxonomy, taxonomyHash, classify };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { messageOf } from '../discord/harness.js';
 import { slashCommand as discordCommand } from '../discord/payloads.js';
@@ -116,6 +116,20 @@ describe('SIGTERM to the npm process', () => {
     process.kill(bot.pid, 'SIGINT');
     expect(await bot.exited).toEqual({ code: 0, signal: null });
     expect(bot.lines().find((l) => /^shutting down/.test(l.msg))).toMatchObject({ reason: 'SIGINT' });
+  });
+});
+
+describe('the terminal adapter', () => {
+  it('answers from a pipe, and stops with exit 0 on SIGTERM while waiting for input', async () => {
+    const started = spawnNpmStart({ DATA_DIR: dataDir, LOG_FORMAT: 'json' });
+    bot = started;
+    await started.waitForLog((l) => /starting the terminal adapter/.test(l.msg), 'terminal');
+    started.npm.stdin!.write('/paper attention\n');
+    await vi.waitFor(() => expect(started.stdout).toContain('Attention Is All You Need'), { timeout: 10_000 });
+    const tree = descendants(started.pid);
+    process.kill(started.pid, 'SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+    for (const pid of [started.pid, ...tree]) expect(alive(pid), `process ${pid}`).toBe(false);
   });
 });
 
