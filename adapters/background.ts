@@ -5,16 +5,19 @@
  * import by another process), or the snapshot was missing or damaged at start, the index is
  * rebuilt in a child process (7 s of CPU for 100k papers would stall every user) and the running
  * bot loads it; the first rebuild starts at once. Digests wait while there is no index at all.
+ * The child runs the same build as this process: compiled JavaScript under `npm start`,
+ * TypeScript through tsx under `npm run dev` (a compiled child of a TypeScript parent could be
+ * older than the code that spawned it).
  */
 import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cron } from 'croner';
 import type { App } from '../src/app.js';
-import { runDueDigests } from '../src/digest/runner.js';
+import { runDueDigests, type RunDueSummary } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
 import type { ChatPlatform } from '../src/digest/store.js';
-import { scheduleArxivSync } from '../src/sources/arxiv/schedule.js';
+import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
@@ -31,7 +34,19 @@ export interface BackgroundJobs {
   stop(): Promise<void>;
 }
 
-export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>): BackgroundJobs {
+/** What the jobs report as they go (health and metrics). */
+export interface BackgroundHooks {
+  /** A digest pass ended, with its summary or its error. */
+  onDigestRun?: (at: Date, result: { summary: RunDueSummary } | { error: unknown }) => void;
+  /** An arXiv sync ended. */
+  onSync?: ScheduleDeps['onDone'];
+}
+
+/**
+ * Starts the timers. `senders` is read at every digest pass, so a platform that connects later
+ * (or reconnects) gets its digests from then on.
+ */
+export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>, hooks: BackgroundHooks = {}): BackgroundJobs {
   const { log } = app;
   const stopping = new AbortController();
   let reindexing: Promise<void> | undefined;
@@ -79,11 +94,14 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
         log.warn('digests wait: the search index is still being rebuilt');
         return;
       }
+      const at = new Date();
       try {
-        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, new Date());
+        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
         if (summary.due > 0) log.info({ ...summary }, 'digests run');
+        hooks.onDigestRun?.(at, { summary });
       } catch (err) {
         log.error({ err }, 'digest run failed');
+        hooks.onDigestRun?.(at, { error: err });
       }
     })();
     await pass;
@@ -99,7 +117,14 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   if (app.demo) {
     log.info('arXiv sync is off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
   } else {
-    sync = scheduleArxivSync({ store: app.store, classify: app.classify, config: app.config.arxiv, log, onChange: () => ensureIndexFresh() });
+    sync = scheduleArxivSync({
+      store: app.store,
+      classify: app.classify,
+      config: app.config.arxiv,
+      log,
+      onChange: () => ensureIndexFresh(),
+      ...(hooks.onSync && { onDone: hooks.onSync }),
+    });
     sync.start();
   }
   if (!app.config.digestScheduler) log.info('DIGEST_SCHEDULER=off: digests are left to `paperscout digest run-due`');

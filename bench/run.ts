@@ -26,6 +26,7 @@ import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
 import { benchSlack } from './slack.js';
 import { runLoad } from './load.js';
+import { benchStart } from './start.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
@@ -92,6 +93,10 @@ function coldStart(): Promise<number> {
 }
 const cold: number[] = [];
 for (let i = 0; i < 5; i++) cold.push(await coldStart());
+
+// ── npm start: the terminal's first answer, with and without npm ─────────────────────────────
+out('Measuring npm start (the terminal’s first answer)…');
+const startLines = await benchStart(dataDir, 5);
 
 // ── Memory after load ─────────────────────────────────────────────────────────────────────
 const mem = spawnSync(process.execPath, ['--expose-gc', cli, 'stats', '--memory'], { env, encoding: 'utf8' });
@@ -184,6 +189,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...discordLines, '', ...slackLines, '', ...digestLines]) out(line);
+for (const line of [...startLines, '', ...discordLines, '', ...slackLines, '', ...digestLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

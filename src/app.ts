@@ -11,6 +11,7 @@ import type { CommandContext, Platform } from './commands/types.js';
 import type { Config } from './config.js';
 import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
+import { silentObserver, type Observer } from './observer.js';
 import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, type Db } from './store/db.js';
 import { PaperStore } from './store/paperStore.js';
 import { SqliteSeenEvents, type SeenEvents } from './store/seenEvents.js';
@@ -65,6 +66,8 @@ export interface OpenAppOptions {
    * tool that may wait and rebuild.
    */
   serving?: boolean;
+  /** Hears of commands and searches (the metrics of `npm start`); silent by default. */
+  observer?: Observer;
 }
 
 /**
@@ -100,8 +103,9 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       ...(demo ? {} : { indexPath: config.indexPath }),
       rebuild: options.serving ? 'elsewhere' : 'inline',
       log,
+      observer: options.observer ?? silentObserver,
     }).open();
-    const registry = createRegistry();
+    const registry = createRegistry(options.observer);
     if (options.serving) setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS);
     states.start();
     return {
@@ -138,12 +142,15 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
 
 /**
  * The taxonomy, a fingerprint of its file (papers' topics are recomputed when it changes) and
- * the classifier built from it.
+ * the classifier built from it. The classifier is compiled on first use: a bot that only
+ * searches never needs it, and compiling it is a good part of start-up.
  */
 export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Taxonomy; taxonomyHash: string; classify: Classifier } {
   const taxonomy = loadTaxonomy(path);
   const taxonomyHash = createHash('sha1').update(readFileSync(path)).digest('hex').slice(0, 16);
-  return { taxonomy, taxonomyHash, classify: createClassifier(taxonomy) };
+  let compiled: Classifier | undefined;
+  const classify: Classifier = (paper) => (compiled ??= createClassifier(taxonomy))(paper);
+  return { taxonomy, taxonomyHash, classify };
 }
 
 /**

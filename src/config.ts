@@ -42,7 +42,15 @@ export const ConfigSchema = z
     LC_ALL: optionalText,
     LC_MESSAGES: optionalText,
     LANG: optionalText,
-    PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number('must be a port number such as 3000').int('must be a port number such as 3000').min(1, 'must be a port number').max(65535, 'must be a port number').default(3000)),
+    PORT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce
+        .number('must be a port number such as 3000')
+        .int('must be a port number such as 3000')
+        .min(0, 'must be a port number from 1 to 65535 (0: any free port)')
+        .max(65535, 'must be a port number from 1 to 65535 (0: any free port)')
+        .default(3000),
+    ),
   });
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
@@ -88,6 +96,11 @@ export interface Config {
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
+  /**
+   * HTTP port of `npm start` with a platform adapter: Slack's /slack/events in HTTP mode, and
+   * /healthz, /readyz and /metrics in every mode. 0 picks a free port.
+   */
+  port: number;
   /** Whether `npm start` sends due digests itself (off when cron runs `digest run-due`). */
   digestScheduler: boolean;
   /**
@@ -140,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
+    port: raw.PORT,
     digestScheduler: raw.DIGEST_SCHEDULER === 'on',
     ...(locale !== undefined && { locale }),
     arxiv: {

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { messages as messagesFor, msg, readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
 import { UserError } from './errors.js';
+import { silentObserver, type Observer } from './observer.js';
 import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import type { LinkKind, PaperCard, PaperLink } from './reply.js';
@@ -40,6 +41,8 @@ export interface LibraryOptions {
    */
   rebuild?: 'inline' | 'elsewhere';
   log: Logger;
+  /** Hears of every search and how long it took (metrics). */
+  observer?: Observer;
 }
 
 /** Words a "similar papers" query is made of. */
@@ -146,15 +149,28 @@ export class Library {
     return this.engine?.size ?? 0;
   }
 
+  /** The store generation the loaded index reflects (it grows with every import or sync). */
+  get generation(): number {
+    return this.engine_.data.generation;
+  }
+
+  /** Whether an index is loaded (searching works). */
+  get loaded(): boolean {
+    return this.engine !== undefined;
+  }
+
   /**
    * Runs a search-box query. Chinese in it is read as English terms and topics first (see
    * {@link readQuery}), with a note on how it was read.
    * @example library.search('diffusion transformers', { limit: 50 }).hits.length
    */
   search(query: string, options: SearchOptions = {}): SearchResult {
+    const started = performance.now();
     const reading = this.readQuery(query);
-    const result = this.engine_.search(reading.query, options);
-    return reading.notes.length > 0 ? { ...result, notes: [...reading.notes, ...result.notes] } : result;
+    const found = this.engine_.search(reading.query, options);
+    const result = reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found;
+    (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
+    return result;
   }
 
   /**

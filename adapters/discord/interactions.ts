@@ -35,6 +35,8 @@ export const DEFER_AFTER_MS = 1500;
 export interface InteractionOptions {
   /** Defer when the core has not answered after this many milliseconds. */
   deferAfterMs?: number;
+  /** Told of each interaction's answering, start to finish (a shutdown waits for them). */
+  track?: (answering: Promise<void>) => void;
 }
 
 /**
@@ -45,7 +47,8 @@ export function handleInteractions(client: Client, app: App, gateway: GatewayGua
   const deferAfterMs = options.deferAfterMs ?? DEFER_AFTER_MS;
   client.on(Events.InteractionCreate, (interaction) => {
     const place = gateway.takePlace(interaction.id);
-    answerInteraction(app, interaction, deferAfterMs, place).catch((err: unknown) => app.log.error({ err, platform: 'discord' }, 'Discord: an interaction failed outside its handler'));
+    const answering = answerInteraction(app, interaction, deferAfterMs, place).catch((err: unknown) => app.log.error({ err, platform: 'discord' }, 'Discord: an interaction failed outside its handler'));
+    options.track?.(answering);
   });
 }
 

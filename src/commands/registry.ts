@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { UserError, apology, errorReference } from '../errors.js';
 import { isMessageKey, messages, msg, type Messages, type MessageKey } from '../i18n/index.js';
+import { silentObserver, type CommandEvent, type CommandOutcome, type Observer } from '../observer.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
 import { isBusyError } from '../store/db.js';
 import { createHelpCommand } from './help.js';
@@ -18,7 +19,11 @@ import { MAX_CHOICES, commandKey, type Choice, type Command, type CommandContext
 export class CommandRegistry {
   private readonly byName = new Map<string, Command>();
 
-  constructor(commands: readonly Command[]) {
+  /** `observer` hears of every command's outcome and duration (metrics). */
+  constructor(
+    commands: readonly Command[],
+    private readonly observer: Observer = silentObserver,
+  ) {
     for (const command of commands) {
       if (this.byName.has(command.name)) throw new Error(`CommandRegistry: duplicate command name "${command.name}"`);
       if (!/^[a-z][a-z0-9-]{0,31}$/.test(command.name)) throw new Error(`CommandRegistry: "${command.name}" is not a valid command name`);
@@ -39,7 +44,8 @@ export class CommandRegistry {
    * @example await registry.run(ctx, 'paper', { query: 'diffusion' })
    */
   async run(ctx: CommandContext, name: string, rawOptions: unknown, subcommand?: string): Promise<Reply> {
-    return this.guard(ctx, { command: subcommand ? `${name} ${subcommand}` : name }, async () => {
+    const label = { kind: 'command', command: this.label(name) } as const;
+    return this.guard(ctx, label, { command: subcommand ? `${name} ${subcommand}` : name }, async () => {
       const command = this.require(name);
       if (subcommand === undefined) return command.run(ctx, parseOptions(command.options, rawOptions));
       const sub = command.subcommands?.find((s) => s.name === subcommand);
@@ -53,7 +59,7 @@ export class CommandRegistry {
    * "/digest subscribe topic:llm" → `digest`, subcommand `subscribe`, `topic:llm`).
    */
   async runText(ctx: CommandContext, name: string, text: string): Promise<Reply> {
-    return this.guard(ctx, { command: name }, async () => {
+    return this.guard(ctx, { kind: 'command', command: this.label(name) }, { command: name }, async () => {
       const command = this.require(name);
       const [first = '', ...rest] = text.trim().split(/\s+/);
       const sub = command.subcommands?.find((s) => s.name === first.toLowerCase());
@@ -65,7 +71,8 @@ export class CommandRegistry {
 
   /** Handles a button or menu action handle such as `paper:page:k3f9x2:2`. */
   async act(ctx: CommandContext, handle: string): Promise<Reply> {
-    return this.guard(ctx, { action: handle }, async () => {
+    const owner = parseAction(handle)?.command;
+    return this.guard(ctx, { kind: 'action', command: owner === undefined ? 'unknown' : this.label(owner) }, { action: handle }, async () => {
       const parsed = parseAction(handle);
       const handler = parsed && this.byName.get(parsed.command)?.actions?.[parsed.verb];
       if (!parsed || !handler) throw new UserError('error.staleButton');
@@ -77,11 +84,29 @@ export class CommandRegistry {
   autocomplete(ctx: CommandContext, name: string, option: string, value: string): Choice[] {
     const command = this.get(name);
     if (!command?.autocomplete) return [];
+    const started = performance.now();
+    let outcome: CommandOutcome = 'ok';
     try {
       return command.autocomplete(ctx, option, value.slice(0, 200)).slice(0, MAX_CHOICES);
     } catch (err) {
+      outcome = 'error';
       ctx.log.error({ err, command: name, option }, 'autocomplete failed');
       return [];
+    } finally {
+      this.report(ctx, { kind: 'autocomplete', command: command.name }, outcome, started);
+    }
+  }
+
+  /** A command name fit for a metric label: a registered command's, else `unknown` (user input is unbounded). */
+  private label(name: string): string {
+    return this.get(name)?.name ?? 'unknown';
+  }
+
+  private report(ctx: CommandContext, label: Pick<CommandEvent, 'kind' | 'command'>, outcome: CommandOutcome, started: number): void {
+    try {
+      this.observer.command({ platform: ctx.platform, ...label, outcome, seconds: (performance.now() - started) / 1000 });
+    } catch (err) {
+      ctx.log.warn({ err }, 'the command observer failed');
     }
   }
 
@@ -94,19 +119,28 @@ export class CommandRegistry {
   }
 
   /** Runs `fn`; every reply it gives, an error's too, is in the context's language and says so. */
-  private async guard(ctx: CommandContext, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
+  private async guard(ctx: CommandContext, label: Pick<CommandEvent, 'kind' | 'command'>, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
+    const started = performance.now();
+    let outcome: CommandOutcome = 'ok';
     const locale = ctx.i18n.locale;
     try {
       return { locale, ...(await fn()) };
     } catch (err) {
-      if (err instanceof UserError) return messageReply(ctx.i18n.text(err.reason), { ephemeral: true, locale });
+      if (err instanceof UserError) {
+        outcome = 'user_error';
+        return messageReply(ctx.i18n.text(err.reason), { ephemeral: true, locale });
+      }
       if (isBusyError(err)) {
+        outcome = 'busy';
         ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what }, 'command could not write: another process holds the database write lock');
         return messageReply(ctx.i18n.t('error.busy'), { ephemeral: true, locale });
       }
+      outcome = 'error';
       const reference = errorReference();
       ctx.log.error({ err, reference, platform: ctx.platform, user: ctx.user.id, ...what }, 'command failed');
       return messageReply(apology(reference, ctx.i18n), { ephemeral: true, locale });
+    } finally {
+      this.report(ctx, label, outcome, started);
     }
   }
 }
@@ -203,7 +237,7 @@ commands.push(createHelpCommand(() => commands, (c, m) => ({ description: comman
 /** Every command Paper Scout offers, in the order help lists them. */
 export const COMMANDS: readonly Command[] = commands;
 
-/** The registry of {@link COMMANDS}. */
-export function createRegistry(): CommandRegistry {
-  return new CommandRegistry(COMMANDS);
+/** The registry of {@link COMMANDS}, reporting each command's outcome to `observer`. */
+export function createRegistry(observer: Observer = silentObserver): CommandRegistry {
+  return new CommandRegistry(COMMANDS, observer);
 }

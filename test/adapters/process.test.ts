@@ -78,7 +78,12 @@ beforeAll(async () => {
     }),
   );
   exit.catch(() => undefined); // observed through whileUp; the tests' own stop is not a failure
-  await until(() => lines.some((l) => l.msg === 'Paper Scout is running'), 'Paper Scout is running', 30_000);
+  // The platforms connect under a supervisor after the service is up: wait for both.
+  await until(
+    () => lines.some((l) => l.msg === 'connected to Discord') && lines.some((l) => l.msg === 'Slack adapter connected (HTTP mode)'),
+    'both platforms connected',
+    30_000,
+  );
 }, 40_000);
 
 afterAll(async () => {
