@@ -1,19 +1,23 @@
 /**
  * The bot's background work in `npm start`: every few seconds, the search index catches up with
  * the store (a sync, or an import by another process, becomes a small delta segment, built in
- * slices); every minute, the digests that are due (unless DIGEST_SCHEDULER=off); once a day,
- * the arXiv sync and a purge of expired button state. When the deltas have grown, a child
- * process merges them into a new snapshot (one process at a time) and the bot swaps it in.
+ * slices); every minute, the digests that are due (unless DIGEST_SCHEDULER=off); once a day, the
+ * arXiv sync and a purge of expired button state. When the deltas have grown (or the index is
+ * far behind, missing or damaged), a child process merges or rebuilds the snapshot (one process
+ * at a time) and the bot swaps it in. Digests wait while there is no index at all.
+ * The child runs the same build as this process: compiled JavaScript under `npm start`,
+ * TypeScript through tsx under `npm run dev` (a compiled child of a TypeScript parent could be
+ * older than the code that spawned it).
  */
 import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cron } from 'croner';
 import type { App } from '../src/app.js';
-import { runDueDigests } from '../src/digest/runner.js';
+import { runDueDigests, type RunDueSummary } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
 import type { ChatPlatform } from '../src/digest/store.js';
-import { scheduleArxivSync } from '../src/sources/arxiv/schedule.js';
+import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
@@ -21,62 +25,129 @@ const STDERR_TAIL = 2000;
 export const INDEX_POLL_MS = 2000;
 
 export interface BackgroundJobs {
+  /**
+   * Brings the search index up to date now: loads a fresh snapshot, or has a child process
+   * rebuild it first (joining a rebuild under way). Resolves when done; failures are logged.
+   * `whenSettled`, as the minute's check does: while the bot has an index, a store that changed
+   * since the last such check (an import under way in another process) is left alone for now.
+   */
+  refreshIndex(options?: { whenSettled?: boolean }): Promise<void>;
   /** Stops the timers, waits for work under way, and ends a rebuild in progress. */
   stop(): Promise<void>;
 }
 
-export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>): BackgroundJobs {
+/** What the jobs report as they go (health and metrics). */
+export interface BackgroundHooks {
+  /** A digest pass ended, with its summary or its error. */
+  onDigestRun?: (at: Date, result: { summary: RunDueSummary } | { error: unknown }) => void;
+  /** An arXiv sync ended. */
+  onSync?: ScheduleDeps['onDone'];
+}
+
+/**
+ * Starts the timers. `senders` is read at every digest pass, so a platform that connects later
+ * (or reconnects) gets its digests from then on.
+ */
+export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>, hooks: BackgroundHooks = {}): BackgroundJobs {
   const { log } = app;
   const stopping = new AbortController();
   let reindexing: Promise<void> | undefined;
 
-  /** Catches the index up with the store; merges grown deltas out of process (one at a time). */
-  const ensureIndexFresh = async (): Promise<void> => {
-    if (stopping.signal.aborted) return;
-    await app.library.catchUp();
-    if (!app.library.needsMerge || reindexing) return;
-    reindexing = (async () => {
-      try {
-        if (await reindexInChild(app, stopping.signal, ['--merge'])) await app.library.catchUp();
-      } finally {
-        reindexing = undefined;
-      }
-    })();
+  /** The store generation the last minute's check saw: another process's import moves it every second. */
+  let seenGeneration: number | undefined;
+
+  /**
+   * Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time).
+   * On the minute's check (`whenSettled`) a store still changing since the last check is left
+   * alone while the bot has an index: an import in another process writes its own snapshot when
+   * it ends, and rebuilding beside it would only compete for the CPU.
+   */
+  const ensureIndexFresh = (options: { whenSettled?: boolean } = {}): Promise<void> => {
+    if ((!app.library.stale && !app.library.needsMerge) || stopping.signal.aborted) return Promise.resolve();
+    // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
+    reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
+    return reindexing;
   };
-  const poll = setInterval(() => {
-    ensureIndexFresh().catch((err: unknown) => log.error({ err }, 'index refresh failed'));
-  }, INDEX_POLL_MS);
-  poll.unref();
+  const bringIndexUpToDate = async (whenSettled: boolean): Promise<void> => {
+    const wasReady = app.library.ready;
+    if (wasReady) {
+      // A small gap is a delta segment, built in slices; nothing more to do unless it grew large.
+      await app.library.catchUp();
+      if (!app.library.needsMerge) return;
+    } else if (app.library.refresh({ rebuild: false })) {
+      log.info({ papers: app.library.size }, 'search index loaded');
+      return;
+    }
+    const generation = app.store.generation();
+    const changing = whenSettled && wasReady && generation !== seenGeneration;
+    seenGeneration = generation;
+    if (changing) return;
+    if (await reindexInChild(app, stopping.signal, wasReady ? ['--merge'] : [])) {
+      if (wasReady) await app.library.catchUp();
+      else app.library.refresh({ rebuild: false });
+    }
+    if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
+  };
+  const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
+    ensureIndexFresh(options).catch((err: unknown) => log.error({ err }, 'index refresh failed'));
 
   let pass: Promise<void> | undefined;
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
     pass = (async () => {
-      await ensureIndexFresh().catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+      await refreshIndex({ whenSettled: true });
       if (!app.config.digestScheduler || stopping.signal.aborted) return;
+      if (!app.library.ready) {
+        log.warn('digests wait: the search index is still being rebuilt');
+        return;
+      }
+      const at = new Date();
       try {
-        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, new Date());
+        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
         if (summary.due > 0) log.info({ ...summary }, 'digests run');
+        hooks.onDigestRun?.(at, { summary });
       } catch (err) {
         log.error({ err }, 'digest run failed');
+        hooks.onDigestRun?.(at, { error: err });
       }
     })();
     await pass;
   });
   const daily = new Cron('17 3 * * *', { timezone: 'UTC' }, () => {
     const purged = app.states.purge(new Date());
-    if (purged > 0) log.info({ purged }, 'expired button state purged');
+    if (purged) log.info({ purged }, 'expired button state purged');
   });
+  // A snapshot that was missing, damaged or behind the store at start is rebuilt now, not in a minute.
+  void refreshIndex();
+  // Opening checked the snapshot's header, small sections and shape; the rest is checked now, in
+  // the background. A damaged one is rebuilt by a child process and swapped in.
+  void (async () => {
+    const problem = await app.library.verify().catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+    if (!problem || stopping.signal.aborted) return;
+    log.error(`The search index ${app.config.indexPath} is damaged (${problem}): rebuilding it in a child process`);
+    if (await reindexInChild(app, stopping.signal)) app.library.reload();
+  })();
+  // Papers another process wrote are searchable within seconds (and by the next command anyway).
+  const poll = setInterval(() => void refreshIndex({ whenSettled: true }), INDEX_POLL_MS);
+  poll.unref();
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
   if (app.demo) {
     log.info('arXiv sync is off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
   } else {
-    sync = scheduleArxivSync({ store: app.store, classify: app.classify, config: app.config.arxiv, log, onChange: () => ensureIndexFresh() });
+    sync = scheduleArxivSync({
+      store: app.store,
+      classify: app.classify,
+      config: app.config.arxiv,
+      log,
+      onChange: () => ensureIndexFresh(),
+      ...(hooks.onSync && { onDone: hooks.onSync }),
+    });
     sync.start();
   }
   if (!app.config.digestScheduler) log.info('DIGEST_SCHEDULER=off: digests are left to `paperscout digest run-due`');
 
   return {
+    refreshIndex,
     async stop() {
       stopping.abort();
       clearInterval(poll);
@@ -89,8 +160,8 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
 }
 
 /**
- * Runs `paperscout reindex` (with `args`, e.g. `--merge`) for the app's DATA_DIR in a child
- * process; resolves whether it succeeded. Aborting the signal ends the child.
+ * Runs `paperscout reindex` (with `args`, e.g. `--merge`) for the app's DATA_DIR in a child process; resolves whether it
+ * succeeded. Aborting the signal ends the child.
  */
 export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortSignal, args: string[] = []): Promise<boolean> {
   const self = fileURLToPath(import.meta.url);
@@ -111,7 +182,7 @@ export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortS
       resolve(false);
     });
     child.on('exit', (code) => {
-      if (code === 75) app.log.info('another process is writing the search index; the bot will load it when it is done');
+      if (code === 75) app.log.info('another process is writing the search index; the bot loads it when it is done');
       else if (code !== 0 && !signal?.aborted) app.log.error({ code, stderr }, 'index rebuild failed; the bot keeps the index it has');
       resolve(code === 0);
     });

@@ -11,6 +11,9 @@
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
  *   --scale N           instead: the scale table for 95k (real), 300k and N recombined papers
  *                       (bench/scale/run.ts; --seed S, --keep)
+ *   --load              instead: the load run (bench/load.ts), 1,000 commands a minute for
+ *                       --minutes (10) with digests, an import and a held write lock
+ *                       (--rate, --lock-minute: 0 for no lock)
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +27,8 @@ import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
 import { benchSlack } from './slack.js';
+import { runLoad } from './load.js';
+import { benchStart } from './start.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
@@ -36,6 +41,10 @@ const { values } = parseArgs({
     scale: { type: 'string' },
     seed: { type: 'string', default: '42' },
     keep: { type: 'boolean', default: false },
+    load: { type: 'boolean', default: false },
+    minutes: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '1000' },
+    'lock-minute': { type: 'string', default: '4' },
   },
 });
 const corpus = resolve(process.env.BENCH_CORPUS ?? join(root, '../shared/corpus/paperlists'));
@@ -64,6 +73,12 @@ const cli = join(root, 'dist/adapters/cli/cli.js');
 out(`Paper Scout benchmark · ${new Date().toISOString()} · node ${process.version}`);
 out('Building (tsc) so that start-up is measured on compiled JavaScript…');
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+if (values.load) {
+  const minutes = Math.max(1, Number(values.minutes) || 10);
+  await runLoad({ root, corpus, minutes, rate: Math.max(1, Number(values.rate) || 1000), lockMinute: Math.min(minutes, Math.max(0, Number(values['lock-minute']) || 0)), out });
+  process.exit(0);
+}
 
 // ── Ingest ────────────────────────────────────────────────────────────────────────────────
 const ownDir = values['data-dir'] === undefined;
@@ -94,6 +109,10 @@ function coldStart(): Promise<number> {
 }
 const cold: number[] = [];
 for (let i = 0; i < 5; i++) cold.push(await coldStart());
+
+// ── npm start: the terminal's first answer, with and without npm ─────────────────────────────
+out('Measuring npm start (the terminal’s first answer)…');
+const startLines = await benchStart(dataDir, 5);
 
 // ── Memory after load ─────────────────────────────────────────────────────────────────────
 const mem = spawnSync(process.execPath, ['--expose-gc', cli, 'stats', '--memory'], { env, encoding: 'utf8' });
@@ -186,6 +205,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...discordLines, '', ...slackLines, '', ...digestLines]) out(line);
+for (const line of [...startLines, '', ...discordLines, '', ...slackLines, '', ...digestLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
-  if (paths.length === 0) throw new UserError('Give files or folders to import: paperscout ingest ../shared/corpus/paperlists');
+  if (paths.length === 0) throw new UserError('cli.giveFiles');
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
   tuneForBulkWrites(db);
@@ -70,7 +70,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
 export async function runReindex(args: string[], config: Config, log: Logger): Promise<number> {
   const merge = args.includes('--merge');
   const unknown = args.filter((a) => a !== '--merge');
-  if (unknown.length > 0) throw new UserError(`reindex takes only --merge (not ${unknown.join(' ')}).`);
+  if (unknown.length > 0) throw new UserError('cli.reindexArgs', { args: unknown.join(' ') });
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
   try {

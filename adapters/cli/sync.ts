@@ -23,12 +23,12 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { categories: { type: 'string' } } });
   const [source, ...extra] = positionals;
   if (source !== 'arxiv' || extra.length > 0) {
-    throw new UserError(`paperscout sync knows one source, arxiv: paperscout sync arxiv [--categories cs.LG,cs.CL]${source && source !== 'arxiv' ? ` (not "${source}")` : ''}`);
+    throw source && source !== 'arxiv' ? new UserError('cli.syncSourceNot', { source }) : new UserError('cli.syncSource');
   }
   const categories = values.categories?.split(',').map((c) => c.trim()).filter(Boolean) ?? config.arxiv.categories;
   const bad = categories.filter((c) => !CATEGORY.test(c));
   if (categories.length === 0 || bad.length > 0) {
-    throw new UserError(`--categories takes arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML${bad.length > 0 ? ` (not ${bad.map((c) => `"${c}"`).join(', ')})` : ''}`);
+    throw bad.length > 0 ? new UserError('cli.badCategoriesNot', { bad: bad.map((c) => `"${c}"`).join(', ') }) : new UserError('cli.badCategories');
   }
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);

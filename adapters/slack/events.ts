@@ -9,33 +9,32 @@
 import type { App as BoltApp } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
+import { messages } from '../../src/i18n/index.js';
 import { messageReply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
-import { mentionRequest, sharedLinkUrl } from './incoming.js';
+import { channelKind, mentionRequest, sharedLinkUrl } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
 
 /** Links unfurled per message at most (Slack sends a handful). */
 export const MAX_UNFURLS = 10;
-/** What an empty mention answers. */
-export const MENTION_HELP = 'Mention me with what to look for, e.g. "@Paper Scout diffusion transformers" or a paper link, in a thread or a channel. /help lists everything I do.';
 
 export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
+  // Slack's redeliveries never get here (redeliveries.ts).
   bolt.event('app_mention', async ({ event, context, client }) => {
-    // Slack retries an event it thinks was not acknowledged in time; the first delivery answers it.
-    if (context.retryNum !== undefined && context.retryReason === 'http_timeout') return;
     await afterPendingAcks();
     const thread_ts = event.thread_ts ?? event.ts;
     const request = mentionRequest(event.text, context.botUserId, app.registry.commands.map((c) => c.name));
-    const member = request.command === 'digest' && event.user ? await memberInfo(client, event.user, app) : undefined;
+    // The asker's language (the answer is for them, in their thread), and for digests their role and zone.
+    const member = event.user ? await memberInfo(client, event.user, app, { fresh: request.command === 'digest' }) : undefined;
     const ctx = app.context(
       'slack',
       { id: event.user ?? 'unknown', ...(member?.timezone && { timezone: member.timezone }) },
-      { channel: { id: event.channel }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
+      { channel: { id: event.channel, kind: channelKind(event.channel) }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
     );
     const reply =
       request.command === 'paper' && request.text === ''
-        ? messageReply(MENTION_HELP, { ephemeral: true })
+        ? messageReply(ctx.i18n.t('slack.mentionHelp'), { ephemeral: true, locale: ctx.i18n.locale })
         : await app.registry.runText(ctx, request.command, request.text);
     const message = renderReply(reply);
     if (reply.ephemeral && event.user) {
@@ -46,13 +45,15 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
   });
 
   bolt.event('link_shared', async ({ event, client }) => {
+    const found = event.links.slice(0, MAX_UNFURLS).flatMap(({ url }) => {
+      const paper = typeof url === 'string' ? paperAt(app, url, log) : undefined;
+      return paper ? [{ url, ...paper }] : [];
+    });
+    if (found.length === 0) return;
+    // Slack has no workspace language: the card speaks the language of whoever shared the link.
+    const m = messages((await memberInfo(client, event.user, app)).locale);
     const unfurls: Record<string, { blocks: SlackBlock[] }> = {};
-    for (const { url } of event.links.slice(0, MAX_UNFURLS)) {
-      if (typeof url !== 'string' || url in unfurls) continue;
-      const found = paperAt(app, url, log);
-      if (found) unfurls[url] = { blocks: renderUnfurl(app.library.card(found.paper, found.doc)) };
-    }
-    if (Object.keys(unfurls).length === 0) return;
+    for (const { url, paper, doc } of found) unfurls[url] ??= { blocks: renderUnfurl(app.library.card(paper, doc, { messages: m })) };
     const source = event.source === 'composer' || event.source === 'conversations_history' ? event.source : undefined;
     if (event.unfurl_id && source) await client.chat.unfurl({ unfurl_id: event.unfurl_id, source, unfurls });
     else await client.chat.unfurl({ channel: event.channel, ts: event.message_ts, unfurls });

@@ -11,6 +11,7 @@
  * Ties break by newer year, then by the store's document number (never by how the index is
  * split into segments: a segmented index answers exactly as a full rebuild).
  */
+import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef, type PaperRef } from '../papers/ids.js';
 import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
@@ -67,7 +68,7 @@ export interface SearchResult {
   partial: boolean;
   words: MatchedWord[];
   /** What the user should know: filters not understood, nothing found for a venue, ... */
-  notes: string[];
+  notes: Message[];
   /** Set when the query was an identifier or URL. */
   ref?: PaperRef;
 }
@@ -207,7 +208,7 @@ export class SearchEngine {
       result.hits = [{ storeDoc: found.storeDoc, id: found.id, title: found.title, score: TIER_EXACT }];
       result.total = 1;
     } else {
-      result.notes.push(`No paper with ${describeRef(ref)} is in the library yet.`);
+      result.notes.push(msg('search.noSuchRef', { ref: [describeRef(ref)] }));
     }
     return result;
   }
@@ -277,10 +278,9 @@ export class SearchEngine {
       ranked = ranked.filter((r) => (authorLevel.get(r.doc) ?? 0) >= level);
       fullCount = level === 2 ? exactAuthorMatches : authorLevel.size;
       const name = query.text.trim();
-      if (level === 1) result.notes.push(`Papers by authors named ${name}.`);
-      else if (exactAuthorMatches < authorLevel.size) {
-        result.notes.push(`Papers by ${name}. For every author whose name contains these words, search author:"${name}".`);
-      } else result.notes.push(`Papers by ${name}.`);
+      if (level === 1) result.notes.push(msg('search.byAuthorsNamed', { name }));
+      else if (exactAuthorMatches < authorLevel.size) result.notes.push(msg('search.byAuthorMore', { name }));
+      else result.notes.push(msg('search.byAuthor', { name }));
     }
     const keyed = ranked.map((r) => ({ ...r, year: view.year(r.doc), key: view.storeDoc(r.doc) }));
     keyed.sort((a, b) => b.score - a.score || b.year - a.year || a.key - b.key);
@@ -288,7 +288,7 @@ export class SearchEngine {
     result.total = fullCount > 0 ? fullCount : ranked.length;
     result.partial = fullCount === 0 && bestCoverage < g;
     if (result.partial && ranked.length > 0) {
-      result.notes.push('No paper matches every word; these match the most.');
+      result.notes.push(msg('search.partial'));
     }
     return ranked;
   }
@@ -391,15 +391,15 @@ function binaryHas(sorted: Int32Array, value: number): boolean {
   return lo < sorted.length && sorted[lo] === value;
 }
 
-function describeRef(ref: PaperRef): string {
+function describeRef(ref: PaperRef): Message {
   switch (ref.kind) {
     case 'arxiv':
-      return `arXiv id ${ref.id}`;
+      return msg('search.ref.arxiv', { id: ref.id });
     case 'doi':
-      return `DOI ${ref.id}`;
+      return msg('search.ref.doi', { id: ref.id });
     case 'openreview':
-      return `OpenReview id ${ref.id}`;
+      return msg('search.ref.openreview', { id: ref.id });
     default:
-      return `the link ${ref.id}`;
+      return msg('search.ref.link', { id: ref.id });
   }
 }

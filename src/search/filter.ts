@@ -2,6 +2,7 @@
  * The non-scoring part of a query: venue, year, topic, author and exclusion constraints,
  * compiled to checks over the index's per-document arrays and to candidate lists.
  */
+import { msg, type Message } from '../i18n/index.js';
 import { venueKey } from '../papers/model.js';
 import type { ParsedQuery } from './query.js';
 import { FIELD_COUNT, Field } from './index/types.js';
@@ -10,7 +11,7 @@ import { forEachPosting } from './scorer.js';
 import { planAuthor } from './plan.js';
 
 /** Resolves a topic name as typed to a topic id, or explains why it cannot. */
-export type TopicResolver = (name: string) => { id: string } | { error: string };
+export type TopicResolver = (name: string) => { id: string } | { error: Message };
 
 export interface CompiledFilter {
   /** Whether document `d` passes every constraint. */
@@ -18,7 +19,7 @@ export interface CompiledFilter {
   /** When constraints pin the candidates down (topics, authors, first seen), the only documents that can pass, ascending. */
   candidates?: Int32Array;
   /** Constraints that cannot match anything, explained for the user; the result is empty. */
-  impossible: string[];
+  impossible: Message[];
   /** Whether any constraint is set at all. */
   active: boolean;
 }
@@ -35,7 +36,7 @@ export function compileFilter(
   stamp: number,
   firstSeenAfter?: Date,
 ): CompiledFilter {
-  const impossible: string[] = [];
+  const impossible: Message[] = [];
   const checks: Array<(d: number) => boolean> = [];
 
   let candidates: Int32Array | undefined;
@@ -52,7 +53,7 @@ export function compileFilter(
     const allowed = new Map(view.parts.map((p) => [p, Uint8Array.from(p.data.venues, (v) => (wanted.has(venueKey(v)) ? 1 : 0))]));
     if (![...allowed.values()].some((a) => a.includes(1))) {
       const known = view.venueNames().filter(Boolean).sort().slice(0, 40).join(', ');
-      impossible.push(`No papers from venue "${query.venues.join('", "')}". Venues here: ${known}.`);
+      impossible.push(msg('search.noVenue', { venues: query.venues.join('", "'), known }));
     }
     checks.push((d) => {
       const p = view.partOf(d);
@@ -77,7 +78,7 @@ export function compileFilter(
     }
     const bit = view.topics.indexOf(resolved.id);
     if (bit < 0) {
-      impossible.push(`No papers are filed under the topic "${name}" yet.`);
+      impossible.push(msg('search.noTopicPapers', { name }));
       continue;
     }
     narrow(view.docsWithTopic(bit));
@@ -85,7 +86,7 @@ export function compileFilter(
 
   for (const tokens of query.authors) {
     const docs = authorDocs(tokens, view);
-    if (docs.length === 0) impossible.push(`No papers by an author named "${tokens.join(' ')}".`);
+    if (docs.length === 0) impossible.push(msg('search.noAuthor', { name: tokens.join(' ') }));
     narrow(docs);
   }
 

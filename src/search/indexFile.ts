@@ -12,7 +12,7 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from '
 import type { Logger } from 'pino';
 import type { PaperStore } from '../store/paperStore.js';
 import { SegmentBuilder, buildSegment } from './index/build.js';
-import { openSnapshot, readHeader } from './index/format.js';
+import { SnapshotError, openSnapshot, readHeader } from './index/format.js';
 import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
@@ -46,19 +46,40 @@ export function mergeThreshold(baseDocs: number): number {
 export function openIndex(source: IndexSource, path: string | undefined, log: Logger): IndexView {
   let base: SegmentData | undefined;
   if (path) {
-    try {
-      const { segment } = openSnapshot(path);
-      if (segment.taxonomyHash !== source.taxonomyHash) log.info({ path }, 'the taxonomy changed since the index snapshot was written: rebuilding it');
-      else if (segment.generation > source.store.generation()) log.warn({ path }, 'the index snapshot is newer than the store (another DATA_DIR?): rebuilding it');
-      else base = segment;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ err: (err as Error).message, path }, 'index snapshot unusable; rebuilding it from the store');
-    }
+    const load = loadSnapshot(source, path);
+    if (load.ok && load.usable) base = load.segment;
+    else if (load.ok) log.info({ path }, 'the taxonomy changed since the index snapshot was written (or it is ahead of the store): rebuilding it');
+    else if (load.problem === 'damaged') log.warn(`${damagedLine(path, load.reason)}: rebuilding it from the library`);
+    else if (load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
   }
   base ??= buildBase(source, path, log);
   const view = new IndexView(base);
   catchUpNow(view, source.store);
   return view;
+}
+
+/** A snapshot that could be opened (`usable` when it fits the taxonomy and the store), or why not. */
+export type SnapshotLoad =
+  | { ok: true; segment: SegmentData; usable: boolean }
+  | { ok: false; problem: SnapshotError['problem']; reason: string };
+
+/**
+ * Opens (maps) the snapshot at `path`, checking its header, small sections and shape. Never
+ * builds anything; a directory in its place throws a SetupError.
+ */
+export function loadSnapshot(source: IndexSource, path: string): SnapshotLoad {
+  try {
+    const { segment } = openSnapshot(path);
+    return { ok: true, segment, usable: segment.taxonomyHash === source.taxonomyHash && segment.generation <= source.store.generation() };
+  } catch (err) {
+    if (err instanceof SnapshotError) return { ok: false, problem: err.problem, reason: err.message };
+    throw err;
+  }
+}
+
+/** The one line that says a snapshot is damaged and why. */
+export function damagedLine(path: string, reason: string): string {
+  return `The search index ${path} is damaged (${reason})`;
 }
 
 /** Whether the store has changes the view does not reflect. */
@@ -92,6 +113,7 @@ export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infi
   const from = view.generation;
   const to = store.generation();
   if (from >= to) return false;
+  if (maxDocs < Infinity && store.countChanged(from, maxDocs + 1) > maxDocs) return 'too-many';
   const builder = new SegmentBuilder({ generation: to, taxonomyHash: view.taxonomyHash, topicIds: view.topics });
   let after = 0;
   for (;;) {
@@ -151,14 +173,9 @@ export function buildBase(source: IndexSource, path: string | undefined, log: Lo
  * base's generation.
  */
 export function mergeIndex(source: IndexSource, path: string, log: Logger): number {
-  let view: IndexView | undefined;
-  try {
-    const { segment } = openSnapshot(path);
-    if (segment.taxonomyHash === source.taxonomyHash && segment.generation <= source.store.generation()) view = new IndexView(segment);
-  } catch {
-    view = undefined;
-  }
-  if (!view) return buildBase(source, path, log).generation;
+  const load = loadSnapshot(source, path);
+  if (!load.ok || !load.usable) return buildBase(source, path, log).generation;
+  const view = new IndexView(load.segment);
   const started = performance.now();
   catchUpNow(view, source.store);
   const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
@@ -175,17 +192,14 @@ export function mergeIndex(source: IndexSource, path: string, log: Logger): numb
  */
 export function settleIndex(source: IndexSource, path: string, log: Logger): 'delta' | 'merged' | 'built' | 'busy' {
   const result = withIndexLock(path, () => {
-    let base: SegmentData | undefined;
-    try {
-      base = openSnapshot(path).segment;
-    } catch {
-      base = undefined;
-    }
-    if (!base || base.taxonomyHash !== source.taxonomyHash || base.generation > source.store.generation()) {
+    const load = loadSnapshot(source, path);
+    const base = load.ok && load.usable ? load.segment : undefined;
+    if (!base) {
       buildBase(source, path, log);
       return 'built' as const;
     }
-    if (source.store.countChanged(base.generation) <= mergeThreshold(base.docCount)) return 'delta' as const;
+    const threshold = mergeThreshold(base.docCount);
+    if (source.store.countChanged(base.generation, threshold + 1) <= threshold) return 'delta' as const;
     mergeIndex(source, path, log);
     return 'merged' as const;
   });

@@ -104,7 +104,8 @@ export class IngestIndexer {
   private mergeChunks(): 'delta' | 'merged' | 'built' {
     const { store, taxonomyHash, topicIds } = this.source;
     const base = this.base ?? buildSegment([], { generation: 0, taxonomyHash, topicIds });
-    if (this.base && store.countChanged(this.base.generation) <= mergeThreshold(this.base.docCount)) return 'delta';
+    const threshold = this.base ? mergeThreshold(this.base.docCount) : 0;
+    if (this.base && store.countChanged(this.base.generation, threshold + 1) <= threshold) return 'delta';
     const view = new IndexView(base);
     for (const chunk of this.chunks) view.apply(openSnapshot(chunk.file).segment, store.deletedDocs(chunk.from, chunk.to));
     catchUpNow(view, store);

@@ -130,8 +130,8 @@ export class PaperStore {
       ),
       changedAll: db.prepare<[number, number], IndexColumns>(`SELECT ${INDEX_COLUMNS} FROM papers INDEXED BY papers_gen WHERE gen > ? AND gen <= ? ORDER BY doc`),
       deleted: db.prepare<[number, number], { doc: number }>('SELECT doc FROM paper_tombstones WHERE gen > ? AND gen <= ? ORDER BY doc'),
-      countChanged: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM papers INDEXED BY papers_gen WHERE gen > ?'),
-      countDeleted: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM paper_tombstones WHERE gen > ?'),
+      countChanged: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM papers INDEXED BY papers_gen WHERE gen > ? LIMIT ?)'),
+      countDeleted: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM paper_tombstones WHERE gen > ? LIMIT ?)'),
       deletePaper: db.prepare('DELETE FROM papers WHERE doc = ?'),
       deleteAliases: db.prepare('DELETE FROM paper_aliases WHERE paper_id = ?'),
       tombstone: db.prepare('INSERT OR REPLACE INTO paper_tombstones (doc, gen) VALUES (?, ?)'),
@@ -144,9 +144,14 @@ export class PaperStore {
     this.db.close();
   }
 
-  /** Runs `fn` in one transaction: all of its writes land, or none do. */
+  /**
+   * Runs `fn` in one transaction: all of its writes land, or none do. It takes the write lock at
+   * the start (BEGIN IMMEDIATE), waiting for it as long as the connection's busy timeout says; a
+   * deferred transaction that has read fails at once (SQLITE_BUSY_SNAPSHOT, no waiting) when
+   * another process committed in between, as an ingest does beside a running bot.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   /** A counter that grows whenever papers change; the search index records the one it was built at. */
@@ -327,9 +332,12 @@ export class PaperStore {
     for (const row of this.stmts.changedAll.iterate(from, to)) yield toIndexRow(row);
   }
 
-  /** How many papers were written, and how many deleted, after generation `from`. */
-  countChanged(from: number): number {
-    return this.stmts.countChanged.get(from)!.n + this.stmts.countDeleted.get(from)!.n;
+  /**
+   * How many papers were written, and how many deleted, after generation `from` (counting stops
+   * past `limit`, so that asking "more than N?" costs N at most).
+   */
+  countChanged(from: number, limit = Number.MAX_SAFE_INTEGER): number {
+    return this.stmts.countChanged.get(from, limit)!.n + this.stmts.countDeleted.get(from, limit)!.n;
   }
 
   /** Store documents deleted in generations (from, to]. */

@@ -21,9 +21,9 @@ export interface TestApp extends App {
 }
 
 /** Ingests `paths` into a fresh DATA_DIR (unless `empty`) and opens the app on it. */
-export async function createTestApp(options: OpenAppOptions & { paths?: string[]; empty?: boolean; dataDir?: string } = {}): Promise<TestApp> {
+export async function createTestApp(options: OpenAppOptions & { paths?: string[]; empty?: boolean; dataDir?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paperscout-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir });
+  const config = loadConfig({ ...options.env, DATA_DIR: dataDir });
   if (!options.empty) {
     const db = openDatabase(config.dbPath);
     const store = new PaperStore(db);

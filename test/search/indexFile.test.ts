@@ -1,10 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSegment } from '../../src/search/index/build.js';
 import { textAt } from '../../src/search/index/columns.js';
-import { openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
+import { SnapshotError, openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
+import { SetupError } from '../../src/errors.js';
+import type { SegmentData } from '../../src/search/index/types.js';
 import { writeSegmentFile } from '../../src/search/index/writer.js';
 import { openIndex, settleIndex } from '../../src/search/indexFile.js';
 import type { PaperStore } from '../../src/store/paperStore.js';
@@ -65,32 +69,15 @@ describe('index snapshot', () => {
     expect(openIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog).liveCount).toBe(second.liveCount);
   });
 
-  it('detects a damaged section by its checksum', async () => {
-    const path = join(dir, 'index.bin');
-    openIndex(source(), path, silentLog);
-    const bytes = readFileSync(path);
-    bytes[bytes.length - 20]! ^= 0xff;
-    writeFileSync(path, bytes);
-    expect(() => openSnapshot(path)).toThrow(/damaged/);
-    expect(openIndex(source(), path, silentLog).liveCount).toBe(store.count());
-    expect(await verifySnapshot(path)).toBeUndefined();
-  });
-
-  it('rejects files that are not snapshots, and rebuilds a snapshot of the first format', () => {
+  it('rejects files that are not snapshots, and rebuilds a snapshot of an earlier format', () => {
     const junk = join(dir, 'junk.bin');
     writeFileSync(junk, 'hello');
     expect(() => openSnapshot(junk)).toThrow(/not a Paper Scout index snapshot/);
     const old = join(dir, 'index.bin');
-    writeFileSync(old, Buffer.concat([Buffer.from('PSIDX\u0001\n\0', 'latin1'), Buffer.alloc(64)]));
-    expect(() => openSnapshot(old)).toThrow(/format 1/);
+    writeFileSync(old, Buffer.concat([Buffer.from('PSIDX\u0002\n\0', 'latin1'), Buffer.alloc(64)]));
+    expect(() => openSnapshot(old)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 2, expected 3' }));
     expect(openIndex(source(), old, silentLog).liveCount).toBe(store.count());
     expect(() => openSnapshot(old)).not.toThrow();
-  });
-
-  it('says clearly when index.bin is a directory', () => {
-    const path = join(dir, 'index.bin');
-    mkdirSync(path);
-    expect(() => openSnapshot(path)).toThrow(/EISDIR|directory/);
   });
 
   it('merges into the snapshot once the changes since it pass the threshold', () => {
@@ -104,5 +91,96 @@ describe('index snapshot', () => {
     });
     expect(settleIndex(source(), path, silentLog)).toBe('merged');
     expect(readSnapshotInfo(path)).toEqual({ generation: store.generation(), taxonomyHash: 'h1', docCount: store.count() });
+  });
+});
+
+describe('a damaged snapshot', () => {
+  const build = (): SegmentData => buildSegment(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+  /** Why the file is refused: at open (header, small sections, shape), or by the background check. */
+  const damagedReason = async (path: string): Promise<string> => {
+    try {
+      openSnapshot(path);
+    } catch (err) {
+      expect(err).toBeInstanceOf(SnapshotError);
+      expect((err as SnapshotError).problem).toBe('damaged');
+      return (err as Error).message;
+    }
+    const found = await verifySnapshot(path);
+    if (found) return found;
+    throw new Error('the damaged snapshot passed every check');
+  };
+  const sectionsOf = (file: Buffer): Array<{ name: string; offset: number; bytes: number }> => {
+    const length = file.readUInt32LE(8);
+    const header = JSON.parse(file.toString('utf8', 16, 16 + length)) as { sections: Array<{ name: string; offset: number; bytes: number }> };
+    const bodyStart = (16 + length + 7) & ~7;
+    return header.sections.map((s) => ({ ...s, offset: bodyStart + s.offset }));
+  };
+
+  it('random bytes over the middle of the file, its size unchanged, are refused by checksum', async () => {
+    const path = join(dir, 'index.bin');
+    writeSegmentFile(path, build());
+    const file = readFileSync(path);
+    const size = file.length;
+    randomBytes(Math.floor(size / 2)).copy(file, Math.floor(size / 4));
+    writeFileSync(path, file);
+    expect(statSync(path).size).toBe(size);
+    expect(await damagedReason(path)).toMatch(/fails its checksum|names a document|do not fit together/);
+  });
+
+  it('one changed byte in any section, or in the header, is found', async () => {
+    const path = join(dir, 'index.bin');
+    writeSegmentFile(path, build());
+    const intact = readFileSync(path);
+    for (const section of sectionsOf(intact).filter((s) => s.bytes > 0)) {
+      const file = Buffer.from(intact);
+      file[section.offset + Math.floor(section.bytes / 2)]! ^= 0x40;
+      writeFileSync(path, file);
+      expect(await damagedReason(path), section.name).toMatch(new RegExp(`section ${section.name.replace('.', '\\.')} fails its checksum|names a document|do not fit together`));
+    }
+    const file = Buffer.from(intact);
+    file[20]! ^= 0x01; // inside the JSON header
+    writeFileSync(path, file);
+    expect(await damagedReason(path)).toBe('the header fails its checksum');
+    expect(readSnapshotInfo(path)).toBeUndefined();
+  });
+
+  it('arrays whose shape would send a query out of bounds or into a loop are refused even with good checksums', async () => {
+    const path = join(dir, 'index.bin');
+    const cases: Array<[(d: SegmentData) => void, RegExp]> = [
+      [(d) => d.fields[3]!.offsets.set([d.fields[3]!.offsets[2]! + 5], 1), /posting offsets do not fit together/],
+      [(d) => d.fields[0]!.offsets.set([0xffffffff], d.docFreq.length), /posting offsets do not fit together/],
+      [(d) => d.fields[1]!.docs.set([d.docCount + 7], 0), /^f1\.docs names a document that does not exist$/],
+      [(d) => d.titleOrder.set([d.docCount], 0), /^titleOrder names a document that does not exist$/],
+    ];
+    for (const [damage, reason] of cases) {
+      const data = build();
+      damage(data);
+      writeSegmentFile(path, data);
+      expect(await damagedReason(path)).toMatch(reason);
+    }
+  });
+
+  it('is rebuilt by the CLI with one warning line saying why', () => {
+    const path = join(dir, 'index.bin');
+    const lines: Array<{ level: number; msg: string }> = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
+    const first = openIndex(source(), path, log);
+    const file = readFileSync(path);
+    file[20]! ^= 0x01;
+    writeFileSync(path, file);
+    const rebuilt = openIndex(source(), path, log);
+    expect(rebuilt.liveCount).toBe(first.liveCount);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40 });
+    expect(lines[0]!.msg).toBe(`The search index ${path} is damaged (the header fails its checksum): rebuilding it from the library`);
+    expect(openSnapshot(path).segment.docCount).toBe(first.liveCount);
+  });
+
+  it('a directory in its place is one line naming the path and the fix', () => {
+    const path = join(dir, 'index.bin');
+    mkdirSync(path);
+    const expected = `${path} is a directory, not the search index file: remove it (rm -r ${path}) and start again; Paper Scout rebuilds the index from the library.`;
+    expect(() => openIndex(source(), path, silentLog)).toThrow(new SetupError(expected));
+    expect(() => writeSegmentFile(path, build())).toThrow(SetupError);
   });
 });

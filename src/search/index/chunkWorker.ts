@@ -44,7 +44,7 @@ if (parentPort) {
     }
     try {
       const to = store.generation();
-      if (to <= from || (!message.final && store.countChanged(from) < data.chunkDocs)) {
+      if (to <= from || (!message.final && store.countChanged(from, data.chunkDocs) < data.chunkDocs)) {
         port.postMessage({ type: message.final ? 'final' : 'idle' } satisfies ChunkWorkerReply);
         return;
       }

@@ -3,17 +3,31 @@
  * 8-byte aligned with its CRC-32 in the header, so that opening is a memory map plus views over
  * it — no decoding, no copying, whatever the library's size.
  *
- * Layout: magic (8 bytes), header length (uint32 LE), JSON header, then the sections.
+ * Layout: magic (8 bytes), header length (uint32 LE), header CRC-32 (uint32 LE), JSON header,
+ * then the sections.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { SetupError } from '../../errors.js';
 import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } from './types.js';
 import { mapFile } from './mmap.js';
 
-export const MAGIC = 'PSIDX\u0002\n\0';
-/** The first format's magic: such a file is rebuilt, never read. */
-const LEGACY_MAGIC = 'PSIDX\u0001\n\0';
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
+export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
+
+/**
+ * Why a snapshot cannot be used: there is none, it is of another format version (both normal:
+ * rebuild it), or it is damaged (rebuild it, and say so).
+ */
+export class SnapshotError extends Error {
+  override readonly name = 'SnapshotError';
+  constructor(
+    readonly problem: 'missing' | 'outdated' | 'damaged',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 /** Sections up to this size are checked against their CRC when the file is opened; larger ones in the background. */
 const CHECK_AT_OPEN_BYTES = 1 << 20;
 
@@ -117,8 +131,11 @@ export function layout(sizes: ReadonlyArray<{ name: string; kind: ArrayKind; byt
 export function encodeHeader(header: Header): { bytes: Buffer; bodyStart: number } {
   const json = JSON.stringify(header, (key, value) => (key === 'crc' ? `${(value as number).toString(16).padStart(8, '0')}` : value));
   const bytes = Buffer.from(json, 'utf8');
-  return { bytes, bodyStart: align8(MAGIC.length + 4 + bytes.length) };
+  return { bytes, bodyStart: align8(PREFIX_BYTES + bytes.length) };
 }
+
+/** Magic, header length, header CRC. */
+const PREFIX_BYTES = 16;
 
 /** The file's first bytes: magic, header length, header. */
 export function prefixBytes(header: Header): { prefix: Buffer; bodyStart: number } {
@@ -126,12 +143,17 @@ export function prefixBytes(header: Header): { prefix: Buffer; bodyStart: number
   const prefix = Buffer.alloc(bodyStart);
   prefix.write(MAGIC, 0, 'latin1');
   prefix.writeUInt32LE(bytes.length, MAGIC.length);
-  bytes.copy(prefix, MAGIC.length + 4);
+  prefix.writeUInt32LE(crc32(bytes), MAGIC.length + 4);
+  bytes.copy(prefix, PREFIX_BYTES);
   return { prefix, bodyStart };
 }
 
-/** Reads only the header of the snapshot at `path`; undefined if there is none or it is unreadable. */
+/**
+ * Reads only the header of the snapshot at `path`; undefined if there is none or it is
+ * unreadable. A directory in its place is a `SetupError`.
+ */
 export function readSnapshotInfo(path: string): SnapshotInfo | undefined {
+  refuseNonFile(path);
   try {
     const { header } = readHeader(path);
     return { generation: header.generation, taxonomyHash: header.taxonomyHash, docCount: header.docCount };
@@ -140,30 +162,61 @@ export function readSnapshotInfo(path: string): SnapshotInfo | undefined {
   }
 }
 
-/** Reads and checks the header of the file at `path`. Throws with the reason. */
+/**
+ * Reads and checks the header of the file at `path`. Throws a {@link SnapshotError} saying why
+ * (missing, another format, damaged), or a `SetupError` when a directory is in its place.
+ */
 export function readHeader(path: string): { header: Header; bodyStart: number; fileSize: number } {
-  const fd = openSync(path, 'r');
+  refuseNonFile(path);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new SnapshotError('missing', `there is no index snapshot at ${path}`);
+    throw err;
+  }
   try {
     const size = fstatSync(fd).size;
-    const prefix = Buffer.alloc(MAGIC.length + 4);
-    if (readSync(fd, prefix, 0, prefix.length, 0) < prefix.length) throw new Error('not a Paper Scout index snapshot');
+    const prefix = Buffer.alloc(PREFIX_BYTES);
+    if (readSync(fd, prefix, 0, prefix.length, 0) < prefix.length) throw new SnapshotError('damaged', 'not a Paper Scout index snapshot');
     const magic = prefix.toString('latin1', 0, MAGIC.length);
-    if (magic === LEGACY_MAGIC) throw new Error('index snapshot format 1, expected 2');
-    if (magic !== MAGIC) throw new Error('not a Paper Scout index snapshot');
+    if (magic.slice(0, 5) !== MAGIC.slice(0, 5) || magic.slice(6) !== MAGIC.slice(6)) throw new SnapshotError('damaged', 'not a Paper Scout index snapshot');
+    if (magic !== MAGIC) throw new SnapshotError('outdated', `index snapshot format ${magic.charCodeAt(5)}, expected ${FORMAT_VERSION}`);
     const headerLength = prefix.readUInt32LE(MAGIC.length);
-    if (headerLength > size) throw new Error('index snapshot is truncated');
+    if (headerLength > size) throw new SnapshotError('damaged', 'index snapshot is truncated');
     const head = Buffer.alloc(headerLength);
     readSync(fd, head, 0, headerLength, prefix.length);
+    if (crc32(head) !== prefix.readUInt32LE(MAGIC.length + 4)) throw new SnapshotError('damaged', 'the header fails its checksum');
     return { ...parseHeader(head, headerLength), fileSize: size };
   } finally {
     closeSync(fd);
   }
 }
 
+/** A directory (or anything but a file) where the snapshot belongs is for whoever runs the bot to remove. */
+export function refuseNonFile(path: string): void {
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch {
+    return; // not there (or not reachable): the callers say so
+  }
+  if (!isFile) {
+    throw new SetupError(
+      `${path} is a directory, not the search index file: remove it (rm -r ${path}) and start again; Paper Scout rebuilds the index from the library.`,
+    );
+  }
+}
+
 function parseHeader(head: Buffer, headerLength: number): { header: Header; bodyStart: number } {
-  const header = JSON.parse(head.toString('utf8'), (key, value) => (key === 'crc' ? parseInt(value as string, 16) : value)) as Header;
-  if (header.version !== FORMAT_VERSION) throw new Error(`index snapshot format ${header.version}, expected ${FORMAT_VERSION}`);
-  return { header, bodyStart: align8(MAGIC.length + 4 + headerLength) };
+  let header: Header;
+  try {
+    header = JSON.parse(head.toString('utf8'), (key, value) => (key === 'crc' ? parseInt(value as string, 16) : value)) as Header;
+  } catch {
+    throw new SnapshotError('damaged', 'the header is unreadable');
+  }
+  if (header.version !== FORMAT_VERSION) throw new SnapshotError('outdated', `index snapshot format ${header.version}, expected ${FORMAT_VERSION}`);
+  return { header, bodyStart: align8(PREFIX_BYTES + headerLength) };
 }
 
 /**
@@ -174,17 +227,17 @@ function parseHeader(head: Buffer, headerLength: number): { header: Header; body
  */
 export function openSnapshot(path: string): { segment: SegmentData; header: Header } {
   const { header, bodyStart, fileSize } = readHeader(path);
-  if (fileSize !== bodyStart + header.totalBytes) throw new Error('index snapshot is truncated');
+  if (fileSize !== bodyStart + header.totalBytes) throw new SnapshotError('damaged', 'index snapshot is truncated');
   const buffer = mapFile(path);
-  if (buffer.byteLength !== fileSize) throw new Error('index snapshot changed while it was opened');
+  if (buffer.byteLength !== fileSize) throw new SnapshotError('damaged', 'index snapshot changed while it was opened');
   const byName = new Map(header.sections.map((s) => [s.name, s]));
   const bytesOf = (s: SectionInfo) => new Uint8Array(buffer, bodyStart + s.offset, s.bytes);
   for (const s of header.sections) {
-    if (s.bytes <= CHECK_AT_OPEN_BYTES && crc32(bytesOf(s)) !== s.crc) throw new Error(`index snapshot is damaged (section ${s.name})`);
+    if (s.bytes <= CHECK_AT_OPEN_BYTES && crc32(bytesOf(s)) !== s.crc) throw new SnapshotError('damaged', `section ${s.name} fails its checksum`);
   }
   const view = <T extends SectionData>(name: string): T => {
     const s = byName.get(name);
-    if (!s) throw new Error(`index snapshot: section ${name} is missing`);
+    if (!s) throw new SnapshotError('damaged', `section ${name} is missing`);
     const start = bodyStart + s.offset;
     switch (s.kind) {
       case 'u8':
@@ -233,26 +286,33 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
 }
 
 /**
- * Whether every section of the file matches its CRC, read with positional reads in 4 MiB
- * pieces (pages read this way are not mapped into the process). Resolves the first damaged
- * section's name, or undefined when all are whole. Yields between pieces.
+ * The checks too large for {@link openSnapshot}: every section against its CRC, and every
+ * document number in postings and orders within the document count. Reads with positional
+ * reads in 4 MiB pieces (pages read this way are not mapped into the process) and yields
+ * between pieces. Resolves the first problem found, or undefined when the file is whole.
  */
 export async function verifySnapshot(path: string): Promise<string | undefined> {
   const { header, bodyStart } = readHeader(path);
   const fd = openSync(path, 'r');
   const piece = Buffer.alloc(4 << 20);
+  const docArrays = /^(f\d\.docs|titleOrder|newestOrder)$/;
   try {
     for (const s of header.sections) {
-      if (s.bytes <= CHECK_AT_OPEN_BYTES) continue;
+      const checkDocs = docArrays.test(s.name);
+      if (s.bytes <= CHECK_AT_OPEN_BYTES && !checkDocs) continue;
       let crc = 0;
       for (let done = 0; done < s.bytes; ) {
         const n = readSync(fd, piece, 0, Math.min(piece.length, s.bytes - done), bodyStart + s.offset + done);
-        if (n <= 0) return s.name;
+        if (n <= 0) return `section ${s.name} is cut short`;
         crc = crc32(piece.subarray(0, n), crc);
+        if (checkDocs) {
+          const docs = new Uint32Array(piece.buffer, piece.byteOffset, n >>> 2);
+          for (let i = 0; i < docs.length; i++) if (docs[i]! >= header.docCount) return `${s.name} names a document that does not exist`;
+        }
         done += n;
         await new Promise((resolve) => setImmediate(resolve));
       }
-      if (crc !== s.crc) return s.name;
+      if (crc !== s.crc) return `section ${s.name} fails its checksum`;
     }
     return undefined;
   } finally {
@@ -263,7 +323,7 @@ export async function verifySnapshot(path: string): Promise<string | undefined> 
 /** Structural checks that keep a damaged file from sending a query out of bounds or into a long loop. */
 function checkShape(s: SegmentData, header: Header): void {
   const fail = (what: string) => {
-    throw new Error(`index snapshot is damaged (${what})`);
+    throw new SnapshotError('damaged', `its ${what} do not fit together`);
   };
   const n = s.docCount;
   const terms = header.termCount;

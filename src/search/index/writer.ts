@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { FORMAT_VERSION, layout, prefixBytes, sectionsOf, headerOf, type ArrayKind, type Header, type SectionData, type SectionInfo } from './format.js';
 import type { SegmentData } from './types.js';
+import { refuseNonFile } from './format.js';
 
 /**
  * Milliseconds to pause after each section piece (PAPERSCOUT_INDEX_WRITE_DELAY_MS): lets tests
@@ -34,6 +35,7 @@ export class SnapshotWriter {
     this.byName = new Map(infos.map((info) => [info.name, { info, written: 0 }]));
     this.header = { version: FORMAT_VERSION, ...fields, totalBytes, sections: infos };
     this.bodyStart = prefixBytes(this.header).bodyStart;
+    refuseNonFile(path);
     mkdirSync(dirname(path), { recursive: true });
     removeStaleTemps(path);
     this.temp = `${path}.${process.pid}.tmp`;
