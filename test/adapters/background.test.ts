@@ -128,33 +128,36 @@ describe('the serving bot and its index snapshot', () => {
 });
 
 describe('the minute’s index check beside an import in another process', () => {
-  it('leaves a library that is still changing alone, and rebuilds once it has settled', async () => {
+  it('folds small changes in at once, and merges large ones only once the library has settled', async () => {
     const jobs = startBackgroundJobs(app, {});
     try {
-      const addPaper = (n: number) =>
+      const addPapers = (from: number, count: number) =>
         app.store.transaction(() => {
           const gen = app.store.beginGeneration();
-          app.store.upsert(
-            { title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.8000${n}` } },
-            gen,
-            { source: 'arxiv', classify: app.classify, now: new Date() },
-          );
+          for (let n = from; n < from + count; n++) {
+            app.store.upsert(
+              { title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.${String(80000 + n)}` } },
+              gen,
+              { source: 'arxiv', classify: app.classify, now: new Date() },
+            );
+          }
         });
       const saved = () => readSnapshotInfo(app.config.indexPath)?.generation;
       const before = saved();
-      addPaper(1);
-      await jobs.refreshIndex({ whenSettled: true }); // changed since the last check: an import may be under way
-      expect(app.library.stale).toBe(true);
+      addPapers(1, 1);
+      await jobs.refreshIndex({ whenSettled: true }); // one paper: a delta, no new snapshot
+      expect(app.library.stale).toBe(false);
       expect(saved()).toBe(before);
-      addPaper(2);
-      await jobs.refreshIndex({ whenSettled: true }); // still changing
+      expect(app.library.search('platypus pretraining 1').hits[0]?.title).toBe('Platypus Pretraining 1');
+      addPapers(2, 6000);
+      await jobs.refreshIndex({ whenSettled: true }); // past the threshold, but still changing: left alone
       expect(saved()).toBe(before);
-      await jobs.refreshIndex({ whenSettled: true }); // settled: rebuilt in a child and loaded
+      await jobs.refreshIndex({ whenSettled: true }); // settled: merged in a child and swapped in
       expect(app.library.stale).toBe(false);
       expect(saved()).toBe(app.store.generation());
-      expect(app.library.search('platypus pretraining').hits.filter((h) => h.title.startsWith('Platypus Pretraining'))).toHaveLength(2);
+      expect(app.library.search('platypus pretraining 5000').hits[0]?.title).toBe('Platypus Pretraining 5000');
     } finally {
       await jobs.stop();
     }
-  });
+  }, 60_000);
 });
