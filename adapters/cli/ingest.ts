@@ -69,7 +69,10 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
  */
 export async function runReindex(args: string[], config: Config, log: Logger): Promise<number> {
   const merge = args.includes('--merge');
-  const unknown = args.filter((a) => a !== '--merge');
+  // --pause-ms N (undocumented): pause after each piece a merge writes, so a test can kill it half way.
+  const pauseAt = args.indexOf('--pause-ms');
+  const pauseMs = pauseAt >= 0 ? Number(args[pauseAt + 1]) || 0 : 0;
+  const unknown = args.filter((a, i) => a !== '--merge' && a !== '--pause-ms' && (pauseAt < 0 || i !== pauseAt + 1));
   if (unknown.length > 0) throw new UserError('cli.reindexArgs', { args: unknown.join(' ') });
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
@@ -78,7 +81,7 @@ export async function runReindex(args: string[], config: Config, log: Logger): P
     ensureTopicsCurrent(store, { taxonomyHash, classify });
     const started = performance.now();
     const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
-    const done = withIndexLock(config.indexPath, () => (merge ? mergeIndex(source, config.indexPath, log) : buildBase(source, config.indexPath, log).generation));
+    const done = withIndexLock(config.indexPath, () => (merge ? mergeIndex(source, config.indexPath, log, { pauseMs }) : buildBase(source, config.indexPath, log).generation));
     if (done === 'busy') {
       process.stderr.write('Another process is writing the search index; it will be up to date when that finishes.\n');
       return 75;

@@ -172,14 +172,14 @@ export function buildBase(source: IndexSource, path: string | undefined, log: Lo
  * (no re-tokenizing of the base), or a full build when there is no usable base. Returns the new
  * base's generation.
  */
-export function mergeIndex(source: IndexSource, path: string, log: Logger): number {
+export function mergeIndex(source: IndexSource, path: string, log: Logger, options: { pauseMs?: number } = {}): number {
   const load = loadSnapshot(source, path);
   if (!load.ok || !load.usable) return buildBase(source, path, log).generation;
   const view = new IndexView(load.segment);
   const started = performance.now();
   catchUpNow(view, source.store);
   const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
-  const { docCount } = mergeSegments(inputs, path, { generation: view.generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds });
+  const { docCount } = mergeSegments(inputs, path, { generation: view.generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds, ...options });
   log.info({ papers: docCount, ms: Math.round(performance.now() - started) }, 'search index merged');
   return view.generation;
 }

@@ -116,13 +116,14 @@ export class Scorer {
     const { groupScore, groupFlags, groupTouched, variantScore, variantFlags, variantTouched } = this;
     const fieldsOf = (v: Variant) =>
       group.fields ?? (this.view.df[v.term]! > commonDf ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS);
+    if (group.variants.length === 0) return;
     let groupCount = 0;
-    if (group.variants.length === 1) {
-      // One variant: its scores are the group's.
-      const variant = group.variants[0]!;
-      groupCount = this.accumulate(variant, fieldsOf(variant), groupScore, groupFlags, groupTouched, 0);
-    } else {
-      for (const variant of group.variants) {
+    {
+      // The first variant's scores go straight into the group's; later ones are kept where better.
+      const first = group.variants[0]!;
+      groupCount = this.accumulate(first, fieldsOf(first), groupScore, groupFlags, groupTouched, 0);
+      for (let k = 1; k < group.variants.length; k++) {
+        const variant = group.variants[k]!;
         const variantCount = this.accumulate(variant, fieldsOf(variant), variantScore, variantFlags, variantTouched, 0);
         for (let i = 0; i < variantCount; i++) {
           const d = variantTouched[i]!;

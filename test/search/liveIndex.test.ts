@@ -87,9 +87,9 @@ describe('a running app and other processes', () => {
     // A small import is a delta: the snapshot is still the one from before.
     expect(readSnapshotInfo(path)).toEqual(before);
     // The merge writes slowly here (a pause after each piece), so that it can be killed half way.
-    const child = spawn(process.execPath, [...TSX, join(root, 'adapters/cli/cli.ts'), 'reindex', '--merge'], {
+    const child = spawn(process.execPath, [...TSX, join(root, 'adapters/cli/cli.ts'), 'reindex', '--merge', '--pause-ms', '50'], {
       cwd: root,
-      env: { ...process.env, DATA_DIR: app.dataDir, LOG_LEVEL: 'warn', PAPERSCOUT_INDEX_WRITE_DELAY_MS: '50' },
+      env: { ...process.env, DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' },
     });
     const temp = () => readdirSync(app!.dataDir).some((f) => f.endsWith('.tmp'));
     const started = Date.now();

@@ -23,6 +23,8 @@ export interface MergeOptions {
   generation: number;
   taxonomyHash: string;
   topicIds: readonly string[];
+  /** Pause after each piece written (tests that kill a merge half way). */
+  pauseMs?: number;
 }
 
 /** Elements buffered per section before a write. */
@@ -213,6 +215,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     path,
     { generation: options.generation, taxonomyHash: options.taxonomyHash, docCount, termCount, venues, topics: [...options.topicIds], topicWords, lengthSums, maxFirstSeen },
     sizes,
+    options.pauseMs ?? 0,
   );
   try {
     const out = new SectionOut(writer);

@@ -22,7 +22,6 @@ let warned = false;
 function loadAddon(): MmapAddon | null {
   if (addon !== undefined) return addon;
   addon = null;
-  if (process.env.PAPERSCOUT_NO_MMAP === '1') return addon;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     const candidate = join(dir, 'native/mmap/build/Release/mmap.node');

@@ -11,12 +11,6 @@ import { FORMAT_VERSION, layout, prefixBytes, sectionsOf, headerOf, type ArrayKi
 import type { SegmentData } from './types.js';
 import { refuseNonFile } from './format.js';
 
-/**
- * Milliseconds to pause after each section piece (PAPERSCOUT_INDEX_WRITE_DELAY_MS): lets tests
- * kill a writer half way through. Zero in normal use.
- */
-const WRITE_DELAY_MS = Number(process.env.PAPERSCOUT_INDEX_WRITE_DELAY_MS) || 0;
-
 export class SnapshotWriter {
   private readonly fd: number;
   private readonly infos: SectionInfo[];
@@ -29,6 +23,8 @@ export class SnapshotWriter {
     private readonly path: string,
     fields: Omit<Header, 'version' | 'totalBytes' | 'sections'>,
     sizes: ReadonlyArray<{ name: string; kind: ArrayKind; bytes: number }>,
+    /** Milliseconds to pause after each piece written: lets a test kill a writer half way. 0 normally. */
+    private readonly pauseMs = 0,
   ) {
     const { infos, totalBytes } = layout(sizes);
     this.infos = infos;
@@ -54,7 +50,7 @@ export class SnapshotWriter {
     }
     entry.info.crc = crc32(bytes, entry.info.crc);
     entry.written += bytes.length;
-    if (WRITE_DELAY_MS > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WRITE_DELAY_MS);
+    if (this.pauseMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, this.pauseMs);
   }
 
   /** Writes the header, syncs and renames the file into place. */
