@@ -32,6 +32,8 @@ export const MAX_RESULTS = 200;
 const RERANK_DEPTH = 200;
 /** Title-prefix matches pulled in directly when there are no more than this many. */
 const PREFIX_PULL_LIMIT = 300;
+/** Completions of the word being typed that autocomplete looks at. */
+const SUGGEST_COMPLETIONS = 10;
 /** Most candidates checked for a quoted phrase. */
 const PHRASE_CHECK_LIMIT = 400;
 
@@ -178,7 +180,9 @@ export class SearchEngine {
     }
     if (out.length < n) {
       const query = parseQuery(text);
-      const groups = planWords(query, this.vocab, this.view.liveCount);
+      // Titles only, and fewer completions of the word being typed than a search takes: an
+      // autocomplete box answers on every keystroke.
+      const groups = planWords(query, this.vocab, this.view.liveCount, SUGGEST_COMPLETIONS);
       const required = groups.filter((group) => !group.optional).length;
       if (required > 0) {
         const scorer = this.scorer;

@@ -105,30 +105,30 @@ export function catchUpNow(view: IndexView, store: PaperStore): boolean {
 
 /**
  * Folds the store's changes into the view in slices of {@link SLICE_ROWS} rows, yielding to the
- * event loop between them; the view changes in one synchronous step at the end. Returns whether
- * it changed, or 'too-many' when the changes exceed `maxDocs` (a merge or rebuild should take
- * them instead).
+ * event loop between them: each slice becomes a small delta segment, applied in one synchronous
+ * step (so no step blocks for long, and a query sees each paper before or after, never half
+ * way); the view's generation moves only with the last one. Returns whether it changed, or
+ * 'too-many' when the changes exceed `maxDocs` (a merge or rebuild should take them instead).
  */
 export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infinity): Promise<boolean | 'too-many'> {
   const from = view.generation;
   const to = store.generation();
   if (from >= to) return false;
   if (maxDocs < Infinity && store.countChanged(from, maxDocs + 1) > maxDocs) return 'too-many';
-  const builder = new SegmentBuilder({ generation: to, taxonomyHash: view.taxonomyHash, topicIds: view.topics });
+  const options = { generation: from, taxonomyHash: view.taxonomyHash, topicIds: view.topics };
   let after = 0;
   for (;;) {
     const rows = store.rowsChanged(from, to, after, SLICE_ROWS);
+    // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
+    if (view.generation !== from) return false;
+    const last = rows.length < SLICE_ROWS;
+    const builder = new SegmentBuilder(last ? { ...options, generation: to } : options);
     for (const row of rows) builder.add(row);
-    if (builder.size > maxDocs) return 'too-many';
-    if (rows.length < SLICE_ROWS) break;
+    view.apply(builder.finish(), last ? store.deletedDocs(from, to) : []);
+    if (last) return true;
     after = rows[rows.length - 1]!.doc;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const delta = builder.finish();
-  // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
-  if (view.generation !== from) return false;
-  view.apply(delta, store.deletedDocs(from, to));
-  return true;
 }
 
 /**

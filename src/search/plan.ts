@@ -29,7 +29,7 @@ const TYPO_EVIDENCE_RATIO = 20;
  * nothing else, and repeated words count once.
  * @example planWords(parseQuery('lerning to rank'), vocab) // groups for 'lerning' (→ learning, ...) and 'rank'
  */
-export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: number): TermGroup[] {
+export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: number, maxCompletions = MAX_COMPLETIONS): TermGroup[] {
   const words = query.words;
   const content = words.filter((w) => !STOPWORDS.has(w));
   const chosen = content.length > 0 ? content : words;
@@ -49,7 +49,7 @@ export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: numbe
     const key = isLast ? `${word}*` : word;
     if (seen.has(key)) return;
     seen.add(key);
-    const variants = variantsOf(word, isLast, vocab, docCount);
+    const variants = variantsOf(word, isLast, vocab, docCount, maxCompletions);
     groups.push({ word, variants });
   });
   return groups;
@@ -67,7 +67,7 @@ export function planAuthor(tokens: readonly string[], vocab: Vocabulary, docCoun
   }));
 }
 
-function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount: number): Variant[] {
+function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount: number, maxCompletions: number): Variant[] {
   const out = new Map<number, number>();
   const add = (term: number | undefined, weight: number) => {
     if (term === undefined) return;
@@ -79,7 +79,7 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount
   if (isPrefix && word.length >= MIN_PREFIX_LENGTH) {
     // A completion never outweighs the word as typed: its idf is capped at the typed word's.
     const cap = exact === undefined ? Infinity : idf(vocab.df(exact), docCount);
-    for (const v of completions(word, vocab, WEIGHT_COMPLETION, MAX_COMPLETIONS)) {
+    for (const v of completions(word, vocab, WEIGHT_COMPLETION, maxCompletions)) {
       const own = idf(vocab.df(v.term), docCount);
       add(v.term, v.weight * Math.min(1, cap / own));
     }

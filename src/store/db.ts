@@ -206,7 +206,7 @@ function migrate(db: Db, migrations: readonly string[]): void {
 }
 
 /** SQLite page cache for a bulk import (KiB): the alias and id indexes of a million papers stay in memory. */
-export const BULK_CACHE_KIB = 262_144;
+export const BULK_CACHE_KIB = 163_840;
 
 /**
  * Settings for a connection that writes many papers: a page cache large enough that inserts
