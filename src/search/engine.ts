@@ -19,7 +19,7 @@ import { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { planWords } from './plan.js';
 import { isEmptyQuery, parseQuery, type ParsedQuery } from './query.js';
-import { Scorer, type TermGroup } from './scorer.js';
+import { Scorer, authorCoverageOf, baseScore, coverageFactor, coverageOf, titleCoverageOf, type TermGroup } from './scorer.js';
 import { matchTitle, type TitleMatch } from './titleMatch.js';
 import { TopK } from './topk.js';
 import type { Vocabulary } from './vocab.js';
@@ -45,7 +45,6 @@ const TIER_AUTHOR_EXACT = 12_000;
 /** Within a title tier, how much a query that covers the whole title beats one that covers half. */
 const TITLE_SHARE_BONUS = 400;
 const TYPO_COST = 500;
-const ALL_IN_TITLE_BONUS = 1.5;
 
 export interface SearchHit {
   /** The store's document number. */
@@ -90,6 +89,11 @@ export interface EngineDeps {
   lookupAbstract: (storeDoc: number) => string | undefined;
 }
 
+export interface EngineOptions {
+  /** Score every posting instead of pruning (the reference that pruned answers are tested against). */
+  exhaustive?: boolean;
+}
+
 export interface Suggestion {
   id: string;
   title: string;
@@ -105,6 +109,7 @@ export class SearchEngine {
   constructor(
     readonly view: IndexView,
     private readonly deps: EngineDeps,
+    private readonly options: EngineOptions = {},
   ) {
     this.vocab = view.vocab;
     this.scorer = new Scorer(view);
@@ -122,7 +127,6 @@ export class SearchEngine {
 
   /** Grows the per-document scratch space after the view gained documents. */
   private prepare(): void {
-    this.scorer.ensureCapacity();
     if (this.excludedMark.length < this.view.docCount) {
       this.excludedMark = new Uint32Array(Math.ceil(this.view.docCount * 1.25) + 1024);
       this.candidateMark = new Uint32Array(this.excludedMark.length);
@@ -186,13 +190,12 @@ export class SearchEngine {
       const required = groups.filter((group) => !group.optional).length;
       if (required > 0) {
         const scorer = this.scorer;
-        scorer.reset();
-        scorer.scoreGroups(groups.map((g) => ({ ...g, fields: [Field.Title] })));
+        scorer.scoreGroups(groups.map((g) => ({ ...g, fields: [Field.Title] })), { requireAll: true, exhaustive: this.options.exhaustive });
         const top = new TopK(n * 2, (d) => this.view.storeDoc(d));
         for (let i = 0; i < scorer.touchedCount; i++) {
           const d = scorer.touched[i]!;
-          if (scorer.coverage[d] !== required || seen.has(d)) continue;
-          top.offer(scorer.score[d]!, d);
+          if (coverageOf(scorer.covs[i]!) !== required || seen.has(d)) continue;
+          top.offer(scorer.scores[i]!, d);
         }
         for (const { doc } of top.sorted()) {
           if (out.length >= n) break;
@@ -221,9 +224,12 @@ export class SearchEngine {
   private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string) {
     const { scorer, view } = this;
     const g = groups.filter((group) => !group.optional).length;
-    scorer.reset();
-    scorer.scoreGroups(groups, { typedWords: query.text.split(/\s+/).filter(Boolean).length });
-    const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0), (d) => view.storeDoc(d));
+    const admits = (d: number) => (!filter.active || filter.allows(d)) && (!filter.candidates || binaryHas(filter.candidates, d));
+    const depth = Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0);
+    // Only the best `depth` are re-ranked: documents that cannot be among them need not be scored.
+    const filtered = filter.active || filter.candidates !== undefined;
+    scorer.scoreGroups(groups, { typedWords: query.text.split(/\s+/).filter(Boolean).length, keep: depth, ...(filtered && { admits }), exhaustive: this.options.exhaustive });
+    const top = new TopK(depth, (d) => view.storeDoc(d));
     const nameForms = query.words.length >= 2 ? authorNameForms(query.words, this.vocab) : undefined;
     const authorLevel = new Map<number, number>();
     let exactAuthorMatches = 0;
@@ -231,18 +237,13 @@ export class SearchEngine {
     let bestCoverage = 0;
     for (let i = 0; i < scorer.touchedCount; i++) {
       const d = scorer.touched[i]!;
-      const c = scorer.coverage[d]!;
+      const cov = scorer.covs[i]!;
+      const c = coverageOf(cov);
       if (c > bestCoverage) bestCoverage = c;
-    }
-    for (let i = 0; i < scorer.touchedCount; i++) {
-      const d = scorer.touched[i]!;
-      if (filter.active && !filter.allows(d)) continue;
-      if (filter.candidates && !binaryHas(filter.candidates, d)) continue;
-      const c = scorer.coverage[d]!;
+      if (!admits(d)) continue;
       if (c === g) fullCount++;
-      let score = scorer.score[d]! * coverageFactor(c, g);
-      if (scorer.titleCoverage[d] === g) score *= ALL_IN_TITLE_BONUS;
-      if (nameForms && scorer.authorCoverage[d] === g) {
+      let score = baseScore(scorer.scores[i]!, c, titleCoverageOf(cov), g);
+      if (nameForms && authorCoverageOf(cov) === g) {
         const level = authorNameMatch(view.authors(d), nameForms);
         if (level > 0) {
           score += level === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
@@ -252,14 +253,20 @@ export class SearchEngine {
       }
       top.offer(score, d);
     }
+    // Papers matching every word that cannot be among the best were counted, not listed.
+    const unlisted = scorer.unlisted;
+    fullCount += unlisted.admitted;
+    if (unlisted.any) bestCoverage = g;
     // Papers whose title is or starts with the query, even if words alone ranked them low.
     const pulled = query.words.length > 0 ? titlePrefixDocs(view, normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
     const candidates = new Map<number, number>();
     for (const { doc, score } of top.sorted()) candidates.set(doc, score);
     for (const d of pulled) {
-      if (candidates.has(d) || (filter.active && !filter.allows(d))) continue;
-      if (filter.candidates && !binaryHas(filter.candidates, d)) continue;
-      candidates.set(d, scorer.score[d]! * coverageFactor(scorer.coverage[d]!, g));
+      if (candidates.has(d) || !admits(d)) continue;
+      // A title match the pruned walk left out is scored on its own, exactly as the walk would.
+      const at = scorer.indexOf(d);
+      const { score, cov } = at >= 0 ? { score: scorer.scores[at]!, cov: scorer.covs[at]! } : scorer.evaluate(d);
+      candidates.set(d, score * coverageFactor(coverageOf(cov), g));
     }
     let ranked: Array<{ doc: number; score: number }> = [];
     for (const [doc, base] of candidates) {
@@ -370,12 +377,6 @@ export class SearchEngine {
   private hit(doc: number, score: number): SearchHit {
     return { storeDoc: this.view.storeDoc(doc), id: this.view.id(doc), title: this.view.title(doc), score };
   }
-}
-
-function coverageFactor(matched: number, total: number): number {
-  if (total <= 1) return 1;
-  const share = matched / total;
-  return share * share * share;
 }
 
 function tierOf(match: TitleMatch | undefined, queryWords: number): number {

@@ -1,201 +1,367 @@
 /**
- * The hot loop of search: BM25F over typed-array postings into dense per-document accumulators.
- * A query is a list of groups (one per query word); a group is a list of variants (the word
- * itself, its plural, prefix completions, typo corrections) each with a weight. A document's
- * group score is its best variant's score, so a word counts once however many forms it matched.
+ * The hot loop of search: BM25F over typed-array postings. A query is a list of groups (one
+ * per query word); a group is a list of variants (the word itself, its plural, prefix
+ * completions, typo corrections) each with a weight. A document's group score is its best
+ * variant's score, so a word counts once however many forms it matched.
+ *
+ * The walk goes through the documents in blocks of {@link BLOCK}: every posting list of the
+ * query is walked over one block before the next, so the accumulators are block-sized and stay
+ * in the CPU's cache whatever the size of the library (dense arrays over a million documents
+ * did not: most of the time went to cache misses). Each block ends with its documents' final
+ * scores, in document order. The order of the additions, and so every score, is the
+ * {@link QueryPlan}'s. With `keep`, the walk prunes exactly (see {@link Pruner}).
  */
-import { FIELD_COUNT, Field } from './index/types.js';
-import type { IndexView, Part } from './index/view.js';
-import { idf } from './plan.js';
+import type { Field } from './index/types.js';
+import type { IndexView } from './index/view.js';
+import { Pruner } from './prune.js';
+import { QueryPlan, coverageStep, localTerm, type PlannedVariant, type PostingCursor, type TermGroup } from './queryPlan.js';
 
-export interface Variant {
-  term: number;
-  /** 1 for the word as typed; less for plurals, completions and typo corrections. */
-  weight: number;
+export type { TermGroup, Variant } from './queryPlan.js';
+export { ALL_IN_TITLE_BONUS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
+
+export interface ScoreOptions {
+  /** Words typed (a pasted title is long: its common words are not scored in abstracts). */
+  typedWords?: number;
+  /**
+   * Only the `keep` best documents by {@link baseScore}, among those `admits` lets through, need
+   * exact scores; with it, documents that provably cannot be among them may be left out.
+   * Every document matching all groups is still found (their count is the result's total).
+   */
+  keep?: number;
+  /** Which documents may be listed at all (filters); every one when absent. */
+  admits?: (d: number) => boolean;
+  /** Only documents that match every group matter (autocomplete). */
+  requireAll?: boolean;
+  /** Score everything (the reference the pruned scores are tested against). */
+  exhaustive?: boolean;
 }
 
-export interface TermGroup {
-  /** The query word (folded) this group stands for. */
-  word: string;
-  variants: Variant[];
-  /** Restrict matching to these fields (author: filters); all fields when absent. */
-  fields?: readonly Field[];
-  /** Adds to the score of documents other groups matched, without counting toward coverage. */
-  optional?: boolean;
-}
-
-/** Field weights and BM25 length normalization per field. */
-export const FIELD_BOOST = [3.0, 2.5, 1.5, 1.0, 5.0] as const;
-const FIELD_B = [0.5, 0.3, 0.5, 0.75, 0] as const;
-const K1 = 1.2;
-
-export const TITLE_FLAG = 1;
-export const AUTHOR_FLAG = 2;
-const TOUCHED_FLAG = 4;
-/** Words typed (separated by spaces, as in a pasted title) from which a query counts as long. */
-const LONG_QUERY_WORDS = 7;
-/** Share of all papers above which a word counts as common. */
-const COMMON_WORD_SHARE = 0.05;
-const FIELD_FLAG = [TITLE_FLAG, AUTHOR_FLAG, 0, 0, AUTHOR_FLAG] as const;
-const ALL_FIELDS: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.Abstract, Field.FirstAuthor];
-const FIELDS_WITHOUT_ABSTRACT: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.FirstAuthor];
+/** Documents per block: the block's accumulators (~45 bytes a document) fit in a core's L2 cache. */
+export const BLOCK = 8192;
+/** A list is read whole unless it is this many times longer than the documents to look up in it. */
+const LOOKUP_COST = 16;
+/** Group and variant stamps wrap before they would overflow an int32 shifted left by 2. */
+const MAX_STAMP = 1 << 28;
 
 /**
- * Dense accumulators sized to the index, reused across queries (search is synchronous, so one
- * set serves every caller). After {@link score}, `touched[0..touchedCount)` lists the documents
- * that matched any group, with their summed score, group coverage and per-field coverage.
+ * Walks a query's postings block by block. After {@link scoreGroups}, `touched[0..touchedCount)`
+ * lists the documents found, ascending, with their summed `scores` and packed coverage `covs`
+ * at the same index; with pruning, those are all the documents that can matter, each scored
+ * exactly. Search is synchronous, so one scorer serves every caller.
  */
 export class Scorer {
-  score!: Float32Array;
-  coverage!: Uint8Array;
-  titleCoverage!: Uint8Array;
-  authorCoverage!: Uint8Array;
-  touched!: Int32Array;
+  touched = new Int32Array(1024);
+  scores = new Float64Array(1024);
+  covs = new Uint32Array(1024);
   touchedCount = 0;
+  /** The plan of the last query (for {@link evaluate}). */
+  plan: QueryPlan | undefined;
+  private pruner: Pruner | undefined;
 
-  private groupScore!: Float32Array;
-  private groupFlags!: Uint8Array;
-  private groupTouched!: Int32Array;
-  private variantScore!: Float32Array;
-  private variantFlags!: Uint8Array;
-  private variantTouched!: Int32Array;
-  private capacity = -1;
+  // The block's accumulators, by document number minus the block's first.
+  private readonly score = new Float64Array(BLOCK);
+  private readonly cov = new Uint32Array(BLOCK);
+  /** 1 for documents found in this block; `found` lists them. */
+  private readonly mark = new Uint8Array(BLOCK);
+  private readonly found = new Int32Array(BLOCK);
+  /** The block's found documents in order, when there are many. */
+  private readonly order = new Int32Array(BLOCK);
+  private foundCount = 0;
+  /** The stamp of the last group that reached a document (<< 2), with that group's field flags. */
+  private readonly seen = new Int32Array(BLOCK);
+  /** The best variant sum of the group being walked. */
+  private readonly best = new Float64Array(BLOCK);
+  private readonly vsum = new Float64Array(BLOCK);
+  private readonly vseen = new Int32Array(BLOCK);
+  private readonly vfound = new Int32Array(BLOCK);
+  private groupStamp = 0;
+  private variantStamp = 0;
 
-  constructor(private readonly view: IndexView) {
-    this.ensureCapacity();
-  }
+  constructor(private readonly view: IndexView) {}
 
-  /** Grows the accumulators when the view has gained documents (they are all zero between queries). */
-  ensureCapacity(): void {
-    const needed = this.view.docCount;
-    if (needed <= this.capacity) return;
-    const n = this.capacity < 0 ? needed : Math.ceil(needed * 1.25) + 1024;
-    this.capacity = n;
+  /** Scores every group, replacing the previous query's results. */
+  scoreGroups(groups: readonly TermGroup[], options: ScoreOptions = {}): void {
+    const plan = new QueryPlan(this.view, groups, options.typedWords ?? 0);
+    this.plan = plan;
     this.touchedCount = 0;
-    this.score = new Float32Array(n);
-    this.coverage = new Uint8Array(n);
-    this.titleCoverage = new Uint8Array(n);
-    this.authorCoverage = new Uint8Array(n);
-    this.touched = new Int32Array(n);
-    this.groupScore = new Float32Array(n);
-    this.groupFlags = new Uint8Array(n);
-    this.groupTouched = new Int32Array(n);
-    this.variantScore = new Float32Array(n);
-    this.variantFlags = new Uint8Array(n);
-    this.variantTouched = new Int32Array(n);
+    if (plan.required.length === 0) return;
+    const keep = options.exhaustive ? 0 : options.requireAll ? Infinity : (options.keep ?? 0);
+    const pruner = keep > 0 ? new Pruner(plan, keep, options.admits) : undefined;
+    this.pruner = pruner;
+    const docCount = this.view.docCount;
+    for (let lo = 0; lo < docCount; lo += BLOCK) this.walkBlock(plan, pruner, lo, Math.min(docCount, lo + BLOCK));
   }
 
-  /** Inverse document frequency of a term over the whole index. */
-  idf(term: number): number {
-    return idf(this.view.df[term]!, this.view.liveCount);
+  /**
+   * Documents matching every group that were left out of `touched` (they cannot be among the
+   * best): how many of them `admits` lets through, and whether there was any at all. The
+   * result's total counts them.
+   */
+  get unlisted(): { admitted: number; any: boolean } {
+    return { admitted: this.pruner?.unlistedAdmitted ?? 0, any: this.pruner?.unlistedAny ?? false };
   }
 
-  /** Clears the accumulators of the previous query. */
-  reset(): void {
-    for (let i = 0; i < this.touchedCount; i++) {
-      const d = this.touched[i]!;
-      this.score[d] = 0;
-      this.coverage[d] = 0;
-      this.titleCoverage[d] = 0;
-      this.authorCoverage[d] = 0;
+  /**
+   * Exact score and packed coverage of one document for the last query, without walking (for
+   * documents the walk left out, such as title matches pulled in directly).
+   */
+  evaluate(d: number): { score: number; cov: number } {
+    return this.plan!.evaluate(d);
+  }
+
+  /** The position of document `d` in `touched`, or -1. */
+  indexOf(d: number): number {
+    let lo = 0;
+    let hi = this.touchedCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.touched[mid]! < d) lo = mid + 1;
+      else hi = mid;
     }
-    this.touchedCount = 0;
+    return lo < this.touchedCount && this.touched[lo] === d ? lo : -1;
   }
 
-  /** Scores every group into the accumulators. Call {@link reset} first. */
-  scoreGroups(groups: readonly TermGroup[], options: { typedWords?: number } = {}): void {
-    // In a long query (a pasted title), words in a good share of all abstracts decide nothing
-    // there: they are scored in titles, keywords and authors only, which saves most of the work.
-    const long = (options.typedWords ?? 0) >= LONG_QUERY_WORDS;
-    const commonDf = long ? this.view.liveCount * COMMON_WORD_SHARE : Infinity;
-    for (const group of groups) if (!group.optional) this.scoreGroup(group, commonDf);
-    for (const group of groups) if (group.optional) this.scoreGroup(group, commonDf);
+  private walkBlock(plan: QueryPlan, pruner: Pruner | undefined, lo: number, hi: number): void {
+    plan.required.forEach((group, position) => {
+      // The first group is walked whole: every document that matches all groups is found.
+      let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
+      if (restricted) this.dropWhere((j) => pruner!.canForget(this.score[j]!, this.cov[j]!, position));
+      const stamp = this.nextGroupStamp();
+      const variants = group.variants;
+      for (let k = 0; k < variants.length; k++) {
+        if (!restricted && pruner !== undefined && position > 0 && k > 0) restricted = pruner.canRestrict(position, k);
+        this.fold(this.gather(variants[k]!, lo, hi, restricted), stamp, false);
+      }
+    });
+    // Optional groups only add to documents the required ones found.
+    for (const group of plan.optional) {
+      const stamp = this.nextGroupStamp();
+      for (const variant of group.variants) this.fold(this.gather(variant, lo, hi, true), stamp, true);
+    }
+    this.emit(lo, hi, pruner);
   }
 
-  private scoreGroup(group: TermGroup, commonDf: number): void {
-    const { groupScore, groupFlags, groupTouched, variantScore, variantFlags, variantTouched } = this;
-    const fieldsOf = (v: Variant) =>
-      group.fields ?? (this.view.df[v.term]! > commonDf ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS);
-    if (group.variants.length === 0) return;
-    let groupCount = 0;
-    {
-      // The first variant's scores go straight into the group's; later ones are kept where better.
-      const first = group.variants[0]!;
-      groupCount = this.accumulate(first, fieldsOf(first), groupScore, groupFlags, groupTouched, 0);
-      for (let k = 1; k < group.variants.length; k++) {
-        const variant = group.variants[k]!;
-        const variantCount = this.accumulate(variant, fieldsOf(variant), variantScore, variantFlags, variantTouched, 0);
-        for (let i = 0; i < variantCount; i++) {
-          const d = variantTouched[i]!;
-          if (groupFlags[d] === 0) groupTouched[groupCount++] = d;
-          if (variantScore[d]! > groupScore[d]!) groupScore[d] = variantScore[d]!;
-          groupFlags[d]! |= variantFlags[d]!;
-          variantScore[d] = 0;
-          variantFlags[d] = 0;
-        }
+  /** Appends the block's documents to the results in document order, and clears the block. */
+  private emit(lo: number, hi: number, pruner: Pruner | undefined): void {
+    const { score, cov, mark, found } = this;
+    const n = this.foundCount;
+    if (n === 0) return;
+    let order = found;
+    if (n * 16 > hi - lo) {
+      // Many found: a pass over the block's marks is cheaper than sorting them.
+      order = this.order;
+      for (let j = 0, m = 0; j < hi - lo; j++) {
+        order[m] = j;
+        m += mark[j]!;
+      }
+    } else found.subarray(0, n).sort();
+    this.ensureRoom(this.touchedCount + n);
+    const { touched, scores, covs } = this;
+    let out = this.touchedCount;
+    if (pruner) {
+      out = pruner.finish(lo, order, n, score, cov, touched, scores, covs, out);
+      for (let i = 0; i < n; i++) {
+        const j = order[i]!;
+        score[j] = 0;
+        cov[j] = 0;
+        mark[j] = 0;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const j = order[i]!;
+        touched[out] = lo + j;
+        scores[out] = score[j]!;
+        covs[out++] = cov[j]!;
+        score[j] = 0;
+        cov[j] = 0;
+        mark[j] = 0;
       }
     }
-    const { score, coverage, titleCoverage, authorCoverage, touched } = this;
-    const optional = group.optional === true;
-    for (let i = 0; i < groupCount; i++) {
-      const d = groupTouched[i]!;
-      if (optional) {
-        if (coverage[d] !== 0) score[d]! += groupScore[d]!;
-      } else {
-        if (coverage[d] === 0) touched[this.touchedCount++] = d;
-        score[d]! += groupScore[d]!;
-        coverage[d]!++;
-        const flags = groupFlags[d]!;
-        if (flags & TITLE_FLAG) titleCoverage[d]!++;
-        if (flags & AUTHOR_FLAG) authorCoverage[d]!++;
-      }
-      groupScore[d] = 0;
-      groupFlags[d] = 0;
-    }
+    this.touchedCount = out;
+    this.foundCount = 0;
   }
 
-  /** Adds a variant's BM25F scores into `scores`; `flags` marks touched documents (bit 4) and fields. */
-  private accumulate(
-    variant: Variant,
-    fields: readonly Field[],
-    scores: Float32Array,
-    flags: Uint8Array,
-    touched: Int32Array,
-    count: number,
-  ): number {
-    const weight = variant.weight * this.idf(variant.term);
+  /** Forgets the block's documents for which `drop` says so (their accumulators back to zero). */
+  private dropWhere(drop: (j: number) => boolean): void {
+    const { score, cov, mark, found } = this;
+    let kept = 0;
+    for (let i = 0; i < this.foundCount; i++) {
+      const j = found[i]!;
+      if (drop(j)) {
+        score[j] = 0;
+        cov[j] = 0;
+        mark[j] = 0;
+      } else found[kept++] = j;
+    }
+    this.foundCount = kept;
+  }
+
+  /**
+   * Sums a variant's postings of the block's documents by document, into `vsum` (with the
+   * fields seen in `vseen`, the documents in `vfound`); returns how many documents it reached.
+   * Restricted, only documents already found count.
+   */
+  private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean): number {
+    const { vsum, vseen, vfound, mark, found } = this;
     const dead = this.view.dead;
-    for (const f of fields) {
-      const boost = weight * FIELD_BOOST[f]! * (K1 + 1);
-      const b = FIELD_B[f]!;
-      const norm0 = K1 * (1 - b);
-      const norm1 = (K1 * b) / this.view.avgLength(f);
-      const flag = FIELD_FLAG[f]! | TOUCHED_FLAG;
-      for (const part of this.view.parts) {
-        const local = localTerm(part, variant.term);
-        if (local < 0) continue;
-        const { offsets, docs, tfs, lengths } = part.data.fields[f]!;
-        const base = part.docBase;
-        const masked = part.deadCount > 0;
-        const end = offsets[local + 1]!;
-        for (let i = offsets[local]!; i < end; i++) {
-          const d = base + docs[i]!;
-          if (masked && dead[d] === 1) continue;
+    const vstamped = this.nextVariantStamp() << 2;
+    const foundCount = this.foundCount;
+    let n = 0;
+    for (const field of variant.fields) {
+      const { boost, norm0, norm1, flag } = field;
+      for (const list of field.lists) {
+        const { docs, tfs, lengths, masked } = list;
+        const from = list.at;
+        const stop = blockEnd(list, hi);
+        list.at = stop;
+        if (stop === from) continue;
+        const shift = list.base - lo;
+        if (restricted && foundCount * LOOKUP_COST < stop - from) {
+          // Few documents found, a long list: look each one up instead of reading it all.
+          for (let q = 0; q < foundCount; q++) {
+            const j = found[q]!;
+            const i = lookup(docs, from, stop, j - shift);
+            if (i < 0 || (masked && dead[lo + j] === 1)) continue;
+            const tf = tfs[i]!;
+            const x = (boost * tf) / (tf + norm0 + norm1 * lengths[docs[i]!]!);
+            const vs = vseen[j]!;
+            if ((vs & ~3) !== vstamped) {
+              vseen[j] = vstamped | flag;
+              vsum[j] = x;
+              vfound[n++] = j;
+            } else {
+              vsum[j]! += x;
+              vseen[j] = vs | flag;
+            }
+          }
+          continue;
+        }
+        for (let i = from; i < stop; i++) {
+          const local = docs[i]!;
+          const j = shift + local;
+          if (restricted && mark[j] === 0) continue;
+          if (masked && dead[lo + j] === 1) continue;
           const tf = tfs[i]!;
-          if (flags[d] === 0) touched[count++] = d;
-          scores[d]! += (boost * tf) / (tf + norm0 + norm1 * lengths[d - base]!);
-          flags[d]! |= flag;
+          const x = (boost * tf) / (tf + norm0 + norm1 * lengths[local]!);
+          const vs = vseen[j]!;
+          if ((vs & ~3) !== vstamped) {
+            vseen[j] = vstamped | flag;
+            vsum[j] = x;
+            vfound[n++] = j;
+          } else {
+            vsum[j]! += x;
+            vseen[j] = vs | flag;
+          }
         }
       }
     }
-    return count;
+    return n;
+  }
+
+  /**
+   * Folds the `n` variant sums just gathered into the scores: a document the group reaches for
+   * the first time adds its sum; one it reached before adds what the sum scores above the
+   * group's best so far. Optional groups never count toward coverage.
+   */
+  private fold(n: number, stamp: number, optional: boolean): void {
+    const { vsum, vseen, vfound, score, cov, seen, best, mark, found } = this;
+    const stamped = stamp << 2;
+    let count = this.foundCount;
+    for (let i = 0; i < n; i++) {
+      const j = vfound[i]!;
+      const s = vsum[j]!;
+      const flags = vseen[j]! & 3;
+      const st = seen[j]!;
+      if ((st & ~3) !== stamped) {
+        seen[j] = stamped | flags;
+        best[j] = s;
+        score[j]! += s;
+        if (!optional) {
+          const c = cov[j]!;
+          if (c === 0) {
+            found[count++] = j;
+            mark[j] = 1;
+          }
+          cov[j] = c + 1 + coverageStep(flags);
+        }
+      } else {
+        const added = flags & ~st;
+        if (added !== 0) {
+          seen[j] = st | added;
+          if (!optional) cov[j]! += coverageStep(added);
+        }
+        const b = best[j]!;
+        if (s > b) {
+          score[j]! += s - b;
+          best[j] = s;
+        }
+      }
+    }
+    this.foundCount = count;
+  }
+
+  private ensureRoom(n: number): void {
+    if (n <= this.touched.length) return;
+    const size = Math.max(n, this.touched.length * 2);
+    const grow = <T extends Int32Array | Float64Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a as never);
+      return b;
+    };
+    this.touched = grow(this.touched, (k) => new Int32Array(k));
+    this.scores = grow(this.scores, (k) => new Float64Array(k));
+    this.covs = grow(this.covs, (k) => new Uint32Array(k));
+  }
+
+  private nextGroupStamp(): number {
+    if (++this.groupStamp >= MAX_STAMP) {
+      this.seen.fill(0);
+      this.groupStamp = 1;
+    }
+    return this.groupStamp;
+  }
+
+  private nextVariantStamp(): number {
+    if (++this.variantStamp >= MAX_STAMP) {
+      this.vseen.fill(0);
+      this.variantStamp = 1;
+    }
+    return this.variantStamp;
   }
 }
 
-/** A global term's id within a segment, or -1 if the segment lacks it. */
-export function localTerm(part: Part, term: number): number {
-  if (part.localOf) return part.localOf.get(term) ?? -1;
-  return term < part.data.docFreq.length ? term : -1;
+/** Where a list's postings of documents before `hi` (global) end, from its cursor on. */
+function blockEnd(list: PostingCursor, hi: number): number {
+  const { docs, end } = list;
+  const limit = hi - list.base;
+  let i = list.at;
+  if (i >= end || docs[i]! >= limit) return i;
+  // Gallop, then bisect: a block's part of a long list is found in a few steps.
+  let step = 1;
+  while (i + step < end && docs[i + step]! < limit) {
+    i += step;
+    step *= 2;
+  }
+  let lo = i + 1;
+  let hi2 = Math.min(end, i + step);
+  while (lo < hi2) {
+    const mid = (lo + hi2) >>> 1;
+    if (docs[mid]! < limit) lo = mid + 1;
+    else hi2 = mid;
+  }
+  return lo;
+}
+
+/** The position of local document `doc` in `docs[from..to)` (ascending), or -1. */
+function lookup(docs: Uint32Array, from: number, to: number, doc: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < to && docs[lo] === doc ? lo : -1;
 }
 
 /**
@@ -214,5 +380,3 @@ export function forEachPosting(view: IndexView, f: Field, term: number, fn: (g: 
     }
   }
 }
-
-export { FIELD_COUNT };

@@ -1,0 +1,143 @@
+/**
+ * Exact pruning of a query's walk, MaxScore-style, block by block. The first group (the one
+ * with the fewest documents) is always walked whole, so every document matching all groups is
+ * found and counted. The threshold is the k-th best final score among the documents of the
+ * blocks already done: the k-th best of the whole walk can only be higher. In a block, once even
+ * a document matching every remaining variant at its bound (and none walked so far) would stay
+ * below it, the rest of the block's lists only update the documents already found; and at each
+ * group's start, found documents whose own bound is below it are forgotten, unless they match
+ * every group walked so far (they may match all groups).
+ */
+import { ALL_IN_TITLE_BONUS, coverageFactor, coverageOf, type QueryPlan } from './queryPlan.js';
+
+export class Pruner {
+  private readonly best: MinHeap;
+  private readonly groups: number;
+  /** Documents matching all groups left out of the results: admitted ones, and whether any. */
+  unlistedAdmitted = 0;
+  unlistedAny = false;
+  /** {@link coverageFactor} by groups matched. */
+  private readonly factors: Float64Array;
+  /** boundFrom by position and variant, computed once. */
+  private readonly bounds: Float64Array[];
+
+  constructor(
+    private readonly plan: QueryPlan,
+    private readonly keep: number,
+    private readonly admits: ((d: number) => boolean) | undefined,
+  ) {
+    this.best = new MinHeap(keep === Infinity ? 0 : keep);
+    const g = plan.required.length;
+    this.groups = g;
+    this.factors = Float64Array.from({ length: g + 1 }, (_, c) => coverageFactor(c, g));
+    this.bounds = plan.required.map((group, position) => Float64Array.from(group.variants, (_, k) => (position > 0 ? plan.boundFrom(position, k) : Infinity)));
+  }
+
+  /** A score the k-th best document will reach at least (−∞ until k documents are done). */
+  get threshold(): number {
+    return this.keep !== Infinity && this.best.size === this.keep ? this.best.min() : -Infinity;
+  }
+
+  /**
+   * Takes the documents of a finished block, `order[0..n)` (offsets from `lo`) with their final
+   * scores and coverage: each goes toward the threshold, and is appended to `touched`/`scores`/
+   * `covs` from `out` on if it may be among the k best (by the threshold before this block), or
+   * may be an author's name (all groups in author fields: the exactness tiers come later).
+   * Documents matching all groups that are left out are counted. Returns the new end.
+   */
+  finish(lo: number, order: Int32Array, n: number, score: Float64Array, cov: Uint32Array, touched: Int32Array, scores: Float64Array, covs: Uint32Array, out: number): number {
+    const { best, admits, factors, groups } = this;
+    const all = this.keep === Infinity;
+    const threshold = this.threshold;
+    let floor = all ? Infinity : best.size < best.capacity ? -Infinity : best.min();
+    for (let i = 0; i < n; i++) {
+      const j = order[i]!;
+      const c = cov[j]!;
+      const full = (c & 0xff) === groups;
+      let listed = full;
+      if (!all) {
+        // baseScore, inline: this runs for every document found.
+        let value = score[j]! * factors[c & 0xff]!;
+        if (((c >>> 8) & 0xff) === groups) value *= ALL_IN_TITLE_BONUS;
+        if (value > floor && (!admits || admits(lo + j))) {
+          best.push(value, lo + j);
+          if (best.size === best.capacity) floor = best.min();
+        }
+        listed = value >= threshold || (full && c >>> 16 === groups);
+        if (!listed && full) {
+          this.unlistedAny = true;
+          if (!admits || admits(lo + j)) this.unlistedAdmitted++;
+        }
+      }
+      if (!listed) continue;
+      touched[out] = lo + j;
+      scores[out] = score[j]!;
+      covs[out++] = c;
+    }
+    return out;
+  }
+
+  /** Whether variant `k` of required group `position` (not the first) and the rest of the block may skip documents not found yet. */
+  canRestrict(position: number, k: number): boolean {
+    return this.keep === Infinity || this.bounds[position]![k]! < this.threshold;
+  }
+
+  /** Whether a found document can be forgotten before required group `position` (the walk restricted). */
+  canForget(score: number, cov: number, position: number): boolean {
+    const c = coverageOf(cov);
+    if (c === position) return false;
+    // Only documents matching every group matter (autocomplete): this one missed one.
+    if (this.keep === Infinity) return true;
+    return this.plan.boundWith(score, c, position) < this.threshold;
+  }
+}
+
+/** The `capacity` largest values pushed, with their documents (a binary min-heap). */
+class MinHeap {
+  readonly values: Float64Array;
+  readonly docs: Int32Array;
+  size = 0;
+
+  constructor(readonly capacity: number) {
+    this.values = new Float64Array(capacity);
+    this.docs = new Int32Array(capacity);
+  }
+
+  wouldTake(value: number): boolean {
+    return this.size < this.capacity || (this.capacity > 0 && value > this.values[0]!);
+  }
+
+  min(): number {
+    return this.values[0]!;
+  }
+
+  push(value: number, doc: number): void {
+    const { values, docs } = this;
+    let i: number;
+    if (this.size < this.capacity) {
+      i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (values[parent]! <= value) break;
+        values[i] = values[parent]!;
+        docs[i] = docs[parent]!;
+        i = parent;
+      }
+    } else {
+      if (value <= values[0]!) return;
+      i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= this.size) break;
+        const r = l + 1;
+        const c = r < this.size && values[r]! < values[l]! ? r : l;
+        if (values[c]! >= value) break;
+        values[i] = values[c]!;
+        docs[i] = docs[c]!;
+        i = c;
+      }
+    }
+    values[i] = value;
+    docs[i] = doc;
+  }
+}

@@ -1,0 +1,365 @@
+/**
+ * A query's groups as the scorer walks them: each variant with the fields it is scored in and
+ * their BM25F constants and posting lists, an upper bound on what it can add to a document's
+ * score (for pruning), and the order of the walk: groups from the fewest documents to the most
+ * (the common words' long lists last, where pruning can skip them); within a group, the variants
+ * that weigh most first (the long tail of completions last).
+ *
+ * A document's score is summed in float64 in exactly this order: each variant's fields are
+ * summed in field order; the first variant of a group to reach the document adds its sum, a
+ * later one what it scores above the group's best so far. The order depends only on global statistics (document
+ * frequencies, never on how the index is split into segments), and {@link QueryPlan.evaluate}
+ * repeats the same additions for one document, so every path gives bit-identical scores.
+ */
+import { Field } from './index/types.js';
+import type { IndexView, Part } from './index/view.js';
+import { idf } from './plan.js';
+
+export interface Variant {
+  term: number;
+  /** 1 for the word as typed; less for plurals, completions and typo corrections. */
+  weight: number;
+}
+
+export interface TermGroup {
+  /** The query word (folded) this group stands for. */
+  word: string;
+  variants: Variant[];
+  /** Restrict matching to these fields (author: filters); all fields when absent. */
+  fields?: readonly Field[];
+  /** Adds to the score of documents other groups matched, without counting toward coverage. */
+  optional?: boolean;
+}
+
+/** Field weights and BM25 length normalization per field. */
+export const FIELD_BOOST = [3.0, 2.5, 1.5, 1.0, 5.0] as const;
+const FIELD_B = [0.5, 0.3, 0.5, 0.75, 0] as const;
+const K1 = 1.2;
+
+export const TITLE_FLAG = 1;
+export const AUTHOR_FLAG = 2;
+const FIELD_FLAG = [TITLE_FLAG, AUTHOR_FLAG, 0, 0, AUTHOR_FLAG] as const;
+/** Score factor when every query word is in the title. */
+export const ALL_IN_TITLE_BONUS = 1.5;
+
+/**
+ * A document's relevance before exactness tiers: its BM25F sum scaled by the cube of the share
+ * of query words it matches, ×1.5 when all of them are in its title.
+ * @example baseScore(10, 2, 2, 2) // 15
+ */
+export function baseScore(score: number, coverage: number, titleCoverage: number, groups: number): number {
+  let s = score * coverageFactor(coverage, groups);
+  if (titleCoverage === groups) s *= ALL_IN_TITLE_BONUS;
+  return s;
+}
+
+/** The cube of the share of query words matched (1 for one-word queries). */
+export function coverageFactor(matched: number, total: number): number {
+  if (total <= 1) return 1;
+  const share = matched / total;
+  return share * share * share;
+}
+
+/** Packed coverage: groups matched (bits 0–7), in the title (8–15), in an author field (16–23). */
+export const coverageOf = (cov: number): number => cov & 0xff;
+export const titleCoverageOf = (cov: number): number => (cov >>> 8) & 0xff;
+export const authorCoverageOf = (cov: number): number => (cov >>> 16) & 0xff;
+/** What a group adds to the packed coverage, given its field flags (title 1, author 2). */
+export const coverageStep = (flags: number): number => ((flags & TITLE_FLAG) << 8) | ((flags & AUTHOR_FLAG) << 15);
+
+/** Share of all papers above which a word counts as common. */
+const COMMON_WORD_SHARE = 0.05;
+/** Words typed (separated by spaces, as in a pasted title) from which a query counts as long. */
+const LONG_QUERY_WORDS = 7;
+const ALL_FIELDS: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.Abstract, Field.FirstAuthor];
+const FIELDS_WITHOUT_ABSTRACT: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.FirstAuthor];
+/** Float32 sums may round a hair above the real sum a bound is computed for. */
+const BOUND_SLACK = 1 + 1e-5;
+/** Lists up to this long get an exact bound (their best posting); longer ones the field's limit. */
+const EXACT_BOUND_POSTINGS = 512;
+
+export interface PlannedField {
+  f: Field;
+  /** BM25F constants: a posting adds boost·tf / (tf + norm0 + norm1·length). */
+  boost: number;
+  norm0: number;
+  norm1: number;
+  /** The field's flag: title 1, author 2, else 0. */
+  flag: number;
+  /** The term's posting lists in this field, one per segment that has it. */
+  lists: PostingCursor[];
+}
+
+/** A posting list being walked in order of document (global numbers: `base` + local). */
+export interface PostingCursor {
+  docs: Uint32Array;
+  tfs: Uint8Array;
+  lengths: Uint16Array;
+  base: number;
+  /** Whether the segment has masked documents (to skip). */
+  masked: boolean;
+  /** The next posting, and the list's end. */
+  at: number;
+  end: number;
+}
+
+export interface PlannedVariant {
+  term: number;
+  /** What orders the walk: the variant's weight times the boosts of its fields (no segment in it). */
+  key: number;
+  fields: PlannedField[];
+  /** More than the variant can add to any document's group score. */
+  bound: number;
+  /** Postings of its lists, over all segments. */
+  postings: number;
+}
+
+export interface PlannedGroup {
+  /** The one with the most documents first, then by weight. */
+  variants: PlannedVariant[];
+  /** More than the group can add to any document's score. */
+  bound: number;
+}
+
+export class QueryPlan {
+  /** Required groups in walk order; the first is the one with the fewest documents. */
+  readonly required: PlannedGroup[] = [];
+  readonly optional: PlannedGroup[] = [];
+  private readonly optionalBound: number;
+  /** Per walk position: sums of the m largest bounds of the groups from there on, by m. */
+  private readonly boundSums: number[][] = [];
+  /** Every variant, group after group (required, then optional): a variant's number is its place here. */
+  private readonly variants: PlannedVariant[];
+  private readonly partTerms = new Map<Part, { locals: Int32Array; refs: Int32Array }>();
+  /** Per variant: 1 if the document being evaluated holds its term. */
+  private readonly variantFlagsOf: Uint8Array;
+
+  constructor(
+    private readonly view: IndexView,
+    groups: readonly TermGroup[],
+    typedWords: number,
+  ) {
+    // In a long query (a pasted title), words in a good share of all abstracts decide nothing
+    // there: they are scored in titles, keywords and authors only, which saves most of the work.
+    const commonDf = typedWords >= LONG_QUERY_WORDS ? view.liveCount * COMMON_WORD_SHARE : Infinity;
+    const required: Array<{ group: PlannedGroup; df: number; index: number }> = [];
+    groups.forEach((group, index) => {
+      const variants = group.variants.map((v) =>
+        this.planVariant(v.term, v.weight, group.fields ?? (view.df[v.term]! > commonDf ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS)),
+      );
+      // The variant with the most documents first (its postings add straight into the scores,
+      // the cheapest way), then those that weigh most: the long tail of completions may then
+      // be pruned. Ties go by the term's text, never by ids that depend on segments.
+      const words = variants.map((v) => view.vocab.term(v.term));
+      const byText = (a: number, b: number) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0);
+      const dfOf = (i: number) => view.df[variants[i]!.term]!;
+      const order = variants.map((_, i) => i).sort((a, b) => dfOf(b) - dfOf(a) || byText(a, b));
+      const rest = order.slice(1).sort((a, b) => variants[b]!.key - variants[a]!.key || byText(a, b));
+      const sorted = [order[0]!, ...rest].filter((i) => i !== undefined).map((i) => variants[i]!);
+      const planned = { variants: sorted, bound: sorted.reduce((max, v) => Math.max(max, v.bound), 0) };
+      if (group.optional) this.optional.push(planned);
+      else required.push({ group: planned, df: sorted.reduce((n, v) => n + view.df[v.term]!, 0), index });
+    });
+    // The group with the fewest documents is walked first and whole: every document matching
+    // all groups holds it. Rarer words weigh more, so the bounds mostly fall along the walk.
+    required.sort((a, b) => a.df - b.df || a.index - b.index);
+    this.required.push(...required.map((r) => r.group));
+    this.optionalBound = this.optional.reduce((sum, g) => sum + g.bound, 0);
+    this.variants = [...this.required, ...this.optional].flatMap((g) => g.variants);
+    this.variantFlagsOf = new Uint8Array(this.variants.length);
+  }
+
+  private planVariant(term: number, weight: number, fields: readonly Field[]): PlannedVariant {
+    const view = this.view;
+    const w = weight * idf(view.df[term]!, view.liveCount);
+    const planned: PlannedField[] = [];
+    let bound = 0;
+    let postings = 0;
+    for (const f of fields) {
+      const boost = w * FIELD_BOOST[f]! * (K1 + 1);
+      const b = FIELD_B[f]!;
+      const pf: PlannedField = { f, boost, norm0: K1 * (1 - b), norm1: (K1 * b) / view.avgLength(f), flag: FIELD_FLAG[f]!, lists: [] };
+      planned.push(pf);
+      let n = 0;
+      let best = 0;
+      for (const part of view.parts) {
+        const local = localTerm(part, term);
+        if (local < 0) continue;
+        const { offsets, tfs, docs, lengths } = part.data.fields[f]!;
+        const from = offsets[local]!;
+        const to = offsets[local + 1]!;
+        if (to === from) continue;
+        pf.lists.push({ docs, tfs, lengths, base: part.docBase, masked: part.deadCount > 0, at: from, end: to });
+        n += to - from;
+        if (to - from > EXACT_BOUND_POSTINGS) best = boost;
+        // tf / (tf + norm) < 1: a field adds less than its boost; a short list, its best posting.
+        for (let i = from; best < boost && i < to; i++) best = Math.max(best, (boost * tfs[i]!) / (tfs[i]! + pf.norm0 + pf.norm1 * lengths[docs[i]!]!));
+      }
+      bound += best;
+      postings += n;
+    }
+    const key = planned.reduce((sum, pf) => sum + pf.boost, 0);
+    return { term, key, fields: planned, bound: bound * BOUND_SLACK, postings };
+  }
+
+  /**
+   * More than a document can score (before exactness tiers) if it matches none of the variants
+   * walked before variant `k` of required group `position` (not the first group: so it matches
+   * fewer than all groups, and gets no all-in-title bonus).
+   */
+  boundFrom(position: number, k: number): number {
+    const bounds = [maxBound(this.required[position]!.variants, k)];
+    for (let j = position + 1; j < this.required.length; j++) bounds.push(this.required[j]!.bound);
+    bounds.sort((a, b) => b - a);
+    const sums = [0];
+    for (const b of bounds) sums.push(sums[sums.length - 1]! + b);
+    return this.reach(0, 0, sums);
+  }
+
+  /**
+   * More than a document can score that has `score` from `matched` groups, fewer than the
+   * `position` walked so far, and may still match any of the groups from `position` on.
+   */
+  boundWith(score: number, matched: number, position: number): number {
+    let sums = this.boundSums[position];
+    if (!sums) {
+      const bounds = this.required.slice(position).map((g) => g.bound).sort((a, b) => b - a);
+      sums = [0];
+      for (const b of bounds) sums.push(sums[sums.length - 1]! + b);
+      this.boundSums[position] = sums;
+    }
+    return this.reach(score, matched, sums);
+  }
+
+  /**
+   * The most a document can reach with `score` from `matched` groups and m more groups (never
+   * all of them): (score + the m largest bounds) × coverage factor, both growing with m.
+   * `sums[m]` is the sum of the m largest bounds.
+   */
+  private reach(score: number, matched: number, sums: readonly number[]): number {
+    const m = Math.min(sums.length - 1, this.required.length - 1 - matched);
+    // Optional groups add to the sum before the coverage factor, like the rest.
+    return m < 0 ? 0 : (score + sums[m]! + this.optionalBound) * factor(matched + m, this.required.length);
+  }
+
+  /** Postings of variant `k` of required group `position`. */
+  postingsOf(position: number, k: number): number {
+    return this.required[position]!.variants[k]!.postings;
+  }
+
+  /**
+   * The exact score and packed coverage document `d` gets from the walk (see the file's
+   * comment), computed from its forward index and a binary search in the few lists that hold it.
+   */
+  evaluate(d: number): { score: number; cov: number } {
+    const part = this.view.partOf(d);
+    const local = d - part.docBase;
+    const { locals, refs } = this.termsOf(part);
+    const hit = this.variantFlagsOf;
+    hit.fill(0);
+    // The document's distinct terms (ascending LEB128 deltas) against the query's (ascending).
+    const { bytes, offsets } = part.data.forward;
+    let at = offsets[local]!;
+    const end = offsets[local + 1]!;
+    let term = 0;
+    let q = 0;
+    while (at < end && q < locals.length) {
+      let byte = bytes[at++]!;
+      let value = byte & 0x7f;
+      for (let shift = 7; byte & 0x80 && at < end; shift += 7) {
+        byte = bytes[at++]!;
+        value += (byte & 0x7f) * (1 << shift);
+      }
+      term += value;
+      while (q < locals.length && locals[q]! < term) q++;
+      while (q < locals.length && locals[q] === term) hit[refs[q++]!] = 1;
+    }
+    const state = { score: 0, cov: 0 };
+    let ref = 0;
+    for (const group of this.required) ref = this.replay(group, ref, part, local, state, false);
+    for (const group of this.optional) ref = this.replay(group, ref, part, local, state, true);
+    return state;
+  }
+
+  /** Repeats, for one document, the additions the walk makes for one group. */
+  private replay(group: PlannedGroup, ref: number, part: Part, local: number, state: { score: number; cov: number }, optional: boolean): number {
+    if (optional && (state.cov & 0xff) === 0) return ref + group.variants.length;
+    let reached = false;
+    let best = 0;
+    let groupFlags = 0;
+    for (let k = 0; k < group.variants.length; k++, ref++) {
+      if (this.variantFlagsOf[ref] === 0) continue;
+      const variant = group.variants[k]!;
+      let sum = 0;
+      let flags = 0;
+      let any = false;
+      for (const pf of variant.fields) {
+        const fp = part.data.fields[pf.f]!;
+        const term = localTerm(part, variant.term);
+        const tf = tfOf(fp.offsets, fp.docs, fp.tfs, term, local);
+        if (tf === 0) continue;
+        sum += (pf.boost * tf) / (tf + pf.norm0 + pf.norm1 * fp.lengths[local]!);
+        flags |= pf.flag;
+        any = true;
+      }
+      if (!any) continue;
+      if (!reached) {
+        state.score += sum;
+        best = sum;
+        reached = true;
+      } else if (sum > best) {
+        state.score += sum - best;
+        best = sum;
+      }
+      groupFlags |= flags;
+    }
+    if (reached && !optional) state.cov += 1 + coverageStep(groupFlags);
+    return ref;
+  }
+
+  /** The query's variants a segment holds, by the segment's own term id, ascending. */
+  private termsOf(part: Part): { locals: Int32Array; refs: Int32Array } {
+    let found = this.partTerms.get(part);
+    if (!found) {
+      const pairs: Array<[number, number]> = [];
+      this.variants.forEach((v, ref) => {
+        const local = localTerm(part, v.term);
+        if (local >= 0) pairs.push([local, ref]);
+      });
+      pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      found = { locals: Int32Array.from(pairs, (p) => p[0]), refs: Int32Array.from(pairs, (p) => p[1]) };
+      this.partTerms.set(part, found);
+    }
+    return found;
+  }
+}
+
+/** A global term's id within a segment, or -1 if the segment lacks it. */
+export function localTerm(part: Part, term: number): number {
+  if (part.localOf) return part.localOf.get(term) ?? -1;
+  return term < part.data.docFreq.length ? term : -1;
+}
+
+function factor(matched: number, total: number): number {
+  if (total <= 1) return 1;
+  const share = matched / total;
+  return share * share * share;
+}
+
+function maxBound(variants: readonly PlannedVariant[], from: number): number {
+  let max = 0;
+  for (let k = from; k < variants.length; k++) if (variants[k]!.bound > max) max = variants[k]!.bound;
+  return max;
+}
+
+/** A document's term frequency in one posting list (binary search), or 0. */
+function tfOf(offsets: Uint32Array, docs: Uint32Array, tfs: Uint8Array, term: number, doc: number): number {
+  let lo = offsets[term]!;
+  let hi = offsets[term + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < offsets[term + 1]! && docs[lo] === doc ? tfs[lo]! : 0;
+}
