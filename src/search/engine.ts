@@ -92,6 +92,8 @@ export interface EngineDeps {
 export interface EngineOptions {
   /** Score every posting instead of pruning (the reference that pruned answers are tested against). */
   exhaustive?: boolean;
+  /** Documents per block of the walk (default: the scorer's BLOCK; tests use small blocks). */
+  blockSize?: number;
 }
 
 export interface Suggestion {
@@ -112,7 +114,7 @@ export class SearchEngine {
     private readonly options: EngineOptions = {},
   ) {
     this.vocab = view.vocab;
-    this.scorer = new Scorer(view);
+    this.scorer = new Scorer(view, options.blockSize);
   }
 
   get size(): number {

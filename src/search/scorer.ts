@@ -59,25 +59,39 @@ export class Scorer {
   private pruner: Pruner | undefined;
 
   // The block's accumulators, by document number minus the block's first.
-  private readonly score = new Float64Array(BLOCK);
-  private readonly cov = new Uint32Array(BLOCK);
+  private readonly score: Float64Array;
+  private readonly cov: Uint32Array;
   /** 1 for documents found in this block; `found` lists them. */
-  private readonly mark = new Uint8Array(BLOCK);
-  private readonly found = new Int32Array(BLOCK);
+  private readonly mark: Uint8Array;
+  private readonly found: Int32Array;
   /** The block's found documents in order, when there are many. */
-  private readonly order = new Int32Array(BLOCK);
+  private readonly order: Int32Array;
   private foundCount = 0;
   /** The stamp of the last group that reached a document (<< 2), with that group's field flags. */
-  private readonly seen = new Int32Array(BLOCK);
+  private readonly seen: Int32Array;
   /** The best variant sum of the group being walked. */
-  private readonly best = new Float64Array(BLOCK);
-  private readonly vsum = new Float64Array(BLOCK);
-  private readonly vseen = new Int32Array(BLOCK);
-  private readonly vfound = new Int32Array(BLOCK);
+  private readonly best: Float64Array;
+  private readonly vsum: Float64Array;
+  private readonly vseen: Int32Array;
+  private readonly vfound: Int32Array;
   private groupStamp = 0;
   private variantStamp = 0;
 
-  constructor(private readonly view: IndexView) {}
+  constructor(
+    private readonly view: IndexView,
+    private readonly blockSize = BLOCK,
+  ) {
+    this.score = new Float64Array(blockSize);
+    this.cov = new Uint32Array(blockSize);
+    this.mark = new Uint8Array(blockSize);
+    this.found = new Int32Array(blockSize);
+    this.order = new Int32Array(blockSize);
+    this.seen = new Int32Array(blockSize);
+    this.best = new Float64Array(blockSize);
+    this.vsum = new Float64Array(blockSize);
+    this.vseen = new Int32Array(blockSize);
+    this.vfound = new Int32Array(blockSize);
+  }
 
   /** Scores every group, replacing the previous query's results. */
   scoreGroups(groups: readonly TermGroup[], options: ScoreOptions = {}): void {
@@ -89,7 +103,8 @@ export class Scorer {
     const pruner = keep > 0 ? new Pruner(plan, keep, options.admits) : undefined;
     this.pruner = pruner;
     const docCount = this.view.docCount;
-    for (let lo = 0; lo < docCount; lo += BLOCK) this.walkBlock(plan, pruner, lo, Math.min(docCount, lo + BLOCK));
+    const size = this.blockSize;
+    for (let lo = 0; lo < docCount; lo += size) this.walkBlock(plan, pruner, lo, Math.min(docCount, lo + size));
   }
 
   /**
