@@ -6,10 +6,16 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { TEXT_VERSION } from '../../text.js';
 import { FIELD_COUNT, type FieldPostings, type IndexData } from './types.js';
 
 const MAGIC = 'PSIDX\u0001\n\0';
-const FORMAT_VERSION = 1;
+/**
+ * Layout version, and the text normalization the terms were made with: a snapshot written with
+ * another of either is rebuilt from the store. 2: ł, ø, ß and the like folded to ASCII, lone
+ * Greek letters read as their names, LaTeX decoded.
+ */
+const FORMAT_VERSION = 2;
 
 type ArrayKind = 'u8' | 'u16' | 'u32' | 'f64' | 'text';
 interface SectionInfo {
@@ -20,6 +26,7 @@ interface SectionInfo {
 }
 interface Header {
   version: number;
+  textVersion: number;
   generation: number;
   taxonomyHash: string;
   docCount: number;
@@ -87,6 +94,7 @@ export function writeSnapshot(path: string, data: IndexData): void {
   });
   const header: Header = {
     version: FORMAT_VERSION,
+    textVersion: TEXT_VERSION,
     generation: data.generation,
     taxonomyHash: data.taxonomyHash,
     docCount: data.docCount,
@@ -211,7 +219,9 @@ function parseHeader(file: Buffer, fileSize = file.length): { header: Header; bo
   }
   const headerLength = file.readUInt32LE(MAGIC.length);
   const header = JSON.parse(file.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + headerLength)) as Header;
-  if (header.version !== FORMAT_VERSION) throw new Error(`index snapshot format ${header.version}, expected ${FORMAT_VERSION}`);
+  if (header.version !== FORMAT_VERSION || header.textVersion !== TEXT_VERSION) {
+    throw new Error(`index snapshot format ${header.version} (text ${header.textVersion ?? 1}), expected ${FORMAT_VERSION} (text ${TEXT_VERSION})`);
+  }
   const bodyStart = align8(MAGIC.length + 4 + headerLength);
   if (fileSize !== bodyStart + header.totalBytes) throw new Error('index snapshot is truncated');
   return { header, bodyStart };
