@@ -475,11 +475,14 @@ function wrap(text: string): string {
   return /^[\p{L}\p{N}.]+$/u.test(text) || [...text].length === 1 ? text : `(${text})`;
 }
 
-/** A `~` is a LaTeX tie between words ("et~al.", "models~(LLMs)", "Fig.~3"), not "about" (~3x, 2~3%). */
+/**
+ * A `~` is a LaTeX tie between words ("et~al.", "models~(LLMs)", "Fig.~3", "2~K"), not "about"
+ * ("~3x") or a range ("2~3%").
+ */
 function tieBetween(before: string | undefined, after: string | undefined): boolean {
   if (before === undefined || after === undefined) return false;
-  const left = /[\p{L}.,;:)\]}]/u.test(before);
-  if (!left) return false;
+  if (/\d/.test(before)) return /\p{L}/u.test(after);
+  if (!/[\p{L}.,;:)\]}]/u.test(before)) return false;
   return /[\p{L}(\\[]/u.test(after) || (before === '.' && /\d/.test(after));
 }
 

@@ -23,7 +23,7 @@ describe('decodeLatex', () => {
     ['\\aa ngstr\\"om, \\AA, \\ae, \\OE uvre', 'ångström, Å, æ, Œuvre'],
     // Punctuation.
     ['pages 1--10 --- and more', 'pages 1–10 — and more'],
-    ['Fig.~3, et~al., models~(LLMs)', 'Fig. 3, et al., models (LLMs)'],
+    ['Fig.~3, et~al., models~(LLMs), 2~K', 'Fig. 3, et al., models (LLMs), 2 K'],
     ['about ~12K samples, 2~3% and ~3x', 'about ~12K samples, 2~3% and ~3x'],
     ['R\\&D at 50\\% \\#1 a\\_b', 'R&D at 50% #1 a_b'],
     ["``quoted'' text, don't", '“quoted” text, don\'t'],
