@@ -125,7 +125,7 @@ class Decoder {
           continue;
         }
       } else if (c === '{') {
-        const close = (this.closer[i] ?? -1);
+        const close = this.closing(i);
         if (close !== -1 && close < to && s[i + 1] === '\\' && depth < MAX_DEPTH) {
           const inner = this.text(i + 1, close, depth + 1);
           out += inner.includes('\\') ? s.slice(i, close + 1) : inner;
@@ -175,8 +175,13 @@ class Decoder {
     // Pandoc's rule: the opening $ has a non-space right after it, the closing one a non-space
     // right before it and no digit right after it ("costs $5 and $10" holds no math).
     if (i + 1 >= to || /\s/.test(s[i + 1]!)) return undefined;
-    const close = (this.dollarCloser[i + 1] ?? -1);
+    const close = this.dollarCloser[i + 1] ?? -1;
     return close !== -1 && close < to ? { from: i + 1, to: close, end: close + 1 } : undefined;
+  }
+
+  /** The index of the `}` matching the `{` at i, or -1. */
+  private closing(i: number): number {
+    return this.closer[i] ?? -1;
   }
 
   /**
@@ -259,7 +264,7 @@ class Decoder {
   private accentArgument(at: number, to: number, letterAccent: boolean): { base: string; next: number } | undefined {
     const s = this.s;
     if (s[at] === '{') {
-      const close = (this.closer[at] ?? -1);
+      const close = this.closing(at);
       if (close === -1 || close >= to) return undefined;
       const inner = s.slice(at + 1, close).trim();
       // An accent replaces the dot of \i and \j: \"{\i} is ï.
@@ -284,7 +289,7 @@ class Decoder {
   private group(at: number, to: number): { from: number; to: number; next: number } | undefined {
     const open = skipSpaces(this.s, at, to);
     if (this.s[open] !== '{') return undefined;
-    const close = (this.closer[open] ?? -1);
+    const close = this.closing(open);
     return close === -1 || close >= to ? undefined : { from: open + 1, to: close, next: close + 1 };
   }
 
@@ -301,7 +306,7 @@ class Decoder {
         out = step.out;
         i = step.next;
       } else if (c === '{') {
-        const close = (this.closer[i] ?? -1);
+        const close = this.closing(i);
         if (close === -1 || close >= to || depth >= MAX_DEPTH) return undefined;
         const inner = this.math(i + 1, close, depth + 1);
         if (inner === undefined) return undefined;
@@ -341,7 +346,7 @@ class Decoder {
     const p = skipSpaces(s, at, to);
     if (p >= to) return undefined;
     if (s[p] === '{') {
-      const close = (this.closer[p] ?? -1);
+      const close = this.closing(p);
       if (close === -1 || close >= to || depth >= MAX_DEPTH) return undefined;
       const text = close === p + 1 ? '' : this.math(p + 1, close, depth + 1);
       return text === undefined ? undefined : { text, next: close + 1 };

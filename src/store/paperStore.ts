@@ -241,11 +241,11 @@ export class PaperStore {
    * (recomputing those papers' topics, under a new generation), and recomputes the title
    * aliases, whose keys hold folded titles and names, so that new records still find the
    * papers they belong to. Returns undefined when there was nothing to do (the library is
-   * current, or new and empty).
+   * current, new and empty, or written by a newer version, which is left as it is).
    */
   upgradeText(classify: UpsertOptions['classify']): TextUpgrade | undefined {
     const stored = this.getMeta(TEXT_VERSION_KEY);
-    if (stored === String(TEXT_VERSION)) return undefined;
+    if (stored !== undefined && Number(stored) >= TEXT_VERSION) return undefined;
     if (stored === undefined && this.count() === 0) {
       this.setMeta(TEXT_VERSION_KEY, String(TEXT_VERSION));
       return undefined;

@@ -71,4 +71,13 @@ describe('PaperStore.upgradeText', () => {
     expect(store.getMeta('text_version')).toBe(String(TEXT_VERSION));
     expect(store.generation()).toBe(0);
   });
+
+  it('never takes a library a newer version wrote back to an older normalization', () => {
+    const { store, db } = libraryV1();
+    store.setMeta('text_version', String(TEXT_VERSION + 1));
+    const before = aliases(db);
+    expect(store.upgradeText(() => [])).toBeUndefined();
+    expect(aliases(db)).toEqual(before);
+    expect(store.getMeta('text_version')).toBe(String(TEXT_VERSION + 1));
+  });
 });
