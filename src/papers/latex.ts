@@ -132,7 +132,7 @@ class Decoder {
           i = close + 1;
           continue;
         }
-      } else if (c === '-' && s[i + 1] === '-') {
+      } else if (c === '-' && s[i + 1] === '-' && dashBetween(s[i - 1], s[s[i + 2] === '-' ? i + 3 : i + 2])) {
         const em = s[i + 2] === '-';
         out += em ? '—' : '–';
         i += em ? 3 : 2;
@@ -489,6 +489,17 @@ function tieBetween(before: string | undefined, after: string | undefined): bool
   if (/\d/.test(before)) return /\p{L}/u.test(after);
   if (!/[\p{L}.,;:)\]}]/u.test(before)) return false;
   return /[\p{L}(\\[]/u.test(after) || (before === '.' && /\d/.test(after));
+}
+
+/**
+ * `--` and `---` are dashes between words or numbers ("1--10", "examples---small") or between
+ * spaces ("models --- and"); elsewhere ("<--", "papers;--", " --flag") they are something else.
+ */
+function dashBetween(before: string | undefined, after: string | undefined): boolean {
+  if (before === undefined || after === undefined) return false;
+  const spaceBefore = /\s/.test(before);
+  if (spaceBefore || /\s/.test(after)) return spaceBefore && /\s/.test(after);
+  return /[\p{L}\p{N})”’"'.,]/u.test(before) && /[\p{L}\p{N}(“‘"']/u.test(after);
 }
 
 function isUrlStart(s: string, i: number): boolean {

@@ -22,7 +22,8 @@ describe('decodeLatex', () => {
     ['\\L ukasz, Jakub \\Lącki, \\l', 'Łukasz, Jakub Łącki, ł'],
     ['\\aa ngstr\\"om, \\AA, \\ae, \\OE uvre', 'ångström, Å, æ, Œuvre'],
     // Punctuation.
-    ['pages 1--10 --- and more', 'pages 1–10 — and more'],
+    ['pages 1--10 --- and more, examples---small', 'pages 1–10 — and more, examples—small'],
+    ['<-- and --> and --flag and papers;--', '<-- and --> and --flag and papers;--'],
     ['Fig.~3, et~al., models~(LLMs), 2~K', 'Fig. 3, et al., models (LLMs), 2 K'],
     ['about ~12K samples, 2~3% and ~3x', 'about ~12K samples, 2~3% and ~3x'],
     ['R\\&D at 50\\% \\#1 a\\_b', 'R&D at 50% #1 a_b'],
