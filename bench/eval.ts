@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { decodeLatex } from '../src/papers/latex.js';
 import { normalizeTitle } from '../src/text.js';
 import { percentile } from './stats.js';
 
@@ -53,13 +54,14 @@ for (const c of cases) {
   s.ms.push(performance.now() - started);
   s.n++;
   if (c.kind === 'author') {
-    const want = normalizeTitle(c.author ?? '');
+    const want = normalizeTitle(decodeLatex(c.author ?? ''));
     const by = result.hits.filter((h) => app.store.getByDoc(h.storeDoc)?.authors.some((a) => normalizeTitle(a) === want)).length;
     s.share += result.hits.length > 0 ? by / result.hits.length : 0;
     if (values.verbose && by < result.hits.length) process.stdout.write(`author ${by}/${result.hits.length}: ${c.query}\n`);
     continue;
   }
-  const want = normalizeTitle(c.title ?? '');
+  // The library stores titles with their LaTeX decoded; the file has them as the corpus does.
+  const want = normalizeTitle(decodeLatex(c.title ?? ''));
   const rank = result.hits.findIndex((h) => normalizeTitle(h.title) === want);
   if (rank === 0) s.hit1++;
   if (rank >= 0) {

@@ -91,7 +91,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       demo = true;
       log.info({ papers: store.count() }, 'DATA_DIR has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
     } else {
-      const changed = ensureTopicsCurrent(store, { taxonomyHash, classify });
+      const changed = ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
       if (changed > 0) log.info({ changed }, 'topics recomputed for the current taxonomy');
     }
     const library = new Library({
@@ -161,6 +161,24 @@ export function chineseDictionary(taxonomy: Taxonomy): Dictionary {
   const glossary = loadGlossary();
   const topics = taxonomy.topics.map((t) => ({ id: t.id, labels: t.labels, names: [...Object.values(t.names), ...t.aliases] }));
   return createDictionary(glossary.terms, topics, glossary.ignore);
+}
+
+/**
+ * Brings a library in DATA_DIR up to what this version reads, before anything reads or writes
+ * it: text and title aliases in the current normalization (once, after an upgrade, logged),
+ * then topics for the current taxonomy. Returns how many papers' topics the taxonomy changed.
+ */
+export function ensureLibraryCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }, log: Logger): number {
+  const upgrade = store.upgradeText(topics.classify);
+  if (upgrade) {
+    log.info(
+      upgrade,
+      `library upgraded to text normalization ${upgrade.to}: LaTeX decoded in ${upgrade.decoded} of ${upgrade.papers} papers, ` +
+        `${upgrade.aliases} title aliases recomputed` +
+        (upgrade.shared > 0 ? `, ${upgrade.shared} of them already another paper's (kept with it)` : ''),
+    );
+  }
+  return ensureTopicsCurrent(store, topics);
 }
 
 /**

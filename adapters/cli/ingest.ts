@@ -12,7 +12,7 @@ import { formatSummary } from '../../src/ingest/summary.js';
 import { rebuildIndex } from '../../src/search/indexFile.js';
 import { openDatabase } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
-import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
+import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
@@ -22,7 +22,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
   const store = new PaperStore(db);
   const stop = abortOnSignal('Stopping after the current batch');
   try {
-    ensureTopicsCurrent(store, { taxonomyHash, classify });
+    ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
     const bar = createProgressBar(process.stderr);
     const summary = await ingestPaths(paths, {
@@ -55,7 +55,7 @@ export async function runReindex(config: Config, log: Logger): Promise<number> {
   const db = openDatabase(config.dbPath);
   try {
     const store = new PaperStore(db);
-    ensureTopicsCurrent(store, { taxonomyHash, classify });
+    ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
     const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
     process.stdout.write(`Search index: ${data.docCount.toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
+import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
@@ -35,7 +35,7 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
   const store = new PaperStore(db);
   const stop = abortOnSignal('Stopping before the next request');
   try {
-    const reclassified = ensureTopicsCurrent(store, { taxonomyHash, classify });
+    const reclassified = ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     if (categories.length > 1) process.stderr.write(`Syncing ${categories.length} arXiv categories, one request every 3 s as arXiv asks…\n`);
     const summary = await syncArxiv(
       { store, classify, config: config.arxiv, http: fetchHttpGet(), clock: systemClock, log },

@@ -5,7 +5,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, extname, resolve } from 'node:path';
 
 /** Extensions picked up when walking a directory; a file named explicitly is read whatever its name. */
-export const INGEST_EXTENSIONS: ReadonlySet<string> = new Set(['.json', '.jsonl', '.ndjson', '.csv']);
+export const INGEST_EXTENSIONS: ReadonlySet<string> = new Set(['.json', '.jsonl', '.ndjson', '.csv', '.tsv']);
 
 export interface InputFiles {
   /** Files with their sizes in bytes, each once, in the order given (directories expanded in name order). */

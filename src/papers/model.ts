@@ -3,6 +3,8 @@
  * {@link PaperRecord}; the store turns records into {@link Paper}s with a stable id.
  */
 import { z } from 'zod';
+import { collapseWhitespace } from '../text.js';
+import { decodeLatex } from './latex.js';
 
 const httpUrl = z
   .string()
@@ -28,13 +30,27 @@ export const ExternalIdsSchema = z.object({
 });
 export type ExternalIds = z.infer<typeof ExternalIdsSchema>;
 
-/** What a source says about a paper, before the store has given it an id. */
+/**
+ * Titles, author names and abstracts as a reader sees them: LaTeX decoded (`Gr\"obner` →
+ * Gröbner, `CeAg$_2$Ge$_2$` → CeAg₂Ge₂), whitespace collapsed where decoding touched it.
+ * @example decodeRecordText("Koll\\'ar~et al.") // 'Kollár et al.'
+ */
+export function decodeRecordText(text: string): string {
+  const decoded = decodeLatex(text);
+  return decoded === text ? text : collapseWhitespace(decoded);
+}
+
+/**
+ * What a source says about a paper, before the store has given it an id. Every source's
+ * mapper ends in this schema (`validate` in `src/ingest/formats/fields.ts`), so it is where
+ * LaTeX in titles, authors and abstracts is decoded, once, for every way into the store.
+ */
 export const PaperRecordSchema = z.object({
   /** The source's own stable key, e.g. `icml2019:3768`; used when no external id exists. */
   sourceKey: z.string().min(1).max(300).regex(/^[^\u0000-\u001f]+$/, 'must not contain control characters').optional(),
-  title: z.string().trim().min(1, 'title is empty').max(1000),
-  authors: z.array(z.string().trim().min(1).max(300)).max(1000),
-  abstract: z.string().max(100_000).default(''),
+  title: z.string().overwrite(decodeRecordText).trim().min(1, 'title is empty').max(1000),
+  authors: z.array(z.string().overwrite(decodeRecordText).trim().min(1).max(300)).max(1000),
+  abstract: z.string().max(100_000).overwrite(decodeRecordText).default(''),
   /** Display name of the venue: `ICML`, `NeurIPS`, `arXiv`. */
   venue: z.string().max(200).default(''),
   year: z.number().int().min(1900).max(2100).nullable().default(null),

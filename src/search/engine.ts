@@ -12,6 +12,7 @@
  */
 import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef, type PaperRef } from '../papers/ids.js';
+import { decodeLatex } from '../papers/latex.js';
 import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
 import { Field, type IndexData } from './index/types.js';
@@ -124,8 +125,10 @@ export class SearchEngine {
     const limit = Math.max(1, Math.min(options.limit ?? 50, MAX_RESULTS));
     const ref = parsePaperRef(input);
     if (ref) return this.searchRef(ref, input);
+    // Titles are stored with their LaTeX decoded; one pasted as written must read the same.
+    const text = decodeLatex(input);
 
-    const query = parseQuery(input);
+    const query = parseQuery(text);
     const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [...query.notes] };
     if (isEmptyQuery(query)) return result;
 
@@ -138,7 +141,7 @@ export class SearchEngine {
     const groups = planWords(query, this.vocab, this.data.docFreq, this.data.docCount);
     result.words = groups.map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.terms[v.term]!) }));
 
-    const ranked = query.words.length === 0 ? this.filterOnly(filter) : this.rank(query, groups, filter, result, input);
+    const ranked = query.words.length === 0 ? this.filterOnly(filter) : this.rank(query, groups, filter, result, text);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
     if (query.phrases.length > 0) ordered = this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));

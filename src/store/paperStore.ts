@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
-import { standingOf, type Paper, type PaperRecord } from '../papers/model.js';
-import { normalizeUrl, titleAuthorAlias, type PaperRef, refAlias } from '../papers/ids.js';
+import { decodeRecordText, standingOf, type Paper, type PaperRecord } from '../papers/model.js';
+import { normalizeUrl, refoldTitleAlias, titleAuthorAlias, type PaperRef, refAlias } from '../papers/ids.js';
+import { TEXT_VERSION } from '../text.js';
 
 export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
 
@@ -52,6 +53,23 @@ interface PaperRow {
   content_hash: string;
   first_seen: string;
 }
+
+/** What {@link PaperStore.upgradeText} did to a library written by an older version. */
+export interface TextUpgrade {
+  /** The text normalization the library was written with, and the current one. */
+  from: number;
+  to: number;
+  papers: number;
+  /** Papers whose title, authors or abstract held LaTeX, now decoded. */
+  decoded: number;
+  /** Title aliases whose key changed. */
+  aliases: number;
+  /** Recomputed aliases another paper already had: they stay with it (two papers now read alike). */
+  shared: number;
+}
+
+/** The meta key recording the text normalization the stored text and alias keys were made with. */
+const TEXT_VERSION_KEY = 'text_version';
 
 /** Alias kinds in the order that decides which existing paper a record merges into. */
 const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:'];
@@ -219,6 +237,68 @@ export class PaperStore {
       const gen = this.beginGeneration();
       for (const [topics, hash, doc] of changes) update.run(topics, hash, gen, doc);
       return changes.length;
+    });
+  }
+
+  /**
+   * Brings a library written with an older text normalization ({@link TEXT_VERSION}) up to date,
+   * in one transaction: decodes the LaTeX left in stored titles, authors and abstracts
+   * (recomputing those papers' topics, under a new generation), and recomputes the title
+   * aliases, whose keys hold folded titles and names, so that new records still find the
+   * papers they belong to. Returns undefined when there was nothing to do (the library is
+   * current, new and empty, or written by a newer version, which is left as it is).
+   */
+  upgradeText(classify: UpsertOptions['classify']): TextUpgrade | undefined {
+    const stored = this.getMeta(TEXT_VERSION_KEY);
+    if (stored !== undefined && Number(stored) >= TEXT_VERSION) return undefined;
+    if (stored === undefined && this.count() === 0) {
+      this.setMeta(TEXT_VERSION_KEY, String(TEXT_VERSION));
+      return undefined;
+    }
+    const select = this.db.prepare<[], PaperRow>('SELECT * FROM papers ORDER BY doc');
+    const update = this.db.prepare('UPDATE papers SET title = ?, authors = ?, abstract = ?, topics = ?, content_hash = ?, gen = ? WHERE doc = ?');
+    const titleAliases = this.db.prepare<[], { alias: string; paper_id: string }>(
+      "SELECT alias, paper_id FROM paper_aliases WHERE alias >= 'title:' AND alias < 'title;'",
+    );
+    const deleteAlias = this.db.prepare('DELETE FROM paper_aliases WHERE alias = ?');
+    return this.transaction(() => {
+      const result: TextUpgrade = { from: Number(stored ?? 1), to: TEXT_VERSION, papers: 0, decoded: 0, aliases: 0, shared: 0 };
+      const shared = new Set<string>();
+      const addAlias = (alias: string, id: string) => {
+        if (this.stmts.insertAlias.run(alias, id).changes === 0 && this.stmts.aliasOwner.get(alias)?.paper_id !== id) shared.add(alias);
+      };
+      // Collected first: SQLite cannot write to the table a statement is still reading.
+      const decoded: Array<{ doc: number; id: string; paper: PaperRecord & { topics: string[] } }> = [];
+      for (const row of select.iterate()) {
+        result.papers++;
+        const paper = toPaper(row);
+        const title = decodeRecordText(paper.title);
+        const authors = paper.authors.map(decodeRecordText);
+        const abstract = decodeRecordText(paper.abstract);
+        if (title === paper.title && abstract === paper.abstract && authors.every((a, i) => a === paper.authors[i])) continue;
+        const next = { ...paper, title, authors, abstract };
+        decoded.push({ doc: row.doc, id: paper.id, paper: { ...next, topics: classify(next) } });
+      }
+      for (const { alias, paper_id } of titleAliases.all()) {
+        const refolded = refoldTitleAlias(alias);
+        if (refolded === alias) continue;
+        deleteAlias.run(alias);
+        result.aliases++;
+        if (refolded !== undefined) addAlias(refolded, paper_id);
+      }
+      if (decoded.length > 0) {
+        const gen = this.beginGeneration();
+        for (const { doc, id, paper } of decoded) {
+          const columns = toColumns(id, paper);
+          update.run(columns.title, columns.authors, columns.abstract, columns.topics, columns.content_hash, gen, doc);
+          const alias = titleAuthorAlias(paper.title, paper.authors[0]);
+          if (alias !== undefined) addAlias(alias, id);
+        }
+      }
+      result.decoded = decoded.length;
+      result.shared = shared.size;
+      this.setMeta(TEXT_VERSION_KEY, String(TEXT_VERSION));
+      return result;
     });
   }
 

@@ -176,12 +176,13 @@ describe('ingestPaths: bad input', () => {
 describe('ingestPaths: re-ingest and merging', () => {
   it('changes nothing when the same data comes again, not even the generation', async () => {
     const first = await ingest([FIXTURES]);
-    expect(counts(first)).toEqual({ files: 6, added: 13, updated: 1, unchanged: 0, rejected: 1 });
+    expect(counts(first)).toEqual({ files: 13, added: 26, updated: 1, unchanged: 0, rejected: 1 });
+    expect(first.failedFiles.map((f) => f.file)).toEqual([join(FIXTURES, 'csv/no-title.csv')]);
     const generation = t.store.generation();
-    expect(generation).toBe(6); // one batch a file, each of which changed something
+    expect(generation).toBe(12); // one batch a file, each of which changed something but no-title.csv
     const before = allRows();
     const again = await ingest([FIXTURES], { now: () => new Date('2025-06-01T00:00:00Z') });
-    expect(counts(again)).toEqual({ files: 6, added: 0, updated: 0, unchanged: 14, rejected: 1 });
+    expect(counts(again)).toEqual({ files: 13, added: 0, updated: 0, unchanged: 27, rejected: 1 });
     expect(t.store.generation()).toBe(generation);
     expect(allRows()).toEqual(before);
   });

@@ -151,7 +151,7 @@ describe('a damaged snapshot', () => {
     const file = readFileSync(path);
     file[5] = 1;
     writeFileSync(path, file);
-    expect(() => readSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 1, expected 2' }));
+    expect(() => readSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 1, expected 3' }));
   });
 
   it('a directory in its place is one line naming the path and the fix', () => {

@@ -12,10 +12,16 @@ import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rena
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { SetupError } from '../../errors.js';
+import { TEXT_VERSION } from '../../text.js';
 import { FIELD_COUNT, type FieldPostings, type IndexData } from './types.js';
 import { validateIndex } from './validate.js';
 
-const FORMAT_VERSION = 2;
+/**
+ * Layout version. 3: text normalization 2 (ł, ø, ß and the like folded to ASCII, lone Greek
+ * letters read as their names, LaTeX decoded) on top of format 2's checksums; the header also
+ * records the text version, and a snapshot written with another is rebuilt from the store.
+ */
+const FORMAT_VERSION = 3;
 const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
 /** Magic, header length, header CRC-32. */
 const PREFIX_BYTES = MAGIC.length + 8;
@@ -33,6 +39,7 @@ interface SectionInfo {
 }
 interface Header {
   version: number;
+  textVersion: number;
   generation: number;
   taxonomyHash: string;
   docCount: number;
@@ -115,6 +122,7 @@ export function writeSnapshot(path: string, data: IndexData): void {
   });
   const header: Header = {
     version: FORMAT_VERSION,
+    textVersion: TEXT_VERSION,
     generation: data.generation,
     taxonomyHash: data.taxonomyHash,
     docCount: data.docCount,
@@ -280,7 +288,9 @@ function parseHeader(file: Buffer, fileSize = file.length): { header: Header; bo
   const headerBytes = file.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength);
   if (crc32(headerBytes) !== file.readUInt32LE(MAGIC.length + 4)) throw new SnapshotError('damaged', 'the header fails its checksum');
   const header = JSON.parse(headerBytes.toString('utf8')) as Header;
-  if (header.version !== FORMAT_VERSION) throw new SnapshotError('outdated', `index snapshot format ${header.version}, expected ${FORMAT_VERSION}`);
+  if (header.version !== FORMAT_VERSION || header.textVersion !== TEXT_VERSION) {
+    throw new SnapshotError('outdated', `index snapshot format ${header.version} (text ${header.textVersion ?? 1}), expected ${FORMAT_VERSION} (text ${TEXT_VERSION})`);
+  }
   const bodyStart = align8(PREFIX_BYTES + headerLength);
   if (fileSize !== bodyStart + header.totalBytes) throw new SnapshotError('damaged', `the file is ${fileSize} bytes, its header says ${bodyStart + header.totalBytes}`);
   return { header, bodyStart };
