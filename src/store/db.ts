@@ -95,6 +95,16 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX digest_runs_state ON digest_runs(state);
   `,
+  // Sources: where harvests stand (resumption tokens, last syncs), and OpenReview's TL;DRs.
+  `
+  CREATE TABLE harvests (
+    key TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    state TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE papers ADD COLUMN tldr TEXT;
+  `,
 ];
 
 /**
