@@ -9,17 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedServer, rss } from './helpers/feedServer.js';
+import { FeedServer, fixture, rss } from './helpers/feedServer.js';
+import { Loopback, xml } from './helpers/loopback.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let dataDir: string;
 let server: FeedServer;
+let oai: Loopback;
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], {
       cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env, ARXIV_OAI_URL: `${oai.base}/oai`, PAPERSCOUT_CONTACT: 'lab-admin@example.org' },
     });
     let out = '';
     let err = '';
@@ -33,9 +35,11 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'paperscout-sync-'));
   server = await new FeedServer().start();
+  oai = await new Loopback().start();
 });
 afterAll(async () => {
   await server.stop();
+  await oai.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -71,9 +75,30 @@ describe('paperscout sync arxiv', () => {
 
   it('explains usage mistakes', async () => {
     server.serve({});
-    expect(await cli(['sync'])).toMatchObject({ code: 1, err: expect.stringMatching(/paperscout sync knows one source, arxiv/) });
+    expect(await cli(['sync'])).toMatchObject({ code: 1, err: expect.stringMatching(/paperscout sync knows two sources: paperscout sync arxiv/) });
     expect(await cli(['sync', 'pubmed'])).toMatchObject({ code: 1, err: expect.stringMatching(/\(not "pubmed"\)/) });
     expect(await cli(['sync', 'arxiv', '--categories', 'cs.LG,not a category'])).toMatchObject({ code: 1, err: expect.stringMatching(/--categories takes arXiv categories .* \(not "not a category"\)/) });
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('paperscout sync arxiv --from', () => {
+  it('harvests over OAI-PMH with the contact in the User-Agent, prints the summary and makes the papers searchable', async () => {
+    oai.serve({ '/oai?verb=ListRecords&metadataPrefix=arXiv&set=stat&from=2024-01-01&until=2024-01-31': xml(fixture('oai-stat-page1.xml')) });
+    const result = await cli(['sync', 'arxiv', '--from', '2024-01-01', '--until', '2024-01-31', '--categories', 'stat.ML']);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('arXiv OAI-PMH from 2024-01-01 to 2024-01-31, categories stat.ML\n  set stat, from 2024-01-01: 1 page, 2 records: 2 added, 0 updated, 0 unchanged, 0 skipped');
+    expect(result.out).toMatch(/Library: \d+ papers in /);
+    expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
+    const search = await cli(['search', 'calibrated posterior intervals hierarchical', '--json', '--limit', '1']);
+    expect(JSON.parse(search.out)).toMatchObject([{ id: 'arxiv:2401.00007', venue: 'arXiv', year: 2024 }]);
+  });
+
+  it('explains bad dates before asking anything', async () => {
+    oai.serve({});
+    expect(await cli(['sync', 'arxiv', '--from', '2024-13-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--from takes a day as YYYY-MM-DD, e.g. 2024-01-31 (not "2024-13-01")') });
+    expect(await cli(['sync', 'arxiv', '--from', '2024-02-01', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until 2024-01-01 is before --from 2024-02-01') });
+    expect(await cli(['sync', 'arxiv', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until needs --from') });
+    expect(oai.requests).toHaveLength(0);
   });
 });
