@@ -126,6 +126,12 @@ export class PaperStore {
     return this.stmts.count.get()!.n;
   }
 
+  /** Papers per status (`''` for none), most common first. */
+  statusCounts(): Array<[string, number]> {
+    const rows = this.db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM papers GROUP BY status ORDER BY n DESC, status').all();
+    return rows.map((r) => [r.status, r.n]);
+  }
+
   get(id: string): Paper | undefined {
     const row = this.stmts.byId.get(id);
     return row && toPaper(row);

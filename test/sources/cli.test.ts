@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedServer, fixture, rss } from './helpers/feedServer.js';
 import { Loopback, xml } from './helpers/loopback.js';
+import { openreviewFixture } from './openreview/helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let dataDir: string;
@@ -21,7 +22,7 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], {
       cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env, ARXIV_OAI_URL: `${oai.base}/oai`, PAPERSCOUT_CONTACT: 'lab-admin@example.org' },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env, ARXIV_OAI_URL: `${oai.base}/oai`, OPENREVIEW_API_URL: oai.base, PAPERSCOUT_CONTACT: 'lab-admin@example.org' },
     });
     let out = '';
     let err = '';
@@ -99,6 +100,33 @@ describe('paperscout sync arxiv --from', () => {
     expect(await cli(['sync', 'arxiv', '--from', '2024-13-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--from takes a day as YYYY-MM-DD, e.g. 2024-01-31 (not "2024-13-01")') });
     expect(await cli(['sync', 'arxiv', '--from', '2024-02-01', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until 2024-01-01 is before --from 2024-02-01') });
     expect(await cli(['sync', 'arxiv', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until needs --from') });
+    expect(oai.requests).toHaveLength(0);
+  });
+});
+
+describe('paperscout sync openreview', () => {
+  it('syncs a venue, and search --json and stats --json show statuses', async () => {
+    const notes = (offset: number) => ({ headers: { 'content-type': 'application/json' }, body: openreviewFixture(`iclr2025-offset-${offset}.json`) });
+    const ask = (offset: number) => `/notes?invitation=ICLR.cc%2F2025%2FConference%2F-%2FSubmission&limit=1000&offset=${offset}`;
+    // One page of 1,000 would hold them all: serve the three fixture pages as one.
+    const all = [0, 3, 6].flatMap((o) => (JSON.parse(notes(o).body) as { notes: unknown[] }).notes);
+    oai.serve({ [ask(0)]: { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notes: all, count: 7 }) } });
+    const result = await cli(['sync', 'openreview', '--venue', 'ICLR.cc/2025/Conference']);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('OpenReview ICLR.cc/2025/Conference: 7 of 7 submissions: 5 added, 0 updated, 0 unchanged, 2 skipped');
+    expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
+    const search = await cli(['search', 'benchmark of benchmarks for reasoning', '--json', '--limit', '1']);
+    expect(JSON.parse(search.out)).toMatchObject([{ id: 'openreview:Pz1xC4vB5n', venue: 'ICLR', year: 2025, status: 'Rejected', url: 'https://openreview.net/forum?id=Pz1xC4vB5n' }]);
+    const stats = JSON.parse((await cli(['stats', '--json'])).out) as Record<string, unknown>;
+    expect(stats).toMatchObject({ papers: expect.any(Number), demo: false, statuses: { Oral: 1, Spotlight: 1, Poster: 1, Rejected: 1, Withdrawn: 1 } });
+    expect(stats.papers).toBe(stats.stored);
+    expect(stats.harvests).toContainEqual({ key: 'openreview:ICLR.cc/2025/Conference', source: 'openreview', updatedAt: expect.any(String) });
+  });
+
+  it('explains a venue id it cannot use', async () => {
+    oai.serve({});
+    expect(await cli(['sync', 'openreview', '--venue', 'ICLR 2025'])).toMatchObject({ code: 1, err: expect.stringContaining('--venue takes an OpenReview venue id such as ICLR.cc/2025/Conference (not "ICLR 2025")') });
+    expect(await cli(['sync', 'openreview'])).toMatchObject({ code: 1, err: expect.stringContaining('Name the venue') });
     expect(oai.requests).toHaveLength(0);
   });
 });
