@@ -1,9 +1,10 @@
 /**
  * The bot's background work in `npm start`: every minute, the digests that are due (unless
  * DIGEST_SCHEDULER=off) and a check that the search index still reflects the store; once a day,
- * the arXiv sync and a purge of expired button state. When the store has changed (a sync, or an
- * import by another process), the index is rebuilt in a child process (7 s of CPU for 100k
- * papers would stall every user) and the running bot loads it.
+ * the arXiv sync, the OpenReview venues that are due (OPENREVIEW_VENUES) and a purge of expired
+ * button state. When the store has changed (a sync, a lookup, or an import by another process),
+ * the index is rebuilt in a child process (7 s of CPU for 100k papers would stall every user)
+ * and the running bot loads it.
  */
 import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
@@ -14,6 +15,10 @@ import { runDueDigests } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
 import type { ChatPlatform } from '../src/digest/store.js';
 import { scheduleArxivSync } from '../src/sources/arxiv/schedule.js';
+import { fetchHttpGet } from '../src/sources/arxiv/client.js';
+import { fetchHttp } from '../src/sources/http.js';
+import { scheduleOpenReviewSync } from '../src/sources/openreview/schedule.js';
+import { SqliteHarvestStore } from '../src/store/harvestStore.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
@@ -63,11 +68,22 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   });
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
+  let openreview: ReturnType<typeof scheduleOpenReviewSync> | undefined;
   if (app.demo) {
-    log.info('arXiv sync is off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
+    log.info('arXiv and OpenReview syncs are off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
   } else {
-    sync = scheduleArxivSync({ store: app.store, classify: app.classify, config: app.config.arxiv, log, onChange: () => ensureIndexFresh() });
+    sync = scheduleArxivSync({ store: app.store, classify: app.classify, config: app.config.arxiv, log, http: fetchHttpGet({ userAgent: app.config.userAgent }), onChange: () => ensureIndexFresh() });
     sync.start();
+    openreview = scheduleOpenReviewSync({
+      store: app.store,
+      harvests: new SqliteHarvestStore(app.db),
+      classify: app.classify,
+      config: app.config.openreview,
+      log,
+      http: fetchHttp({ userAgent: app.config.userAgent }),
+      onChange: () => ensureIndexFresh(),
+    });
+    openreview.start();
   }
   if (!app.config.digestScheduler) log.info('DIGEST_SCHEDULER=off: digests are left to `paperscout digest run-due`');
 
@@ -77,6 +93,7 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       everyMinute.stop();
       daily.stop();
       await sync?.stop();
+      await openreview?.stop();
       await Promise.allSettled([pass, reindexing]);
     },
   };
