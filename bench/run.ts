@@ -80,7 +80,7 @@ const mem = spawnSync(process.execPath, ['--expose-gc', cli, 'stats', '--memory'
 const heapMatch = /heap ([\d.]+) MB, external ([\d.]+) MB, RSS ([\d.]+) MB/.exec(mem.stdout);
 
 // ── Search and autocomplete latency ───────────────────────────────────────────────────────
-const app = await openApp(loadConfig({ DATA_DIR: dataDir }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
+const app = await openApp(loadConfig({ DATA_DIR: dataDir, LOOKUP_UPSTREAM: 'off' }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
 const cases = [
   ...readFileSync(evalFile, 'utf8')
     .split('\n')

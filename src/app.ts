@@ -19,6 +19,8 @@ import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
 import { seedPath } from './paths.js';
+import { systemClock, type Clock } from './sources/clock.js';
+import { UpstreamLookup, type PaperLookup } from './sources/lookup.js';
 
 /** The demo corpus a fresh clone searches until a real one is ingested. */
 export const DEMO_CORPUS_FILE = 'demo-papers.jsonl';
@@ -38,6 +40,8 @@ export interface App {
   registry: CommandRegistry;
   /** Whether the library is the bundled demo corpus. */
   demo: boolean;
+  /** Fetches papers the library lacks; undefined with LOOKUP_UPSTREAM=off. */
+  lookup?: PaperLookup;
   /** A context for running commands on behalf of a user. */
   context(platform: Platform, user: CommandContext['user'], extra?: Partial<CommandContext>): CommandContext;
   close(): void;
@@ -48,6 +52,8 @@ export interface OpenAppOptions {
   /** Use the demo corpus when DATA_DIR has no papers (default true). */
   demoWhenEmpty?: boolean;
   taxonomyPath?: string;
+  /** Time for outbound lookups (their politeness waits); the system clock by default. */
+  clock?: Clock;
 }
 
 /**
@@ -82,6 +88,8 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       log,
     }).open();
     const registry = createRegistry();
+    // In the demo, looked-up papers join the in-memory demo store: DATA_DIR stays empty.
+    const lookup = config.lookup.upstream ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
     return {
       config,
       log,
@@ -94,7 +102,8 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       library,
       registry,
       demo,
-      context: (platform, user, extra = {}) => ({ library, states, digests, platform, user, now, log, ...extra }),
+      ...(lookup && { lookup }),
+      context: (platform, user, extra = {}) => ({ library, states, digests, platform, user, now, log, ...(lookup && { lookup }), ...extra }),
       close: () => {
         if (demo) store.close();
         db.close();

@@ -6,6 +6,8 @@ import { UserError } from '../errors.js';
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import type { CommandContext } from './types.js';
+import type { PaperRef } from '../papers/ids.js';
+import type { PaperLookup } from '../sources/lookup.js';
 import { shorten } from '../text.js';
 
 export { shorten };
@@ -82,6 +84,19 @@ export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: st
     }),
     shareable: true,
   };
+}
+
+/**
+ * A paper the library lacked, fetched by `lookup`: shown like any other, with a note that it was
+ * just added; or a private line saying why it could not be.
+ * @example await showLookedUp(ctx, ctx.lookup, { kind: 'arxiv', id: '1706.03762' })
+ */
+export async function showLookedUp(ctx: CommandContext, lookup: PaperLookup, ref: PaperRef): Promise<Reply> {
+  const outcome = await lookup.find(ref);
+  if (outcome.kind !== 'found') return { fallback: outcome.message, blocks: [{ kind: 'text', text: outcome.message }], ephemeral: true };
+  const reply = showPaper(ctx, outcome.doc);
+  if (!outcome.added) return reply;
+  return { ...reply, blocks: [{ kind: 'note', text: `Not in the library yet: fetched from ${outcome.source} and added.` }, ...reply.blocks] };
 }
 
 function renderPage(ctx: CommandContext, state: SearchState, stateId: string, result: SearchResult, requested: number): Reply {

@@ -12,6 +12,8 @@ export interface Reply {
   status?: number;
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** The reply waits for this (a test holding the answer back while it checks what happens meanwhile). */
+  hold?: Promise<void>;
 }
 
 export interface Recorded {
@@ -51,8 +53,11 @@ export class Loopback {
         this.requests.push({ key, url, method: req.method ?? 'GET', headers: req.headers, body: Buffer.concat(chunks).toString(), at: this.clock?.now().getTime() ?? Date.now() });
         const queue = this.routes.get(key);
         const reply = (queue && queue.length > 1 ? queue.shift() : queue?.[0]) ?? { status: 404, body: `no reply for ${key}` };
-        res.writeHead(reply.status ?? 200, reply.headers ?? {});
-        res.end(reply.body ?? '');
+        void (reply.hold ?? Promise.resolve()).then(() => {
+          if (res.destroyed) return;
+          res.writeHead(reply.status ?? 200, reply.headers ?? {});
+          res.end(reply.body ?? '');
+        });
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -74,6 +79,14 @@ export class Loopback {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/** A promise a test resolves when it lets a held reply go. */
+export function gate(): { hold: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const hold = new Promise<void>((resolve) => (release = resolve));
+  return { hold, release };
 }
