@@ -79,12 +79,18 @@ export function renderCountLine(progress: { done: number; total?: number; unit: 
  * // '[############------------]  50%  5.0/10.0 MB  1,234 records  icml2019.json'
  */
 export function renderProgressLine(progress: IngestProgress, width: number): string {
-  const ratio = progress.bytesTotal > 0 ? Math.min(1, progress.bytesDone / progress.bytesTotal) : 1;
-  const filled = Math.round(ratio * BAR_WIDTH);
-  const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
-  const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
-  const size = `${megabytes(progress.bytesDone)}/${megabytes(progress.bytesTotal)} MB`;
-  const line = `${bar} ${percent}  ${size}  ${progress.records.toLocaleString('en-US')} records  ${basename(progress.file)}`;
+  const records = `${progress.records.toLocaleString('en-US')} records  ${basename(progress.file)}`;
+  let line: string;
+  if (progress.bytesTotal < progress.bytesDone) {
+    // A download whose size the server did not say: no bar, just what came so far.
+    line = `${megabytes(progress.bytesDone)} MB  ${records}`;
+  } else {
+    const ratio = progress.bytesTotal > 0 ? Math.min(1, progress.bytesDone / progress.bytesTotal) : 1;
+    const filled = Math.round(ratio * BAR_WIDTH);
+    const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
+    const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
+    line = `${bar} ${percent}  ${megabytes(progress.bytesDone)}/${megabytes(progress.bytesTotal)} MB  ${records}`;
+  }
   return line.length > width ? line.slice(0, Math.max(0, width)) : line;
 }
 

@@ -4,11 +4,13 @@
  * makes the test wait.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_PAPERS } from '../helpers/corpus.js';
 import { FeedServer, fixture, rss } from './helpers/feedServer.js';
 import { Loopback, xml } from './helpers/loopback.js';
 import { openreviewFixture } from './openreview/helpers.js';
@@ -128,5 +130,19 @@ describe('paperscout sync openreview', () => {
     expect(await cli(['sync', 'openreview', '--venue', 'ICLR 2025'])).toMatchObject({ code: 1, err: expect.stringContaining('--venue takes an OpenReview venue id such as ICLR.cc/2025/Conference (not "ICLR 2025")') });
     expect(await cli(['sync', 'openreview'])).toMatchObject({ code: 1, err: expect.stringContaining('Name the venue') });
     expect(oai.requests).toHaveLength(0);
+  });
+});
+
+describe('paperscout ingest <URL>', () => {
+  it('streams a remote gzip JSONL with the same summary as a file, and changes nothing the second time', async () => {
+    const body = gzipSync(readFileSync(FIXTURE_PAPERS));
+    oai.serve({ '/dumps/papers.jsonl.gz': { headers: { 'content-type': 'application/gzip', 'content-length': String(body.length) }, body } });
+    const url = `${oai.base}/dumps/papers.jsonl.gz`;
+    const first = await cli(['ingest', url]);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/^29 records from 1 file: \d+ added, \d+ updated, \d+ unchanged, 0 rejected/);
+    expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
+    const again = await cli(['ingest', url]);
+    expect(again.out).toMatch(/^29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 rejected/);
   });
 });
