@@ -159,7 +159,7 @@ export class Library {
 
   /**
    * A paper as a card: a snippet of its abstract around `words` for a result list, or with
-   * `detail` its whole abstract.
+   * `detail` its whole abstract (after the authors' TL;DR, where the venue has one).
    */
   card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number } = {}): PaperCard {
     const links = paperLinks(paper);
@@ -180,7 +180,7 @@ export class Library {
       links: links.slice(1),
       ...(options.position !== undefined && { position: options.position }),
     };
-    if (options.detail) card.abstract = paper.abstract;
+    if (options.detail) card.abstract = paper.tldr ? `TL;DR: ${paper.tldr}\n\n${paper.abstract}` : paper.abstract;
     else if (paper.abstract) card.snippet = buildSnippet(paper.abstract, options.words ?? []);
     return card;
   }

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';
 import { fixture } from '../sources/helpers/feedServer.js';
 import { Loopback, json, xml } from '../sources/helpers/loopback.js';
+import { openreviewFixture } from '../sources/openreview/helpers.js';
 
 let server: Loopback;
 let app: TestApp | undefined;
@@ -53,6 +54,18 @@ describe('/paper naming a paper the library lacks', () => {
     const reply = await app.registry.runText(app.context('terminal', { id: 'u1' }), 'paper', 'https://doi.org/10.5555/invented.2024.77');
     expect(texts(reply)[0]).toBe('Not in the library yet: fetched from OpenAlex and added.');
     expect(papers(reply)[0]).toMatchObject({ title: 'Folding Invented Proteins with Graph Neural Networks', venue: 'Journal of Invented Biology' });
+  });
+
+  it('fetches an OpenReview forum with its decision, and shows the TL;DR before the abstract', async () => {
+    app = await createTestApp({ env: { ...upstream(), LOOKUP_UPSTREAM: 'on' }, clock: new FakeClock() });
+    server.serve({ '/openreview/notes?id=Kx7vQ2mN9a': { headers: { 'content-type': 'application/json' }, body: openreviewFixture('note-Kx7vQ2mN9a.json') } });
+    const reply = await app.registry.runText(app.context('terminal', { id: 'u1' }), 'paper', 'https://openreview.net/forum?id=Kx7vQ2mN9a&noteId=Kx7vQ2mN9a');
+    expect(papers(reply)[0]).toMatchObject({
+      venue: 'ICLR',
+      year: 2025,
+      status: 'Oral',
+      abstract: 'TL;DR: Sparse experts follow the same scaling laws as dense models once routing is accounted for.\n\nWe fit scaling laws for sparse mixture-of-experts language models across three orders of magnitude.',
+    });
   });
 
   it('answers privately and clearly when arXiv has no such paper', async () => {
