@@ -31,22 +31,7 @@ export interface BackgroundJobs {
 export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>): BackgroundJobs {
   const { log } = app;
   const stopping = new AbortController();
-  let reindexing: Promise<void> | undefined;
-
-  /** Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time). */
-  const ensureIndexFresh = (): Promise<void> => {
-    if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
-    reindexing ??= (async () => {
-      try {
-        if (!app.library.refresh({ rebuild: false }) && (await reindexInChild(app, stopping.signal))) {
-          app.library.refresh({ rebuild: false });
-        }
-      } finally {
-        reindexing = undefined;
-      }
-    })();
-    return reindexing;
-  };
+  const ensureIndexFresh = indexRefresher(app, stopping.signal);
 
   let pass: Promise<void> | undefined;
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
@@ -94,8 +79,37 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       daily.stop();
       await sync?.stop();
       await openreview?.stop();
-      await Promise.allSettled([pass, reindexing]);
+      await Promise.allSettled([pass, ensureIndexFresh()]);
     },
+  };
+}
+
+/**
+ * A function that loads a fresh index when the store has moved on (a sync, a lookup, another
+ * process's import): a snapshot someone saved, else one rebuilt by a child process (one at a
+ * time). The demo store lives in memory (papers looked up join it): its few papers are indexed
+ * in process. After `signal` aborts, it returns the rebuild still in flight, for shutdown to wait on.
+ */
+export function indexRefresher(app: Pick<App, 'library' | 'demo' | 'config' | 'log'>, signal: AbortSignal): () => Promise<void> {
+  let reindexing: Promise<void> | undefined;
+  return () => {
+    // Once stopping, it only hands back the rebuild in flight (if any) to be waited for.
+    if (signal.aborted) return reindexing ?? Promise.resolve();
+    if (!app.library.stale) return Promise.resolve();
+    if (app.demo) {
+      app.library.refresh();
+      return Promise.resolve();
+    }
+    reindexing ??= (async () => {
+      try {
+        if (!app.library.refresh({ rebuild: false }) && (await reindexInChild(app, signal))) {
+          app.library.refresh({ rebuild: false });
+        }
+      } finally {
+        reindexing = undefined;
+      }
+    })();
+    return reindexing;
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reindexInChild } from '../../adapters/background.js';
+import { existsSync } from 'node:fs';
+import { indexRefresher, reindexInChild } from '../../adapters/background.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
 import { silentLog } from '../helpers/corpus.js';
@@ -38,5 +39,29 @@ describe('new papers in a running bot', () => {
     addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
     expect(app.library.size).toBe(before + 1);
     expect(app.library.stale).toBe(false);
+  });
+});
+
+describe('a paper looked up while the library is the demo corpus', () => {
+  it('reaches the search index in process: the demo store is in memory, DATA_DIR stays empty', async () => {
+    const demo = await createTestApp({ empty: true });
+    try {
+      expect(demo.demo).toBe(true);
+      demo.store.transaction(() => {
+        const gen = demo.store.beginGeneration();
+        demo.store.upsert(
+          { title: 'Wombat Burrows as Graph Neural Networks', authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.LG'], links: {}, externalIds: { arxiv: '2611.88888' } },
+          gen,
+          { source: 'arxiv', classify: demo.classify, now: new Date() },
+        );
+      });
+      expect(demo.library.stale).toBe(true);
+      await indexRefresher(demo, new AbortController().signal)();
+      expect(demo.library.stale).toBe(false);
+      expect(demo.library.search('wombat burrows').hits[0]?.id).toBe('arxiv:2611.88888');
+      expect(existsSync(demo.config.indexPath)).toBe(false);
+    } finally {
+      demo.dispose();
+    }
   });
 });

@@ -4,15 +4,17 @@
  * makes the test wait.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_PAPERS } from '../helpers/corpus.js';
 import { FeedServer, fixture, rss } from './helpers/feedServer.js';
-import { Loopback, xml } from './helpers/loopback.js';
+import { Loopback, xml, type KeyOf } from './helpers/loopback.js';
 import { openreviewFixture } from './openreview/helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,12 +22,26 @@ let dataDir: string;
 let server: FeedServer;
 let oai: Loopback;
 
+const env = () => ({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env, ARXIV_OAI_URL: `${oai.base}/oai`, OPENREVIEW_API_URL: oai.base, PAPERSCOUT_CONTACT: 'lab-admin@example.org' });
+
+/** The resumption token the harvest state holds for `--from 2024-01-01 --categories cs.LG`, read as another process would. */
+function storedToken(): string | undefined {
+  try {
+    const db = new Database(join(dataDir, 'paperscout.db'), { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare('SELECT state FROM harvests WHERE key = ?').get('arxiv-oai:cs:2024-01-01..:cs.LG') as { state: string } | undefined;
+      return row ? (JSON.parse(row.state) as { token?: string }).token : undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined; // not created yet
+  }
+}
+
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env, ARXIV_OAI_URL: `${oai.base}/oai`, OPENREVIEW_API_URL: oai.base, PAPERSCOUT_CONTACT: 'lab-admin@example.org' },
-    });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], { cwd: root, env: env() });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -86,11 +102,30 @@ describe('paperscout sync arxiv', () => {
 });
 
 describe('paperscout sync arxiv --from', () => {
+  it('resumes at the stored token after the process is killed between pages', async () => {
+    const key: KeyOf = (url) => (url.searchParams.has('resumptionToken') ? `token=${url.searchParams.get('resumptionToken')}` : `set=${url.searchParams.get('set')}&from=${url.searchParams.get('from')}`);
+    oai.serve({ 'set=cs&from=2024-01-01': xml(fixture('oai-cs-page1.xml')), 'token=7004309|4': xml(fixture('oai-cs-page2.xml')) }, key);
+    const args = ['sync', 'arxiv', '--from', '2024-01-01', '--categories', 'cs.LG'];
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], { cwd: root, env: env() });
+    // Page 1 and its token are stored together; arXiv's 3 s spacing holds page 2 back: kill then.
+    await vi.waitFor(() => expect(storedToken()).toBe('7004309|4'), { timeout: 15_000, interval: 25 });
+    child.kill('SIGKILL');
+    await once(child, 'close');
+    expect(oai.keys).toEqual(['set=cs&from=2024-01-01']);
+
+    const rerun = await cli(args);
+    expect(rerun.code).toBe(0);
+    expect(oai.keys).toEqual(['set=cs&from=2024-01-01', 'token=7004309|4']);
+    expect(rerun.out).toContain('set cs, resumed at the stored resumption token: 1 page, 3 of 7 records: 2 added');
+    expect(storedToken()).toBeUndefined();
+  });
+
   it('harvests over OAI-PMH with the contact in the User-Agent, prints the summary and makes the papers searchable', async () => {
     oai.serve({ '/oai?verb=ListRecords&metadataPrefix=arXiv&set=stat&from=2024-01-01&until=2024-01-31': xml(fixture('oai-stat-page1.xml')) });
     const result = await cli(['sync', 'arxiv', '--from', '2024-01-01', '--until', '2024-01-31', '--categories', 'stat.ML']);
     expect(result.code).toBe(0);
-    expect(result.out).toContain('arXiv OAI-PMH from 2024-01-01 to 2024-01-31, categories stat.ML\n  set stat, from 2024-01-01: 1 page, 2 records: 2 added, 0 updated, 0 unchanged, 0 skipped');
+    // 2401.00001 is a cs.LG cross-list: stored already if the cs harvest above ran first.
+    expect(result.out).toMatch(/arXiv OAI-PMH from 2024-01-01 to 2024-01-31, categories stat\.ML\n  set stat, from 2024-01-01: 1 page, 2 records: [12] added, [01] updated, [01] unchanged, 0 skipped/);
     expect(result.out).toMatch(/Library: \d+ papers in /);
     expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
     const search = await cli(['search', 'calibrated posterior intervals hierarchical', '--json', '--limit', '1']);
