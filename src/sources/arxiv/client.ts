@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { FetchError, PoliteClient, fetchHttp, type HttpRequest, type PoliteOptions } from '../http.js';
+import { PoliteClient, fetchHttp, type HttpRequest, type PoliteOptions } from '../http.js';
 import { childText, firstChild, parseXml } from './xml.js';
 
 export { FetchError as ArxivFetchError, parseRetryAfter, type HttpGet, type HttpResponse } from '../http.js';
@@ -55,9 +55,4 @@ export function explainArxivError(body: string): string | undefined {
     return undefined;
   }
   return undefined;
-}
-
-/** Whether an error is arXiv's answer that there is no such thing (a 404). */
-export function isNotFound(error: unknown): boolean {
-  return error instanceof FetchError && error.status === 404;
 }
