@@ -237,12 +237,14 @@ class SetHarvest {
           url = next;
           continue;
         }
+        const asked = this.state.token;
         this.store(page);
         const token = page.token?.value;
         if (!token) {
           this.result.done = true;
           break;
         }
+        if (token === asked) throw new OaiError('sameToken', `arXiv answered the resumption token ${token} with the same token again (set ${this.set}, page ${this.state.pages}); stopped so as not to loop`);
         if (signal?.aborted) break;
         url = this.tokenUrl(token);
       }

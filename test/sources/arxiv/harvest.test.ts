@@ -198,6 +198,14 @@ describe('harvestArxiv', () => {
     expect(harvests.get<OaiHarvestState>(harvestKey({ ...OPTIONS, categories: ['cs.LG'] }, 'cs'))!.state.token).toBe('7004309|4');
   });
 
+  it('stops rather than loop when arXiv hands back the token it was asked with', async () => {
+    const looping = fixture('oai-cs-page2.xml').replace('<resumptionToken cursor="4" completeListSize="7"/>', '<resumptionToken cursor="4" completeListSize="7">7004309|4</resumptionToken>');
+    server.serve({ ...CS_AND_STAT, 'token=7004309|4': xml(looping) }, oaiKey);
+    const summary = await harvest({ categories: ['cs.LG'] });
+    expect(summary.failed[0]!.reason).toMatch(/with the same token again \(set cs, page 2\); stopped so as not to loop$/);
+    expect(server.keys).toEqual(['set=cs&from=2024-01-01', 'token=7004309|4']);
+  });
+
   it('retries 500, 502 and 504 with backoff', async () => {
     server.serve({ ...CS_AND_STAT, 'set=cs&from=2024-01-01': [{ status: 500 }, { status: 502 }, { status: 504 }, page('oai-cs-page1.xml')] }, oaiKey);
     const summary = await harvest({ categories: ['cs.LG'] });
