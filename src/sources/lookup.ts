@@ -110,8 +110,10 @@ export class UpstreamLookup implements PaperLookup {
       }
       const timedOut = deadline.aborted || (error instanceof Error && error.name === 'TimeoutError');
       log.warn({ err: error, ref }, 'lookup of a missing paper failed');
+      const ms = this.deps.timeoutMs ?? LOOKUP_TIMEOUT_MS;
+      const limit = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
       const message = timedOut
-        ? `${service} did not answer in time, so ${describe(ref)} is not in the library yet. Try again in a minute.`
+        ? `Could not find ${describe(ref)} on ${service}: it did not answer within ${limit}. Try again in a minute.`
         : `Could not fetch ${describe(ref)} from ${service} (${reason(error)}). Try again later.`;
       return { kind: 'failed', message };
     }
@@ -150,9 +152,16 @@ export class UpstreamLookup implements PaperLookup {
 
   private async fromArxiv(id: string, signal: AbortSignal): Promise<Fetched> {
     const url = `${this.deps.config.arxiv.apiUrl}?${new URLSearchParams({ id_list: id, max_results: '1' })}`;
-    const page = await fetchApiPage(this.arxiv, url, 0, { signal, retries: 1, emptyIsAnswer: true });
+    const missing = { missing: `No paper ${id} found on arXiv. Check the id, or search by its title.` };
+    let page;
+    try {
+      page = await fetchApiPage(this.arxiv, url, 0, { signal, retries: 1, emptyIsAnswer: true });
+    } catch (error) {
+      if (error instanceof FetchError && error.status === 404) return missing;
+      throw error;
+    }
     const entry = page.entries.find((e) => e.id === id);
-    if (!entry) return { missing: `arXiv has no paper ${id}. Check the id, or search by its title.` };
+    if (!entry) return missing;
     const mapped = entryToRecord(entry);
     return mapped.ok ? { record: mapped.record, source: 'arxiv' } : { missing: `arXiv's record of ${id} is unusable (${mapped.reason}).` };
   }
@@ -162,7 +171,7 @@ export class UpstreamLookup implements PaperLookup {
     const query = contact && contact.includes('@') && !/^https?:/i.test(contact) ? `?${new URLSearchParams({ mailto: contact })}` : '';
     const url = `${this.deps.config.lookup.openalexUrl}/works/doi:${doi.split('/').map(encodeURIComponent).join('/')}${query}`;
     const { status, body } = await this.openalex.lookup(url, signal);
-    if (status === 404) return { missing: `OpenAlex has no work with the DOI ${doi}. Check the DOI, or search by its title.` };
+    if (status === 404) return { missing: `No work with the DOI ${doi} found on OpenAlex. Check the DOI, or search by its title.` };
     const mapped = workToRecord(parseWork(body));
     return mapped.ok ? { record: mapped.record, source: 'openalex' } : { missing: `OpenAlex's record of ${doi} is unusable (${mapped.reason}).` };
   }
@@ -175,7 +184,7 @@ export class UpstreamLookup implements PaperLookup {
       page = await this.openreview.note(note.forum, signal);
       note = page.notes[0];
     }
-    if (!note) return { missing: `OpenReview has no public submission ${id}. Check the link, or search by its title.` };
+    if (!note) return { missing: `No public submission ${id} found on OpenReview. Check the link, or search by its title.` };
     const mapped = noteToRecord(note);
     return mapped.ok ? { record: mapped.record, source: 'openreview' } : { missing: `OpenReview's record of ${id} is unusable (${mapped.reason}).` };
   }

@@ -72,7 +72,7 @@ describe('/paper naming a paper the library lacks', () => {
     app = await createTestApp({ env: { ...upstream(), LOOKUP_UPSTREAM: 'on' }, clock: new FakeClock() });
     server.serve({ '/api/query?id_list=2501.99999&max_results=1': xml('<feed xmlns="http://www.w3.org/2005/Atom"><title>ArXiv Query</title></feed>') });
     const reply = await app.registry.runText(app.context('terminal', { id: 'u1' }), 'paper', '2501.99999');
-    expect(reply).toMatchObject({ ephemeral: true, fallback: 'arXiv has no paper 2501.99999. Check the id, or search by its title.' });
+    expect(reply).toMatchObject({ ephemeral: true, fallback: 'No paper 2501.99999 found on arXiv. Check the id, or search by its title.' });
   });
 
   it('makes no outbound call with LOOKUP_UPSTREAM=off', async () => {

@@ -63,13 +63,18 @@ describe('UpstreamLookup', () => {
   it('says arXiv has no such paper after asking again once (arXiv serves empty pages by mistake), and remembers it', async () => {
     server.serve({ '/api/query?id_list=2501.99999&max_results=1': EMPTY });
     const service = lookup();
-    expect(await service.find({ kind: 'arxiv', id: '2501.99999' })).toEqual({ kind: 'missing', message: 'arXiv has no paper 2501.99999. Check the id, or search by its title.' });
+    expect(await service.find({ kind: 'arxiv', id: '2501.99999' })).toEqual({ kind: 'missing', message: 'No paper 2501.99999 found on arXiv. Check the id, or search by its title.' });
     expect(server.requests).toHaveLength(2);
     expect(await service.find({ kind: 'arxiv', id: '2501.99999' })).toMatchObject({ kind: 'missing' });
     expect(server.requests).toHaveLength(2);
     clock.advance(11 * 60_000);
     await service.find({ kind: 'arxiv', id: '2501.99999' });
     expect(server.requests).toHaveLength(4);
+  });
+
+  it('takes a 404 from arXiv for "not found on arXiv"', async () => {
+    server.serve({});
+    expect(await lookup().find({ kind: 'arxiv', id: '2501.01234' })).toEqual({ kind: 'missing', message: 'No paper 2501.01234 found on arXiv. Check the id, or search by its title.' });
   });
 
   it("quotes arXiv's own explanation when it refuses an id", async () => {
@@ -100,14 +105,14 @@ describe('UpstreamLookup', () => {
 
   it('says OpenAlex has no such DOI on a 404', async () => {
     server.serve({});
-    expect(await lookup().find({ kind: 'doi', id: '10.5555/nothing' })).toEqual({ kind: 'missing', message: 'OpenAlex has no work with the DOI 10.5555/nothing. Check the DOI, or search by its title.' });
+    expect(await lookup().find({ kind: 'doi', id: '10.5555/nothing' })).toEqual({ kind: 'missing', message: 'No work with the DOI 10.5555/nothing found on OpenAlex. Check the DOI, or search by its title.' });
   });
 
   it('fetches an OpenReview forum with its decision', async () => {
     server.serve({ '/openreview/notes?id=Kx7vQ2mN9a': { headers: { 'content-type': 'application/json' }, body: openreviewFixture('note-Kx7vQ2mN9a.json') } });
     expect(await lookup().find({ kind: 'openreview', id: 'Kx7vQ2mN9a' })).toMatchObject({ kind: 'found', source: 'OpenReview', paper: { id: 'openreview:Kx7vQ2mN9a', venue: 'ICLR', year: 2025, status: 'Oral' } });
     server.serve({ '/openreview/notes?id=Nothing123': json({ notes: [], count: 0 }) });
-    expect(await lookup().find({ kind: 'openreview', id: 'Nothing123' })).toMatchObject({ kind: 'missing', message: expect.stringContaining('OpenReview has no public submission Nothing123') });
+    expect(await lookup().find({ kind: 'openreview', id: 'Nothing123' })).toMatchObject({ kind: 'missing', message: expect.stringContaining('No public submission Nothing123 found on OpenReview') });
   });
 
   it('gives up at its deadline with a clear message, and adds nothing', async () => {
@@ -115,7 +120,7 @@ describe('UpstreamLookup', () => {
     server.serve({ [ARXIV]: { ...xml(fixture('api-id-2501.01234.xml')), hold: held.hold } });
     const outcome = await lookup({ timeoutMs: 50 }).find({ kind: 'arxiv', id: '2501.01234' });
     held.release();
-    expect(outcome).toEqual({ kind: 'failed', message: 'arXiv did not answer in time, so arXiv 2501.01234 is not in the library yet. Try again in a minute.' });
+    expect(outcome).toEqual({ kind: 'failed', message: 'Could not find arXiv 2501.01234 on arXiv: it did not answer within 50 ms. Try again in a minute.' });
     expect(store.count()).toBe(0);
   });
 
