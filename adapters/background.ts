@@ -2,20 +2,25 @@
  * The bot's background work in `npm start`: every minute, the digests that are due (unless
  * DIGEST_SCHEDULER=off) and a check that the search index still reflects the store; once a day,
  * the arXiv sync, the OpenReview venues that are due (OPENREVIEW_VENUES) and a purge of expired
- * button state. When the store has changed (a sync, a lookup, or an import by another process),
- * the index is rebuilt in a child process (7 s of CPU for 100k papers would stall every user)
- * and the running bot loads it.
+ * button state. When the store has changed (a sync, a lookup of a paper the library lacked, or
+ * an import by another process), or the snapshot was missing or damaged at start, the index is
+ * rebuilt in a child process (7 s of CPU for 100k papers would stall every user) and the running
+ * bot loads it; the first rebuild starts at once. Digests wait while there is no index at all.
+ * The child runs the same build as this process: compiled JavaScript under `npm start`,
+ * TypeScript through tsx under `npm run dev` (a compiled child of a TypeScript parent could be
+ * older than the code that spawned it). The demo corpus lives in memory (papers looked up join
+ * it): its few papers are indexed in process.
  */
 import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cron } from 'croner';
 import type { App } from '../src/app.js';
-import { runDueDigests } from '../src/digest/runner.js';
+import { runDueDigests, type RunDueSummary } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
 import type { ChatPlatform } from '../src/digest/store.js';
-import { scheduleArxivSync } from '../src/sources/arxiv/schedule.js';
 import { fetchHttpGet } from '../src/sources/arxiv/client.js';
+import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
 import { fetchHttp } from '../src/sources/http.js';
 import { scheduleOpenReviewSync } from '../src/sources/openreview/schedule.js';
 import { SqliteHarvestStore } from '../src/store/harvestStore.js';
@@ -24,40 +29,115 @@ import { SqliteHarvestStore } from '../src/store/harvestStore.js';
 const STDERR_TAIL = 2000;
 
 export interface BackgroundJobs {
+  /**
+   * Brings the search index up to date now: loads a fresh snapshot, or has a child process
+   * rebuild it first (joining a rebuild under way). Resolves when done; failures are logged.
+   * `whenSettled`, as the minute's check does: while the bot has an index, a store that changed
+   * since the last such check (an import under way in another process) is left alone for now.
+   */
+  refreshIndex(options?: { whenSettled?: boolean }): Promise<void>;
   /** Stops the timers, waits for work under way, and ends a rebuild in progress. */
   stop(): Promise<void>;
 }
 
-export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>): BackgroundJobs {
+/** What the jobs report as they go (health and metrics). */
+export interface BackgroundHooks {
+  /** A digest pass ended, with its summary or its error. */
+  onDigestRun?: (at: Date, result: { summary: RunDueSummary } | { error: unknown }) => void;
+  /** An arXiv sync ended. */
+  onSync?: ScheduleDeps['onDone'];
+}
+
+/**
+ * Starts the timers. `senders` is read at every digest pass, so a platform that connects later
+ * (or reconnects) gets its digests from then on.
+ */
+export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>, hooks: BackgroundHooks = {}): BackgroundJobs {
   const { log } = app;
   const stopping = new AbortController();
-  const ensureIndexFresh = indexRefresher(app, stopping.signal);
+  let reindexing: Promise<void> | undefined;
+
+  /** The store generation the last minute's check saw: another process's import moves it every second. */
+  let seenGeneration: number | undefined;
+
+  /**
+   * Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time).
+   * On the minute's check (`whenSettled`) a store still changing since the last check is left
+   * alone while the bot has an index: an import in another process writes its own snapshot when
+   * it ends, and rebuilding beside it would only compete for the CPU.
+   */
+  const ensureIndexFresh = (options: { whenSettled?: boolean } = {}): Promise<void> => {
+    if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
+    if (app.demo) {
+      // In memory, some sixty papers: rebuilt in a blink, and a child would index DATA_DIR instead.
+      app.library.refresh();
+      return Promise.resolve();
+    }
+    // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
+    reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
+    return reindexing;
+  };
+  const bringIndexUpToDate = async (whenSettled: boolean): Promise<void> => {
+    const wasReady = app.library.ready;
+    const load = (): boolean => {
+      const started = performance.now();
+      const loaded = app.library.refresh({ rebuild: false });
+      if (loaded) log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
+      return loaded;
+    };
+    if (load()) return;
+    const generation = app.store.generation();
+    const changing = whenSettled && wasReady && generation !== seenGeneration;
+    seenGeneration = generation;
+    if (changing) return;
+    if (await reindexInChild(app, stopping.signal)) load();
+    if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
+  };
+  const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
+    ensureIndexFresh(options).catch((err: unknown) => log.error({ err }, 'index refresh failed'));
 
   let pass: Promise<void> | undefined;
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
     pass = (async () => {
-      await ensureIndexFresh().catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+      await refreshIndex({ whenSettled: true });
       if (!app.config.digestScheduler || stopping.signal.aborted) return;
+      if (!app.library.ready) {
+        log.warn('digests wait: the search index is still being rebuilt');
+        return;
+      }
+      const at = new Date();
       try {
-        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, new Date());
+        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
         if (summary.due > 0) log.info({ ...summary }, 'digests run');
+        hooks.onDigestRun?.(at, { summary });
       } catch (err) {
         log.error({ err }, 'digest run failed');
+        hooks.onDigestRun?.(at, { error: err });
       }
     })();
     await pass;
   });
   const daily = new Cron('17 3 * * *', { timezone: 'UTC' }, () => {
     const purged = app.states.purge(new Date());
-    if (purged > 0) log.info({ purged }, 'expired button state purged');
+    if (purged) log.info({ purged }, 'expired button state purged');
   });
+  // A snapshot that was missing, damaged or behind the store at start is rebuilt now, not in a minute.
+  void refreshIndex();
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
   let openreview: ReturnType<typeof scheduleOpenReviewSync> | undefined;
   if (app.demo) {
     log.info('arXiv and OpenReview syncs are off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
   } else {
-    sync = scheduleArxivSync({ store: app.store, classify: app.classify, config: app.config.arxiv, log, http: fetchHttpGet({ userAgent: app.config.userAgent }), onChange: () => ensureIndexFresh() });
+    sync = scheduleArxivSync({
+      store: app.store,
+      classify: app.classify,
+      config: app.config.arxiv,
+      log,
+      http: fetchHttpGet({ userAgent: app.config.userAgent }),
+      onChange: () => ensureIndexFresh(),
+      ...(hooks.onSync && { onDone: hooks.onSync }),
+    });
     sync.start();
     openreview = scheduleOpenReviewSync({
       store: app.store,
@@ -73,43 +153,15 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   if (!app.config.digestScheduler) log.info('DIGEST_SCHEDULER=off: digests are left to `paperscout digest run-due`');
 
   return {
+    refreshIndex,
     async stop() {
       stopping.abort();
       everyMinute.stop();
       daily.stop();
       await sync?.stop();
       await openreview?.stop();
-      await Promise.allSettled([pass, ensureIndexFresh()]);
+      await Promise.allSettled([pass, reindexing]);
     },
-  };
-}
-
-/**
- * A function that loads a fresh index when the store has moved on (a sync, a lookup, another
- * process's import): a snapshot someone saved, else one rebuilt by a child process (one at a
- * time). The demo store lives in memory (papers looked up join it): its few papers are indexed
- * in process. After `signal` aborts, it returns the rebuild still in flight, for shutdown to wait on.
- */
-export function indexRefresher(app: Pick<App, 'library' | 'demo' | 'config' | 'log'>, signal: AbortSignal): () => Promise<void> {
-  let reindexing: Promise<void> | undefined;
-  return () => {
-    // Once stopping, it only hands back the rebuild in flight (if any) to be waited for.
-    if (signal.aborted) return reindexing ?? Promise.resolve();
-    if (!app.library.stale) return Promise.resolve();
-    if (app.demo) {
-      app.library.refresh();
-      return Promise.resolve();
-    }
-    reindexing ??= (async () => {
-      try {
-        if (!app.library.refresh({ rebuild: false }) && (await reindexInChild(app, signal))) {
-          app.library.refresh({ rebuild: false });
-        }
-      } finally {
-        reindexing = undefined;
-      }
-    })();
-    return reindexing;
   };
 }
 

@@ -1,69 +1,89 @@
 /**
- * `npm start`: opens the library and starts every adapter whose credentials are configured
- * (Discord with DISCORD_TOKEN, Slack with SLACK_BOT_TOKEN), each on its own: one platform that
- * cannot connect does not keep the other down. With none configured, the terminal adapter
- * answers commands typed on stdin, so a fresh clone does its job on the bundled demo corpus.
- * Platform SDKs are loaded only when used, so the terminal starts fast.
+ * `npm start`: opens the library and runs the bot. With Discord or Slack credentials it runs as
+ * a service (adapters/ops/service.ts): every configured platform under a supervisor, each on its
+ * own, with health, readiness and metrics on PORT and a graceful stop on SIGTERM or SIGINT.
+ * With none configured, the terminal adapter answers commands typed on stdin, so a fresh clone
+ * does its job on the bundled demo corpus. Platform SDKs and prom-client are loaded only when
+ * used, so the terminal starts fast.
+ *
+ * Exit codes: 0 after a clean stop (signal, or the end of the terminal's input); 1 when no
+ * platform could start (every one refused its credentials) or requests outlived the drain
+ * timeout; 2 for a configuration problem; 128 + signal number after a second signal.
  */
-import type { RunningAdapter } from '../src/adapter.js';
-import { openApp, type App } from '../src/app.js';
+import { openApp } from '../src/app.js';
 import { bootstrap } from '../src/bootstrap.js';
-import { startBackgroundJobs, type BackgroundJobs } from './background.js';
+import { SetupError } from '../src/errors.js';
+import type { Config } from '../src/config.js';
+import type { Logger } from '../src/logger.js';
+import { checkpointAndClose } from './ops/close.js';
+import { onShutdownSignals } from './ops/signals.js';
 import { runTerminal } from './terminal/terminal.js';
 
-
-async function startPlatforms(app: App): Promise<RunningAdapter[]> {
-  const { config, log } = app;
-  const starts: Array<Promise<RunningAdapter>> = [];
-  if (config.discord) {
-    const discord = config.discord;
-    starts.push(import('./discord/index.js').then((m) => m.startDiscord(app, discord)));
-  }
-  if (config.slack) {
-    const slack = config.slack;
-    starts.push(import('./slack/index.js').then((m) => m.startSlack(app, slack)));
-  }
-  const results = await Promise.allSettled(starts);
-  const running: RunningAdapter[] = [];
-  for (const result of results) {
-    if (result.status === 'fulfilled') running.push(result.value);
-    else log.error({ err: result.reason }, 'a platform adapter could not start');
-  }
-  if (starts.length > 0 && running.length === 0) throw new Error('No configured platform could start; see the errors above.');
-  return running;
-}
+/** After the drain timeout, how long closing clients and checkpointing may take. */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 async function main(): Promise<void> {
   const { config, log } = bootstrap();
-  const app = await openApp(config, log);
-  let running: RunningAdapter[] = [];
-  let jobs: BackgroundJobs | undefined;
-  let closing = false;
-  const shutdown = async (code: number) => {
-    if (closing) return;
-    closing = true;
-    log.info({ adapters: running.map((a) => a.name) }, 'shutting down');
-    await jobs?.stop();
-    await Promise.allSettled(running.map((a) => a.stop()));
-    app.close();
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void shutdown(130));
-  process.on('SIGTERM', () => void shutdown(143));
+  if (config.discord || config.slack) return runService(config, log);
 
-  running = await startPlatforms(app);
-  if (running.length > 0) {
-    const senders = Object.fromEntries(running.flatMap((a) => (a.sender ? [[a.sender.platform, a.sender]] : [])));
-    jobs = startBackgroundJobs(app, senders);
-    log.info({ adapters: running.map((a) => a.name), papers: app.library.size, demo: app.demo }, 'Paper Scout is running');
-    return;
-  }
+  const app = await openApp(config, log);
   log.info({ adapter: 'terminal' }, 'no Discord or Slack credentials configured: starting the terminal adapter');
+  onShutdownSignals({
+    graceful: () => {
+      checkpointAndClose(app);
+      process.exit(0);
+    },
+    immediate: (_, code) => process.exit(code),
+  });
   await runTerminal(app, { input: process.stdin, output: process.stdout, interactive: process.stdin.isTTY === true });
-  await shutdown(0);
+  checkpointAndClose(app);
+  process.exit(0);
+}
+
+async function runService(config: Config, log: Logger): Promise<void> {
+  const [{ createMetrics }, { startService, DRAIN_TIMEOUT_MS }, { containAdapterFailures }] = await Promise.all([
+    import('./ops/metrics.js'),
+    import('./ops/service.js'),
+    import('./ops/containment.js'),
+  ]);
+  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  let stopping: { reason: string; code?: number } | undefined;
+  const stop = (reason: string, code?: number) => {
+    stopping ??= { reason, ...(code !== undefined && { code }) };
+    // Before the service is up there is nothing under way to wait for.
+    if (!service) return;
+    // A shutdown that hangs must not leave a half-stopped bot (nor end as if it were clean).
+    setTimeout(() => {
+      log.error('the shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, DRAIN_TIMEOUT_MS + SHUTDOWN_GRACE_MS);
+    void service.shutdown(stopping.reason).then((clean) => process.exit(stopping?.code ?? clean));
+  };
+  onShutdownSignals({
+    graceful: (signal) => stop(signal),
+    immediate: (signal, code) => {
+      log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(code);
+    },
+  });
+  containAdapterFailures({ log, onAdapterCrash: (name, err) => service?.supervisor.crashed(name, err) });
+
+  const metrics = createMetrics();
+  // Serving many users, the bot never waits long for a lock nor rebuilds the index itself.
+  const app = await openApp(config, log, { observer: metrics.observer, serving: true });
+  if (stopping) {
+    checkpointAndClose(app);
+    process.exit(0);
+  }
+  service = await startService(app, metrics, { onFatal: (code) => stop('no platform could start', code) });
+  // A signal (or a fatal start) that came while the service was starting.
+  const pending = stopping as { reason: string } | undefined;
+  if (pending) stop(pending.reason);
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Paper Scout could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // A SetupError's message is the whole story (the path and the fix): no stack trace.
+  const detail = err instanceof SetupError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(`Paper Scout could not start: ${detail}\n`);
   process.exit(1);
 });

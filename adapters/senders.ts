@@ -5,12 +5,12 @@
 import type { App } from '../src/app.js';
 import type { DigestSender } from '../src/digest/sender.js';
 import type { ChatPlatform } from '../src/digest/store.js';
-import { createDiscordRest, createDiscordSender } from './discord/digestSender.js';
-import { createSlackClient, createSlackSender } from './slack/digestSender.js';
+import { createDiscordSender } from './discord/digestSender.js';
+import { createSlackSender } from './slack/digestSender.js';
 
 export function createSenders(app: App): Partial<Record<ChatPlatform, DigestSender>> {
   const senders: Partial<Record<ChatPlatform, DigestSender>> = {};
-  if (app.config.discord) senders.discord = createDiscordSender(createDiscordRest(app.config.discord));
-  if (app.config.slack) senders.slack = createSlackSender(createSlackClient(app.config.slack));
+  if (app.config.discord) senders.discord = createDiscordSender(app.config.discord);
+  if (app.config.slack) senders.slack = createSlackSender(app.config.slack, app.log.child({ adapter: 'slack' }));
   return senders;
 }

@@ -11,7 +11,7 @@ import type { DigestSender } from '../src/digest/sender.js';
 export async function benchDigest(app: App, subscriptions = 1000): Promise<string[]> {
   const topics = app.taxonomy.topics;
   const created = '2026-01-01T00:00:00.000Z';
-  app.digests.transaction(() => {
+  app.db.transaction(() => {
     for (let i = 0; i < subscriptions; i++) {
       const topic = topics[i % topics.length]!;
       app.digests.subscribe({
@@ -29,7 +29,7 @@ export async function benchDigest(app: App, subscriptions = 1000): Promise<strin
         createdAt: created,
       });
     }
-  });
+  })();
   let posts = 0;
   const sender = (platform: 'discord' | 'slack'): DigestSender => ({
     platform,
@@ -37,6 +37,7 @@ export async function benchDigest(app: App, subscriptions = 1000): Promise<strin
     post: async () => {
       posts++;
     },
+    find: async () => false,
   });
   const deps = { digests: app.digests, library: app.library, states: app.states, senders: { discord: sender('discord'), slack: sender('slack') }, log: pino({ level: 'silent' }) };
   const started = performance.now();

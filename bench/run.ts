@@ -10,6 +10,9 @@
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
+ *   --load              instead: the load run (bench/load.ts), 1,000 commands a minute for
+ *                       --minutes (10) with digests, an import and a held write lock
+ *                       (--rate, --lock-minute: 0 for no lock)
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,12 +27,22 @@ import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
 import { benchSlack } from './slack.js';
 import { benchSources } from './sources.js';
+import { runLoad } from './load.js';
+import { benchStart } from './start.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
-  options: { 'skip-minisearch': { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, runs: { type: 'string', default: '3' } },
+  options: {
+    'skip-minisearch': { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    load: { type: 'boolean', default: false },
+    minutes: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '1000' },
+    'lock-minute': { type: 'string', default: '4' },
+  },
 });
 const corpus = resolve(process.env.BENCH_CORPUS ?? join(root, '../shared/corpus/paperlists'));
 const evalFile = resolve(process.env.BENCH_EVAL ?? join(root, '../shared/eval/relevance-dev.jsonl'));
@@ -46,6 +59,12 @@ const cli = join(root, 'dist/adapters/cli/cli.js');
 out(`Paper Scout benchmark · ${new Date().toISOString()} · node ${process.version}`);
 out('Building (tsc) so that start-up is measured on compiled JavaScript…');
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+
+if (values.load) {
+  const minutes = Math.max(1, Number(values.minutes) || 10);
+  await runLoad({ root, corpus, minutes, rate: Math.max(1, Number(values.rate) || 1000), lockMinute: Math.min(minutes, Math.max(0, Number(values['lock-minute']) || 0)), out });
+  process.exit(0);
+}
 
 // ── Ingest ────────────────────────────────────────────────────────────────────────────────
 const ownDir = values['data-dir'] === undefined;
@@ -76,6 +95,10 @@ function coldStart(): Promise<number> {
 }
 const cold: number[] = [];
 for (let i = 0; i < 5; i++) cold.push(await coldStart());
+
+// ── npm start: the terminal's first answer, with and without npm ─────────────────────────────
+out('Measuring npm start (the terminal’s first answer)…');
+const startLines = await benchStart(dataDir, 5);
 
 // ── Memory after load ─────────────────────────────────────────────────────────────────────
 const mem = spawnSync(process.execPath, ['--expose-gc', cli, 'stats', '--memory'], { env, encoding: 'utf8' });
@@ -170,6 +193,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...discordLines, '', ...slackLines, '', ...digestLines, '', ...sourceLines]) out(line);
+for (const line of [...startLines, '', ...discordLines, '', ...slackLines, '', ...digestLines, '', ...sourceLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

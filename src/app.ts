@@ -11,10 +11,14 @@ import type { CommandContext, Platform } from './commands/types.js';
 import type { Config } from './config.js';
 import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
-import { openDatabase, type Db } from './store/db.js';
+import { silentObserver, type Observer } from './observer.js';
+import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, type Db } from './store/db.js';
 import { PaperStore } from './store/paperStore.js';
+import { SqliteSeenEvents, type SeenEvents } from './store/seenEvents.js';
 import { StateStore } from './store/stateStore.js';
-import { DigestStore } from './digest/store.js';
+import type { DigestStore } from './digest/store.js';
+import { SqliteDigestStore } from './store/digestStore.js';
+import { createDictionary, loadGlossary, messages, type Dictionary } from './i18n/index.js';
 import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
@@ -34,6 +38,10 @@ export interface App {
   states: StateStore;
   /** Digest subscriptions, ledger and runs. */
   digests: DigestStore;
+  /** Platform event ids already taken, so that a redelivered event is answered once. */
+  seenEvents: SeenEvents;
+  /** The clock (injected in tests). */
+  now: () => Date;
   taxonomy: Taxonomy;
   classify: Classifier;
   library: Library;
@@ -42,7 +50,10 @@ export interface App {
   demo: boolean;
   /** Fetches papers the library lacks; undefined with LOOKUP_UPSTREAM=off. */
   lookup?: PaperLookup;
-  /** A context for running commands on behalf of a user. */
+  /**
+   * A context for running commands on behalf of a user, in the language of `extra.locale` (the
+   * terminal's, from the environment, when none is given there).
+   */
   context(platform: Platform, user: CommandContext['user'], extra?: Partial<CommandContext>): CommandContext;
   close(): void;
 }
@@ -54,6 +65,15 @@ export interface OpenAppOptions {
   taxonomyPath?: string;
   /** Time for outbound lookups (their politeness waits); the system clock by default. */
   clock?: Clock;
+  /**
+   * The bot serving many users (`npm start` with Discord or Slack): once open, it waits at most
+   * SERVING_BUSY_TIMEOUT_MS for another process's write lock, and it never rebuilds the search
+   * index itself (a child process does; see adapters/background.ts). Default false: a batch
+   * tool that may wait and rebuild.
+   */
+  serving?: boolean;
+  /** Hears of commands and searches (the metrics of `npm start`); silent by default. */
+  observer?: Observer;
 }
 
 /**
@@ -65,10 +85,11 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
   const now = options.now ?? (() => new Date());
   const { taxonomy, taxonomyHash, classify } = loadTopics(options.taxonomyPath);
   const db = openDatabase(config.dbPath);
+  const states = new StateStore(db);
   try {
     const states = new StateStore(db);
-    states.purge(now());
-    const digests = new DigestStore(db);
+    if (states.purge(now()) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
+    const digests = new SqliteDigestStore(db);
     let store = new PaperStore(db);
     let demo = false;
     if (store.count() === 0 && options.demoWhenEmpty !== false) {
@@ -84,10 +105,15 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       taxonomy,
       taxonomyHash,
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
+      dictionary: chineseDictionary(taxonomy),
       ...(demo ? {} : { indexPath: config.indexPath }),
+      rebuild: options.serving ? 'elsewhere' : 'inline',
       log,
+      observer: options.observer ?? silentObserver,
     }).open();
-    const registry = createRegistry();
+    const registry = createRegistry(options.observer);
+    if (options.serving) setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS);
+    states.start();
     // In the demo, looked-up papers join the in-memory demo store: DATA_DIR stays empty.
     const lookup = config.lookup.upstream ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
     return {
@@ -97,19 +123,27 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       store,
       states,
       digests,
+      seenEvents: new SqliteSeenEvents(db),
+      now,
       taxonomy,
       classify,
       library,
       registry,
       demo,
       ...(lookup && { lookup }),
-      context: (platform, user, extra = {}) => ({ library, states, digests, platform, user, now, log, ...(lookup && { lookup }), ...extra }),
+      context: (platform, user, extra = {}) => {
+        const locale = extra.locale ?? (platform === 'terminal' ? config.locale : undefined);
+        return { library, states, digests, platform, user, now, log, ...(lookup && { lookup }), ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
+      },
       close: () => {
+        const unsaved = states.stop();
+        if (unsaved > 0) log.warn({ unsaved }, 'the database stayed locked: the buttons of these searches will say they expired');
         if (demo) store.close();
         db.close();
       },
     };
   } catch (err) {
+    states.stop();
     db.close();
     throw err;
   }
@@ -117,12 +151,25 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
 
 /**
  * The taxonomy, a fingerprint of its file (papers' topics are recomputed when it changes) and
- * the classifier built from it.
+ * the classifier built from it. The classifier is compiled on first use: a bot that only
+ * searches never needs it, and compiling it is a good part of start-up.
  */
 export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Taxonomy; taxonomyHash: string; classify: Classifier } {
   const taxonomy = loadTaxonomy(path);
   const taxonomyHash = createHash('sha1').update(readFileSync(path)).digest('hex').slice(0, 16);
-  return { taxonomy, taxonomyHash, classify: createClassifier(taxonomy) };
+  let compiled: Classifier | undefined;
+  const classify: Classifier = (paper) => (compiled ??= createClassifier(taxonomy))(paper);
+  return { taxonomy, taxonomyHash, classify };
+}
+
+/**
+ * The glossary's Chinese terms and the taxonomy's Chinese topic names, for reading Chinese queries.
+ * @example chineseDictionary(taxonomy).get('扩散模型') // { english: 'diffusion model' }
+ */
+export function chineseDictionary(taxonomy: Taxonomy): Dictionary {
+  const glossary = loadGlossary();
+  const topics = taxonomy.topics.map((t) => ({ id: t.id, labels: t.labels, names: [...Object.values(t.names), ...t.aliases] }));
+  return createDictionary(glossary.terms, topics, glossary.ignore);
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { posixLocale } from './i18n/locale.js';
 import { userAgent } from './sources/http.js';
 
 const optionalText = z
@@ -55,7 +56,19 @@ export const ConfigSchema = z
       'must be an email address or an http(s) URL where the people running this bot can be reached, e.g. lab-admin@example.org',
     ),
     DIGEST_SCHEDULER: z.enum(['on', 'off'], 'must be on or off').default('on'),
-    PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number('must be a port number such as 3000').int('must be a port number such as 3000').min(1, 'must be a port number').max(65535, 'must be a port number').default(3000)),
+    // The terminal's language, as POSIX orders them: LC_ALL over LC_MESSAGES over LANG.
+    LC_ALL: optionalText,
+    LC_MESSAGES: optionalText,
+    LANG: optionalText,
+    PORT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce
+        .number('must be a port number such as 3000')
+        .int('must be a port number such as 3000')
+        .min(0, 'must be a port number from 1 to 65535 (0: any free port)')
+        .max(65535, 'must be a port number from 1 to 65535 (0: any free port)')
+        .default(3000),
+    ),
   });
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
@@ -120,8 +133,18 @@ export interface Config {
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
+  /**
+   * HTTP port of `npm start` with a platform adapter: Slack's /slack/events in HTTP mode, and
+   * /healthz, /readyz and /metrics in every mode. 0 picks a free port.
+   */
+  port: number;
   /** Whether `npm start` sends due digests itself (off when cron runs `digest run-due`). */
   digestScheduler: boolean;
+  /**
+   * The terminal's locale (LC_ALL, else LC_MESSAGES, else LANG, e.g. `zh_CN.UTF-8`): the
+   * language of the terminal adapter and the command line. Chat platforms report each user's.
+   */
+  locale?: string;
   /** Set when DISCORD_TOKEN is. */
   discord?: DiscordConfig;
   /** Set when SLACK_BOT_TOKEN is (with SLACK_SIGNING_SECRET for HTTP mode, or SLACK_APP_TOKEN). */
@@ -169,13 +192,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
   const dataDir = resolve(raw.DATA_DIR);
+  const locale = posixLocale({ LC_ALL: raw.LC_ALL, LC_MESSAGES: raw.LC_MESSAGES, LANG: raw.LANG });
   return {
     dataDir,
     dbPath: resolve(dataDir, 'paperscout.db'),
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
+    port: raw.PORT,
     digestScheduler: raw.DIGEST_SCHEDULER === 'on',
+    ...(locale !== undefined && { locale }),
     arxiv: {
       categories: raw.ARXIV_CATEGORIES ? raw.ARXIV_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean) : DEFAULT_ARXIV_CATEGORIES,
       rssUrl: raw.ARXIV_RSS_URL ?? 'https://rss.arxiv.org/rss/',

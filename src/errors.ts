@@ -4,15 +4,21 @@
  * logged with its cause under a short reference, and the user sees an apology with that reference.
  */
 import { randomBytes } from 'node:crypto';
+import { msg, translate, type Message, type MessageKey, type MessageValues, type Messages } from './i18n/index.js';
 
 export class UserError extends Error {
   override readonly name = 'UserError';
+  /** What to tell the user, put into words in their language where it is shown. */
+  readonly reason: Message;
   /**
-   * @param message What happened and what to do instead, in one or two sentences.
-   * @example throw new UserError('Type some words to search for, e.g. /paper diffusion transformers.');
+   * @param key The catalog message: what happened and what to do instead, in one or two sentences.
+   * @example throw new UserError('paper.queryEmpty');
    */
-  constructor(message: string) {
-    super(message);
+  constructor(key: MessageKey | Message, values?: MessageValues) {
+    const reason = typeof key === 'string' ? msg(key, values) : key;
+    // The English text, for logs and stack traces.
+    super(translate('en', reason));
+    this.reason = reason;
   }
 }
 
@@ -22,6 +28,16 @@ export function errorReference(): string {
 }
 
 /** The apology shown for an internal error. */
-export function apology(reference: string): string {
-  return `Sorry, something went wrong on our side. If it keeps happening, tell the bot's admin reference ${reference}.`;
+export function apology(reference: string, messages: Messages): string {
+  return messages.t('error.apology', { reference });
+}
+
+/**
+ * A problem with the installation that whoever runs the bot must fix (a file it cannot write, a
+ * directory where a file belongs). Its message is one line naming the path and the fix; entry
+ * points print it as it is, without a stack trace.
+ * @example throw new SetupError('/data/index.bin is a directory, not the search index: remove it (rm -r /data/index.bin) and start again.');
+ */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
 }

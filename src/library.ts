@@ -4,11 +4,15 @@
  * labels) and keeps the index in step with the store.
  */
 import type { Logger } from 'pino';
+import { messages as messagesFor, msg, readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
+import { UserError } from './errors.js';
+import { silentObserver, type Observer } from './observer.js';
 import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
-import type { PaperCard, PaperLink } from './reply.js';
+import type { LinkKind, PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
-import { loadOrBuildIndex, type IndexSource } from './search/indexFile.js';
+import { damagedLine, loadOrBuildIndex, loadSnapshot, type IndexSource } from './search/indexFile.js';
+import type { IndexData } from './search/index/types.js';
 import { readSnapshotInfo } from './search/index/snapshot.js';
 import { buildSnippet } from './search/snippet.js';
 import type { PaperStore } from './store/paperStore.js';
@@ -28,7 +32,17 @@ export interface LibraryOptions {
   topics: TopicFinder;
   /** Where the index snapshot lives; undefined keeps it in memory only. */
   indexPath?: string;
+  /** Chinese terms and topic names, to read Chinese queries as English (none: queries are searched as typed). */
+  dictionary?: Dictionary;
+  /**
+   * `inline` (default): a missing, outdated or damaged snapshot is rebuilt here and now, as a
+   * batch tool does. `elsewhere`: the serving bot only loads snapshots; until a child process
+   * has written one it can use, searches answer the catalog's `error.indexRebuilding`.
+   */
+  rebuild?: 'inline' | 'elsewhere';
   log: Logger;
+  /** Hears of every search and how long it took (metrics). */
+  observer?: Observer;
 }
 
 /** Words a "similar papers" query is made of. */
@@ -54,32 +68,66 @@ export class Library {
     return this.options.topics;
   }
 
-  /** Loads the index (or builds it when the store has changed since it was saved). */
+  /**
+   * Loads the index. Inline, it is built when the store has changed since it was saved or the
+   * snapshot is unusable. Elsewhere (the serving bot), a snapshot behind the store is served
+   * until a fresh one is loaded, and without a usable one the library waits for
+   * {@link refresh} (see {@link ready}).
+   */
   open(): this {
-    this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), this.options.indexPath, this.options.log));
+    const { indexPath, log } = this.options;
+    if (!indexPath || this.options.rebuild !== 'elsewhere') {
+      this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), indexPath, log));
+      return this;
+    }
+    const load = loadSnapshot(this.indexSource(), indexPath);
+    if (load.ok) {
+      this.engine = this.createEngine(load.data);
+      if (!load.fresh) log.info('the search index is behind the library: serving it until a fresh one is built');
+    } else if (load.problem === 'damaged') {
+      log.error(`${damagedLine(indexPath, load.reason)}: searches say it is being rebuilt until a child process has rebuilt it`);
+    } else {
+      log.info(`${load.reason}: searches say the index is being rebuilt until a child process has built it`);
+    }
     return this;
   }
 
   /**
    * Brings the index up to date after the store changed (a sync, an import by another process):
    * loads the snapshot if one was saved for the store's current state, else rebuilds it (unless
-   * `rebuild: false`). Returns whether the index changed.
+   * `rebuild: false`). Returns whether the index changed. With `rebuild: false` nothing is
+   * built; with no index at all, any sound snapshot will do, even one behind the store.
    */
   refresh(options: { rebuild?: boolean } = {}): boolean {
-    if (this.engine_.data.generation === this.store.generation()) return false;
+    if (!this.stale) return false;
     const source = this.indexSource();
-    if (options.rebuild === false) {
-      // A running bot must not stall for a rebuild: only a snapshot someone else saved will do.
-      const saved = this.options.indexPath && readSnapshotInfo(this.options.indexPath);
-      if (!saved || saved.generation !== source.store.generation() || saved.taxonomyHash !== source.taxonomyHash) return false;
+    const path = this.options.indexPath;
+    if (options.rebuild !== false) {
+      this.engine = this.createEngine(loadOrBuildIndex(source, path, this.options.log));
+      return true;
     }
-    this.engine = this.createEngine(loadOrBuildIndex(source, this.options.indexPath, this.options.log));
+    // A running bot must not stall for a rebuild: only a snapshot someone else saved will do.
+    if (!path) return false;
+    const saved = readSnapshotInfo(path);
+    const fresh = saved?.generation === source.store.generation() && saved.taxonomyHash === source.taxonomyHash;
+    if (!saved || (this.engine && !fresh)) return false;
+    const load = loadSnapshot(source, path);
+    if (!load.ok) {
+      this.options.log.error(`${damagedLine(path, load.reason)}: ${this.engine ? 'keeping the index already loaded' : 'searches still say it is being rebuilt'}`);
+      return false;
+    }
+    this.engine = this.createEngine(load.data);
     return true;
   }
 
-  /** Whether the store has papers the index does not reflect yet. */
+  /** Whether the store has papers the index does not reflect yet (or there is no index). */
   get stale(): boolean {
-    return this.engine_.data.generation !== this.store.generation();
+    return !this.engine || this.engine.data.generation !== this.store.generation();
+  }
+
+  /** Whether there is an index to search; false while the serving bot waits for a rebuild. */
+  get ready(): boolean {
+    return this.engine !== undefined;
   }
 
   /**
@@ -96,22 +144,46 @@ export class Library {
     return this.newest.at;
   }
 
-  /** How many papers the index holds. */
+  /** How many papers the index holds (0 while there is none). */
   get size(): number {
-    return this.engine_.size;
+    return this.engine?.size ?? 0;
+  }
+
+  /** The store generation the loaded index reflects (it grows with every import or sync). */
+  get generation(): number {
+    return this.engine_.data.generation;
+  }
+
+  /** Whether an index is loaded (searching works). */
+  get loaded(): boolean {
+    return this.engine !== undefined;
   }
 
   /**
-   * Runs a search-box query.
+   * Runs a search-box query. Chinese in it is read as English terms and topics first (see
+   * {@link readQuery}), with a note on how it was read.
    * @example library.search('diffusion transformers', { limit: 50 }).hits.length
    */
   search(query: string, options: SearchOptions = {}): SearchResult {
-    return this.engine_.search(query, options);
+    const started = performance.now();
+    const reading = this.readQuery(query);
+    const found = this.engine_.search(reading.query, options);
+    const result = reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found;
+    (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
+    return result;
   }
 
-  /** Title suggestions for an autocomplete box (at most 25). */
+  /**
+   * A query with its Chinese read as English (unchanged without Chinese or a dictionary).
+   * @example library.readQuery('扩散模型 视频生成').query // 'diffusion model video generation'
+   */
+  readQuery(query: string): QueryReading {
+    return this.options.dictionary ? readQuery(query, this.options.dictionary) : { query, notes: [], read: false };
+  }
+
+  /** Title suggestions for an autocomplete box (at most 25; none while there is no index). */
   suggest(prefix: string, limit = 25): Suggestion[] {
-    return this.engine_.suggest(prefix, limit);
+    return this.engine?.suggest(prefix, limit) ?? [];
   }
 
   /**
@@ -149,20 +221,26 @@ export class Library {
     return this.store.docOf(id);
   }
 
-  /** Result cards for `result.hits[from .. from+count)`, with snippets of the matched words. */
-  cards(result: SearchResult, from: number, count: number): PaperCard[] {
+  /**
+   * Result cards for `result.hits[from .. from+count)`, with snippets of the matched words, topic
+   * labels and link names in the language of `messages` (paper text stays as published).
+   */
+  cards(result: SearchResult, from: number, count: number, messages?: Messages): PaperCard[] {
     return result.hits.slice(from, from + count).flatMap((hit, i) => {
       const paper = this.store.getByDoc(hit.storeDoc);
-      return paper ? [this.card(paper, hit.storeDoc, { words: result.words, position: from + i + 1 })] : [];
+      return paper ? [this.card(paper, hit.storeDoc, { words: result.words, position: from + i + 1, ...(messages && { messages }) })] : [];
     });
   }
 
   /**
    * A paper as a card: a snippet of its abstract around `words` for a result list, or with
-   * `detail` its whole abstract (after the authors' TL;DR, where the venue has one).
+   * `detail` its whole abstract (after the authors' TL;DR, where the venue has one). Topic labels
+   * and link names are in the language of `messages` (English by default); the paper's own text
+   * is as published.
    */
-  card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number } = {}): PaperCard {
-    const links = paperLinks(paper);
+  card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number; messages?: Messages } = {}): PaperCard {
+    const m = options.messages ?? messagesFor();
+    const links = paperLinks(paper).map((l) => ({ ...l, label: m.t(`paper.link.${l.kind}`) }));
     const url = links[0]?.url;
     const card: PaperCard = {
       id: paper.id,
@@ -175,12 +253,12 @@ export class Library {
       status: paper.status,
       topics: paper.topics.flatMap((id) => {
         const topic = this.taxonomy.byId(id);
-        return topic ? [topic.label] : [];
+        return topic ? [this.taxonomy.label(topic, m.dataLocale)] : [];
       }),
       links: links.slice(1),
       ...(options.position !== undefined && { position: options.position }),
     };
-    if (options.detail) card.abstract = paper.tldr ? `TL;DR: ${paper.tldr}\n\n${paper.abstract}` : paper.abstract;
+    if (options.detail) card.abstract = paper.tldr ? `${m.t('paper.tldr', { tldr: paper.tldr })}\n\n${paper.abstract}` : paper.abstract;
     else if (paper.abstract) card.snippet = buildSnippet(paper.abstract, options.words ?? []);
     return card;
   }
@@ -190,7 +268,8 @@ export class Library {
    * @example library.similar(paper, 5).map((p) => p.title)
    */
   similar(paper: Paper, count: number): Array<{ doc: number; paper: Paper }> {
-    const engine = this.engine_;
+    const engine = this.engine;
+    if (!engine) return [];
     // "More like this": the paper's most telling words by tf-idf (title words count most), as a
     // query; papers that share more of them rank higher.
     const weights = new Map<string, number>();
@@ -267,8 +346,9 @@ export class Library {
   }
 
   private get engine_(): SearchEngine {
-    if (!this.engine) throw new Error('Library.open() must be called before searching');
-    return this.engine;
+    if (this.engine) return this.engine;
+    if (this.options.rebuild === 'elsewhere') throw new UserError('error.indexRebuilding');
+    throw new Error('Library.open() must be called before searching');
   }
 
   private indexSource(): IndexSource {
@@ -279,7 +359,7 @@ export class Library {
     };
   }
 
-  private createEngine(data: ReturnType<typeof loadOrBuildIndex>): SearchEngine {
+  private createEngine(data: IndexData): SearchEngine {
     const store = this.store;
     return new SearchEngine(data, {
       lookupRef: (ref) => {
@@ -291,8 +371,9 @@ export class Library {
       resolveTopic: (name) => {
         const found = this.topics.resolve(name);
         if ('topic' in found) return { id: found.topic.id };
-        const hint = found.suggestions.slice(0, 3).map((t) => `"${t.label}"`).join(', ');
-        return { error: `No topic called "${name.slice(0, 60)}".${hint ? ` Did you mean ${hint}?` : ' Try /topic to list them.'}` };
+        const shown = name.slice(0, 60);
+        const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
+        return { error: suggestions.length > 0 ? msg('search.noTopicMaybe', { name: shown, suggestions: { items: suggestions, type: 'disjunction' } }) : msg('search.noTopicList', { name: shown }) };
       },
     });
   }
@@ -300,29 +381,30 @@ export class Library {
 
 /**
  * A paper's links, landing page first: page, PDF, code, project, then arXiv, DOI and OpenReview
- * when they add something.
- * @example paperLinks(paper)[0] // { label: 'Page', url: 'https://arxiv.org/abs/1706.03762' }
+ * when they add something; labelled in English (cards relabel them in the reader's language).
+ * @example paperLinks(paper)[0] // { kind: 'page', label: 'Page', url: 'https://arxiv.org/abs/1706.03762' }
  */
 export function paperLinks(paper: Pick<Paper, 'links' | 'externalIds'>): PaperLink[] {
   const { links, externalIds } = paper;
   const arxiv = externalIds.arxiv && `https://arxiv.org/abs/${externalIds.arxiv}`;
   const openreview = externalIds.openreview && `https://openreview.net/forum?id=${externalIds.openreview}`;
   const doi = externalIds.doi && `https://doi.org/${externalIds.doi}`;
-  const candidates: Array<[string, string | undefined]> = [
-    ['Page', links.page ?? arxiv ?? openreview ?? doi],
-    ['PDF', links.pdf ?? (externalIds.arxiv ? `https://arxiv.org/pdf/${externalIds.arxiv}` : undefined)],
-    ['Code', links.code],
-    ['Project', links.project],
-    ['arXiv', arxiv],
-    ['OpenReview', openreview],
-    ['DOI', doi],
+  const candidates: Array<[LinkKind, string | undefined]> = [
+    ['page', links.page ?? arxiv ?? openreview ?? doi],
+    ['pdf', links.pdf ?? (externalIds.arxiv ? `https://arxiv.org/pdf/${externalIds.arxiv}` : undefined)],
+    ['code', links.code],
+    ['project', links.project],
+    ['arxiv', arxiv],
+    ['openreview', openreview],
+    ['doi', doi],
   ];
+  const english = messagesFor();
   const seen = new Set<string>();
   const out: PaperLink[] = [];
-  for (const [label, url] of candidates) {
+  for (const [kind, url] of candidates) {
     if (!url || seen.has(url)) continue;
     seen.add(url);
-    out.push({ label, url });
+    out.push({ kind, label: english.t(`paper.link.${kind}`), url });
   }
   return out;
 }

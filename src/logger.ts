@@ -1,21 +1,91 @@
 /**
- * Logging: pino, JSON lines by default and human-readable on a terminal. Logs go to stderr so
+ * Logging: JSON lines for machines, and human-readable on a terminal. Logs go to stderr so
  * that stdout stays clean for replies and `--json` output.
+ *
+ * Secrets never reach the log, whichever way they travel: fields named like credentials are
+ * censored (pino `redact`), and every finished line is scrubbed of the configured tokens and
+ * signing secret, of anything shaped like a Slack token, an Authorization header, a Socket Mode
+ * ticket or an interaction/webhook token in a URL (an error message or an HTTP client's error
+ * object can carry any of them).
  */
+import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Config } from './config.js';
 
+/** pino-pretty is loaded only for a terminal: a service logging JSON starts without it. */
+const loadPretty = (): typeof PinoPretty => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+
 export type { Logger };
+
+/** What replaces a secret in the log. */
+export const REDACTED = '[redacted]';
+
+/** Fields whose values are censored wherever they appear (two levels deep, and in errors). */
+const SECRET_KEYS = ['token', 'botToken', 'appToken', 'signingSecret', 'authorization', 'Authorization', 'response_url', 'responseUrl', 'ticket'];
+export const REDACT_PATHS = [
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((k) => `*.${k}`),
+  ...SECRET_KEYS.map((k) => `*.*.${k}`),
+  'headers.authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+  'err.config.headers.Authorization',
+  'err.original.config.headers.Authorization',
+];
+
+/** Secrets recognized by their shape, with what keeps the line readable. */
+const SECRET_SHAPES: Array<[RegExp, string]> = [
+  // Slack bot, user, app-level and refresh tokens.
+  [/\bxox[abposer]-[A-Za-z0-9-]+/g, `xox…-${REDACTED}`],
+  [/\bxapp-[A-Za-z0-9-]+/g, `xapp-${REDACTED}`],
+  // Authorization headers as text (`Bot <token>`, `Bearer <token>`).
+  [/\b(Bot|Bearer) [A-Za-z0-9._~+/=-]{8,}/g, `$1 ${REDACTED}`],
+  // Socket Mode's WebSocket URL carries a ticket that opens the connection.
+  [/([?&]ticket=)[^&\s"'\\]+/g, `$1${REDACTED}`],
+  // Discord interaction callbacks and webhooks: the token in the path answers as the bot.
+  [/(\/(?:interactions|webhooks)\/\d+\/)[A-Za-z0-9_.-]{16,}/g, `$1${REDACTED}`],
+  // Slack response_urls and incoming webhooks post as the app.
+  [/(hooks\.slack(?:-gov)?\.com\/(?:commands|actions|services|triggers)\/)[^\s"'\\]+/g, `$1${REDACTED}`],
+];
+
+/**
+ * `text` with every secret it carries replaced: the `known` values (configured tokens and
+ * secrets) and anything shaped like one.
+ * @example scrubSecrets('GET wss://wss.slack.com/link/?ticket=abc&app_id=A1') // '…?ticket=[redacted]&app_id=A1'
+ */
+export function scrubSecrets(text: string, known: readonly string[] = []): string {
+  let out = text;
+  for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const [shape, replacement] of SECRET_SHAPES) out = out.replace(shape, replacement);
+  return out;
+}
+
+/** The configured credentials, so that they are scrubbed from every line whatever their shape. */
+export function configuredSecrets(config: Partial<Pick<Config, 'discord' | 'slack'>>): string[] {
+  const values = [config.discord?.token, config.slack?.botToken, config.slack?.appToken, config.slack?.signingSecret];
+  // Short values would blank out ordinary words; such a value is no secret worth the name anyway.
+  return values.filter((v): v is string => typeof v === 'string' && v.length >= 8);
+}
+
+interface LineSink {
+  write(line: string): unknown;
+}
 
 /**
  * @example const log = createLogger({ logLevel: 'info', logFormat: 'auto' });
  */
-export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, stream: NodeJS.WriteStream = process.stderr): Logger {
+export function createLogger(
+  config: Pick<Config, 'logLevel' | 'logFormat'> & Partial<Pick<Config, 'discord' | 'slack'>>,
+  stream: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
+): Logger {
   const usePretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && stream.isTTY === true);
-  const options = { level: config.logLevel, base: { app: 'paperscout' } };
-  if (usePretty) {
-    return pino(options, pretty({ destination: stream, colorize: stream.isTTY === true, sync: true, ignore: 'pid,hostname,app' }));
-  }
-  return pino(options, stream === process.stderr ? pino.destination({ fd: 2, sync: true }) : stream);
+  const options = { level: config.logLevel, base: { app: 'paperscout' }, redact: { paths: REDACT_PATHS, censor: REDACTED } };
+  const known = configuredSecrets(config);
+  const sink: LineSink = usePretty
+    ? loadPretty()({ destination: stream, colorize: stream.isTTY === true, sync: true, ignore: 'pid,hostname,app' })
+    : stream === process.stderr
+      ? pino.destination({ fd: 2, sync: true })
+      : stream;
+  return pino(options, { write: (line: string) => sink.write(scrubSecrets(line, known)) });
 }

@@ -8,8 +8,13 @@ import type { TextSegment } from './search/snippet.js';
 
 export type { TextSegment };
 
+/** What a link of a paper leads to. */
+export type LinkKind = 'page' | 'pdf' | 'code' | 'project' | 'arxiv' | 'openreview' | 'doi';
+
 /** A link shown with a paper: pdf, code, project page, arXiv, DOI, OpenReview. */
 export interface PaperLink {
+  kind: LinkKind;
+  /** What the link is called in the reader's language. */
   label: string;
   url: string;
 }
@@ -26,7 +31,7 @@ export interface PaperCard {
   venue: string;
   year: number | null;
   status: string;
-  /** Topic labels, "Area · Name". */
+  /** Topic labels, "Area · Name", in the reader's language. */
   topics: string[];
   /** Where the query's words are in the abstract, marked. */
   snippet?: TextSegment[];
@@ -57,6 +62,8 @@ export type Block =
 
 export interface Button {
   label: string;
+  /** A stable name that does not depend on the language (`prev`, `next`), for text front ends. */
+  id?: string;
   /** An action handle `<command>:<verb>:<args…>`, at most {@link MAX_ACTION_LENGTH} characters. */
   action?: string;
   url?: string;
@@ -71,6 +78,11 @@ export interface MenuChoice {
 }
 
 export interface Reply {
+  /**
+   * The language the reply is written in (a locale tag); the renderers write their own few words
+   * ("Share in channel", "et al.") in it too. English when absent.
+   */
+  locale?: string;
   /** The whole reply as one plain line or two: notifications, previews, screen readers. */
   fallback: string;
   blocks: Block[];
@@ -111,6 +123,6 @@ export function parseAction(handle: string): { command: string; verb: string; ar
 }
 
 /** A reply that is only a message, for errors and confirmations. */
-export function messageReply(text: string, options: { ephemeral?: boolean } = {}): Reply {
-  return { fallback: text, blocks: [{ kind: 'text', text }], ...(options.ephemeral && { ephemeral: true }) };
+export function messageReply(text: string, options: { ephemeral?: boolean; locale?: string } = {}): Reply {
+  return { ...(options.locale && { locale: options.locale }), fallback: text, blocks: [{ kind: 'text', text }], ...(options.ephemeral && { ephemeral: true }) };
 }

@@ -25,6 +25,14 @@ describe('loadConfig', () => {
     const config = loadConfig({ DISCORD_TOKEN: 't', DISCORD_GUILD_ID: '123456', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', PORT: '8080' });
     expect(config.discord).toEqual({ token: 't', guildId: '123456' });
     expect(config.slack).toEqual({ botToken: 'xoxb-1', signingSecret: 's', port: 8080 });
+    expect(config.port).toBe(8080);
+  });
+
+  it('takes PORT for health and metrics without Slack too; 0 picks a free port; out of range is refused', () => {
+    expect(loadConfig({}).port).toBe(3000);
+    expect(loadConfig({ DISCORD_TOKEN: 't', PORT: '9100' }).port).toBe(9100);
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT: must be a port number from 1 to 65535/);
   });
 
   it('lists every problem at once, each with its fix', () => {

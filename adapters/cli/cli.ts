@@ -7,12 +7,15 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
 import { paperLinks } from '../../src/library.js';
-import { UserError } from '../../src/errors.js';
+import { SetupError, UserError } from '../../src/errors.js';
+import { messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { SqliteHarvestStore } from '../../src/store/harvestStore.js';
+import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
+import { WRITER_BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/db.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
@@ -41,6 +44,12 @@ const USAGE = `Usage: paperscout <command> [options]
 
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`;
 
+/** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
+let locale: string | undefined;
+const LOCKED_MESSAGE =
+  `Another process held the library's write lock for more than ${WRITER_BUSY_TIMEOUT_MS / 1000} s (an import, a re-index, ` +
+  'a sqlite3 shell left in a transaction). What was written before stays; run the command again once that process is done.';
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
@@ -49,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // Quiet by default: stdout is for results; warnings still reach stderr.
   const { config, log } = bootstrap({ LOG_LEVEL: 'warn' });
+  locale = config.locale;
   if (command === 'ingest') return runIngest(rest, config, log);
   if (command === 'sync') return runSync(rest, config, log);
   if (command === 'reindex') return runReindex(config, log);
@@ -93,47 +103,55 @@ async function search(app: App, args: string[]): Promise<number> {
     return 0;
   }
   const query = positionals.join(' ');
-  if (query.trim() === '') throw new UserError('Give a query: paperscout search "diffusion transformers"');
+  if (query.trim() === '') throw new UserError('cli.giveQuery');
   const result = app.library.search(query, { limit });
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result.hits.map((h) => hitJson(app, h)), null, 2)}\n`);
     return 0;
   }
-  for (const note of result.notes) process.stderr.write(`${note}\n`);
+  const m = messages(locale);
+  for (const note of result.notes) process.stderr.write(`${m.text(note)}\n`);
   if (result.hits.length === 0) {
-    process.stderr.write('No papers found.\n');
+    process.stderr.write(`${m.t('cli.noResults')}\n`);
     return 1;
   }
-  const cards = app.library.cards(result, 0, limit);
+  const cards = app.library.cards(result, 0, limit, m);
   const reply = { fallback: '', blocks: cards.map((paper) => ({ kind: 'paper' as const, paper })) };
-  process.stdout.write(renderText(reply, textStyle()));
-  process.stderr.write(`${result.total.toLocaleString('en-US')} matching, ${result.hits.length} shown\n`);
+  process.stdout.write(renderText({ ...reply, locale: m.locale }, textStyle()));
+  process.stderr.write(`${m.t('cli.matching', { total: result.total, shown: result.hits.length })}\n`);
   return 0;
 }
 
 function show(app: App, args: string[]): number {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   const key = positionals.join(' ').trim();
-  if (!key) throw new UserError('Give a paper id, arXiv id, DOI or link: paperscout show arxiv:1706.03762');
+  if (!key) throw new UserError('cli.giveId');
   const ref = parsePaperRef(key);
   const paper = app.store.get(key) ?? (ref && app.store.findByRef(ref));
-  if (!paper) throw new UserError(`No paper "${key}" in the library. Find its id with paperscout search.`);
+  if (!paper) throw new UserError('cli.noPaper', { key });
   if (values.json) {
     process.stdout.write(`${JSON.stringify(paper, null, 2)}\n`);
     return 0;
   }
   const doc = app.store.docOf(paper.id)!;
-  const card = app.library.card(paper, doc, { detail: true });
-  process.stdout.write(renderText({ fallback: '', blocks: [{ kind: 'paper', paper: card }] }, textStyle()));
+  const m = messages(locale);
+  const card = app.library.card(paper, doc, { detail: true, messages: m });
+  process.stdout.write(renderText({ locale: m.locale, fallback: '', blocks: [{ kind: 'paper', paper: card }] }, textStyle()));
   process.stdout.write(`   id ${paper.id} · first seen ${paper.firstSeen}\n`);
   return 0;
 }
 
 function topics(app: App): number {
   const counts = app.library.topicCounts();
+  const language = messages(locale).dataLocale;
   for (const area of app.taxonomy.areas) {
-    process.stdout.write(`${area.name}\n`);
-    for (const t of area.topics) process.stdout.write(`  ${t.label.padEnd(64)} ${String(counts.get(t.id) ?? 0).padStart(7)}  ${t.id}\n`);
+    process.stdout.write(`${app.taxonomy.areaName(area, language)}\n`);
+    for (const t of area.topics) {
+      const label = app.taxonomy.label(t, language);
+      // Padded by display columns, so Chinese labels line up too.
+      const pad = ' '.repeat(Math.max(0, 64 - displayWidth(label)));
+      process.stdout.write(`  ${label}${pad} ${String(counts.get(t.id) ?? 0).padStart(7)}  ${t.id}\n`);
+    }
   }
   return 0;
 }
@@ -145,11 +163,11 @@ async function topic(app: App, args: string[]): Promise<number> {
     options: { limit: { type: 'string', default: '10' }, json: { type: 'boolean', default: false } },
   });
   const name = positionals.join(' ').trim();
-  if (!name) throw new UserError('Give a topic name: paperscout topic "Theory · Learning Theory" (paperscout topics lists them)');
+  if (!name) throw new UserError('cli.giveTopic');
   const found = app.library.topics.resolve(name);
   if (!('topic' in found)) {
-    const hint = found.suggestions.slice(0, 5).map((t) => `  ${t.label}`).join('\n');
-    throw new UserError(`No single topic matches "${name}".${hint ? ` Did you mean:\n${hint}` : ' paperscout topics lists them.'}`);
+    const hint = found.suggestions.slice(0, 5).map((t) => `  ${app.taxonomy.label(t, messages(locale).dataLocale)}`).join('\n');
+    throw hint ? new UserError('cli.noTopicMaybe', { name, suggestions: hint }) : new UserError('cli.noTopic', { name });
   }
   return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
 }
@@ -212,7 +230,7 @@ function hitJson(app: App, hit: SearchHit) {
 
 function parseLimit(value: string | undefined): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UserError('--limit takes a whole number from 1 to 200.');
+  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UserError('cli.badLimit');
   return n;
 }
 
@@ -232,7 +250,14 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UserError) {
+      process.stderr.write(`${messages(locale).text(err.reason)}\n`);
+    } else if (err instanceof SetupError) {
       process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    if (isBusyError(err)) {
+      process.stderr.write(`${LOCKED_MESSAGE}\n`);
       process.exitCode = 1;
       return;
     }

@@ -22,24 +22,25 @@ export async function runDigestCommand(app: App, args: string[], createSenders: 
   const [verb, ...rest] = args;
   const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { at: { type: 'string' } } });
   const at = values.at === undefined ? new Date() : new Date(values.at);
-  if (Number.isNaN(at.getTime())) throw new UserError(`--at takes an ISO time such as 2026-11-30T09:00:00Z, not "${values.at}".`);
+  if (Number.isNaN(at.getTime())) throw new UserError('cli.badAt', { value: values.at ?? '' });
   if (verb === 'run-due') {
     const senders = await createSenders(app);
     if (Object.keys(senders).length === 0) {
-      throw new UserError('No platform is configured: set DISCORD_TOKEN and/or SLACK_BOT_TOKEN (see .env.example).');
+      throw new UserError('cli.noPlatform');
     }
     const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: app.log }, at);
     process.stdout.write(
       `Digests due at ${at.toISOString()}: ${summary.due} due, ${summary.sent} sent (${summary.empty} with nothing new), ` +
-        `${summary.retrying} to retry, ${summary.paused} paused, ${summary.skipped} on platforms not configured here\n`,
+        `${summary.retrying} to retry, ${summary.paused} paused, ${summary.busy} being sent by another process, ` +
+        `${summary.deferred} left for later by a rate limit, ${summary.skipped} on platforms not configured here\n`,
     );
     return 0;
   }
   if (verb === 'preview') {
     const channel = positionals[0];
-    if (!channel) throw new UserError('Give a channel id: paperscout digest preview C0123456789');
+    if (!channel) throw new UserError('cli.giveChannel');
     const subs = (['discord', 'slack'] as const).flatMap((p) => app.digests.forChannel(p, channel));
-    if (subs.length === 0) throw new UserError(`Channel ${channel} has no digests.`);
+    if (subs.length === 0) throw new UserError('cli.noDigests', { channel });
     for (const sub of subs) {
       const slot = latestSlot(sub, at) ?? at;
       const plan = choosePapers(app.library, app.digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt));
@@ -49,5 +50,5 @@ export async function runDigestCommand(app: App, args: string[], createSenders: 
     }
     return 0;
   }
-  throw new UserError('Usage: paperscout digest run-due [--at <ISO time>] | paperscout digest preview <channel> [--at <ISO time>]');
+  throw new UserError('cli.digestUsage');
 }

@@ -16,7 +16,7 @@ import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
-  if (paths.length === 0) throw new UserError('Give files, folders or URLs to import: paperscout ingest ../shared/corpus/paperlists');
+  if (paths.length === 0) throw new UserError('cli.giveFiles');
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
   const store = new PaperStore(db);

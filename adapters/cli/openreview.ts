@@ -20,9 +20,9 @@ import { abortOnSignal } from './signals.js';
 
 export async function runOpenReviewSync(given: string[], config: Config, log: Logger): Promise<number> {
   const venues = (given.length > 0 ? given.flatMap((v) => v.split(',')) : config.openreview.venues).map((v) => v.trim()).filter(Boolean);
-  if (venues.length === 0) throw new UserError('Name the venue: paperscout sync openreview --venue ICLR.cc/2025/Conference (or set OPENREVIEW_VENUES)');
+  if (venues.length === 0) throw new UserError('cli.giveVenue');
   const bad = venues.filter((v) => !VENUE_ID.test(v));
-  if (bad.length > 0) throw new UserError(`--venue takes an OpenReview venue id such as ICLR.cc/2025/Conference (not ${bad.map((v) => `"${v}"`).join(', ')})`);
+  if (bad.length > 0) throw new UserError('cli.badVenue', { bad: bad.map((v) => `"${v}"`).join(', ') });
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const db = openDatabase(config.dbPath);
   const store = new PaperStore(db);

@@ -25,7 +25,6 @@ import { PaperStore } from '../../src/store/paperStore.js';
 import { runOpenReviewSync } from './openreview.js';
 
 const CATEGORY = /^[a-z-]+(\.[A-Za-z-]+)?$/;
-const SOURCES = 'paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference';
 
 export async function runSync(args: string[], config: Config, log: Logger): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -36,13 +35,13 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
   const [source, ...extra] = positionals;
   if (source === 'openreview' && extra.length === 0) return runOpenReviewSync(values.venue ?? [], config, log);
   if (source !== 'arxiv' || extra.length > 0) {
-    throw new UserError(`paperscout sync knows two sources: ${SOURCES}${source && source !== 'arxiv' && source !== 'openreview' ? ` (not "${source}")` : ''}`);
+    throw source && source !== 'arxiv' && source !== 'openreview' ? new UserError('cli.syncSourceNot', { source }) : new UserError('cli.syncSource');
   }
-  if (values.venue) throw new UserError('--venue is for OpenReview: paperscout sync openreview --venue ICLR.cc/2025/Conference');
+  if (values.venue) throw new UserError('cli.venueIsOpenReview');
   const categories = values.categories?.split(',').map((c) => c.trim()).filter(Boolean) ?? config.arxiv.categories;
   const bad = categories.filter((c) => !CATEGORY.test(c));
   if (categories.length === 0 || bad.length > 0) {
-    throw new UserError(`--categories takes arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML${bad.length > 0 ? ` (not ${bad.map((c) => `"${c}"`).join(', ')})` : ''}`);
+    throw bad.length > 0 ? new UserError('cli.badCategoriesNot', { bad: bad.map((c) => `"${c}"`).join(', ') }) : new UserError('cli.badCategories');
   }
   const range = dateRange(values.from, values.until, systemClock.now());
   const { taxonomy, taxonomyHash, classify } = loadTopics();
@@ -90,14 +89,14 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
  */
 export function dateRange(from: string | undefined, until: string | undefined, now: Date): { from: string; until?: string } | undefined {
   if (from === undefined) {
-    if (until !== undefined) throw new UserError('--until needs --from: paperscout sync arxiv --from 2024-01-01 --until 2024-12-31');
+    if (until !== undefined) throw new UserError('cli.untilNeedsFrom');
     return undefined;
   }
   for (const [flag, value] of [['--from', from], ['--until', until]] as const) {
-    if (value !== undefined && !isDay(value)) throw new UserError(`${flag} takes a day as YYYY-MM-DD, e.g. 2024-01-31 (not "${value}")`);
+    if (value !== undefined && !isDay(value)) throw new UserError('cli.badDay', { flag, value });
   }
-  if (until !== undefined && until < from) throw new UserError(`--until ${until} is before --from ${from}`);
-  if (from > now.toISOString().slice(0, 10)) throw new UserError(`--from ${from} is in the future: arXiv has nothing to harvest yet`);
+  if (until !== undefined && until < from) throw new UserError('cli.untilBeforeFrom', { until, from });
+  if (from > now.toISOString().slice(0, 10)) throw new UserError('cli.fromInFuture', { from });
   return { from, ...(until !== undefined && { until }) };
 }
 

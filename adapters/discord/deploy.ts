@@ -9,7 +9,7 @@ import { type REST, Routes } from 'discord.js';
 import { COMMANDS } from '../../src/commands/registry.js';
 import type { DiscordConfig } from '../../src/config.js';
 import { bootstrap } from '../../src/bootstrap.js';
-import { commandDefinitions, diffCommands, formatDiff, type CommandDiff } from './commands.js';
+import { WITH_LOCALIZATIONS, commandDefinitions, diffCommands, formatDiff, type CommandDiff } from './commands.js';
 import { createDiscordRest } from './digestSender.js';
 
 export interface DeployResult {
@@ -32,7 +32,8 @@ export async function deployCommands(config: DiscordConfig, print: (line: string
   const route = config.guildId ? Routes.applicationGuildCommands(applicationId, config.guildId) : Routes.applicationCommands(applicationId);
   const where = config.guildId ? `server ${config.guildId}` : 'all servers (global; Discord may take up to an hour to show changes)';
   const definitions = commandDefinitions(COMMANDS);
-  const registered = (await rest.get(route)) as unknown[];
+  // With their localizations, which are part of a definition (without this Discord leaves them out).
+  const registered = (await rest.get(route, { query: WITH_LOCALIZATIONS })) as unknown[];
   const diff = diffCommands(definitions, registered);
   print(`Commands of application ${applicationId} in ${where}:`);
   for (const line of formatDiff(diff)) print(`  ${line}`);

@@ -21,7 +21,10 @@ import {
 import type { App } from '../../src/app.js';
 import type { Choice, CommandContext } from '../../src/commands/types.js';
 import { apology, errorReference } from '../../src/errors.js';
+import { messages } from '../../src/i18n/index.js';
 import { messageReply, type Reply } from '../../src/reply.js';
+import type { GatewayGuard } from './gateway.js';
+import type { Place } from './incoming.js';
 import { AUTOCOMPLETE_CHOICES_MAX, CHOICE_NAME_MAX, CHOICE_VALUE_MAX } from './limits.js';
 import { plain } from './markdown.js';
 import { renderMessage, type DiscordMessage } from './render.js';
@@ -32,20 +35,29 @@ export const DEFER_AFTER_MS = 1500;
 export interface InteractionOptions {
   /** Defer when the core has not answered after this many milliseconds. */
   deferAfterMs?: number;
+  /** Told of each interaction's answering, start to finish (a shutdown waits for them). */
+  track?: (answering: Promise<void>) => void;
 }
 
-/** Answers every interaction the client receives. */
-export function handleInteractions(client: Client, app: App, options: InteractionOptions = {}): void {
+/**
+ * Answers every interaction the client receives, with where it happened as the gateway guard
+ * noted it.
+ */
+export function handleInteractions(client: Client, app: App, gateway: GatewayGuard, options: InteractionOptions = {}): void {
   const deferAfterMs = options.deferAfterMs ?? DEFER_AFTER_MS;
-  client.on(Events.InteractionCreate, (interaction) => void answerInteraction(app, interaction, deferAfterMs));
+  client.on(Events.InteractionCreate, (interaction) => {
+    const place = gateway.takePlace(interaction.id);
+    const answering = answerInteraction(app, interaction, deferAfterMs, place).catch((err: unknown) => app.log.error({ err, platform: 'discord' }, 'Discord: an interaction failed outside its handler'));
+    options.track?.(answering);
+  });
 }
 
 /** Answers one interaction; never throws (failures are logged with their cause). */
-export async function answerInteraction(app: App, interaction: Interaction, deferAfterMs: number = DEFER_AFTER_MS): Promise<void> {
+export async function answerInteraction(app: App, interaction: Interaction, deferAfterMs: number = DEFER_AFTER_MS, place: Place = {}): Promise<void> {
   const started = performance.now();
   const log = app.log.child({ platform: 'discord', interaction: interaction.id, user: interaction.user.id });
   try {
-    const ctx = contextOf(app, interaction);
+    const ctx = contextOf(app, interaction, place);
     if (interaction.isAutocomplete()) {
       await interaction.respond(discordChoices(autocomplete(app, ctx, interaction)));
     } else if (interaction.isChatInputCommand()) {
@@ -64,24 +76,29 @@ export async function answerInteraction(app: App, interaction: Interaction, defe
     const reference = errorReference();
     log.error({ err, reference, kind: interaction.type }, 'Discord: could not answer an interaction');
     if (!interaction.isRepliable() || interaction.replied) return;
-    const sorry = forCreate(renderMessage(messageReply(apology(reference), { ephemeral: true })));
+    const m = messages(interaction.locale);
+    const sorry = forCreate(renderMessage(messageReply(apology(reference, m), { ephemeral: true, locale: m.locale })));
     await (interaction.deferred ? interaction.followUp(sorry) : interaction.reply(sorry)).catch(() => undefined);
   }
 }
 
 /**
- * What a command gets to know about the user and the place: locale, channel, server, and
- * whether the member may manage the channel.
+ * What a command gets to know about the user and the place: the member's locale (Discord sends
+ * it with every interaction), channel (and what kind), server and its default locale, whether
+ * the member may manage the channel, and what the bot may do there.
  */
-function contextOf(app: App, interaction: Interaction): CommandContext {
+function contextOf(app: App, interaction: Interaction, place: Place): CommandContext {
   const canManageChannel = interaction.memberPermissions?.has(PermissionFlagsBits.ManageChannels);
+  // discord.js reads the channel id only from a `channel` object; Discord may send just `channel_id`.
+  const channelId = interaction.channelId ?? place.channelId;
   return app.context(
     'discord',
     { id: interaction.user.id, name: interaction.user.username },
     {
       locale: interaction.locale,
-      ...(interaction.channelId && { channel: { id: interaction.channelId } }),
-      ...(interaction.guildId && { workspace: { id: interaction.guildId } }),
+      ...(channelId && { channel: { id: channelId, ...(place.kind && { kind: place.kind }) } }),
+      ...(place.bot && { bot: place.bot }),
+      ...(interaction.guildId && { workspace: { id: interaction.guildId, ...(interaction.guildLocale && { locale: interaction.guildLocale }) } }),
       ...(canManageChannel !== undefined && { member: { canManageChannel } }),
     },
   );
@@ -159,7 +176,8 @@ function render(reply: Reply, log: App['log']): DiscordMessage {
   } catch (err) {
     const reference = errorReference();
     log.error({ err, reference, fallback: reply.fallback.slice(0, 200) }, 'Discord: could not render a reply');
-    return renderMessage(messageReply(apology(reference), { ephemeral: true }));
+    const m = messages(reply.locale);
+    return renderMessage(messageReply(apology(reference, m), { ephemeral: true, locale: m.locale }));
   }
 }
 

@@ -7,7 +7,8 @@
  * and no message can ping anyone.
  */
 import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, APIEmbedField } from 'discord.js';
-import type { Block, ListItem, PaperCard, Reply, TextSegment } from '../../src/reply.js';
+import { messages, type Messages } from '../../src/i18n/index.js';
+import type { Block, LinkKind, ListItem, PaperCard, Reply, TextSegment } from '../../src/reply.js';
 import { renderComponents } from './components.js';
 import {
   CONTENT_MAX,
@@ -46,7 +47,7 @@ const LINKS_MAX = 600;
 const ITEM_TEXT_MAX = 200;
 const ITEM_DETAIL_MAX = 200;
 /** Links shown on a result card; a detail view shows all. */
-const CARD_LINK_LABELS = new Set(['PDF', 'Code']);
+const CARD_LINKS: ReadonlySet<LinkKind> = new Set(['pdf', 'code']);
 
 /**
  * The Discord message for a reply.
@@ -54,17 +55,18 @@ const CARD_LINK_LABELS = new Set(['PDF', 'Code']);
  *   // { content: 'Type some words.', embeds: [], components: [], allowed_mentions: { parse: [] }, flags: 64 }
  */
 export function renderMessage(reply: Reply): DiscordMessage {
+  const m = messages(reply.locale);
   const lines: Inline[][] = [];
   const plans: EmbedPlan[] = [];
   let lists: ListBlock[] | undefined;
   for (const block of reply.blocks) {
     if (block.kind === 'list') {
-      if (!lists) plans.push(listPlan((lists = [])));
+      if (!lists) plans.push(listPlan((lists = []), m));
       lists.push(block);
       continue;
     }
     lists = undefined;
-    if (block.kind === 'paper') plans.push(cardPlan(block.paper));
+    if (block.kind === 'paper') plans.push(cardPlan(block.paper, m));
     else lines.push(...contentLines(block));
   }
   let content = markdown(lines.flatMap((line, i) => (i === 0 ? line : ['\n', ...line])), CONTENT_MAX);
@@ -128,19 +130,19 @@ interface EmbedPlan {
   build(descriptionMax: number): APIEmbed;
 }
 
-function cardPlan(card: PaperCard): EmbedPlan {
+function cardPlan(card: PaperCard, m: Messages): EmbedPlan {
   const detail = card.abstract !== undefined;
   const url = safeUrl(card.url);
   const names = card.authors.map((a) => clean(a)).filter(Boolean);
   // A detail view names every author: in the author line when they fit, else in a field.
   const everyone = names.join(', ');
   const inField = detail && everyone.length > EMBED_AUTHOR_MAX;
-  const authors = detail && !inField ? everyone : shortAuthors(names, detail ? DETAIL_AUTHORS : CARD_AUTHORS);
-  const title = markdown([...(card.position !== undefined ? [{ markup: `${card.position}. ` }] : []), clean(card.title) || 'Untitled'], EMBED_TITLE_MAX);
+  const authors = detail && !inField ? everyone : shortAuthors(names, detail ? DETAIL_AUTHORS : CARD_AUTHORS, m);
+  const title = markdown([...(card.position !== undefined ? [{ markup: `${card.position}. ` }] : []), clean(card.title) || m.t('paper.untitled')], EMBED_TITLE_MAX);
   const meta = [clean(card.venue), card.year ?? '', clean(card.status)].filter((x) => x !== '').join(' · ');
-  const links = card.links.filter((l) => detail || CARD_LINK_LABELS.has(l.label)).filter((l) => safeUrl(l.url));
+  const links = card.links.filter((l) => detail || CARD_LINKS.has(l.kind)).filter((l) => safeUrl(l.url));
   const body: Inline[] = detail ? [clean(card.abstract ?? '', { multiline: true })] : segments(card.snippet ?? []);
-  const fields: APIEmbedField[] = inField ? [{ name: 'Authors', value: markdown([everyone], EMBED_FIELD_VALUE_MAX) }] : [];
+  const fields: APIEmbedField[] = inField ? [{ name: plain(m.t('paper.authorsField'), EMBED_FIELD_NAME_MAX), value: markdown([everyone], EMBED_FIELD_VALUE_MAX) }] : [];
   const topics = plain(card.topics.join(' | '), CARD_FOOTER_MAX);
   return {
     build(max) {
@@ -174,19 +176,19 @@ function linksMarkdown(links: ReadonlyArray<{ label: string; url: string }>, max
 }
 
 /**
- * "A, B, C et al." for long author lists.
- * @example shortAuthors(['A', 'B', 'C', 'D'], 3) // 'A, B, C et al.'
+ * "A, B, C et al." for long author lists ("A, B, C 等" in Chinese).
+ * @example shortAuthors(['A', 'B', 'C', 'D'], 3, messages('en')) // 'A, B, C et al.'
  */
-export function shortAuthors(authors: readonly string[], max: number): string {
+export function shortAuthors(authors: readonly string[], max: number, m: Messages = messages('en')): string {
   if (authors.length <= max) return authors.join(', ');
-  return `${authors.slice(0, max).join(', ')} et al.`;
+  return m.t('paper.authorsMore', { authors: authors.slice(0, max).join(', ') });
 }
 
 /**
  * Consecutive lists: one list is an embed with the items as its description; several are
  * fields (side by side when their items are bare names, as in the topic list).
  */
-function listPlan(lists: readonly ListBlock[]): EmbedPlan {
+function listPlan(lists: readonly ListBlock[], m: Messages): EmbedPlan {
   return {
     build(max) {
       const only = lists.length === 1 ? lists[0]! : undefined;
@@ -198,9 +200,9 @@ function listPlan(lists: readonly ListBlock[]): EmbedPlan {
       const inline = lists.every((l) => l.items.every((i) => !i.url && !i.detail));
       const fields: APIEmbedField[] = [];
       for (const list of lists) {
-        const name = markdown([clean(list.heading ?? '')], EMBED_FIELD_NAME_MAX - ' (cont.)'.length) || '\u200b';
+        const name = markdown([clean(list.heading ?? '')], EMBED_FIELD_NAME_MAX - m.t('discord.continued', { name: '' }).length) || '\u200b';
         const chunks = chunkLines(list.items.map(itemLine), EMBED_FIELD_VALUE_MAX);
-        chunks.forEach((value, i) => fields.push({ name: i === 0 ? name : `${name} (cont.)`, value: value || '—', ...(inline && { inline: true }) }));
+        chunks.forEach((value, i) => fields.push({ name: i === 0 ? name : m.t('discord.continued', { name }), value: value || '—', ...(inline && { inline: true }) }));
       }
       return { fields: fields.slice(0, EMBED_FIELDS_MAX), color: EMBED_COLOR };
     },

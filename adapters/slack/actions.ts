@@ -13,7 +13,7 @@ import type { App } from '../../src/app.js';
 import type { CommandContext } from '../../src/commands/types.js';
 import { messageReply, type Reply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
-import { decodeOrigin, encodeOrigin } from './incoming.js';
+import { channelKind, decodeOrigin, encodeOrigin } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { ACTION_PREFIX, LINK_ID, SHARE_ID, SHARED_BY_BLOCK_ID, renderReply } from './render.js';
 
@@ -43,9 +43,10 @@ export function registerActions(bolt: BoltApp, app: App, log: Logger): void {
     if (value === undefined) return;
     await afterPendingAcks();
     const channelId = body.channel?.id ?? (body.container as Container).channel_id;
-    const channel = channelId ? { channel: { id: channelId, ...(body.channel?.name && { name: body.channel.name }) } } : {};
-    // Changing a digest needs to know whether the member is an admin.
-    const member = value.startsWith('digest:') ? await memberInfo(client, body.user.id, app) : undefined;
+    const name = body.channel?.name;
+    const channel = channelId ? { channel: { id: channelId, ...(name && { name }), kind: channelKind(channelId, name) } } : {};
+    // The clicker's language; changing a digest also needs to know whether they are an admin (asked afresh).
+    const member = await memberInfo(client, body.user.id, app, { fresh: value.startsWith('digest:') });
     const ctx = app.context('slack', { id: body.user.id, name: body.user.username ?? body.user.name }, { ...channel, ...memberContext(member) });
     const click: Click = { app, log, body, value, ctx, respond, client };
     await (action.action_id === SHARE_ID ? share(click) : act(click));
@@ -57,7 +58,7 @@ async function share({ app, log, body, value, ctx, respond, client }: Click): Pr
   const origin = decodeOrigin(value);
   const reply = origin
     ? await (origin.kind === 'run' ? app.registry.runText(ctx, origin.command, origin.text) : app.registry.act(ctx, origin.handle))
-    : messageReply('That Share button is broken. Run the command again and share its new reply.', { ephemeral: true });
+    : messageReply(ctx.i18n.t('slack.brokenShare'), { ephemeral: true, locale: ctx.i18n.locale });
   if (reply.ephemeral) return privately(respond, reply);
   const message = renderReply(reply, { sharedBy: body.user.id });
   try {

@@ -5,8 +5,8 @@
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { App } from '../../src/app.js';
-import { encodeOrigin, fromSlackMarkup } from './incoming.js';
-import { memberInfo } from './member.js';
+import { channelKind, encodeOrigin, fromSlackMarkup } from './incoming.js';
+import { memberContext, memberInfo } from './member.js';
 import { renderReply } from './render.js';
 
 export function registerCommands(bolt: BoltApp, app: App): void {
@@ -17,15 +17,16 @@ export function registerCommands(bolt: BoltApp, app: App): void {
     const name = command.command.replace(/^\//, '').toLowerCase();
     // Slack escapes & < > in the text (`year:&gt;=2021`) and may wrap links and mentions in <…>.
     const text = fromSlackMarkup(command.text ?? '');
-    // Digests need who may change them (admins) and the user's zone (the default for a new one).
-    const member = name === 'digest' ? await memberInfo(client, command.user_id, app) : undefined;
+    // The user's language; for digests also who may change them (admins, asked afresh) and the
+    // user's zone (the default for a new one).
+    const member = await memberInfo(client, command.user_id, app, { fresh: name === 'digest' });
     const ctx = app.context(
       'slack',
-      { id: command.user_id, name: command.user_name, ...(member?.timezone && { timezone: member.timezone }) },
+      { id: command.user_id, name: command.user_name, ...(member.timezone && { timezone: member.timezone }) },
       {
-        channel: { id: command.channel_id, name: command.channel_name },
+        channel: { id: command.channel_id, name: command.channel_name, kind: channelKind(command.channel_id, command.channel_name) },
         workspace: { id: command.team_id },
-        ...(member && { member: { isAdmin: member.isAdmin } }),
+        ...memberContext(member),
       },
     );
     const reply = await app.registry.runText(ctx, name, text);

@@ -11,34 +11,33 @@
 import type { App as BoltApp } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
+import { messages, translate } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import { messageReply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
-import { mentionRequest, sharedLinkUrl } from './incoming.js';
+import { channelKind, mentionRequest, sharedLinkUrl } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
 
 /** Links unfurled per message at most (Slack sends a handful). */
 export const MAX_UNFURLS = 10;
-/** What an empty mention answers. */
-export const MENTION_HELP = 'Mention me with what to look for, e.g. "@Paper Scout diffusion transformers" or a paper link, in a thread or a channel. /help lists everything I do.';
 
 export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
+  // Slack's redeliveries never get here (redeliveries.ts).
   bolt.event('app_mention', async ({ event, context, client }) => {
-    // Slack retries an event it thinks was not acknowledged in time; the first delivery answers it.
-    if (context.retryNum !== undefined && context.retryReason === 'http_timeout') return;
     await afterPendingAcks();
     const thread_ts = event.thread_ts ?? event.ts;
     const request = mentionRequest(event.text, context.botUserId, app.registry.commands.map((c) => c.name));
-    const member = request.command === 'digest' && event.user ? await memberInfo(client, event.user, app) : undefined;
+    // The asker's language (the answer is for them, in their thread), and for digests their role and zone.
+    const member = event.user ? await memberInfo(client, event.user, app, { fresh: request.command === 'digest' }) : undefined;
     const ctx = app.context(
       'slack',
       { id: event.user ?? 'unknown', ...(member?.timezone && { timezone: member.timezone }) },
-      { channel: { id: event.channel }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
+      { channel: { id: event.channel, kind: channelKind(event.channel) }, ...(event.team && { workspace: { id: event.team } }), ...memberContext(member) },
     );
     const reply =
       request.command === 'paper' && request.text === ''
-        ? messageReply(MENTION_HELP, { ephemeral: true })
+        ? messageReply(ctx.i18n.t('slack.mentionHelp'), { ephemeral: true, locale: ctx.i18n.locale })
         : await app.registry.runText(ctx, request.command, request.text);
     const message = renderReply(reply);
     if (reply.ephemeral && event.user) {
@@ -49,14 +48,14 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
   });
 
   bolt.event('link_shared', async ({ event, client }) => {
-    const unfurls: Record<string, { blocks: SlackBlock[] }> = {};
     const urls = [...new Set(event.links.slice(0, MAX_UNFURLS).map((l) => l.url).filter((u): u is string => typeof u === 'string'))];
     const papers = await Promise.all(urls.map((url) => paperFor(app, url, log)));
-    urls.forEach((url, i) => {
-      const found = papers[i];
-      if (found) unfurls[url] = { blocks: renderUnfurl(app.library.card(found.paper, found.doc)) };
-    });
-    if (Object.keys(unfurls).length === 0) return;
+    const found = urls.flatMap((url, i) => (papers[i] ? [{ url, ...papers[i] }] : []));
+    if (found.length === 0) return;
+    // Slack has no workspace language: the card speaks the language of whoever shared the link.
+    const m = messages((await memberInfo(client, event.user, app)).locale);
+    const unfurls: Record<string, { blocks: SlackBlock[] }> = {};
+    for (const { url, paper, doc } of found) unfurls[url] ??= { blocks: renderUnfurl(app.library.card(paper, doc, { messages: m })) };
     const source = event.source === 'composer' || event.source === 'conversations_history' ? event.source : undefined;
     if (event.unfurl_id && source) await client.chat.unfurl({ unfurl_id: event.unfurl_id, source, unfurls });
     else await client.chat.unfurl({ channel: event.channel, ts: event.message_ts, unfurls });
@@ -71,7 +70,7 @@ async function paperFor(app: App, url: string, log: Logger): Promise<ReturnType<
   if (!ref || ref.kind === 'url') return undefined;
   const outcome = await app.lookup.find(ref);
   if (outcome.kind === 'found') return { doc: outcome.doc, paper: outcome.paper };
-  log.info({ url: url.slice(0, 200), outcome: outcome.kind, reason: outcome.message }, 'shared link names no paper we could find');
+  log.info({ url: url.slice(0, 200), outcome: outcome.kind, reason: translate('en', outcome.message) }, 'shared link names no paper we could find');
   return undefined;
 }
 

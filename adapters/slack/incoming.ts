@@ -3,9 +3,11 @@
  *
  * - A mention (`<@BOT> diffusion transformers`) becomes a command and its text: Slack's markup in
  *   the message (`<https://arxiv.org/abs/1706.03762>`, `&amp;`) is undone first.
+ * - Where a command runs: a DM, a group DM or a channel, from the channel's id and name.
  * - A "Share in channel" button carries where its reply came from (the command and its text,
  *   or the action handle), so that sharing redoes it, after a restart too.
  */
+import type { ChannelKind } from '../../src/commands/types.js';
 import { BUTTON_VALUE_MAX } from './limits.js';
 
 /** How a reply was made, so that it can be made again. */
@@ -75,4 +77,17 @@ export function sharedLinkUrl(url: string): string {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * What kind of conversation a Slack channel is, from what a command, an action or an event says
+ * of it: a DM has a `D…` id (commands and actions also name it `directmessage`), a group DM is
+ * named `mpdm-…` (its id starts with `G` or `C`, like a private channel's), anything else is a
+ * channel.
+ * @example channelKind('D024BE91L', 'directmessage') // 'dm'
+ */
+export function channelKind(id: string, name?: string): ChannelKind {
+  if (/^D[A-Z0-9]+$/.test(id) || name === 'directmessage') return 'dm';
+  if (name !== undefined && /^mpdm(-|$)/.test(name)) return 'group-dm';
+  return 'channel';
 }

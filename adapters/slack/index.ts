@@ -4,80 +4,278 @@
  * interactivity; Bolt verifies every request's signature and age); Socket Mode (SLACK_APP_TOKEN)
  * connects out instead and needs no public URL. SLACK_API_URL points the Web API client
  * elsewhere (GovSlack, a proxy, a test server).
+ *
+ * Two steps, so that a supervisor can retry the second: {@link SlackEndpoint.listen} (HTTP mode:
+ * the server on PORT, which also serves the routes given, such as health and metrics) and
+ * {@link SlackEndpoint.connect} (auth.test with the bot token; Socket Mode: a fresh connection).
  */
+import { once } from 'node:events';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App as BoltApp, HTTPReceiver, type AppOptions } from '@slack/bolt';
+import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import type { SlackConfig } from '../../src/config.js';
-import type { RunningAdapter } from '../../src/adapter.js';
+import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../../src/adapter.js';
 import { registerActions } from './actions.js';
 import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
 import { registerEvents } from './events.js';
 import { boltLogger } from './logger.js';
+import { oncePerEvent } from './redeliveries.js';
 
 /** Bolt's path for commands, events and interactivity alike. */
 export const EVENTS_PATH = '/slack/events';
+/** Where the Web API is unless SLACK_API_URL says otherwise. */
+export const SLACK_API_URL = 'https://slack.com/api/';
 /** Web API retries: a reply that comes minutes late is no use to whoever clicked. */
 const API_RETRIES = 2;
 const API_TIMEOUT_MS = 10_000;
+/** Slack's answers to auth.test and apps.connections.open that mean the token is the problem. */
+const TOKEN_REFUSALS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'not_allowed_token_type', 'missing_scope', 'no_permission', 'invalid_token']);
 
 export interface RunningSlack extends RunningAdapter {
   /** The port /slack/events listens on in HTTP mode (the one picked when PORT is 0). */
   port?: number;
 }
 
-/**
- * Checks the bot token (auth.test), then listens for Slack.
- * @example const slack = await startSlack(app, config.slack); … await slack.stop();
- */
-export async function startSlack(app: App, config: SlackConfig): Promise<RunningSlack> {
-  const log = app.log.child({ adapter: 'slack' });
-  const logger = boltLogger(log);
-  const options: AppOptions = {
-    token: config.botToken,
-    logger,
-    clientOptions: {
-      ...(config.apiUrl && { slackApiUrl: config.apiUrl }),
-      retryConfig: { retries: API_RETRIES },
-      timeout: API_TIMEOUT_MS,
-    },
-    // init() runs auth.test and fails on a bad token, instead of every later request failing.
-    deferInitialization: true,
-  };
-  const receiver = config.appToken
-    ? undefined
-    : new HTTPReceiver({ signingSecret: config.signingSecret ?? '', endpoints: EVENTS_PATH, logger, processBeforeResponse: false, signatureVerification: true });
-  const bolt = receiver ? new BoltApp({ ...options, receiver }) : new BoltApp({ ...options, appToken: config.appToken!, socketMode: true });
-
-  registerCommands(bolt, app);
-  registerActions(bolt, app, log);
-  registerEvents(bolt, app, log);
-  bolt.error(async (err) => {
-    log.error({ err }, 'Slack request failed after it was acknowledged');
-  });
-
-  try {
-    await bolt.init();
-  } catch (err) {
-    const where = config.apiUrl ? ` at ${config.apiUrl} (SLACK_API_URL)` : '';
-    throw new Error(
-      `Slack did not accept SLACK_BOT_TOKEN${where}: ${err instanceof Error ? err.message : String(err)}. Copy the Bot User OAuth Token (xoxb-…) from your app's OAuth & Permissions page.`,
-      { cause: err },
-    );
-  }
-
-  if (receiver) {
-    const server = await receiver.start(config.port);
-    const port = (server.address() as AddressInfo).port;
-    log.info({ port, path: EVENTS_PATH }, 'Slack adapter listening (HTTP mode)');
-    return { name: 'slack', port, sender: createSlackSender(bolt.client), stop: () => stop(bolt) };
-  }
-  await bolt.start();
-  log.info('Slack adapter connected (Socket Mode)');
-  return { name: 'slack', sender: createSlackSender(bolt.client), stop: () => stop(bolt) };
+export interface SlackOptions {
+  /** HTTP mode: more routes on the same server (health, readiness, metrics), as Bolt customRoutes. */
+  customRoutes?: CustomRoute[];
+  /** Told of each request's handling, start to finish (a shutdown waits for them). */
+  track?: (handling: Promise<void>) => void;
 }
 
-async function stop(bolt: BoltApp): Promise<void> {
-  await bolt.stop();
+export interface SlackEndpoint {
+  /**
+   * HTTP mode: listens on PORT from now on and returns the port; /slack/events answers 503 until
+   * {@link connect} has succeeded. Socket Mode: nothing to do.
+   */
+  listen(): Promise<number | undefined>;
+  /** Checks the bot token (auth.test); Socket Mode then opens a new connection. Throws a {@link StartError}. */
+  connect(signal?: AbortSignal): Promise<RunningSlack>;
+  /** Stops everything, the HTTP server included. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens and connects in one go (what tests and simple callers want).
+ * @example const slack = await startSlack(app, config.slack); … await slack.stop();
+ */
+export async function startSlack(app: App, config: SlackConfig, options: SlackOptions = {}): Promise<RunningSlack> {
+  const endpoint = createSlack(app, config, options);
+  await endpoint.listen();
+  try {
+    return await endpoint.connect();
+  } catch (err) {
+    await endpoint.close();
+    throw err;
+  }
+}
+
+/**
+ * The Slack adapter, not yet listening or connected.
+ * @example const slack = createSlack(app, config.slack, { customRoutes }); await slack.listen(); await slack.connect();
+ */
+export function createSlack(app: App, config: SlackConfig, options: SlackOptions = {}): SlackEndpoint {
+  const log = app.log.child({ adapter: 'slack' });
+  const logger = boltLogger(log);
+  const apiUrl = config.apiUrl ?? SLACK_API_URL;
+  const clientOptions = {
+    ...(config.apiUrl && { slackApiUrl: config.apiUrl }),
+    retryConfig: { retries: API_RETRIES },
+    timeout: API_TIMEOUT_MS,
+  };
+
+  /** One Bolt app with every handler; Socket Mode makes one per connection. */
+  const createBolt = (receiver: HTTPReceiver | SocketModeReceiver): BoltApp => {
+    const options_: AppOptions = {
+      token: config.botToken,
+      logger,
+      clientOptions,
+      receiver,
+      // init() runs auth.test and fails on a bad token, instead of every later request failing.
+      deferInitialization: true,
+      ...(receiver instanceof SocketModeReceiver && { socketMode: true }),
+    };
+    const bolt = new BoltApp(options_);
+    if (options.track) {
+      const track = options.track;
+      // Listeners run inside next(): this sees each request from its start to its answer.
+      bolt.use(async ({ next }) => {
+        const handling = next();
+        track(handling.catch(() => undefined));
+        await handling;
+      });
+    }
+    bolt.use(oncePerEvent(app.seenEvents, app.now, log));
+    registerCommands(bolt, app);
+    registerActions(bolt, app, log);
+    registerEvents(bolt, app, log);
+    bolt.error(async (err) => {
+      log.error({ err }, 'Slack request failed after it was acknowledged');
+    });
+    return bolt;
+  };
+
+  const checkToken = async (bolt: BoltApp): Promise<void> => {
+    try {
+      await bolt.init();
+    } catch (err) {
+      throw startFailure(err, 'SLACK_BOT_TOKEN', apiUrl, config.apiUrl !== undefined);
+    }
+  };
+
+  if (!config.appToken) return httpEndpoint(config, options, { createBolt, checkToken, logger, log });
+
+  let current: { bolt: BoltApp; receiver: SocketModeReceiver } | undefined;
+  return {
+    listen: () => Promise.resolve(undefined),
+    async connect(signal) {
+      await current?.bolt.stop().catch(() => undefined);
+      const receiver = new SocketModeReceiver({ appToken: config.appToken!, logger, installerOptions: { clientOptions } });
+      const bolt = createBolt(receiver);
+      current = { bolt, receiver };
+      let state: ConnectionState = 'connected';
+      let closing = false;
+      let markDown: (err: Error) => void = () => undefined;
+      const down = new Promise<Error>((resolve) => (markDown = resolve));
+      // The Socket Mode client reconnects by itself after a drop; its states go to the log.
+      for (const event of ['connecting', 'connected', 'reconnecting', 'disconnecting', 'disconnected'] as const) {
+        receiver.client.on(event, () => {
+          if (event === 'reconnecting') state = 'reconnecting';
+          if (event === 'connected') state = 'connected';
+          log[event === 'reconnecting' ? 'warn' : 'info']({ state: event }, `Slack Socket Mode: ${event}`);
+          if (event === 'disconnected' && !closing) markDown(new Error('the Slack Socket Mode connection closed and will not reconnect by itself'));
+        });
+      }
+      let stopped: Promise<void> | undefined;
+      const stop = (): Promise<void> => {
+        closing = true;
+        stopped ??= (bolt.stop() as Promise<unknown>).then(
+          () => undefined,
+          (err: unknown) => log.warn({ err }, 'Slack Socket Mode did not disconnect cleanly'),
+        );
+        return stopped;
+      };
+      try {
+        await checkToken(bolt);
+        await untilAborted(
+          bolt.start().catch((err: unknown) => {
+            throw startFailure(err, 'SLACK_APP_TOKEN', apiUrl, config.apiUrl !== undefined);
+          }),
+          signal,
+        );
+      } catch (err) {
+        await stop();
+        throw err;
+      }
+      log.info('Slack adapter connected (Socket Mode)');
+      return { name: 'slack', sender: createSlackSender(config, log), down, state: () => state, stopAccepting: stop, stop };
+    },
+    async close() {
+      await current?.bolt.stop().catch(() => undefined);
+    },
+  };
+}
+
+/** HTTP mode: one server for the process's life; connecting (auth.test) can be retried while it listens. */
+function httpEndpoint(
+  config: SlackConfig,
+  options: SlackOptions,
+  { createBolt, checkToken, logger, log }: { createBolt: (receiver: HTTPReceiver) => BoltApp; checkToken: (bolt: BoltApp) => Promise<void>; logger: ReturnType<typeof boltLogger>; log: App['log'] },
+): SlackEndpoint {
+  const receiver = new HTTPReceiver({
+    signingSecret: config.signingSecret ?? '',
+    endpoints: EVENTS_PATH,
+    logger,
+    processBeforeResponse: false,
+    signatureVerification: true,
+    customRoutes: options.customRoutes ?? [],
+  });
+  const bolt = createBolt(receiver);
+  let connected = false;
+  let server: Server | undefined;
+  let closed: Promise<void> = Promise.resolve();
+  let port: number | undefined;
+  // Until the token is checked Bolt cannot handle a request: Slack hears "try again later".
+  const listener = receiver.requestListener;
+  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
+    if (!connected && req.method === 'POST' && new URL(req.url ?? '/', 'http://localhost').pathname === EVENTS_PATH) {
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' }).end('Paper Scout is connecting to Slack; try again shortly.\n');
+      return;
+    }
+    listener(req, res);
+  };
+  const close = async () => {
+    const closing = server;
+    if (!closing) return;
+    server = undefined;
+    if (closing.listening) {
+      await receiver.stop().catch((err: unknown) => log.warn({ err }, 'the Slack HTTP server did not close cleanly'));
+      return;
+    }
+    // stopAccepting closed the listener; what is left are idle keep-alive connections.
+    closing.closeAllConnections();
+    await closed;
+  };
+  return {
+    async listen() {
+      if (!server) {
+        server = await receiver.start(config.port);
+        closed = once(server, 'close').then(() => undefined);
+      }
+      port = (server.address() as AddressInfo).port;
+      log.info({ port, path: EVENTS_PATH }, 'Slack adapter listening (HTTP mode)');
+      return port;
+    },
+    async connect() {
+      await checkToken(bolt);
+      connected = true;
+      log.info({ port }, 'Slack adapter connected (HTTP mode)');
+      return {
+        name: 'slack',
+        ...(port !== undefined && { port }),
+        sender: createSlackSender(config, log),
+        state: () => 'connected',
+        async stopAccepting() {
+          // No new connections; requests under way finish, idle keep-alive connections close.
+          server?.close();
+          server?.closeIdleConnections();
+        },
+        stop: close,
+      };
+    },
+    close,
+  };
+}
+
+/** A rejected promise when `signal` aborts first (a connection attempt that hangs). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('connection attempt abandoned'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** A start failure said as what to do: the network, or the token and where to copy it from. */
+function startFailure(err: unknown, setting: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN', apiUrl: string, custom: boolean): StartError {
+  if (err instanceof StartError) return err; // the supervisor gave up waiting
+  const code = (err as { data?: { error?: unknown } } | undefined)?.data?.error;
+  const cause = describeCause(err);
+  if (typeof code === 'string' && TOKEN_REFUSALS.has(code)) {
+    const where = custom ? ` at ${apiUrl} (SLACK_API_URL)` : '';
+    const fix =
+      setting === 'SLACK_BOT_TOKEN'
+        ? "Copy the Bot User OAuth Token (xoxb-…) from your app's OAuth & Permissions page."
+        : "Create an app-level token with the connections:write scope on your app's Basic Information page.";
+    return new StartError('refused', `Slack did not accept ${setting}${where}: ${cause}. ${fix}`, { cause: err });
+  }
+  const requestFailed = (err as { code?: unknown } | undefined)?.code === 'slack_webapi_request_error';
+  if (requestFailed || isNetworkFailure(err)) {
+    return new StartError('unreachable', `could not reach Slack at ${apiUrl} (${cause}). Check the network${custom ? ' and SLACK_API_URL' : ''}.`, { cause: err });
+  }
+  return new StartError('failed', `Slack: could not connect (${cause}).`, { cause: err });
 }

@@ -2,11 +2,13 @@
  * Bolt's logger interface over the app's pino logger, so that Bolt and its Web API client log
  * through pino (JSON lines, LOG_LEVEL) instead of printing to the console. Bolt's `info` is
  * start-up chatter and goes to pino's debug; its warnings (bad signatures among them) and errors
- * stay what they are.
+ * stay what they are. Text is scrubbed of tokens and Socket Mode ticket URLs before it is logged
+ * (Bolt and the Socket Mode client put URLs and request details in their messages).
  */
 import { inspect } from 'node:util';
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { scrubSecrets } from '../../src/logger.js';
 
 /**
  * @example new App({ logger: boltLogger(log.child({ adapter: 'slack' })), … })
@@ -16,7 +18,7 @@ export function boltLogger(log: Logger): BoltLogger {
   const emit = (level: 'debug' | 'warn' | 'error', msg: unknown[]) => {
     if (!log.isLevelEnabled(level)) return;
     const err = msg.find((m): m is Error => m instanceof Error);
-    const text = msg.map((m) => (typeof m === 'string' ? m : inspect(m, { depth: 3, breakLength: Infinity }))).join(' ');
+    const text = scrubSecrets(msg.map((m) => (typeof m === 'string' ? m : inspect(m, { depth: 3, breakLength: Infinity }))).join(' '));
     log[level]({ source: name, ...(err && { err }) }, text);
   };
   return {

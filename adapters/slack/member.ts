@@ -1,6 +1,8 @@
 /**
- * What Slack says about the member behind a request, for /digest: whether they are a workspace
- * admin or owner (who may change any digest) and their time zone (the default for a new one).
+ * What Slack says about the member behind a request (users.info with `include_locale`, the
+ * users:read scope): their language, their time zone (the default for a new digest), and
+ * whether they are a workspace admin or owner (who may change any digest). Answers are cached
+ * briefly per user, so a burst of commands costs one call; a digest change asks afresh.
  */
 import type { webApi } from '@slack/bolt';
 import type { App } from '../../src/app.js';
@@ -8,24 +10,51 @@ import type { App } from '../../src/app.js';
 export interface SlackMember {
   isAdmin: boolean;
   timezone?: string;
+  /** The user's Slack language, e.g. `en-US`, `zh-CN`, `zh-TW`. */
+  locale?: string;
 }
 
+/** How long an answer of users.info is reused. */
+export const MEMBER_CACHE_MS = 5 * 60_000;
+/** Users remembered at most (the oldest is forgotten first). */
+const MEMBER_CACHE_MAX = 5000;
+
+const cache = new Map<string, { member: SlackMember; at: number }>();
+
 /**
- * users.info (the users:read scope). Without an answer, the user is treated as a member in UTC.
+ * The member's language, zone and role; `fresh` skips the cache (permission checks). Without an
+ * answer, the user is treated as a member in UTC whose language is unknown (English).
  * @example const member = await memberInfo(client, 'U123', app);
  */
-export async function memberInfo(client: webApi.WebClient, user: string, app: App): Promise<SlackMember> {
+export async function memberInfo(client: webApi.WebClient, user: string, app: App, options: { fresh?: boolean } = {}): Promise<SlackMember> {
+  const now = Date.now();
+  const cached = cache.get(user);
+  if (!options.fresh && cached && now - cached.at < MEMBER_CACHE_MS) return cached.member;
   try {
-    const info = await client.users.info({ user });
+    const info = await client.users.info({ user, include_locale: true });
     const u = info.user;
-    return { isAdmin: u?.is_admin === true || u?.is_owner === true, ...(u?.tz && { timezone: u.tz }) };
+    const member: SlackMember = {
+      isAdmin: u?.is_admin === true || u?.is_owner === true,
+      ...(u?.tz && { timezone: u.tz }),
+      ...(u?.locale && { locale: u.locale }),
+    };
+    cache.delete(user);
+    cache.set(user, { member, at: now });
+    if (cache.size > MEMBER_CACHE_MAX) cache.delete(cache.keys().next().value!);
+    return member;
   } catch (err) {
-    app.log.warn({ err, user }, 'users.info failed (is the users:read scope granted?); treating the user as a member in UTC');
+    app.log.warn({ err, user }, 'users.info failed (is the users:read scope granted?); treating the user as a member in UTC, in English');
     return { isAdmin: false };
   }
 }
 
+/** Forgets every cached member (tests). */
+export function forgetMembers(): void {
+  cache.clear();
+}
+
 /** The context fields a member's answer fills in. */
-export function memberContext(member: SlackMember | undefined): { member?: { isAdmin: boolean } } {
-  return member ? { member: { isAdmin: member.isAdmin } } : {};
+export function memberContext(member: SlackMember | undefined): { member?: { isAdmin: boolean }; locale?: string } {
+  if (!member) return {};
+  return { member: { isAdmin: member.isAdmin }, ...(member.locale && { locale: member.locale }) };
 }

@@ -5,6 +5,7 @@
  * links, then snippets), then trailing blocks give way to a note; the buttons always stay.
  */
 import type { types } from '@slack/bolt';
+import { messages, type Messages } from '../../src/i18n/index.js';
 import type { Block, Button, ListItem, PaperCard, Reply } from '../../src/reply.js';
 import {
   ACTIONS_ELEMENTS_MAX,
@@ -48,8 +49,9 @@ export const MENU_ID = 'ps:menu';
 export const SHARE_ID = 'ps:share';
 /** block_id of the "Shared by" line, found again when a shared message is updated. */
 export const SHARED_BY_BLOCK_ID = 'ps:shared-by';
-export const SHARE_LABEL = 'Share in channel';
-export const TRUNCATED_NOTE = 'Part of this reply was left out to fit in a Slack message.';
+/** The Share button's label and the note on a shortened reply, in English (each reply's language is used). */
+export const SHARE_LABEL = messages('en').t('slack.share');
+export const TRUNCATED_NOTE = messages('en').t('slack.truncated');
 
 /** How much of each paper card to show; a reply that does not fit tries the next level. */
 type Detail = 'full' | 'compact' | 'minimal';
@@ -74,29 +76,31 @@ const LIST_LABEL_MAX = 200;
  * @example renderReply(reply, { share: 'run:paper:diffusion' }).blocks[0] // { type: 'header', … }
  */
 export function renderReply(reply: Reply, options: RenderOptions = {}): SlackMessage {
+  const m = messages(reply.locale);
   const text = fallbackText(reply.fallback, FALLBACK_TEXT_MAX) || ' ';
   const tail: SlackBlock[] = [];
   const by = options.sharedBy !== undefined ? mention(options.sharedBy) : '';
-  if (by) tail.push({ type: 'context', block_id: SHARED_BY_BLOCK_ID, elements: [{ type: 'mrkdwn', text: `Shared by ${by}`, verbatim: true }] });
-  const controls = renderControls(reply, options.share);
+  // Catalog text and a well-formed user mention: nothing to escape.
+  if (by) tail.push({ type: 'context', block_id: SHARED_BY_BLOCK_ID, elements: [{ type: 'mrkdwn', text: m.t('slack.sharedBy', { user: by }), verbatim: true }] });
+  const controls = renderControls(reply, options.share, m);
   for (const detail of DETAILS) {
-    const blocks = [...reply.blocks.flatMap((b) => renderBlock(b, detail)), ...tail, ...controls];
+    const blocks = [...reply.blocks.flatMap((b) => renderBlock(b, detail, m)), ...tail, ...controls];
     if (fits(blocks)) return { text, blocks };
   }
-  return { text, blocks: squeeze(reply.blocks.flatMap((b) => renderBlock(b, 'minimal')), [...tail, ...controls]) };
+  return { text, blocks: squeeze(reply.blocks.flatMap((b) => renderBlock(b, 'minimal', m)), [...tail, ...controls], m) };
 }
 
 /**
  * A paper as a compact link-unfurl card: linked title, authors, venue · year · status, the
  * opening of the abstract and its topics.
  */
-export function renderUnfurl(paper: PaperCard): SlackBlock[] {
-  const lines = [titleLine(paper), authorsLine(paper, 3, 200), metaLine(paper)];
+export function renderUnfurl(paper: PaperCard, m: Messages = messages('en')): SlackBlock[] {
+  const lines = [titleLine(paper, m), authorsLine(paper, 3, 200, m), metaLine(paper)];
   if (paper.snippet && paper.snippet.length > 0) lines.push(segmentsMrkdwn(paper.snippet, 300));
   return [section(lines), ...context([topicsLine(paper)])];
 }
 
-function renderBlock(block: Block, detail: Detail): SlackBlock[] {
+function renderBlock(block: Block, detail: Detail, m: Messages): SlackBlock[] {
   switch (block.kind) {
     case 'heading': {
       const text = plainText(block.text, HEADER_TEXT_MAX);
@@ -113,20 +117,20 @@ function renderBlock(block: Block, detail: Detail): SlackBlock[] {
     case 'list':
       return renderList(block.heading, block.items);
     case 'paper':
-      return renderPaper(block.paper, detail);
+      return renderPaper(block.paper, detail, m);
   }
 }
 
-function renderPaper(paper: PaperCard, detail: Detail): SlackBlock[] {
+function renderPaper(paper: PaperCard, detail: Detail, m: Messages): SlackBlock[] {
   const full = paper.abstract !== undefined;
-  const lines = [titleLine(paper)];
-  if (detail !== 'minimal') lines.push(authorsLine(paper, full ? Infinity : AUTHORS_SHOWN[detail], AUTHORS_MAX[detail]));
+  const lines = [titleLine(paper, m)];
+  if (detail !== 'minimal') lines.push(authorsLine(paper, full ? Infinity : AUTHORS_SHOWN[detail], AUTHORS_MAX[detail], m));
   lines.push(metaLine(paper));
   if (!full && paper.snippet && detail !== 'minimal') lines.push(segmentsMrkdwn(paper.snippet, SNIPPET_MAX[detail]));
   const blocks: SlackBlock[] = [section(lines)];
   const abstract = full && detail !== 'minimal' ? mrkdwn(paper.abstract ?? '', ABSTRACT_MAX[detail]) : '';
   if (abstract) blocks.push(section([abstract]));
-  if (detail === 'full') blocks.push(...context([topicsLine(paper), linksLine(paper)]));
+  if (detail === 'full') blocks.push(...context([topicsLine(paper), linksLine(paper, m)]));
   return blocks;
 }
 
@@ -135,10 +139,10 @@ function topicsLine(paper: PaperCard): string {
 }
 
 /** The paper's links that are safe to link, as many as fit in {@link LINKS_MAX} characters. */
-function linksLine(paper: PaperCard): string {
+function linksLine(paper: PaperCard, m: Messages): string {
   let out = '';
   for (const l of paper.links.slice(0, LINKS_SHOWN)) {
-    const linked = link(l.url, mrkdwn(l.label, LINK_LABEL_MAX) || 'link');
+    const linked = link(l.url, mrkdwn(l.label, LINK_LABEL_MAX) || mrkdwn(m.t('slack.link'), LINK_LABEL_MAX));
     if (!linked.startsWith('<')) continue;
     const next = out ? `${out} · ${linked}` : linked;
     if (next.length > LINKS_MAX) break;
@@ -147,16 +151,16 @@ function linksLine(paper: PaperCard): string {
   return out;
 }
 
-function titleLine(paper: PaperCard): string {
+function titleLine(paper: PaperCard, m: Messages): string {
   const number = paper.position !== undefined ? `${paper.position}. ` : '';
-  const title = mrkdwn(paper.title, TITLE_MAX) || '(untitled)';
+  const title = mrkdwn(paper.title, TITLE_MAX) || mrkdwn(m.t('paper.untitled'), TITLE_MAX);
   return `*${link(paper.url, `${number}${title}`)}*`;
 }
 
-function authorsLine(paper: PaperCard, shown: number, max: number): string {
+function authorsLine(paper: PaperCard, shown: number, max: number, m: Messages): string {
   if (paper.authors.length === 0 || max === 0) return '';
   const names = paper.authors.slice(0, shown).map((a) => a.trim()).join(', ');
-  return mrkdwn(paper.authors.length > shown ? `${names} et al.` : names, max);
+  return mrkdwn(paper.authors.length > shown ? m.t('paper.authorsMore', { authors: names }) : names, max);
 }
 
 function metaLine(paper: PaperCard): string {
@@ -186,17 +190,17 @@ function renderList(heading: string | undefined, items: readonly ListItem[]): Sl
 }
 
 /** Buttons (one actions block per row), the menu, list items' actions reachable no other way, Share. */
-function renderControls(reply: Reply, share: string | undefined): SlackBlock[] {
+function renderControls(reply: Reply, share: string | undefined, m: Messages): SlackBlock[] {
   let n = 0;
   const rows: types.ActionsBlockElement[][] = (reply.buttons ?? []).map((row) => row.flatMap((b) => renderButton(b, n++)));
   const reachable = new Set([...(reply.buttons ?? []).flat().map((b) => b.action), ...(reply.menu?.choices ?? []).map((c) => c.action)]);
   const orphans = reply.blocks.flatMap((b) => (b.kind === 'list' ? b.items.filter((i) => i.action && !reachable.has(i.action)) : []));
   rows.push(orphans.flatMap((i) => renderButton({ label: i.text, action: i.action! }, n++)));
   const extra: types.ActionsBlockElement[] = [];
-  const menu = reply.menu && renderMenu(reply.menu);
+  const menu = reply.menu && renderMenu(reply.menu, m);
   if (menu) extra.push(menu);
   if (share !== undefined && share.length <= BUTTON_VALUE_MAX) {
-    extra.push({ type: 'button', action_id: SHARE_ID, text: { type: 'plain_text', text: SHARE_LABEL }, value: share, style: 'primary' });
+    extra.push({ type: 'button', action_id: SHARE_ID, text: { type: 'plain_text', text: plainText(m.t('slack.share'), BUTTON_TEXT_MAX) }, value: share, style: 'primary' });
   }
   const nonEmpty = rows.filter((r) => r.length > 0);
   const last = nonEmpty[nonEmpty.length - 1];
@@ -217,7 +221,7 @@ function renderButton(button: Button, n: number): types.Button[] {
   return url ? [{ type: 'button', action_id: `${LINK_ID}:${n}`.slice(0, ACTION_ID_MAX), text: { type: 'plain_text', text }, url, ...style }] : [];
 }
 
-function renderMenu(menu: NonNullable<Reply['menu']>): types.StaticSelect | undefined {
+function renderMenu(menu: NonNullable<Reply['menu']>, m: Messages): types.StaticSelect | undefined {
   const options = menu.choices
     .filter((c) => c.action.length > 0 && c.action.length <= OPTION_VALUE_MAX && plainText(c.label, OPTION_TEXT_MAX))
     .slice(0, SELECT_OPTIONS_MAX)
@@ -230,12 +234,12 @@ function renderMenu(menu: NonNullable<Reply['menu']>): types.StaticSelect | unde
       };
     });
   if (options.length === 0) return undefined;
-  return { type: 'static_select', action_id: MENU_ID, placeholder: { type: 'plain_text', text: plainText(menu.placeholder, PLACEHOLDER_MAX) || 'Choose…' }, options };
+  return { type: 'static_select', action_id: MENU_ID, placeholder: { type: 'plain_text', text: plainText(menu.placeholder, PLACEHOLDER_MAX) || plainText(m.t('slack.choose'), PLACEHOLDER_MAX) }, options };
 }
 
 /** Drops trailing content (then menu options, then controls) until the message fits. */
-function squeeze(content: SlackBlock[], controls: SlackBlock[]): SlackBlock[] {
-  const note = context([TRUNCATED_NOTE])[0]!;
+function squeeze(content: SlackBlock[], controls: SlackBlock[], m: Messages): SlackBlock[] {
+  const note = context([mrkdwn(m.t('slack.truncated'), NOTE_MAX)])[0]!;
   const kept = [...content];
   while (kept.length > 0 && !fits([...kept, note, ...controls])) kept.pop();
   if (kept.length > 0 || fits([note, ...controls])) return [...kept, note, ...controls];

@@ -3,7 +3,9 @@
  * Control characters in paper data are replaced, so a hostile title cannot move the cursor,
  * clear the screen or recolour the terminal.
  */
+import { messages, type Messages } from '../../src/i18n/index.js';
 import type { Block, PaperCard, Reply, TextSegment } from '../../src/reply.js';
+import { wrapText } from './width.js';
 
 export interface TextStyle {
   /** ANSI bold and dim (for a colour terminal), or plain text with **marks**. */
@@ -27,13 +29,14 @@ export function sanitize(text: string): string {
  * @example renderText(reply, { ansi: false, width: 100 }, ['/next', '/open 1-5'])
  */
 export function renderText(reply: Reply, style: TextStyle, commands: readonly string[] = []): string {
+  const m = messages(reply.locale);
   const lines: string[] = [];
-  for (const block of reply.blocks) lines.push(...renderBlock(block, style));
+  for (const block of reply.blocks) lines.push(...renderBlock(block, style, m));
   if (commands.length > 0) lines.push('', dim(`→ ${commands.join('   ')}`, style));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
-function renderBlock(block: Block, style: TextStyle): string[] {
+function renderBlock(block: Block, style: TextStyle, m: Messages): string[] {
   switch (block.kind) {
     case 'heading':
       return ['', bold(sanitize(block.text), style)];
@@ -52,15 +55,15 @@ function renderBlock(block: Block, style: TextStyle): string[] {
       return out;
     }
     case 'paper':
-      return renderPaper(block.paper, style);
+      return renderPaper(block.paper, style, m);
   }
 }
 
-function renderPaper(paper: PaperCard, style: TextStyle): string[] {
+function renderPaper(paper: PaperCard, style: TextStyle, m: Messages): string[] {
   const indent = '   ';
   const number = paper.position !== undefined ? `${paper.position}. ` : '';
   const out = ['', bold(`${number}${sanitize(paper.title)}`, style)];
-  const authors = shortAuthors(paper.authors, 6);
+  const authors = shortAuthors(paper.authors, 6, m);
   const meta = [authors, [paper.venue, paper.year].filter(Boolean).join(' '), paper.status].filter(Boolean).map(sanitize);
   if (meta.length > 0) out.push(`${indent}${meta.join(' · ')}`);
   if (paper.topics.length > 0) out.push(dim(`${indent}${paper.topics.map(sanitize).join(' | ')}`, style));
@@ -68,17 +71,17 @@ function renderPaper(paper: PaperCard, style: TextStyle): string[] {
   if (body) out.push(...wrap(body, style.width - indent.length).map((l) => `${indent}${l}`));
   const links = [...(paper.url ? [`${sanitize(paper.url)}`] : []), ...paper.links.map((l) => `${l.label} ${sanitize(l.url)}`)];
   if (links.length > 0) out.push(dim(`${indent}${links.join(' · ')}`, style));
-  if (paper.abstract !== undefined && paper.authors.length > 6) out.push(`${indent}Authors: ${paper.authors.map(sanitize).join(', ')}`);
+  if (paper.abstract !== undefined && paper.authors.length > 6) out.push(`${indent}${m.t('paper.authorsLine', { authors: paper.authors.map(sanitize).join(', ') })}`);
   return out;
 }
 
 /**
- * "A, B, C et al." for long author lists.
+ * "A, B, C et al." for long author lists ("A, B, C 等" in Chinese).
  * @example shortAuthors(['A', 'B', 'C', 'D'], 3) // 'A, B, C et al.'
  */
-export function shortAuthors(authors: readonly string[], max: number): string {
+export function shortAuthors(authors: readonly string[], max: number, m: Messages = messages('en')): string {
   if (authors.length <= max) return authors.join(', ');
-  return `${authors.slice(0, max).join(', ')} et al.`;
+  return m.t('paper.authorsMore', { authors: authors.slice(0, max).join(', ') });
 }
 
 function segments(text: string | readonly TextSegment[], style: TextStyle): string {
@@ -86,25 +89,9 @@ function segments(text: string | readonly TextSegment[], style: TextStyle): stri
   return text.map((s) => (s.match ? (style.ansi ? `\u001b[1m${sanitize(s.text)}\u001b[22m` : `**${sanitize(s.text)}**`) : sanitize(s.text))).join('');
 }
 
+/** Lines of at most `width` terminal columns (Chinese characters take two). */
 function wrap(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(' ')) {
-      if (line && visibleLength(line) + 1 + visibleLength(word) > width) {
-        out.push(line);
-        line = word;
-      } else {
-        line = line ? `${line} ${word}` : word;
-      }
-    }
-    out.push(line);
-  }
-  return out;
-}
-
-function visibleLength(text: string): number {
-  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+  return wrapText(text, width);
 }
 
 function bold(text: string, style: TextStyle): string {

@@ -16,13 +16,16 @@ export interface TerminalOptions {
   interactive: boolean;
 }
 
-/** The commands a reply's buttons and menu became: `/next` → action handle. */
+/**
+ * The commands a reply's buttons and menu became: `/next` → action handle (named by the
+ * button's language-independent id, so they are the same whatever language the reply is in).
+ */
 export function replyCommands(reply: Reply): Map<string, string> {
   const out = new Map<string, string>();
   for (const row of reply.buttons ?? []) {
     for (const button of row) {
       if (!button.action || button.disabled) continue;
-      const word = button.label.toLowerCase().match(/[a-z]+/)?.[0];
+      const word = button.id ?? button.label.toLowerCase().match(/[a-z]+/)?.[0];
       if (word && !out.has(`/${word}`)) out.set(`/${word}`, button.action);
     }
   }
@@ -48,10 +51,7 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
     output.write(renderText(reply, style, summarize(actions)));
   };
 
-  if (interactive) {
-    const source = app.demo ? 'the demo corpus' : 'the library';
-    output.write(`Paper Scout: ${app.library.size.toLocaleString('en-US')} papers in ${source}. Try /paper diffusion, /topic, /help. Ctrl-D quits.\n`);
-  }
+  if (interactive) output.write(`${ctx.i18n.t('terminal.welcome', { count: app.library.size, demo: app.demo ? 'yes' : 'no' })}\n`);
   prompt();
   for await (const raw of lines) {
     const line = raw.trim();
@@ -62,8 +62,8 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
     const match = /^\/(\S+)\s*(.*)$/s.exec(line);
     const known = actions.get(line.toLowerCase().replace(/\s+/g, ' '));
     if (known) print(await app.registry.act(ctx, known));
-    else if (!match) output.write('Commands start with a slash: /paper <words>, /topic <name>, /help.\n');
-    else if (/^(open|next|prev|back)$/i.test(match[1]!)) output.write('There is nothing to page or open yet: run /paper <words> first.\n');
+    else if (!match) output.write(`${ctx.i18n.t('terminal.needsSlash')}\n`);
+    else if (/^(open|next|prev|back|more)$/i.test(match[1]!)) output.write(`${ctx.i18n.t('terminal.nothingToPage')}\n`);
     else print(await app.registry.runText(ctx, match[1]!.toLowerCase(), match[2]!));
     prompt();
   }

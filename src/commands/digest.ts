@@ -3,48 +3,43 @@
  * new papers, at a time of day in a time zone.
  */
 import { z } from 'zod';
-import { formatDate } from '../digest/compose.js';
+import { subscriptionLabel } from '../digest/compose.js';
 import { canonicalTimeZone, nextSlot, parseTimeOfDay } from '../digest/schedule.js';
-import type { ChatPlatform, Subscription } from '../digest/store.js';
+import { pausedReasonText, type ChatPlatform, type Subscription } from '../digest/store.js';
 import { UserError } from '../errors.js';
+import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef } from '../papers/ids.js';
 import { action, messageReply, type Reply } from '../reply.js';
 import { parseOptionText } from './optionText.js';
 import { shorten } from './results.js';
-import { defineCommand, defineSubcommand, type CommandContext } from './types.js';
+import { defineCommand, defineSubcommand, type BotAccess, type CommandContext } from './types.js';
 
 export const DEFAULT_TIME = '09:00';
 export const DEFAULT_COUNT = 5;
 export const MAX_COUNT = 20;
+/** The values of `days:`; their names in each language are `digest.subscribe.days.<value>`. */
+export const DIGEST_DAYS = ['daily', 'weekdays'] as const;
 
 const subscribeOptions = z.object({
   topic: z
     .string()
     .trim()
-    .min(1, 'Say what to follow: topic:llm, topic:"Theory · Learning Theory", or search words.')
-    .max(200, 'A topic or query is at most 200 characters.')
-    .describe('A topic ("Deep Learning · Large Language Models", "llm") or search words')
+    .min(1, 'digest.topicEmpty')
+    .max(200, 'digest.topicTooLong')
     .meta({ autocomplete: true }),
-  time: z.string().trim().max(20).optional().describe('Time of day, HH:MM (default 09:00)'),
-  timezone: z.string().trim().max(64).optional().describe('IANA time zone such as Europe/Berlin (default: yours, else UTC)'),
-  days: z.enum(['daily', 'weekdays'], 'days: use daily or weekdays.').optional().describe('daily (default) or weekdays'),
-  count: z.coerce
-    .number('count: use a number of papers from 1 to 20.')
-    .int('count: use a whole number of papers from 1 to 20.')
-    .min(1, 'count: at least 1 paper.')
-    .max(MAX_COUNT, `count: at most ${MAX_COUNT} papers.`)
-    .optional()
-    .describe('Papers per digest (default 5)'),
-  fill: z.boolean('fill: use yes or no.').optional().describe('On days with nothing new, send the best papers not sent yet (default no)'),
+  time: z.string().trim().max(20).optional(),
+  timezone: z.string().trim().max(64).optional(),
+  days: z.enum(DIGEST_DAYS, 'digest.badDays').optional(),
+  count: z.coerce.number('digest.badCount').int('digest.badCountWhole').min(1, 'digest.countMin').max(MAX_COUNT, 'digest.countMax').optional(),
+  fill: z.boolean('digest.badFill').optional(),
 });
 
 const unsubscribeOptions = z.object({
-  topic: z.string().trim().max(200).optional().describe('Which digest, when the channel has several').meta({ autocomplete: true }),
+  topic: z.string().trim().max(200).optional().meta({ autocomplete: true }),
 });
 
 const subscribe = defineSubcommand({
   name: 'subscribe',
-  description: "Post a topic's new papers here every day",
   options: subscribeOptions,
   fromText(text) {
     const { fill, ...rest } = parseOptionText(text, Object.keys(subscribeOptions.shape));
@@ -52,16 +47,14 @@ const subscribe = defineSubcommand({
   },
   run(ctx, args) {
     const { platform, channel } = where(ctx);
+    const cannotPost = whyNoDigestsHere(ctx);
+    if (cannotPost) throw new UserError(cannotPost);
     const target = resolveTarget(ctx, args.topic);
     const time = args.time === undefined ? DEFAULT_TIME : parseTimeOfDay(args.time);
-    if (!time) throw new UserError(`time: "${shorten(args.time ?? '', 20)}" is not a time of day. Use HH:MM in 24 hours, like 09:00 or 17:30 (9am works too).`);
+    if (!time) throw new UserError('digest.badTime', { value: shorten(args.time ?? '', 20) });
     const zoneInput = args.timezone ?? ctx.user.timezone ?? 'UTC';
     const timezone = canonicalTimeZone(zoneInput);
-    if (!timezone) {
-      throw new UserError(
-        `timezone: "${shorten(zoneInput, 40)}" is not a time zone. Use an IANA name such as Europe/Berlin, America/New_York, Asia/Tokyo or UTC (https://en.wikipedia.org/wiki/List_of_tz_database_time_zones).`,
-      );
-    }
+    if (!timezone) throw new UserError('digest.badZone', { value: shorten(zoneInput, 40) });
     const existing = ctx.digests.forChannel(platform, channel).find((s) => s.query === target.query);
     requirePermission(ctx, existing);
     const sub = ctx.digests.subscribe({
@@ -77,15 +70,16 @@ const subscribe = defineSubcommand({
       fill: args.fill ?? false,
       createdBy: existing?.createdBy ?? ctx.user.id,
       createdAt: existing?.createdAt ?? ctx.now().toISOString(),
+      // Digests speak the language of whoever set them up last, else the server's.
+      ...(ctx.locale ? { locale: ctx.locale } : existing?.locale ? { locale: existing.locale } : ctx.workspace?.locale ? { locale: ctx.workspace.locale } : {}),
     });
-    const text = `${existing ? 'Updated' : 'Subscribed'}: ${describe(sub, ctx.now())}`;
+    const text = ctx.i18n.t(existing ? 'digest.updated' : 'digest.subscribed', { description: describe(ctx, sub) });
     return { fallback: text, blocks: [{ kind: 'text', text }] };
   },
 });
 
 const list = defineSubcommand({
   name: 'list',
-  description: "This channel's digests",
   options: z.object({}),
   fromText: () => ({}),
   run: (ctx) => listReply(ctx),
@@ -93,28 +87,31 @@ const list = defineSubcommand({
 
 const unsubscribe = defineSubcommand({
   name: 'unsubscribe',
-  description: 'Stop a digest in this channel',
   options: unsubscribeOptions,
   fromText: (text) => parseOptionText(text, ['topic']),
   run(ctx, { topic }) {
     const { platform, channel } = where(ctx);
     const subs = ctx.digests.forChannel(platform, channel);
-    if (subs.length === 0) throw new UserError('This channel has no digests. Start one with /digest subscribe topic:<topic>.');
+    if (subs.length === 0) throw new UserError(noDigestsHere(ctx) ?? msg('digest.none'));
     let chosen: Subscription[] = subs;
     if (topic) {
       const typed = topic.replace(/\s+/g, ' ').trim().toLowerCase();
-      chosen = subs.filter((s) => s.query.toLowerCase() === typed || s.label.toLowerCase() === typed || s.label.toLowerCase() === `“${typed}”`);
+      const named = (s: Subscription) => [s.query, s.label, subscriptionLabel(ctx.library.taxonomy, s, ctx.i18n)].map((n) => n.toLowerCase());
+      chosen = subs.filter((s) => named(s).some((n) => n === typed || n === `“${typed}”`));
       if (chosen.length === 0) {
         const found = ctx.library.topics.resolve(topic);
         if ('topic' in found) chosen = subs.filter((s) => s.query === `topic:"${found.topic.id}"`);
       }
-      if (chosen.length === 0) throw new UserError(`No digest here follows "${shorten(topic, 60)}". /digest list shows them.`);
+      if (chosen.length === 0) throw new UserError('digest.noneFollows', { topic: shorten(topic, 60) });
     }
     if (chosen.length > 1) {
       return {
-        fallback: 'Which digest should stop?',
-        blocks: [{ kind: 'text', text: 'This channel has several digests. Which one should stop?' }],
-        menu: { placeholder: 'Stop a digest…', choices: chosen.map((s) => ({ label: shorten(s.label, 100), action: action('digest', 'stop', s.id) })) },
+        fallback: ctx.i18n.t('digest.whichFallback'),
+        blocks: [{ kind: 'text', text: ctx.i18n.t('digest.which') }],
+        menu: {
+          placeholder: ctx.i18n.t('digest.stopMenu'),
+          choices: chosen.map((s) => ({ label: shorten(subscriptionLabel(ctx.library.taxonomy, s, ctx.i18n), 100), action: action('digest', 'stop', s.id) })),
+        },
         ephemeral: true,
       };
     }
@@ -124,22 +121,23 @@ const unsubscribe = defineSubcommand({
 
 export const digestCommand = defineCommand({
   name: 'digest',
-  description: 'Daily digests of new papers in this channel',
   options: z.object({}),
-  examples: ['/digest subscribe topic:llm time:08:30 timezone:Europe/Paris', '/digest list', '/digest unsubscribe topic:llm'],
   permission: 'manage-channel',
   subcommands: [subscribe, list, unsubscribe],
   fromText: () => ({}),
   run: (ctx) => listReply(ctx),
   autocomplete(ctx, option, value) {
     if (option !== 'topic') return [];
-    return ctx.library.topics.suggest(value, 25).map((t) => ({ name: shorten(t.label, 100), value: t.label.slice(0, 100) }));
+    return ctx.library.topics.suggest(value, 25).map((t) => {
+      const label = ctx.library.taxonomy.label(t, ctx.i18n.dataLocale);
+      return { name: shorten(label, 100), value: label.slice(0, 100) };
+    });
   },
   actions: {
     stop(ctx, [id]) {
       const sub = ctx.digests.get(Number(id));
       const { platform, channel } = where(ctx);
-      if (!sub || sub.platform !== platform || sub.channel !== channel) throw new UserError('That digest is already gone. /digest list shows what is left.');
+      if (!sub || sub.platform !== platform || sub.channel !== channel) throw new UserError('digest.gone');
       return stop(ctx, sub);
     },
   },
@@ -148,56 +146,98 @@ export const digestCommand = defineCommand({
 function stop(ctx: CommandContext, sub: Subscription): Reply {
   requirePermission(ctx, sub);
   ctx.digests.unsubscribe(sub.id);
-  return messageReply(`Stopped the daily digest of ${sub.label} in this channel.`);
+  return messageReply(ctx.i18n.t('digest.stopped', { label: subscriptionLabel(ctx.library.taxonomy, sub, ctx.i18n) }));
 }
 
 function listReply(ctx: CommandContext): Reply {
   const { platform, channel } = where(ctx);
   const subs = ctx.digests.forChannel(platform, channel);
-  if (subs.length === 0) {
-    return messageReply('This channel has no digests yet. Start one with /digest subscribe topic:llm time:09:00 timezone:Europe/Berlin', { ephemeral: true });
-  }
+  if (subs.length === 0) return messageReply(ctx.i18n.text(noDigestsHere(ctx) ?? msg('digest.noneYet')), { ephemeral: true });
+  const label = (s: Subscription) => subscriptionLabel(ctx.library.taxonomy, s, ctx.i18n);
+  const labels = subs.map(label).join('; ');
+  // Listed even where the bot can no longer post (permissions taken away, or set up before this check), with why they cannot arrive.
+  const cannotPost = whyNoDigestsHere(ctx);
   return {
-    fallback: `Digests here: ${subs.map((s) => s.label).join('; ')}`,
+    fallback: cannotPost ? ctx.i18n.t('digest.listFallbackCannotPost', { labels, reason: [cannotPost] }) : ctx.i18n.t('digest.listFallback', { labels }),
     blocks: [
-      { kind: 'heading', text: 'Digests in this channel' },
-      { kind: 'list', items: subs.map((s) => ({ text: s.label, detail: describeWithRuns(ctx, s) })) },
+      { kind: 'heading', text: ctx.i18n.t('digest.listHeading') },
+      ...(cannotPost ? [{ kind: 'text' as const, text: ctx.i18n.text(cannotPost) }] : []),
+      { kind: 'list', items: subs.map((s) => ({ text: label(s), detail: describeWithRuns(ctx, s) })) },
     ],
     ephemeral: true,
   };
 }
 
 /** One line about a subscription: what, when, and whether it is paused. */
-function describe(sub: Subscription, now: Date): string {
-  const next = nextSlot(sub, now);
-  const when = `${sub.days === 'weekdays' ? 'weekdays' : 'every day'} at ${sub.time} ${sub.timezone}`;
-  const size = `up to ${sub.count} paper${sub.count === 1 ? '' : 's'}${sub.fill ? ', or the best unsent ones on quiet days' : ''}`;
+function describe(ctx: CommandContext, sub: Subscription): string {
+  const m = ctx.i18n;
+  const next = nextSlot(sub, ctx.now());
+  const when = m.t(sub.days === 'weekdays' ? 'digest.when.weekdays' : 'digest.when.daily', { time: sub.time, timezone: sub.timezone });
+  const size = m.t(sub.fill ? 'digest.sizeFill' : 'digest.size', { count: sub.count });
   const status =
-    sub.status === 'paused' ? ` Paused: ${sub.pausedReason ?? 'delivery failed'}` : next ? ` Next: ${formatDate(next, sub.timezone)}, ${sub.time}.` : '';
-  return `${sub.label}, ${when}, ${size}.${status}`;
+    sub.status === 'paused'
+      ? m.t('digest.paused', { reason: pausedReasonText(sub.pausedReason, m) })
+      : next
+        ? m.t('digest.next', { date: m.date(next, sub.timezone), time: sub.time })
+        : '';
+  return m.t('digest.summary', { label: subscriptionLabel(ctx.library.taxonomy, sub, m), when, size, status });
 }
 
 /** A subscription's line, with a digest still being retried and why. */
 function describeWithRuns(ctx: CommandContext, sub: Subscription): string {
   const retrying = ctx.digests.openRuns(sub.id).find((r) => r.lastError);
-  const problem = retrying ? ` Retrying the digest of ${formatDate(new Date(retrying.slot), sub.timezone)}: ${retrying.lastError}.` : '';
-  return `${describe(sub, ctx.now())}${problem}`;
+  const problem = retrying ? ctx.i18n.t('digest.retrying', { date: ctx.i18n.date(new Date(retrying.slot), sub.timezone), error: retrying.lastError ?? '' }) : '';
+  return `${describe(ctx, sub)}${problem}`;
 }
 
 function where(ctx: CommandContext): { platform: ChatPlatform; channel: string } {
   if (ctx.platform === 'terminal' || !ctx.channel) {
-    throw new UserError('Digests are posted to Discord or Slack channels: run /digest in the channel that should get them.');
+    throw new UserError('digest.onlyInChannels');
   }
   return { platform: ctx.platform, channel: ctx.channel.id };
+}
+
+/** The permissions a digest needs from the bot in its channel, as the platforms that have them name them (Discord). */
+const DIGEST_PERMISSIONS = [
+  { name: msg('digest.permission.view'), granted: (bot: BotAccess) => bot.canView },
+  { name: msg('digest.permission.send'), granted: (bot: BotAccess) => bot.canSend },
+  // Digests are embeds, and Discord drops a bot's embeds where it lacks Embed Links.
+  { name: msg('digest.permission.embed'), granted: (bot: BotAccess) => bot.canEmbed },
+] as const;
+
+/**
+ * Why a digest could never be posted where the command runs, with where to run it instead; or
+ * undefined when it can, as far as the platform says (what it does not say is not held against
+ * it). The one place that decides where digests may be set up.
+ * @example whyNoDigestsHere({ ...ctx, channel: { id: 'D1', kind: 'dm' } }) // { key: 'digest.notInDm' }
+ */
+export function whyNoDigestsHere(ctx: Pick<CommandContext, 'channel' | 'bot'>): Message | undefined {
+  if (ctx.channel?.kind === 'dm') return msg('digest.notInDm');
+  if (ctx.channel?.kind === 'group-dm') return msg('digest.notInGroupDm');
+  const bot = ctx.bot ?? {};
+  if (bot.inServer === false) return msg('digest.notInServer');
+  const missing = DIGEST_PERMISSIONS.filter((p) => p.granted(bot) === false).map((p) => p.name);
+  if (missing.length === 0) return undefined;
+  return msg('digest.missingPermissions', {
+    missing: { items: missing, type: 'conjunction' },
+    count: missing.length,
+    all: { items: DIGEST_PERMISSIONS.map((p) => p.name), type: 'conjunction' },
+  });
+}
+
+/** What to say where there are no digests and none could be set up; undefined where one could. */
+function noDigestsHere(ctx: CommandContext): Message | undefined {
+  if (ctx.channel?.kind === 'dm' || ctx.channel?.kind === 'group-dm') return msg('digest.noneInConversation');
+  return whyNoDigestsHere(ctx);
 }
 
 /** Discord: the Manage Channels permission. Slack: workspace admins, and whoever subscribed. */
 function requirePermission(ctx: CommandContext, sub: Subscription | undefined): void {
   if (ctx.platform === 'discord' && ctx.member?.canManageChannel !== true) {
-    throw new UserError('Only members who can manage this channel (the Manage Channels permission) can change its digests.');
+    throw new UserError('digest.needsManageChannels');
   }
   if (ctx.platform === 'slack' && sub && ctx.member?.isAdmin !== true && sub.createdBy !== ctx.user.id) {
-    throw new UserError('Only workspace admins and the person who set up this digest can change it.');
+    throw new UserError('digest.needsAdmin');
   }
 }
 
@@ -205,20 +245,21 @@ function yesNo(value: string): boolean {
   const v = value.trim().toLowerCase();
   if (['yes', 'y', 'true', 'on', '1'].includes(v)) return true;
   if (['no', 'n', 'false', 'off', '0'].includes(v)) return false;
-  throw new UserError(`fill: use yes or no, not "${shorten(value, 20)}".`);
+  throw new UserError('digest.badFillValue', { value: shorten(value, 20) });
 }
 
 /** A topic of the taxonomy when the words name one, else a search. */
 function resolveTarget(ctx: CommandContext, input: string): { query: string; label: string } {
   if (parsePaperRef(input)) {
-    throw new UserError('A digest follows a topic or a search, not one paper: try topic:llm or some words, e.g. topic:"diffusion models".');
+    throw new UserError('digest.notOnePaper');
   }
   const found = ctx.library.topics.resolve(input);
   if ('topic' in found) return { query: `topic:"${found.topic.id}"`, label: found.topic.label };
   const words = input.replace(/\s+/g, ' ').trim();
   if (ctx.library.search(words, { limit: 1 }).hits.length === 0) {
-    const hint = found.suggestions.slice(0, 3).map((t) => `"${t.label}"`).join(', ');
-    throw new UserError(`No topic or papers match "${shorten(words, 60)}".${hint ? ` Did you mean ${hint}?` : ' /topic lists the topics.'}`);
+    const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
+    if (suggestions.length === 0) throw new UserError('digest.noMatch', { words: shorten(words, 60) });
+    throw new UserError('digest.noMatchMaybe', { words: shorten(words, 60), suggestions: { items: suggestions, type: 'disjunction' } });
   }
   return { query: words, label: `“${shorten(words, 80)}”` };
 }

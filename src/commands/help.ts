@@ -1,44 +1,52 @@
 /**
- * /help: what the bot does and the search syntax, generated from the command registry.
+ * /help: what the bot does and the search syntax, generated from the command registry, in the
+ * member's language.
  */
 import { z } from 'zod';
+import type { MessageKey, Messages } from '../i18n/index.js';
 import type { Block } from '../reply.js';
 import { defineCommand, type Command } from './types.js';
 
 const options = z.object({});
 
-/** The search syntax, one example a line. */
-export const SYNTAX_HELP: ReadonlyArray<[string, string]> = [
-  ['diffusion transformers', 'words from the title, authors, keywords or abstract; typos are forgiven'],
-  ['"exact phrase"  -word', 'a phrase that must appear; a word that must not'],
-  ['author:"Yoshua Bengio"', 'papers by an author (initials work: author:"Y. Bengio")'],
-  ['venue:icml  year:2019  year:2018..2020', 'by venue and year (also year:>=2021)'],
-  ['topic:"Theory · Learning Theory"', 'by topic (forgiving: topic:llm)'],
-  ['sort:new', 'newest first'],
-  ['https://arxiv.org/abs/1706.03762', 'a paper by its arXiv id, DOI, OpenReview or paper link'],
+/** The search syntax, one example a line: what to type and what it does (catalog keys). */
+export const SYNTAX_HELP: ReadonlyArray<[MessageKey, MessageKey]> = [
+  ['help.syntax.words.example', 'help.syntax.words'],
+  ['help.syntax.phrase.example', 'help.syntax.phrase'],
+  ['help.syntax.author.example', 'help.syntax.author'],
+  ['help.syntax.venue.example', 'help.syntax.venue'],
+  ['help.syntax.topic.example', 'help.syntax.topic'],
+  ['help.syntax.sort.example', 'help.syntax.sort'],
+  ['help.syntax.link.example', 'help.syntax.link'],
+  ['help.syntax.chinese.example', 'help.syntax.chinese'],
 ];
 
-/** Builds /help over the given commands (the registry passes itself in). */
-export function createHelpCommand(list: () => readonly Command[]): Command {
+/** Builds /help over the given commands (the registry passes itself in, with how it describes them). */
+export function createHelpCommand(
+  list: () => readonly Command[],
+  describe: (command: Command, m: Messages) => { description: string; examples: string },
+): Command {
   return defineCommand({
     name: 'help',
-    description: 'How to search papers with Paper Scout',
     options,
-    examples: ['/help'],
     fromText: () => ({}),
-    run() {
+    run(ctx) {
+      const m = ctx.i18n;
       const commands = list();
       const blocks: Block[] = [
-        { kind: 'heading', text: 'Paper Scout' },
+        { kind: 'heading', text: m.t('help.heading') },
         {
           kind: 'list',
-          heading: 'Commands',
-          items: commands.map((c) => ({ text: `/${c.name}: ${c.description}`, detail: c.examples.join('   ') })),
+          heading: m.t('help.commands'),
+          items: commands.map((c) => {
+            const { description, examples } = describe(c, m);
+            return { text: m.t('help.command', { name: c.name, description }), detail: examples };
+          }),
         },
-        { kind: 'list', heading: 'Search syntax', items: SYNTAX_HELP.map(([example, what]) => ({ text: example, detail: what })) },
+        { kind: 'list', heading: m.t('help.syntax'), items: SYNTAX_HELP.map(([example, what]) => ({ text: m.t(example), detail: m.t(what) })) },
       ];
       return {
-        fallback: `Paper Scout commands: ${commands.map((c) => `/${c.name}`).join(', ')}`,
+        fallback: m.t('help.fallback', { commands: commands.map((c) => `/${c.name}`).join(', ') }),
         blocks,
         ephemeral: true,
       };

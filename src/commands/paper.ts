@@ -15,17 +15,14 @@ const options = z.object({
   query: z
     .string()
     .trim()
-    .min(1, 'Type what to look for: a title, an author or some keywords.')
-    .max(MAX_QUERY_LENGTH, `A query can be at most ${MAX_QUERY_LENGTH} characters.`)
-    .describe('Title, author or keywords; filters: author: venue: year: topic: sort:new')
+    .min(1, 'paper.queryEmpty')
+    .max(MAX_QUERY_LENGTH, 'paper.queryTooLong')
     .meta({ autocomplete: true }),
 });
 
 export const paperCommand = defineCommand({
   name: 'paper',
-  description: 'Search papers by title, author or keywords',
   options,
-  examples: ['/paper diffusion transformers', '/paper author:"Yoshua Bengio" year:2015..2020', '/paper https://arxiv.org/abs/1706.03762'],
   fromText: (text) => ({ query: text }),
   run(ctx, { query }) {
     const open = new RegExp(`^${OPEN_PREFIX}(\\d{1,12})$`).exec(query);
@@ -37,7 +34,8 @@ export const paperCommand = defineCommand({
   },
   autocomplete(ctx, option, value) {
     if (option !== 'query' || value.trim().length < 2) return [];
-    return ctx.library.suggest(value, 25).flatMap((s) => {
+    // Chinese terms suggest the titles their English reading finds.
+    return ctx.library.suggest(ctx.library.readQuery(value).query, 25).flatMap((s) => {
       const doc = ctx.library.docOf(s.id);
       return doc === undefined ? [] : [{ name: shorten(s.title, MAX_CHOICE_LENGTH), value: `${OPEN_PREFIX}${doc}` }];
     });
@@ -46,19 +44,19 @@ export const paperCommand = defineCommand({
     page: (ctx, [stateId, page]) => showPage(ctx, required(stateId), integer(page)),
     // From a message the whole channel reads (a digest): the results open privately, for the
     // one who asked, instead of replacing that message.
-    more: (ctx, [stateId]) => ({ ...showPage(ctx, required(stateId), 0), ephemeral: true }),
+    more: (ctx, [stateId]) => ({ ...showPage(ctx, required(stateId), 0, { inClickersLanguage: true }), ephemeral: true }),
     open: (ctx, [doc, stateId, page]) =>
       showPaper(ctx, integer(doc), stateId !== undefined && page !== undefined ? { stateId, page: integer(page) } : undefined),
   },
 });
 
 function required(value: string | undefined): string {
-  if (!value) throw new UserError('That button is broken; run the search again.');
+  if (!value) throw new UserError('error.brokenButton');
   return value;
 }
 
 function integer(value: string | undefined): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new UserError('That button is broken; run the search again.');
+  if (!Number.isSafeInteger(n)) throw new UserError('error.brokenButton');
   return n;
 }

@@ -6,17 +6,24 @@
  */
 import { z } from 'zod';
 import { UserError, apology, errorReference } from '../errors.js';
+import { isMessageKey, messages, msg, type Messages, type MessageKey } from '../i18n/index.js';
+import { silentObserver, type CommandEvent, type CommandOutcome, type Observer } from '../observer.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
+import { isBusyError } from '../store/db.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
 import { topicCommand } from './topic.js';
-import { MAX_CHOICES, type Choice, type Command, type CommandContext } from './types.js';
+import { MAX_CHOICES, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
 
 export class CommandRegistry {
   private readonly byName = new Map<string, Command>();
 
-  constructor(commands: readonly Command[]) {
+  /** `observer` hears of every command's outcome and duration (metrics). */
+  constructor(
+    commands: readonly Command[],
+    private readonly observer: Observer = silentObserver,
+  ) {
     for (const command of commands) {
       if (this.byName.has(command.name)) throw new Error(`CommandRegistry: duplicate command name "${command.name}"`);
       if (!/^[a-z][a-z0-9-]{0,31}$/.test(command.name)) throw new Error(`CommandRegistry: "${command.name}" is not a valid command name`);
@@ -37,11 +44,12 @@ export class CommandRegistry {
    * @example await registry.run(ctx, 'paper', { query: 'diffusion' })
    */
   async run(ctx: CommandContext, name: string, rawOptions: unknown, subcommand?: string): Promise<Reply> {
-    return this.guard(ctx, { command: subcommand ? `${name} ${subcommand}` : name }, async () => {
+    const label = { kind: 'command', command: this.label(name) } as const;
+    return this.guard(ctx, label, { command: subcommand ? `${name} ${subcommand}` : name }, async () => {
       const command = this.require(name);
       if (subcommand === undefined) return command.run(ctx, parseOptions(command.options, rawOptions));
       const sub = command.subcommands?.find((s) => s.name === subcommand);
-      if (!sub) throw new UserError(`/${command.name} has no "${subcommand.slice(0, 40)}". Try ${subcommandList(command)}.`);
+      if (!sub) throw noSubcommand(command, subcommand);
       return sub.run(ctx, parseOptions(sub.options, rawOptions));
     });
   }
@@ -51,24 +59,23 @@ export class CommandRegistry {
    * "/digest subscribe topic:llm" → `digest`, subcommand `subscribe`, `topic:llm`).
    */
   async runText(ctx: CommandContext, name: string, text: string): Promise<Reply> {
-    return this.guard(ctx, { command: name }, async () => {
+    return this.guard(ctx, { kind: 'command', command: this.label(name) }, { command: name }, async () => {
       const command = this.require(name);
       const [first = '', ...rest] = text.trim().split(/\s+/);
       const sub = command.subcommands?.find((s) => s.name === first.toLowerCase());
       if (sub) return sub.run(ctx, parseOptions(sub.options, sub.fromText(rest.join(' '))));
-      if (command.subcommands && text.trim() !== '' && Object.keys(command.options.shape).length === 0) {
-        throw new UserError(`/${command.name} has no "${first.slice(0, 40)}". Try ${subcommandList(command)}.`);
-      }
+      if (command.subcommands && text.trim() !== '' && Object.keys(command.options.shape).length === 0) throw noSubcommand(command, first);
       return command.run(ctx, parseOptions(command.options, command.fromText(text)));
     });
   }
 
   /** Handles a button or menu action handle such as `paper:page:k3f9x2:2`. */
   async act(ctx: CommandContext, handle: string): Promise<Reply> {
-    return this.guard(ctx, { action: handle }, async () => {
+    const owner = parseAction(handle)?.command;
+    return this.guard(ctx, { kind: 'action', command: owner === undefined ? 'unknown' : this.label(owner) }, { action: handle }, async () => {
       const parsed = parseAction(handle);
       const handler = parsed && this.byName.get(parsed.command)?.actions?.[parsed.verb];
-      if (!parsed || !handler) throw new UserError('That button no longer does anything here. Run the command again.');
+      if (!parsed || !handler) throw new UserError('error.staleButton');
       return handler(ctx, parsed.args);
     });
   }
@@ -77,42 +84,109 @@ export class CommandRegistry {
   autocomplete(ctx: CommandContext, name: string, option: string, value: string): Choice[] {
     const command = this.get(name);
     if (!command?.autocomplete) return [];
+    const started = performance.now();
+    let outcome: CommandOutcome = 'ok';
     try {
       return command.autocomplete(ctx, option, value.slice(0, 200)).slice(0, MAX_CHOICES);
     } catch (err) {
+      outcome = 'error';
       ctx.log.error({ err, command: name, option }, 'autocomplete failed');
       return [];
+    } finally {
+      this.report(ctx, { kind: 'autocomplete', command: command.name }, outcome, started);
+    }
+  }
+
+  /** A command name fit for a metric label: a registered command's, else `unknown` (user input is unbounded). */
+  private label(name: string): string {
+    return this.get(name)?.name ?? 'unknown';
+  }
+
+  private report(ctx: CommandContext, label: Pick<CommandEvent, 'kind' | 'command'>, outcome: CommandOutcome, started: number): void {
+    try {
+      this.observer.command({ platform: ctx.platform, ...label, outcome, seconds: (performance.now() - started) / 1000 });
+    } catch (err) {
+      ctx.log.warn({ err }, 'the command observer failed');
     }
   }
 
   private require(name: string): Command {
     const command = this.get(name);
     if (!command) {
-      throw new UserError(`There is no /${name.slice(0, 40)} command. Commands: ${this.commands.map((c) => `/${c.name}`).join(', ')}.`);
+      throw new UserError('error.noCommand', { name: name.slice(0, 40), commands: this.commands.map((c) => `/${c.name}`).join(', ') });
     }
     return command;
   }
 
-  private async guard(ctx: CommandContext, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
+  /** Runs `fn`; every reply it gives, an error's too, is in the context's language and says so. */
+  private async guard(ctx: CommandContext, label: Pick<CommandEvent, 'kind' | 'command'>, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
+    const started = performance.now();
+    let outcome: CommandOutcome = 'ok';
+    const locale = ctx.i18n.locale;
     try {
-      return await fn();
+      return { locale, ...(await fn()) };
     } catch (err) {
-      if (err instanceof UserError) return messageReply(err.message, { ephemeral: true });
+      if (err instanceof UserError) {
+        outcome = 'user_error';
+        return messageReply(ctx.i18n.text(err.reason), { ephemeral: true, locale });
+      }
+      if (isBusyError(err)) {
+        outcome = 'busy';
+        ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what }, 'command could not write: another process holds the database write lock');
+        return messageReply(ctx.i18n.t('error.busy'), { ephemeral: true, locale });
+      }
+      outcome = 'error';
       const reference = errorReference();
       ctx.log.error({ err, reference, platform: ctx.platform, user: ctx.user.id, ...what }, 'command failed');
-      return messageReply(apology(reference), { ephemeral: true });
+      return messageReply(apology(reference, ctx.i18n), { ephemeral: true, locale });
+    } finally {
+      this.report(ctx, label, outcome, started);
     }
   }
 }
 
-function subcommandList(command: Command): string {
-  return (command.subcommands ?? []).map((s) => `/${command.name} ${s.name}`).join(', ');
+function noSubcommand(command: Command, name: string): UserError {
+  const subcommands = (command.subcommands ?? []).map((s) => `/${command.name} ${s.name}`).join(', ');
+  return new UserError('error.noSubcommand', { command: command.name, name: name.slice(0, 40), subcommands });
 }
 
+/**
+ * Options validated by their zod schema. A schema's own messages are catalog keys
+ * (`.min(1, 'paper.queryEmpty')`); zod's generic ones become the catalog's generic option errors.
+ */
 function parseOptions(schema: Command['options'], raw: unknown): Record<string, unknown> {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data as Record<string, unknown>;
-  throw new UserError(parsed.error.issues.map((i) => i.message).join(' '));
+  const reasons = parsed.error.issues.map((issue) => {
+    const bounds = issue as { maximum?: unknown; minimum?: unknown; values?: unknown[] };
+    const max = typeof bounds.maximum === 'number' || typeof bounds.maximum === 'bigint' ? Number(bounds.maximum) : undefined;
+    const min = typeof bounds.minimum === 'number' || typeof bounds.minimum === 'bigint' ? Number(bounds.minimum) : undefined;
+    const values = { option: issue.path.map(String).join('.') || 'options', ...(max !== undefined && { max }), ...(min !== undefined && { min }) };
+    if (isMessageKey(issue.message)) return msg(issue.message, values);
+    if (issue.code === 'too_big' && max !== undefined) return msg('error.option.tooLong', values);
+    if (issue.code === 'too_small') return msg('error.option.tooShort', values);
+    if (issue.code === 'invalid_value' && Array.isArray(bounds.values)) return msg('error.option.choice', { ...values, choices: bounds.values.join(', ') });
+    return msg('error.option.invalid', values);
+  });
+  throw new UserError(reasons.length === 1 ? reasons[0]! : msg('error.option.several', { reasons: { items: reasons, type: 'sentences' } }));
+}
+
+/**
+ * A command's description in a language.
+ * @example commandDescription(paperCommand, messages('en')) // 'Search papers by title, author or keywords'
+ */
+export function commandDescription(command: Pick<Command, 'name'>, m: Messages, sub?: Pick<Subcommand, 'name'>): string {
+  return m.t(catalogKey(commandKey(command.name, sub?.name, 'description')));
+}
+
+/** A command's example invocations for help texts, in a language. */
+export function commandExamples(command: Pick<Command, 'name'>, m: Messages): string {
+  return m.t(catalogKey(commandKey(command.name, undefined, 'examples')));
+}
+
+function catalogKey(key: string): MessageKey {
+  if (!isMessageKey(key)) throw new Error(`The message catalog has no "${key}": add it to src/i18n/catalog/en.ts and every other catalog`);
+  return key;
 }
 
 /** The option list of a command, for platform definitions: name, description, type, limits. */
@@ -130,11 +204,13 @@ export interface OptionSpec {
 }
 
 /**
- * Reads a command's zod options into platform-neutral specs.
+ * Reads a command's (or a subcommand's) zod options into platform-neutral specs, described in
+ * a language (default English).
  * @example optionSpecs(paperCommand)[0] // { name: 'query', type: 'string', required: true, autocomplete: true, ... }
  */
-export function optionSpecs(command: Pick<Command, 'options'>): OptionSpec[] {
-  const schema = z.toJSONSchema(command.options, { io: 'input', unrepresentable: 'any' }) as {
+export function optionSpecs(command: Pick<Command, 'name' | 'options'>, m: Messages = messages('en'), sub?: Pick<Subcommand, 'name' | 'options'>): OptionSpec[] {
+  const options = sub ?? command;
+  const schema = z.toJSONSchema(options.options, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
   };
@@ -142,7 +218,7 @@ export function optionSpecs(command: Pick<Command, 'options'>): OptionSpec[] {
     const type = p.type === 'integer' || p.type === 'number' || p.type === 'boolean' ? p.type : 'string';
     return {
       name,
-      description: String(p.description ?? name).slice(0, 100),
+      description: m.t(catalogKey(commandKey(command.name, sub?.name, `option.${name}`))).slice(0, 100),
       type,
       required: schema.required?.includes(name) ?? false,
       autocomplete: p.autocomplete === true,
@@ -156,12 +232,12 @@ export function optionSpecs(command: Pick<Command, 'options'>): OptionSpec[] {
 }
 
 const commands: Command[] = [paperCommand, topicCommand, digestCommand];
-commands.push(createHelpCommand(() => commands));
+commands.push(createHelpCommand(() => commands, (c, m) => ({ description: commandDescription(c, m), examples: commandExamples(c, m) })));
 
 /** Every command Paper Scout offers, in the order help lists them. */
 export const COMMANDS: readonly Command[] = commands;
 
-/** The registry of {@link COMMANDS}. */
-export function createRegistry(): CommandRegistry {
-  return new CommandRegistry(COMMANDS);
+/** The registry of {@link COMMANDS}, reporting each command's outcome to `observer`. */
+export function createRegistry(observer: Observer = silentObserver): CommandRegistry {
+  return new CommandRegistry(COMMANDS, observer);
 }

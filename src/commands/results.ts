@@ -1,8 +1,11 @@
 /**
  * Result pages and paper detail views, shared by /paper and /topic. A search is saved as
- * interaction state so that its Prev/Next buttons redo it (fast) after any restart.
+ * interaction state so that its Prev/Next buttons redo it (fast) after any restart. Pages are
+ * written in the language of the person who asked; a message that others page through stays in
+ * the language it was written in.
  */
 import { UserError } from '../errors.js';
+import { messages as messagesFor, type Localized, type Messages } from '../i18n/index.js';
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import type { CommandContext } from './types.js';
@@ -16,48 +19,57 @@ export { shorten };
 export const PAGE_SIZE = 5;
 /** Similar papers shown in a detail view. */
 export const SIMILAR_COUNT = 5;
-
 /** What a results message needs to show any of its pages again. */
 export interface SearchState {
   query: string;
-  /** Heading instead of "Papers for …" (topic pages). */
-  heading?: string;
+  /** Heading instead of "Papers for …" (topic pages), in every language it has. */
+  heading?: Localized | string;
+  /** The language the message was written in (a locale tag). */
+  locale?: string;
 }
 
 /**
- * Runs the search, saves it for the buttons, and renders its first page.
+ * Runs the search, saves it for the buttons, and renders its first page (without Prev/Next,
+ * saying so, when the library is too busy to save it).
  * @example await startSearch(ctx, { query: 'diffusion transformers' })
  */
 export function startSearch(ctx: CommandContext, state: SearchState): Reply {
   const result = ctx.library.search(state.query, { limit: MAX_RESULTS });
-  if (result.hits.length === 0) return noResults(state, result);
-  const stateId = ctx.states.put(state, ctx.now());
-  return renderPage(ctx, state, stateId, result, 0);
+  if (result.hits.length === 0) return noResults(ctx.i18n, state, result);
+  const saved: SearchState = { ...state, locale: ctx.i18n.locale };
+  const stateId = ctx.states.put(saved, ctx.now());
+  return renderPage(ctx, ctx.i18n, saved, stateId, result, 0);
 }
 
-/** Page `page` (0-based) of a saved search, for the Prev/Next buttons. */
-export function showPage(ctx: CommandContext, stateId: string, page: number): Reply {
+/**
+ * Page `page` (0-based) of a saved search, for the Prev/Next buttons: in the language the
+ * message was written in, or with `inClickersLanguage` in the clicker's (a private copy).
+ */
+export function showPage(ctx: CommandContext, stateId: string, page: number, options: { inClickersLanguage?: boolean } = {}): Reply {
   const state = ctx.states.get<SearchState>(stateId, ctx.now());
-  if (!state) throw new UserError('These results have expired. Run the search again to page through it.');
+  if (!state) throw new UserError('paper.expired');
+  const m = options.inClickersLanguage || !state.locale ? ctx.i18n : messagesFor(state.locale);
   const result = ctx.library.search(state.query, { limit: MAX_RESULTS });
-  if (result.hits.length === 0) return noResults(state, result);
-  return renderPage(ctx, state, stateId, result, page);
+  if (result.hits.length === 0) return { locale: m.locale, ...noResults(m, state, result) };
+  return { locale: m.locale, ...renderPage(ctx, m, state, stateId, result, page) };
 }
 
 /**
  * One paper in full: abstract, every link, similar papers, and a way back to the results it
- * was opened from.
+ * was opened from (in the language of those results).
  */
 export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: string; page: number }): Reply {
   const paper = ctx.library.paperByDoc(doc);
-  if (!paper) throw new UserError('That paper is no longer in the library. Search again to find it.');
-  const card = ctx.library.card(paper, doc, { detail: true });
+  if (!paper) throw new UserError('paper.gone');
+  const from = back && ctx.states.get<SearchState>(back.stateId, ctx.now());
+  const m = from && from.locale ? messagesFor(from.locale) : ctx.i18n;
+  const card = ctx.library.card(paper, doc, { detail: true, messages: m });
   const similar = ctx.library.similar(paper, SIMILAR_COUNT);
   const blocks: Block[] = [{ kind: 'paper', paper: card }];
   if (similar.length > 0) {
     blocks.push({
       kind: 'list',
-      heading: 'Similar papers',
+      heading: m.t('paper.similar'),
       items: similar.map((s) => ({
         text: s.paper.title,
         detail: [s.paper.venue, s.paper.year].filter(Boolean).join(' '),
@@ -67,14 +79,15 @@ export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: st
     });
   }
   const buttons: Button[] = [];
-  if (back) buttons.push({ label: '◀ Back to results', action: action('paper', 'page', back.stateId, back.page) });
+  if (back) buttons.push({ id: 'back', label: m.t('paper.back'), action: action('paper', 'page', back.stateId, back.page) });
   return {
+    locale: m.locale,
     fallback: `${paper.title} (${[paper.venue, paper.year].filter(Boolean).join(' ')})`,
     blocks,
     ...(buttons.length > 0 && { buttons: [buttons] }),
     ...(similar.length > 0 && {
       menu: {
-        placeholder: 'Open a similar paper…',
+        placeholder: m.t('paper.openSimilarMenu'),
         choices: similar.map((s) => ({
           label: shorten(s.paper.title, 100),
           action: action('paper', 'open', s.doc),
@@ -93,35 +106,40 @@ export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: st
  */
 export async function showLookedUp(ctx: CommandContext, lookup: PaperLookup, ref: PaperRef): Promise<Reply> {
   const outcome = await lookup.find(ref);
-  if (outcome.kind !== 'found') return { fallback: outcome.message, blocks: [{ kind: 'text', text: outcome.message }], ephemeral: true };
+  const m = ctx.i18n;
+  if (outcome.kind !== 'found') {
+    const text = m.text(outcome.message);
+    return { locale: m.locale, fallback: text, blocks: [{ kind: 'text', text }], ephemeral: true };
+  }
   const reply = showPaper(ctx, outcome.doc);
   if (!outcome.added) return reply;
-  return { ...reply, blocks: [{ kind: 'note', text: `Not in the library yet: fetched from ${outcome.source} and added.` }, ...reply.blocks] };
+  return { ...reply, blocks: [{ kind: 'note', text: m.t('lookup.fetched', { source: outcome.source }) }, ...reply.blocks] };
 }
 
-function renderPage(ctx: CommandContext, state: SearchState, stateId: string, result: SearchResult, requested: number): Reply {
+function renderPage(ctx: CommandContext, m: Messages, state: SearchState, stateId: string | undefined, result: SearchResult, requested: number): Reply {
   const pages = Math.max(1, Math.ceil(result.hits.length / PAGE_SIZE));
   const page = Math.min(Math.max(0, requested), pages - 1);
-  const cards = ctx.library.cards(result, page * PAGE_SIZE, PAGE_SIZE);
-  const heading = state.heading ?? `Papers for “${shorten(state.query, 80)}”`;
+  const cards = ctx.library.cards(result, page * PAGE_SIZE, PAGE_SIZE, m);
+  const heading = headingOf(m, state);
   const blocks: Block[] = [
     { kind: 'heading', text: heading },
-    { kind: 'note', text: [countLine(result, page, pages), ...result.notes].join(' · ') },
+    { kind: 'note', text: [countLine(m, result, page, pages), ...result.notes.map((n) => m.text(n))].join(' · ') },
     ...cards.map((paper): Block => ({ kind: 'paper', paper })),
   ];
-  const nav: Button[] = [
-    { label: '◀ Prev', action: action('paper', 'page', stateId, page - 1), disabled: page === 0 },
-    { label: 'Next ▶', action: action('paper', 'page', stateId, page + 1), disabled: page >= pages - 1 },
+  if (stateId === undefined && pages > 1) blocks.push({ kind: 'note', text: m.t('paper.pagingUnavailable') });
+  const nav: Button[] | undefined = stateId === undefined ? undefined : [
+    { id: 'prev', label: m.t('paper.prev'), action: action('paper', 'page', stateId, page - 1), disabled: page === 0 },
+    { id: 'next', label: m.t('paper.next'), action: action('paper', 'page', stateId, page + 1), disabled: page >= pages - 1 },
   ];
   return {
     fallback: `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`,
     blocks,
-    buttons: [nav],
+    ...(nav && { buttons: [nav] }),
     menu: {
-      placeholder: 'Open a paper…',
+      placeholder: m.t('paper.openMenu'),
       choices: cards.map((c) => ({
-        label: `${c.position}. ${shorten(c.title, 90)}`,
-        action: action('paper', 'open', c.doc, stateId, page),
+        label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
+        action: stateId === undefined ? action('paper', 'open', c.doc) : action('paper', 'open', c.doc, stateId, page),
         description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
       })),
     },
@@ -129,18 +147,25 @@ function renderPage(ctx: CommandContext, state: SearchState, stateId: string, re
   };
 }
 
-function noResults(state: SearchState, result: SearchResult): Reply {
-  const what = state.heading ?? `“${shorten(state.query, 80)}”`;
-  const notes = result.notes.length > 0 ? ` ${result.notes.join(' ')}` : '';
-  const text = `No papers found for ${what}.${notes} Try fewer or other words, or /help for the search syntax.`;
+function headingOf(m: Messages, state: SearchState): string {
+  if (state.heading === undefined) return m.t('paper.heading', { query: shorten(state.query, 80) });
+  return typeof state.heading === 'string' ? state.heading : m.pick(state.heading);
+}
+
+function noResults(m: Messages, state: SearchState, result: SearchResult): Reply {
+  const gap = m.t('text.sentenceGap');
+  const notes = result.notes.map((n) => `${gap}${m.text(n)}`).join('');
+  const text =
+    state.heading === undefined
+      ? m.t('paper.noResults', { query: shorten(state.query, 80), notes })
+      : m.t('paper.noResultsTopic', { topic: headingOf(m, state), notes });
   return { fallback: text, blocks: [{ kind: 'text', text }], ephemeral: true };
 }
 
-function countLine(result: SearchResult, page: number, pages: number): string {
+function countLine(m: Messages, result: SearchResult, page: number, pages: number): string {
   const shown = result.hits.length;
-  const total = result.total > shown ? `${shown} best of ${result.total.toLocaleString('en-US')}` : `${shown}`;
-  return `${total} paper${shown === 1 ? '' : 's'} · page ${page + 1} of ${pages}`;
+  const at = { page: page + 1, pages };
+  return result.total > shown ? m.t('paper.countOfTotal', { shown, total: result.total, ...at }) : m.t('paper.count', { shown, ...at });
 }
-
 
 export type { PaperCard };

@@ -9,8 +9,32 @@ import type { Reply } from '../reply.js';
 import type { StateStore } from '../store/stateStore.js';
 import type { DigestStore } from '../digest/store.js';
 import type { PaperLookup } from '../sources/lookup.js';
+import type { Messages } from '../i18n/index.js';
 
 export type Platform = 'discord' | 'slack' | 'terminal';
+
+/**
+ * What kind of conversation a command runs in: a channel of a server or workspace (threads
+ * included), a direct message between two people, or a group conversation outside any channel.
+ */
+export type ChannelKind = 'channel' | 'dm' | 'group-dm';
+
+/**
+ * What the bot itself may do where a command runs, as far as the platform says. An unset field is
+ * unknown and never held against the bot.
+ */
+export interface BotAccess {
+  /**
+   * False where the app answers but its bot was never added to the server: a Discord app a user
+   * installed on their own account, used in someone else's server.
+   */
+  inServer?: boolean;
+  /** The bot's own permissions in this channel (Discord's `app_permissions`). */
+  canView?: boolean;
+  canSend?: boolean;
+  /** Rich messages (Discord embeds, which digests are). */
+  canEmbed?: boolean;
+}
 
 /** What a command knows about where it runs and who asked. */
 export interface CommandContext {
@@ -18,8 +42,8 @@ export interface CommandContext {
   states: StateStore;
   platform: Platform;
   user: { id: string; name?: string; /** IANA zone, where the platform gives one (Slack). */ timezone?: string };
-  /** The server or workspace (Discord guild, Slack team). */
-  workspace?: { id: string };
+  /** The server or workspace (Discord guild, Slack team), with its default locale where the platform has one (Discord). */
+  workspace?: { id: string; locale?: string };
   /** What the platform says this member may do in the channel. */
   member?: {
     /** Discord: the Manage Channels permission in this channel. */
@@ -29,9 +53,18 @@ export interface CommandContext {
   };
   /** Digest subscriptions and their ledger. */
   digests: DigestStore;
-  /** The user's locale as the platform reports it (e.g. `en-US`); replies are English for now. */
+  /** The user's locale as the platform reports it (e.g. `en-US`, `zh-CN`). */
   locale?: string;
-  channel?: { id: string; name?: string };
+  /** Messages in the language of the reply: the user's locale, resolved. */
+  i18n: Messages;
+  channel?: {
+    id: string;
+    name?: string;
+    /** Unset when the platform does not say. */
+    kind?: ChannelKind;
+  };
+  /** What the bot may do here; unset when the platform does not say. */
+  bot?: BotAccess;
   now: () => Date;
   log: Logger;
   /** Fetches papers the library lacks (arXiv, OpenAlex, OpenReview); absent with LOOKUP_UPSTREAM=off. */
@@ -48,10 +81,8 @@ export interface Choice {
 export type OptionsSchema = z.ZodObject<any>;
 
 export interface Command<S extends OptionsSchema = OptionsSchema> {
-  /** Lowercase, as typed after the slash. */
+  /** Lowercase, as typed after the slash (the same in every language). */
   name: string;
-  /** One line, at most 100 characters (Discord's limit). */
-  description: string;
   /**
    * The options, each with `.describe()`; `.meta({ autocomplete: true })` marks options with
    * suggestions. The first option takes the text of a plain-text invocation.
@@ -68,13 +99,10 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
   permission?: 'manage-channel';
   /** Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). */
   actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
-  /** Example invocations for help texts. */
-  examples: string[];
 }
 
 export interface Subcommand<S extends OptionsSchema = OptionsSchema> {
   name: string;
-  description: string;
   options: S;
   /** Reads the text after the subcommand's name into options. */
   fromText(text: string): z.input<S>;
@@ -84,6 +112,16 @@ export interface Subcommand<S extends OptionsSchema = OptionsSchema> {
 /** Declares a subcommand (see {@link defineCommand}). */
 export function defineSubcommand<S extends OptionsSchema>(sub: Subcommand<S>): Subcommand {
   return sub as unknown as Subcommand;
+}
+
+/**
+ * A command's words live in the catalog, keyed by its name: `<command>.description`,
+ * `<command>.examples` (help), `<command>.option.<option>`, and for a subcommand
+ * `<command>.<sub>.description` and `<command>.<sub>.option.<option>` (each description at most
+ * 100 characters, Discord's limit).
+ */
+export function commandKey(command: string, sub: string | undefined, what: string): string {
+  return sub === undefined ? `${command}.${what}` : `${command}.${sub}.${what}`;
 }
 
 /** Discord's limits on command names, descriptions and choices. */

@@ -3,10 +3,12 @@
  * channel's last digest, best first, minus anything the channel was ever sent; rendered as a
  * header with topic and date, the papers as result cards, and a "More" button.
  */
+import { messages as messagesFor, type Localized, type Messages } from '../i18n/index.js';
 import type { Library } from '../library.js';
 import { action, type Block, type Reply } from '../reply.js';
 import { shorten } from '../text.js';
 import type { StateStore } from '../store/stateStore.js';
+import type { Taxonomy } from '../topics/taxonomy.js';
 import { paperKeys } from './keys.js';
 import type { DigestStore, Subscription } from './store.js';
 
@@ -61,6 +63,8 @@ export interface RenderDeps {
   library: Library;
   states: StateStore;
   now: Date;
+  /** The language of the digest (the subscription's); English when absent. */
+  messages?: Messages;
 }
 
 /** One message of a digest, and the papers it carries. */
@@ -75,34 +79,38 @@ export interface DigestPart {
  */
 export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers: string[]; fill: boolean; since: string }, slot: Date): DigestPart[] {
   const { library } = deps;
-  const date = formatDate(slot, sub.timezone);
-  const heading = `${sub.label} · ${date}`;
+  const m = deps.messages ?? messagesFor();
+  const label = subscriptionLabel(library.taxonomy, sub, m);
+  const heading = m.t('digest.heading', { label, date: m.date(slot, sub.timezone) });
   const found = plan.papers.flatMap((id) => {
     const hit = library.findById(id);
     return hit ? [{ id, ...hit }] : [];
   });
-  const sinceText = formatDate(new Date(plan.since), sub.timezone);
+  const since = m.date(new Date(plan.since), sub.timezone);
   if (found.length === 0) {
-    const text = `No new papers on ${sub.label} since ${sinceText}.`;
-    return [{ reply: { fallback: `${heading}: ${text}`, blocks: [{ kind: 'text', text: `${heading} — ${text}` }] }, paperIds: [] }];
+    const text = m.t('digest.nothingNew', { label, since });
+    return [{ reply: { locale: m.locale, fallback: `${heading}: ${text}`, blocks: [{ kind: 'text', text: m.t('digest.nothingNewLine', { heading, text }) }] }, paperIds: [] }];
   }
-  const note = plan.fill
-    ? `Nothing new since ${sinceText}; here are the best papers on it this channel has not been sent yet.`
-    : `${found.length} new paper${found.length === 1 ? '' : 's'} since ${sinceText}, best first.`;
+  const note = plan.fill ? m.t('digest.fill', { since }) : m.t('digest.newCount', { count: found.length, since });
   // One state for the More button of this subscription and slot, however often it is rendered.
-  const more = deps.states.putAt(`dg-${sub.id.toString(36)}-${Math.floor(slot.getTime() / 60_000).toString(36)}`, { query: `${sub.query} sort:new`, heading: sub.label }, deps.now);
+  const more = deps.states.putAt(
+    `dg-${sub.id.toString(36)}-${Math.floor(slot.getTime() / 60_000).toString(36)}`,
+    { query: `${sub.query} sort:new`, heading: subscriptionLabels(library.taxonomy, sub), locale: m.locale },
+    deps.now,
+  );
   const parts: DigestPart[] = [];
   for (let i = 0; i < found.length; i += DIGEST_PART_SIZE) {
     const slice = found.slice(i, i + DIGEST_PART_SIZE);
-    const cards = slice.map((f, j) => library.card(f.paper, f.doc, { position: i + j + 1 }));
+    const cards = slice.map((f, j) => library.card(f.paper, f.doc, { position: i + j + 1, messages: m }));
     const blocks: Block[] = i === 0 ? [{ kind: 'heading', text: heading }, { kind: 'note', text: note }] : [];
     blocks.push(...cards.map((paper): Block => ({ kind: 'paper', paper })));
     const last = i + DIGEST_PART_SIZE >= found.length;
     parts.push({
       reply: {
+        locale: m.locale,
         fallback: `${i === 0 ? `${heading}: ` : ''}${cards.map((c) => c.title).join('; ')}`,
         blocks,
-        ...(last && { buttons: [[{ label: shorten(`More on ${sub.label}`, 75), action: action('paper', 'more', more) }]] }),
+        ...(last && { buttons: [[{ id: 'more', label: shorten(m.t('digest.more', { label }), 75), action: action('paper', 'more', more) }]] }),
       },
       paperIds: slice.map((f) => f.id),
     });
@@ -111,9 +119,16 @@ export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers
 }
 
 /**
- * A date as people in `timeZone` read it.
- * @example formatDate(new Date('2026-11-29T08:00:00Z'), 'Europe/Paris') // 'Sunday, 29 November 2026'
+ * What a subscription is called in a language: its topic's label, else its words in quotes.
+ * @example subscriptionLabel(taxonomy, sub, messages('zh-CN')) // '深度学习 · 大语言模型'
  */
-export function formatDate(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+export function subscriptionLabel(taxonomy: Taxonomy, sub: Pick<Subscription, 'query' | 'label'>, m: Messages): string {
+  return m.pick(subscriptionLabels(taxonomy, sub));
+}
+
+/** A subscription's label in every language there is one for. */
+export function subscriptionLabels(taxonomy: Taxonomy, sub: Pick<Subscription, 'query' | 'label'>): Localized {
+  const id = /^topic:"([^"]+)"$/.exec(sub.query)?.[1];
+  const topic = id === undefined ? undefined : taxonomy.byId(id);
+  return topic ? topic.labels : { en: sub.label };
 }

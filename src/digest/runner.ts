@@ -4,27 +4,32 @@
  * slot has come since the last complete one, sends one digest for it: after downtime, one
  * catch-up digest with everything missed, never one per missed day.
  *
- * Never twice: the papers of a slot are written to the ledger before anything is posted; each
- * part is marked in flight before posting and done after, so a restart resumes at the first
- * part not confirmed, and a part whose post was under way when the process died is only posted
- * again where the platform drops duplicates (Discord's nonce); elsewhere it counts as sent.
+ * One process per run: a run is sent only under its lease (see {@link DigestStore}), so two
+ * `npm start` on one DATA_DIR, or a cron tick while the previous `run-due` is still waiting out a
+ * rate limit, never send the same run; a lease left by a process that died expires after
+ * {@link LEASE_TTL_MS} and is taken over. How each part is posted, and what a failure means, is
+ * in `deliver.ts`.
  */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Library } from '../library.js';
+import { clockStartingAt, type Clock } from '../sources/clock.js';
 import type { StateStore } from '../store/stateStore.js';
-import { choosePapers, partCount, renderDigest, type DigestPart } from './compose.js';
+import { choosePapers, partCount } from './compose.js';
+import { deliverRun } from './deliver.js';
 import { latestSlot } from './schedule.js';
-import { DeliveryError, type DigestSender } from './sender.js';
-import type { ChatPlatform, DigestRun, DigestStore, Subscription } from './store.js';
+import type { DigestSender } from './sender.js';
+import type { ChatPlatform, DigestStore, Lease, Subscription } from './store.js';
 
-/** Attempts on a forbidden or missing channel before its subscription is paused. */
-export const MAX_FORBIDDEN_ATTEMPTS = 3;
-/** Attempts on transient failures before a slot is given up. */
-export const MAX_TRANSIENT_ATTEMPTS = 8;
-/** Waits between attempts, by attempt number (minutes). */
-const BACKOFF_MINUTES = [1, 5, 15, 60, 180, 360, 720];
-/** Subscriptions worked on at once (posts are network-bound; the platform clients pace them). */
+/** Subscriptions worked on at once (posts are network-bound). */
 export const CONCURRENCY = 8;
+/**
+ * How long a lease lasts without renewal. It is renewed before every post (the platform clients
+ * end one within 30 s), and before a lookup or a rate-limit wait for as long as that may take: a
+ * live sender never loses it, a dead one frees its run this long after its last step.
+ */
+export const LEASE_TTL_MS = 90_000;
 
 export interface DigestDeps {
   digests: DigestStore;
@@ -32,6 +37,10 @@ export interface DigestDeps {
   states: StateStore;
   senders: Partial<Record<ChatPlatform, DigestSender>>;
   log: Logger;
+  /** Time for leases, waits and records; by default it starts at the `at` given and runs in real time. */
+  clock?: Clock;
+  /** Who holds the leases this pass takes; by default one of its own (host, pid, random). */
+  owner?: string;
 }
 
 export interface RunDueSummary {
@@ -47,6 +56,18 @@ export interface RunDueSummary {
   paused: number;
   /** Subscriptions on a platform with no sender here. */
   skipped: number;
+  /** Digests another process is sending. */
+  busy: number;
+  /** Subscriptions left for the next pass because their platform asked for a long wait. */
+  deferred: number;
+}
+
+/** One pass of the runner: its dependencies, clock, lease owner and tally. */
+export interface Pass extends Required<DigestDeps> {
+  at: Date;
+  summary: RunDueSummary;
+  /** Platforms that asked this pass to wait (a long, platform-wide rate limit), until when. */
+  waitUntil: Map<ChatPlatform, number>;
 }
 
 /**
@@ -54,134 +75,94 @@ export interface RunDueSummary {
  * @example await runDueDigests({ digests, library, states, senders: { slack }, log }, new Date())
  */
 export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueSummary> {
-  const summary: RunDueSummary = { due: 0, sent: 0, empty: 0, retrying: 0, paused: 0, skipped: 0 };
+  const pass: Pass = {
+    ...deps,
+    clock: deps.clock ?? clockStartingAt(at),
+    owner: deps.owner ?? leaseOwner(),
+    at,
+    summary: { due: 0, sent: 0, empty: 0, retrying: 0, paused: 0, skipped: 0, busy: 0, deferred: 0 },
+    waitUntil: new Map(),
+  };
   const queue = deps.digests.active();
   const worker = async () => {
     for (let sub = queue.shift(); sub; sub = queue.shift()) {
       const sender = deps.senders[sub.platform];
       if (!sender) {
-        summary.skipped++;
+        pass.summary.skipped++;
+        continue;
+      }
+      if (pass.waitUntil.has(sub.platform)) {
+        pass.summary.deferred++;
         continue;
       }
       try {
-        await runSubscription(deps, sender, sub, at, summary);
+        await runSubscription(pass, sender, sub);
       } catch (err) {
         deps.log.error({ err, subscription: sub.id, channel: sub.channel }, 'digest failed');
       }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return summary;
+  return pass.summary;
 }
 
-async function runSubscription(deps: DigestDeps, sender: DigestSender, sub: Subscription, at: Date, summary: RunDueSummary): Promise<void> {
-  const { digests } = deps;
-  const slot = latestSlot(sub, at, new Date(sub.createdAt));
-  for (const run of digests.openRuns(sub.id)) {
-    if (run.nextAttemptAt && run.nextAttemptAt > at.toISOString()) {
-      summary.retrying++;
+/** A lease for this pass from now, for `extraMs` longer than usual. */
+export function leaseFor(pass: Pass, extraMs = 0): Lease {
+  return { owner: pass.owner, now: pass.clock.now(), ttlMs: LEASE_TTL_MS + extraMs };
+}
+
+async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscription): Promise<void> {
+  const { digests, summary, owner } = pass;
+  const slot = latestSlot(sub, pass.at, new Date(sub.createdAt));
+  for (const listed of digests.openRuns(sub.id)) {
+    const run = digests.claimRun(listed, leaseFor(pass));
+    if (!run) {
+      // Not due yet, or another process is sending it: either way, nothing newer goes first.
+      const stored = digests.run(listed.subscriptionId, listed.slot);
+      if (stored?.state === 'sending') {
+        if (stored.nextAttemptAt && stored.nextAttemptAt > pass.clock.now().toISOString()) summary.retrying++;
+        else summary.busy++;
+      }
       return;
     }
-    if (slot && run.slot < slot.toISOString() && run.partsDone === 0 && !run.inFlight) {
-      // Nothing of it arrived and a newer slot is due: the newer digest takes its papers.
-      digests.dropUndelivered(sub, run);
-      continue;
+    try {
+      if (slot && run.slot < slot.toISOString() && run.partsDone === 0 && !run.inFlight) {
+        // Nothing of it arrived and a newer slot is due: the newer digest takes its papers.
+        digests.dropUndelivered(sub, run, owner);
+        continue;
+      }
+      summary.due++;
+      if (!(await deliverRun(pass, sender, sub, run))) return;
+    } finally {
+      digests.releaseRun(run, owner);
     }
-    summary.due++;
-    if (!(await deliver(deps, sender, sub, run, at, summary))) return;
   }
   if (!slot) return;
   const slotIso = slot.toISOString();
-  const current = digests.get(sub.id) ?? sub;
+  const current = digests.get(sub.id);
+  if (!current || current.status !== 'active') return;
   if (current.lastSlot && current.lastSlot >= slotIso) return;
-  if (digests.run(sub.id, slotIso)) {
-    digests.completeSlot(current, slotIso);
+  const existing = digests.run(sub.id, slotIso);
+  if (existing) {
+    if (existing.state !== 'sending') digests.completeSlot(current, slotIso);
+    else summary.busy++; // planned by another process since this one listed the open runs
+    return;
+  }
+  const since = new Date(current.lastDigestAt ?? current.createdAt);
+  const plan = choosePapers(pass.library, digests, current, since);
+  const run = digests.planRun(current, slotIso, plan, partCount(plan.papers.length), leaseFor(pass));
+  if (!run) {
+    summary.busy++;
     return;
   }
   summary.due++;
-  const since = new Date(current.lastDigestAt ?? current.createdAt);
-  const plan = choosePapers(deps.library, digests, current, since);
-  const run = digests.planRun(current, slotIso, plan, partCount(plan.papers.length), at);
-  await deliver(deps, sender, current, run, at, summary);
+  try {
+    await deliverRun(pass, sender, current, run);
+  } finally {
+    digests.releaseRun(run, owner);
+  }
 }
 
-/** Sends the parts of `run` not yet confirmed; returns whether the run is complete. */
-async function deliver(deps: DigestDeps, sender: DigestSender, sub: Subscription, run: DigestRun, at: Date, summary: RunDueSummary): Promise<boolean> {
-  const { digests, log } = deps;
-  const parts = renderDigest({ library: deps.library, states: deps.states, now: at }, sub, run, new Date(run.slot));
-  let done = run.partsDone;
-  if (run.inFlight && at.getTime() - Date.parse(run.updatedAt) > sender.duplicateWindowMs) {
-    // It may have arrived, and the platform would no longer drop a repeat: counting it as sent
-    // is the only way not to risk posting it twice.
-    log.warn({ subscription: sub.id, slot: run.slot, part: done }, 'digest part was being posted when the process stopped; not posting it again');
-    digests.finishPart(run, ++done, at);
-  }
-  for (; done < parts.length; done++) {
-    const part = parts[done]!;
-    digests.startPart(run, at);
-    try {
-      await sender.post(sub.channel, part.reply, idempotencyKey(sub, run, done));
-    } catch (err) {
-      if (!(err instanceof DeliveryError)) {
-        // A timeout or a dropped connection: it may have arrived. It stays in flight.
-        const attempts = run.attempts + 1;
-        digests.recordUnknown(run, String(err), backoff(at, attempts), at);
-        summary.retrying++;
-        log.warn({ err, subscription: sub.id, slot: run.slot, part: done }, 'digest post outcome unknown; will decide on the next attempt');
-        return false;
-      }
-      if (err.failure === 'rejected') {
-        // This message will never go: skip it, and let its papers go out another day.
-        log.error({ err: err.message, subscription: sub.id, slot: run.slot, part: done }, 'platform refused a digest message; skipping it');
-        digests.releaseUndelivered(sub, run, part.paperIds);
-        digests.finishPart(run, done + 1, at);
-        continue;
-      }
-      return failed(deps, sub, { ...run, partsDone: done }, parts, err, at, summary);
-    }
-    digests.finishPart(run, done + 1, at);
-  }
-  digests.finishRun(sub, run, at);
-  summary.sent++;
-  if (run.papers.length === 0) summary.empty++;
-  log.info({ subscription: sub.id, channel: sub.channel, slot: run.slot, papers: run.papers.length, parts: parts.length }, 'digest sent');
-  return true;
-}
-
-function failed(deps: DigestDeps, sub: Subscription, run: DigestRun, parts: readonly DigestPart[], err: DeliveryError, at: Date, summary: RunDueSummary): false {
-  const { digests, log } = deps;
-  const attempts = run.attempts + 1;
-  const undelivered = parts.slice(run.partsDone).flatMap((p) => p.paperIds);
-  if (err.failure === 'forbidden' && attempts >= MAX_FORBIDDEN_ATTEMPTS) {
-    digests.failPart(run, err.message, undefined, 'failed', at);
-    digests.releaseUndelivered(sub, run, undelivered);
-    digests.pause(sub.id, `The bot cannot post in this channel (${err.message}). Resume with /digest subscribe after fixing its access.`);
-    summary.paused++;
-    log.warn({ subscription: sub.id, channel: sub.channel, attempts, err: err.message }, 'digest channel gone or forbidden: subscription paused');
-    return false;
-  }
-  if (err.failure !== 'forbidden' && attempts >= MAX_TRANSIENT_ATTEMPTS) {
-    digests.failPart(run, err.message, undefined, 'failed', at);
-    digests.releaseUndelivered(sub, run, undelivered);
-    digests.completeSlot(sub, run.slot);
-    log.error({ subscription: sub.id, slot: run.slot, attempts, err: err.message }, 'digest given up after repeated failures');
-    return false;
-  }
-  const next = backoff(at, attempts);
-  digests.failPart(run, err.message, next, 'sending', at);
-  summary.retrying++;
-  log.warn({ subscription: sub.id, slot: run.slot, attempts, retryAt: next.toISOString(), err: err.message }, 'digest post failed; will retry');
-  return false;
-}
-
-function backoff(at: Date, attempts: number): Date {
-  return new Date(at.getTime() + (BACKOFF_MINUTES[Math.min(attempts, BACKOFF_MINUTES.length) - 1] ?? 60) * 60_000);
-}
-
-/**
- * A short key for one part of one digest, the same every time it is tried (Discord nonces are
- * at most 25 characters).
- */
-export function idempotencyKey(sub: Subscription, run: DigestRun, part: number): string {
-  return `d${sub.id.toString(36)}.${Math.floor(Date.parse(run.slot) / 60_000).toString(36)}.${part}`;
+function leaseOwner(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }

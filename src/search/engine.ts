@@ -10,6 +10,7 @@
  *     paper matches, with a bonus when all of them are in the title.
  * Ties break by newer year, then by document order.
  */
+import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef, type PaperRef } from '../papers/ids.js';
 import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
@@ -65,7 +66,7 @@ export interface SearchResult {
   partial: boolean;
   words: MatchedWord[];
   /** What the user should know: filters not understood, nothing found for a venue, ... */
-  notes: string[];
+  notes: Message[];
   /** Set when the query was an identifier or URL. */
   ref?: PaperRef;
 }
@@ -194,7 +195,7 @@ export class SearchEngine {
       result.hits = [{ storeDoc: found.storeDoc, id: found.id, title: found.title, score: TIER_EXACT }];
       result.total = 1;
     } else {
-      result.notes.push(`No paper with ${describeRef(ref)} is in the library yet.`);
+      result.notes.push(msg('search.noSuchRef', { ref: [describeRef(ref)] }));
     }
     return result;
   }
@@ -264,16 +265,15 @@ export class SearchEngine {
       ranked = ranked.filter((r) => (authorLevel.get(r.doc) ?? 0) >= level);
       fullCount = level === 2 ? exactAuthorMatches : authorLevel.size;
       const name = query.text.trim();
-      if (level === 1) result.notes.push(`Papers by authors named ${name}.`);
-      else if (exactAuthorMatches < authorLevel.size) {
-        result.notes.push(`Papers by ${name}. For every author whose name contains these words, search author:"${name}".`);
-      } else result.notes.push(`Papers by ${name}.`);
+      if (level === 1) result.notes.push(msg('search.byAuthorsNamed', { name }));
+      else if (exactAuthorMatches < authorLevel.size) result.notes.push(msg('search.byAuthorMore', { name }));
+      else result.notes.push(msg('search.byAuthor', { name }));
     }
     ranked.sort((a, b) => b.score - a.score || data.years[b.doc]! - data.years[a.doc]! || a.doc - b.doc);
     result.total = fullCount > 0 ? fullCount : ranked.length;
     result.partial = fullCount === 0 && bestCoverage < g;
     if (result.partial && ranked.length > 0) {
-      result.notes.push('No paper matches every word; these match the most.');
+      result.notes.push(msg('search.partial'));
     }
     return ranked;
   }
@@ -343,15 +343,15 @@ function binaryHas(sorted: Int32Array, value: number): boolean {
   return lo < sorted.length && sorted[lo] === value;
 }
 
-function describeRef(ref: PaperRef): string {
+function describeRef(ref: PaperRef): Message {
   switch (ref.kind) {
     case 'arxiv':
-      return `arXiv id ${ref.id}`;
+      return msg('search.ref.arxiv', { id: ref.id });
     case 'doi':
-      return `DOI ${ref.id}`;
+      return msg('search.ref.doi', { id: ref.id });
     case 'openreview':
-      return `OpenReview id ${ref.id}`;
+      return msg('search.ref.openreview', { id: ref.id });
     default:
-      return `the link ${ref.id}`;
+      return msg('search.ref.link', { id: ref.id });
   }
 }

@@ -2,6 +2,7 @@
  * The non-scoring part of a query: venue, year, topic, author and exclusion constraints,
  * compiled to checks over the index's per-document arrays.
  */
+import { msg, type Message } from '../i18n/index.js';
 import { venueKey } from '../papers/model.js';
 import type { IndexData } from './index/types.js';
 import type { ParsedQuery } from './query.js';
@@ -11,7 +12,7 @@ import { postings } from './scorer.js';
 import { planAuthor } from './plan.js';
 
 /** Resolves a topic name as typed to a topic id, or explains why it cannot. */
-export type TopicResolver = (name: string) => { id: string } | { error: string };
+export type TopicResolver = (name: string) => { id: string } | { error: Message };
 
 export interface CompiledFilter {
   /** Whether document `d` passes every constraint. */
@@ -19,7 +20,7 @@ export interface CompiledFilter {
   /** When constraints pin the candidates down (author: filters), the only documents that can pass. */
   candidates?: Int32Array;
   /** Constraints that cannot match anything, explained for the user; the result is empty. */
-  impossible: string[];
+  impossible: Message[];
   /** Whether any constraint is set at all. */
   active: boolean;
 }
@@ -37,7 +38,7 @@ export function compileFilter(
   stamp: number,
   firstSeenAfter?: Date,
 ): CompiledFilter {
-  const impossible: string[] = [];
+  const impossible: Message[] = [];
   const checks: Array<(d: number) => boolean> = [];
 
   if (firstSeenAfter) {
@@ -51,7 +52,7 @@ export function compileFilter(
     data.venues.forEach((v, i) => (allowed[i] = wanted.has(venueKey(v)) ? 1 : 0));
     if (!allowed.includes(1)) {
       const known = [...new Set(data.venues.filter(Boolean))].sort().slice(0, 40).join(', ');
-      impossible.push(`No papers from venue "${query.venues.join('", "')}". Venues here: ${known}.`);
+      impossible.push(msg('search.noVenue', { venues: query.venues.join('", "'), known }));
     }
     checks.push((d) => allowed[data.venueOf[d]!] === 1);
   }
@@ -73,7 +74,7 @@ export function compileFilter(
     }
     const bit = data.topics.indexOf(resolved.id);
     if (bit < 0) {
-      impossible.push(`No papers are filed under the topic "${name}" yet.`);
+      impossible.push(msg('search.noTopicPapers', { name }));
       continue;
     }
     const word = bit >>> 5;
@@ -84,7 +85,7 @@ export function compileFilter(
   let candidates: Int32Array | undefined;
   for (const tokens of query.authors) {
     const docs = authorDocs(tokens, data, vocab);
-    if (docs.length === 0) impossible.push(`No papers by an author named "${tokens.join(' ')}".`);
+    if (docs.length === 0) impossible.push(msg('search.noAuthor', { name: tokens.join(' ') }));
     candidates = candidates ? intersectSorted(candidates, docs) : docs;
   }
 

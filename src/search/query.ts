@@ -9,6 +9,7 @@
  *   topic:"Theory · Learning Theory"      by topic (names resolve forgivingly)
  *   sort:new                              newest first instead of best first
  */
+import { msg, type Message } from '../i18n/index.js';
 import { tokenize } from '../text.js';
 
 /** Longest query read; the rest is dropped with a note. */
@@ -39,7 +40,7 @@ export interface ParsedQuery {
   topics: string[];
   sort: 'relevance' | 'new';
   /** Things the user should know about how the query was read. */
-  notes: string[];
+  notes: Message[];
   /** The query text without filters, as typed (for exact-title and identifier matching). */
   text: string;
 }
@@ -53,11 +54,11 @@ type Piece =
  * @example parseQuery('author:"Yoshua Bengio" year:2018..2020 attention').years // { from: 2018, to: 2020 }
  */
 export function parseQuery(input: string): ParsedQuery {
-  const notes: string[] = [];
+  const notes: Message[] = [];
   let raw = input;
   if (raw.length > MAX_QUERY_LENGTH) {
     raw = raw.slice(0, MAX_QUERY_LENGTH);
-    notes.push(`Only the first ${MAX_QUERY_LENGTH} characters of the query were read.`);
+    notes.push(msg('search.clipped', { max: MAX_QUERY_LENGTH }));
   }
   const pieces = scan(raw, notes);
   const query: ParsedQuery = {
@@ -95,7 +96,7 @@ export function parseQuery(input: string): ParsedQuery {
   if (query.words.length > MAX_QUERY_WORDS) {
     query.words = query.words.slice(0, MAX_QUERY_WORDS);
     query.lastIsPrefix = false;
-    notes.push(`Only the first ${MAX_QUERY_WORDS} words were searched.`);
+    notes.push(msg('search.tooManyWords', { max: MAX_QUERY_WORDS }));
   }
   return query;
 }
@@ -111,7 +112,7 @@ export function isEmptyQuery(q: ParsedQuery): boolean {
   );
 }
 
-function scan(raw: string, notes: string[]): Piece[] {
+function scan(raw: string, notes: Message[]): Piece[] {
   const pieces: Piece[] = [];
   let i = 0;
   const n = raw.length;
@@ -119,7 +120,7 @@ function scan(raw: string, notes: string[]): Piece[] {
     // raw[i] is the opening quote
     const close = raw.indexOf('"', i + 1);
     if (close < 0) {
-      if (!notes.includes(UNBALANCED)) notes.push(UNBALANCED);
+      if (!notes.some((n) => n.key === UNBALANCED.key)) notes.push(UNBALANCED);
       const value = raw.slice(i + 1);
       i = n;
       return value;
@@ -154,14 +155,14 @@ function scan(raw: string, notes: string[]): Piece[] {
       }
       if ((FILTER_NAMES as readonly string[]).includes(key)) {
         if (value.trim() === '') {
-          notes.push(`${key}: needs a value, e.g. ${example(key)}.`);
+          notes.push(msg('search.needsValue', { filter: key, example: example(key) }));
         } else {
           pieces.push({ kind: 'filter', key, value, quoted });
         }
         continue;
       }
       if (value !== '' && !/^\/\//.test(value)) {
-        notes.push(`"${truncate(key)}:" is not a filter, so it was searched as words. Filters: ${FILTER_NAMES.map((f) => `${f}:`).join(' ')}`);
+        notes.push(msg('search.notAFilter', { name: truncate(key), filters: FILTER_NAMES.map((f) => `${f}:`).join(' ') }));
       }
       pieces.push({ kind: 'word', value: quoted ? `${key} ${value}` : word, negated: false, quoted: false });
       continue;
@@ -171,14 +172,14 @@ function scan(raw: string, notes: string[]): Piece[] {
   return pieces;
 }
 
-const UNBALANCED = 'A quote was not closed; the phrase was read to the end of the query.';
+const UNBALANCED = msg('search.unclosedQuote');
 
 function applyFilter(query: ParsedQuery, key: string, value: string): void {
   switch (key) {
     case 'author': {
       const tokens = tokenize(value);
       if (tokens.length > 0) query.authors.push(tokens);
-      else query.notes.push(`author: needs a name, e.g. ${example('author')}.`);
+      else query.notes.push(msg('search.authorNeedsName', { example: example('author') }));
       return;
     }
     case 'venue':
@@ -191,13 +192,13 @@ function applyFilter(query: ParsedQuery, key: string, value: string): void {
       const v = value.trim().toLowerCase();
       if (['new', 'newest', 'recent', 'date', 'year'].includes(v)) query.sort = 'new';
       else if (['relevance', 'best', 'score'].includes(v)) query.sort = 'relevance';
-      else query.notes.push(`sort:${truncate(v)} is not a sort order; use sort:new or sort:relevance.`);
+      else query.notes.push(msg('search.badSort', { value: truncate(v) }));
       return;
     }
     case 'year': {
       const range = parseYears(value.trim());
       if (range) query.years = intersect(query.years, range);
-      else query.notes.push(`year:${truncate(value)} is not a year; use year:2019, year:2018..2020 or year:>=2021.`);
+      else query.notes.push(msg('search.badYear', { value: truncate(value) }));
       return;
     }
   }
@@ -247,14 +248,14 @@ function intersect(a: YearRange | undefined, b: YearRange): YearRange {
   return { ...(Number.isFinite(from) && { from }), ...(Number.isFinite(to) && { to }) };
 }
 
-function example(key: string): string {
+function example(key: string): string | readonly Message[] {
   switch (key) {
     case 'author':
       return 'author:"Yoshua Bengio"';
     case 'venue':
       return 'venue:icml';
     case 'year':
-      return 'year:2019 or year:2018..2020';
+      return [msg('search.or', { first: 'year:2019', second: 'year:2018..2020' })];
     case 'topic':
       return 'topic:"Theory · Learning Theory"';
     default:

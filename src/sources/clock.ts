@@ -21,3 +21,13 @@ export const systemClock: Clock = {
     await delay(Math.max(0, ms), undefined, signal ? { signal } : {});
   },
 };
+
+/**
+ * A clock that reads `start` now and runs on in real time: `paperscout digest run-due --at` acts
+ * as if it were that instant, for its leases and records as well as for the slots it sends.
+ * @example const clock = clockStartingAt(new Date('2026-03-02T09:00:00Z')); clock.now() // 09:00:00.000, then onwards
+ */
+export function clockStartingAt(start: Date): Clock {
+  const origin = performance.now();
+  return { now: () => new Date(start.getTime() + (performance.now() - origin)), sleep: systemClock.sleep };
+}

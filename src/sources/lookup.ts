@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { msg, type Message } from '../i18n/index.js';
 import type { PaperRef } from '../papers/ids.js';
 import type { Paper, PaperRecord } from '../papers/model.js';
 import type { PaperStore, UpsertOptions } from '../store/paperStore.js';
@@ -29,8 +30,8 @@ const LOOKUP_POLITENESS: PoliteOptions = { maxAttempts: 2, backoffMs: 1000, maxR
 
 export type LookupOutcome =
   | { kind: 'found'; paper: Paper; doc: number; /** Fetched now (not already held). */ added: boolean; source: string }
-  | { kind: 'missing'; message: string }
-  | { kind: 'failed'; message: string };
+  | { kind: 'missing'; message: Message }
+  | { kind: 'failed'; message: Message };
 
 /** What commands and adapters need: the paper a reference names, fetched when the library lacks it. */
 export interface PaperLookup {
@@ -48,7 +49,7 @@ export interface LookupDeps {
   timeoutMs?: number;
 }
 
-type Fetched = { record: PaperRecord; source: string } | { missing: string };
+type Fetched = { record: PaperRecord; source: string } | { missing: Message };
 
 /**
  * @example
@@ -60,7 +61,7 @@ export class UpstreamLookup implements PaperLookup {
   private readonly arxiv: ArxivClient;
   private readonly openalex: PoliteClient;
   private readonly openreview: OpenReviewClient;
-  private readonly misses = new Map<string, { until: number; message: string }>();
+  private readonly misses = new Map<string, { until: number; message: Message }>();
   private readonly inflight = new Map<string, Promise<LookupOutcome>>();
 
   constructor(private readonly deps: LookupDeps) {
@@ -78,7 +79,7 @@ export class UpstreamLookup implements PaperLookup {
   find(ref: PaperRef, signal?: AbortSignal): Promise<LookupOutcome> {
     const held = this.held(ref);
     if (held) return Promise.resolve(held);
-    if (ref.kind === 'url') return Promise.resolve({ kind: 'missing', message: `No paper at ${ref.id} is in the library. Search by its title instead.` });
+    if (ref.kind === 'url') return Promise.resolve({ kind: 'missing', message: msg('lookup.notInLibrary', { id: ref.id }) });
     const key = `${ref.kind}:${ref.id}`;
     const miss = this.misses.get(key);
     if (miss && miss.until > this.deps.clock.now().getTime()) return Promise.resolve({ kind: 'missing', message: miss.message });
@@ -100,21 +101,18 @@ export class UpstreamLookup implements PaperLookup {
     const { log, clock } = this.deps;
     const deadline = AbortSignal.timeout(this.deps.timeoutMs ?? LOOKUP_TIMEOUT_MS);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
-    const service = SERVICE[ref.kind as keyof typeof SERVICE];
+    const kind = ref.kind as Kind;
     let fetched: Fetched;
     try {
       fetched = await this.fetch(ref, combined);
     } catch (error) {
       if (error instanceof FetchError && error.status === 400) {
-        return this.remember(key, { kind: 'missing', message: `${service} does not take "${ref.id}" as ${WHAT[ref.kind as keyof typeof WHAT]}: ${error.detail ?? error.message}` });
+        return this.remember(key, { kind: 'missing', message: msg(`lookup.refused.${kind}`, { id: ref.id, detail: error.detail ?? error.message }) });
       }
       const timedOut = deadline.aborted || (error instanceof Error && error.name === 'TimeoutError');
       log.warn({ err: error, ref }, 'lookup of a missing paper failed');
-      const ms = this.deps.timeoutMs ?? LOOKUP_TIMEOUT_MS;
-      const limit = ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
-      const message = timedOut
-        ? `Could not find ${describe(ref)} on ${service}: it did not answer within ${limit}. Try again in a minute.`
-        : `Could not fetch ${describe(ref)} from ${service} (${reason(error)}). Try again later.`;
+      const seconds = (this.deps.timeoutMs ?? LOOKUP_TIMEOUT_MS) / 1000;
+      const message = timedOut ? msg(`lookup.timeout.${kind}`, { id: ref.id, seconds }) : msg(`lookup.failed.${kind}`, { id: ref.id, reason: reason(error) });
       return { kind: 'failed', message };
     }
     if ('missing' in fetched) return this.remember(key, { kind: 'missing', message: fetched.missing });
@@ -146,13 +144,13 @@ export class UpstreamLookup implements PaperLookup {
       case 'openreview':
         return this.fromOpenReview(ref.id, signal);
       default:
-        return Promise.resolve({ missing: `No paper at ${ref.id} is in the library.` });
+        return Promise.resolve({ missing: msg('lookup.notInLibrary', { id: ref.id }) });
     }
   }
 
   private async fromArxiv(id: string, signal: AbortSignal): Promise<Fetched> {
     const url = `${this.deps.config.arxiv.apiUrl}?${new URLSearchParams({ id_list: id, max_results: '1' })}`;
-    const missing = { missing: `No paper ${id} found on arXiv. Check the id, or search by its title.` };
+    const missing = { missing: msg('lookup.notFound.arxiv', { id }) };
     let page;
     try {
       page = await fetchApiPage(this.arxiv, url, 0, { signal, retries: 1, emptyIsAnswer: true });
@@ -163,7 +161,7 @@ export class UpstreamLookup implements PaperLookup {
     const entry = page.entries.find((e) => e.id === id);
     if (!entry) return missing;
     const mapped = entryToRecord(entry);
-    return mapped.ok ? { record: mapped.record, source: 'arxiv' } : { missing: `arXiv's record of ${id} is unusable (${mapped.reason}).` };
+    return mapped.ok ? { record: mapped.record, source: 'arxiv' } : { missing: msg('lookup.unusable', { service: 'arXiv', id, reason: mapped.reason }) };
   }
 
   private async fromOpenAlex(doi: string, signal: AbortSignal): Promise<Fetched> {
@@ -171,9 +169,9 @@ export class UpstreamLookup implements PaperLookup {
     const query = contact && contact.includes('@') && !/^https?:/i.test(contact) ? `?${new URLSearchParams({ mailto: contact })}` : '';
     const url = `${this.deps.config.lookup.openalexUrl}/works/doi:${doi.split('/').map(encodeURIComponent).join('/')}${query}`;
     const { status, body } = await this.openalex.lookup(url, signal);
-    if (status === 404) return { missing: `No work with the DOI ${doi} found on OpenAlex. Check the DOI, or search by its title.` };
+    if (status === 404) return { missing: msg('lookup.notFound.doi', { id: doi }) };
     const mapped = workToRecord(parseWork(body));
-    return mapped.ok ? { record: mapped.record, source: 'openalex' } : { missing: `OpenAlex's record of ${doi} is unusable (${mapped.reason}).` };
+    return mapped.ok ? { record: mapped.record, source: 'openalex' } : { missing: msg('lookup.unusable', { service: 'OpenAlex', id: doi, reason: mapped.reason }) };
   }
 
   private async fromOpenReview(id: string, signal: AbortSignal): Promise<Fetched> {
@@ -184,19 +182,15 @@ export class UpstreamLookup implements PaperLookup {
       page = await this.openreview.note(note.forum, signal);
       note = page.notes[0];
     }
-    if (!note) return { missing: `No public submission ${id} found on OpenReview. Check the link, or search by its title.` };
+    if (!note) return { missing: msg('lookup.notFound.openreview', { id }) };
     const mapped = noteToRecord(note);
-    return mapped.ok ? { record: mapped.record, source: 'openreview' } : { missing: `OpenReview's record of ${id} is unusable (${mapped.reason}).` };
+    return mapped.ok ? { record: mapped.record, source: 'openreview' } : { missing: msg('lookup.unusable', { service: 'OpenReview', id, reason: mapped.reason }) };
   }
 }
 
-const SERVICE = { arxiv: 'arXiv', doi: 'OpenAlex', openreview: 'OpenReview' } as const;
-const WHAT = { arxiv: 'an arXiv id', doi: 'a DOI', openreview: 'an OpenReview id' } as const;
+/** The kinds of reference a service can look up. */
+type Kind = 'arxiv' | 'doi' | 'openreview';
 const LABEL: Record<string, string> = { arxiv: 'arXiv', openalex: 'OpenAlex', openreview: 'OpenReview' };
-
-function describe(ref: PaperRef): string {
-  return ref.kind === 'arxiv' ? `arXiv ${ref.id}` : ref.kind === 'doi' ? `the DOI ${ref.id}` : ref.kind === 'openreview' ? `OpenReview ${ref.id}` : ref.id;
-}
 
 function reason(error: unknown): string {
   if (error instanceof FetchError) return error.status !== undefined ? `HTTP ${error.status}` : error.message.replace(/^.*\(last: (.*)\)$/, '$1');

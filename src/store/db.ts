@@ -1,12 +1,30 @@
 /**
  * The SQLite database under DATA_DIR: the source of truth for papers, subscriptions and
  * interaction state. Schema changes are numbered migrations applied in order at open.
+ *
+ * WAL mode: readers never wait for a writer in another process. Writers do, and better-sqlite3
+ * waits synchronously, blocking the event loop: a batch tool may wait seconds for the write
+ * lock, the serving bot only {@link SERVING_BUSY_TIMEOUT_MS} (see `setBusyTimeout`).
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { checkDatabaseWritable, ensureDirectory, explainDatabaseError } from './access.js';
 
 export type Db = Database.Database;
+
+/** How long a batch writer (ingest, reindex, the CLI) waits for another process's write lock. */
+export const WRITER_BUSY_TIMEOUT_MS = 5000;
+/**
+ * How long the serving bot waits for a write lock before it queues the write or answers
+ * without it: every millisecond of it blocks every user.
+ */
+export const SERVING_BUSY_TIMEOUT_MS = 50;
+
+export interface OpenDatabaseOptions {
+  /** Milliseconds to wait for another process's write lock (default {@link WRITER_BUSY_TIMEOUT_MS}). */
+  busyTimeoutMs?: number;
+  migrations?: readonly string[];
+}
 
 /** Numbered schema steps; append only, never edit one that has shipped. */
 const MIGRATIONS: readonly string[] = [
@@ -95,6 +113,26 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX digest_runs_state ON digest_runs(state);
   `,
+  `
+  CREATE TABLE seen_events (
+    key TEXT PRIMARY KEY,
+    seen_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX seen_events_seen_at ON seen_events(seen_at);
+  `,
+  // Digest runs: when the part in flight was first tried (its outcome is looked up from there),
+  // and a lease so that one process at a time sends a run.
+  `
+  ALTER TABLE digest_runs ADD COLUMN in_flight_since TEXT;
+  ALTER TABLE digest_runs ADD COLUMN lease_owner TEXT;
+  ALTER TABLE digest_runs ADD COLUMN lease_until TEXT;
+  UPDATE digest_runs SET in_flight_since = updated_at WHERE in_flight = 1;
+  `,
+  // The language a channel's digests are written in: the subscriber's locale tag (NULL before
+  // this column existed: the platform's default for the server or workspace is used then).
+  `
+  ALTER TABLE subscriptions ADD COLUMN locale TEXT;
+  `,
   // Sources: where harvests stand (resumption tokens, last syncs), and OpenReview's TL;DRs.
   `
   CREATE TABLE harvests (
@@ -109,17 +147,47 @@ const MIGRATIONS: readonly string[] = [
 
 /**
  * Opens (creating if needed) the database at `path`, or in memory for `:memory:`, and brings
- * its schema up to date.
+ * its schema up to date. A directory or file this process cannot write is a `SetupError` naming
+ * it, the user and the fix, not a bare SqliteError.
  * @example const db = openDatabase('./data/paperscout.db');
  */
-export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Db {
+  if (path === ':memory:') return configure(new Database(path), options);
+  ensureDirectory(dirname(path), 'DATA_DIR');
+  checkDatabaseWritable(path);
+  let db: Db | undefined;
+  try {
+    db = new Database(path);
+    return configure(db, options);
+  } catch (err) {
+    db?.close();
+    throw explainDatabaseError(err, path) ?? err;
+  }
+}
+
+/**
+ * Sets how long `db` waits for another process's write lock; returns the previous setting.
+ * @example const before = setBusyTimeout(db, 0); try { … } finally { setBusyTimeout(db, before); }
+ */
+export function setBusyTimeout(db: Db, ms: number): number {
+  const before = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+  return before;
+}
+
+/** Whether an error means another connection holds the lock SQLite needed. */
+export function isBusyError(err: unknown): boolean {
+  const code = String((err as { code?: unknown }).code ?? '');
+  return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+}
+
+function configure(db: Db, options: OpenDatabaseOptions): Db {
+  // Waiting for the lock comes first: switching to WAL and migrating may need it.
+  setBusyTimeout(db, options.busyTimeoutMs ?? WRITER_BUSY_TIMEOUT_MS);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, migrations);
+  migrate(db, options.migrations ?? MIGRATIONS);
   return db;
 }
 
@@ -135,6 +203,6 @@ function migrate(db: Db, migrations: readonly string[]): void {
     db.transaction(() => {
       db.exec(migrations[version]!);
       db.pragma(`user_version = ${version + 1}`);
-    })();
+    }).immediate();
   }
 }

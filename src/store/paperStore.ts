@@ -89,9 +89,14 @@ export class PaperStore {
     this.db.close();
   }
 
-  /** Runs `fn` in one transaction: all of its writes land, or none do. */
+  /**
+   * Runs `fn` in one transaction: all of its writes land, or none do. It takes the write lock at
+   * the start (BEGIN IMMEDIATE), waiting for it as long as the connection's busy timeout says; a
+   * deferred transaction that has read fails at once (SQLITE_BUSY_SNAPSHOT, no waiting) when
+   * another process committed in between, as an ingest does beside a running bot.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   /** A counter that grows whenever papers change; the search index records the one it was built at. */

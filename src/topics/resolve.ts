@@ -5,6 +5,7 @@
  * MiniSearch over names, aliases, descriptions and the strong phrases of each definition.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { toSimplified } from '../i18n/simplify.js';
 import { tokenize } from '../text.js';
 import { KEY_STOPWORDS, matchKey, singular, type Area, type Taxonomy, type Topic } from './taxonomy.js';
 
@@ -18,6 +19,8 @@ export const MAX_SUGGESTIONS = 25;
 export const AMBIGUOUS_SUGGESTIONS = 10;
 /** The best fuzzy match wins outright when it scores this many times the runner-up. */
 const CLEAR_WIN = 1.6;
+/** Chinese (and other Han) text: its words are not separated by spaces, so parts of names match. */
+const HAN = /\p{Script=Han}/u;
 
 /** Either the one topic meant, or the best guesses (possibly none), best first. */
 export type Resolution = { topic: Topic } | { suggestions: Topic[] };
@@ -38,8 +41,12 @@ interface Resolver {
   unordered: Map<string, Topic[]>;
   /** matchKey of area names and aliases → area. */
   areas: Map<string, Area>;
-  /** matchKey of ids, labels, names and aliases, for prefix completion. */
+  /** matchKey of ids, labels, names and aliases (in every language), for prefix completion. */
   keys: Array<[string, Topic]>;
+  /** Keys of names and aliases in Han script, for matching part of a name ("语言模型"). */
+  hanKeys: Array<[string, Topic]>;
+  /** matchKey of area names in Han script → area. */
+  hanAreas: Array<[string, Area]>;
   search: MiniSearch<Doc>;
   byId: Map<string, Topic>;
 }
@@ -63,6 +70,13 @@ export function resolveTopic(taxonomy: Taxonomy, input: string): Resolution {
   if (named.topics.length === 1 && named.areas.length === 0) return { topic: named.topics[0]! };
   if (named.topics.length > 0 || named.areas.length > 0) {
     return { suggestions: unique([...named.topics, ...named.areas.flatMap((a) => a.topics)]).slice(0, AMBIGUOUS_SUGGESTIONS) };
+  }
+
+  if (HAN.test(key)) {
+    // Part of a Chinese name: "语言模型" is in "大语言模型". One topic decides; several are offered.
+    const partial = hanMatches(r, key);
+    if (partial.length === 1) return { topic: partial[0]! };
+    if (partial.length > 1) return { suggestions: partial.slice(0, AMBIGUOUS_SUGGESTIONS) };
   }
 
   const strict = search(r, key, 'AND');
@@ -96,6 +110,7 @@ export function suggestTopics(taxonomy: Taxonomy, prefix: string, limit: number 
     ...named.topics,
     ...named.areas.flatMap((a) => a.topics),
     ...completions.sort((a, b) => a.index - b.index),
+    ...(HAN.test(key) ? hanMatches(r, key) : []),
     ...strict.map((s) => s.topic),
     // Topics matching only some of the words, when none matches them all.
     ...(strict.length === 0 ? search(r, key, 'OR').map((s) => s.topic) : []),
@@ -111,14 +126,22 @@ export function topicsByArea(taxonomy: Taxonomy): Array<{ area: string; topics: 
   return taxonomy.areas.map((a) => ({ area: a.name, topics: a.topics }));
 }
 
+/** What was typed, cut to length, Traditional Chinese read as Simplified (大語言模型 is 大语言模型). */
 function clip(input: string): string {
-  return typeof input === 'string' ? input.slice(0, MAX_INPUT_LENGTH) : '';
+  return typeof input === 'string' ? toSimplified(input.slice(0, MAX_INPUT_LENGTH)) : '';
 }
 
 function exactMatches(r: Resolver, key: string): { topics: Topic[]; areas: Area[] } {
   const topics = r.exact.get(key) ?? r.unordered.get(sortWords(key)) ?? [];
   const area = r.areas.get(key);
   return { topics, areas: area ? [area] : [] };
+}
+
+/** Topics with a Han-script name or alias containing `key`, then the topics of areas whose name contains it. */
+function hanMatches(r: Resolver, key: string): Topic[] {
+  const topics = r.hanKeys.filter(([k]) => k.includes(key)).map(([, t]) => t);
+  const areas = r.hanAreas.filter(([k]) => k.includes(key)).flatMap(([, a]) => a.topics);
+  return unique([...topics.sort((a, b) => a.index - b.index), ...areas]);
 }
 
 function sortWords(key: string): string {
@@ -164,6 +187,7 @@ function buildResolver(taxonomy: Taxonomy): Resolver {
   const exact = new Map<string, Topic[]>();
   const unordered = new Map<string, Topic[]>();
   const keys: Array<[string, Topic]> = [];
+  const hanKeys: Array<[string, Topic]> = [];
   const add = (map: Map<string, Topic[]>, key: string, topic: Topic): void => {
     if (key === '') return;
     const list = map.get(key) ?? [];
@@ -171,17 +195,27 @@ function buildResolver(taxonomy: Taxonomy): Resolver {
     map.set(key, list);
   };
   for (const topic of taxonomy.topics) {
-    for (const form of [topic.id, topic.label, topic.name, ...topic.aliases]) {
+    const forms = [topic.id, topic.label, topic.name, ...topic.aliases, ...Object.values(topic.names), ...Object.values(topic.labels)];
+    for (const form of new Set(forms)) {
       const key = matchKey(form);
       add(exact, key, topic);
       add(unordered, sortWords(key), topic);
       keys.push([key, topic]);
       keys.push([tokenize(form).join(' '), topic]);
     }
+    for (const form of [...topic.aliases, ...Object.values(topic.names)]) {
+      const key = matchKey(form);
+      if (HAN.test(key)) hanKeys.push([key, topic]);
+    }
   }
   const areas = new Map<string, Area>();
+  const hanAreas: Array<[string, Area]> = [];
   for (const area of taxonomy.areas) {
-    for (const form of [area.name, ...area.aliases]) areas.set(matchKey(form), area);
+    for (const form of [area.name, ...area.aliases, ...Object.values(area.names)]) {
+      const key = matchKey(form);
+      areas.set(key, area);
+      if (HAN.test(key)) hanAreas.push([key, area]);
+    }
   }
 
   const search = new MiniSearch<Doc>({
@@ -199,5 +233,5 @@ function buildResolver(taxonomy: Taxonomy): Resolver {
       phrases: t.definition.phrases.strong.join(' ; '),
     })),
   );
-  return { exact, unordered, areas, keys, search, byId: new Map(taxonomy.topics.map((t) => [t.id, t])) };
+  return { exact, unordered, areas, keys, hanKeys, hanAreas, search, byId: new Map(taxonomy.topics.map((t) => [t.id, t])) };
 }

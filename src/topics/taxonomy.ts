@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { Localized } from '../i18n/index.js';
 import { tokenize } from '../text.js';
 
 /**
@@ -67,6 +68,9 @@ export const DefinitionSchema = z
   .strict();
 export type Definition = z.infer<typeof DefinitionSchema>;
 
+/** Names in other languages, by locale (`{ "zh-CN": "大语言模型" }`); English is `name`. */
+const NamesSchema = z.record(z.string().regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be keyed by a locale such as zh-CN'), z.string().trim().min(1).max(60)).default({});
+
 const TopicSchema = z
   .object({
     id: z
@@ -74,6 +78,7 @@ const TopicSchema = z
       .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*\/[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must look like "area-slug/topic-slug"'),
     area: z.string().trim().min(1).max(60),
     name: z.string().trim().min(1).max(90),
+    names: NamesSchema,
     aliases: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
     description: z.string().trim().min(1).max(200),
     definition: DefinitionSchema,
@@ -83,6 +88,7 @@ const TopicSchema = z
 const AreaSchema = z
   .object({
     name: z.string().trim().min(1).max(60),
+    names: NamesSchema,
     aliases: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
     description: z.string().trim().max(200).default(''),
     /** Topic id assigned when the area's own evidence passes but none of its topics does. */
@@ -115,6 +121,10 @@ export interface Topic {
   readonly name: string;
   /** `${area} · ${name}`, at most {@link MAX_LABEL_LENGTH} characters. */
   readonly label: string;
+  /** The name in every language the file has (`en` is `name`). */
+  readonly names: Localized;
+  /** The label in every language the file has (`en` is `label`). */
+  readonly labels: Localized;
   readonly aliases: readonly string[];
   readonly description: string;
   readonly definition: Definition;
@@ -127,6 +137,8 @@ export interface Topic {
 /** An area with its topics in file order (the order in which they are offered). */
 export interface Area {
   readonly name: string;
+  /** The name in every language the file has (`en` is `name`). */
+  readonly names: Localized;
   readonly aliases: readonly string[];
   readonly description: string;
   readonly definition: Definition;
@@ -143,7 +155,10 @@ export interface Taxonomy {
   /** Where it was loaded from, for messages. */
   readonly source: string;
   byId(id: string): Topic | undefined;
-  label(topic: Topic): string;
+  /** A topic's label in a language (a catalog locale such as `zh-CN`), else in English. */
+  label(topic: Topic, locale?: string): string;
+  /** An area's name in a language, else in English. */
+  areaName(area: Area, locale?: string): string;
 }
 
 /** A taxonomy file that cannot be used; `problems` lists every problem found, one line each. */
@@ -276,6 +291,10 @@ function crossCheck(file: TaxonomyFile): string[] {
     }
     const prefix = `${areaSlug(topic.area)}/`;
     if (!topic.id.startsWith(prefix)) problems.push(`${where} id: must start with "${prefix}" (the slug of its area)`);
+    const area = file.areas.find((a) => a.name === topic.area);
+    for (const locale of Object.keys(topic.names)) {
+      if (!area?.names[locale]) problems.push(`${where} names.${locale}: its area ${JSON.stringify(topic.area)} has no ${locale} name`);
+    }
     const label = topicLabel(topic);
     if (label.length > MAX_LABEL_LENGTH) {
       problems.push(`${where} name: label "${label}" is ${label.length} characters; the limit is ${MAX_LABEL_LENGTH}`);
@@ -345,9 +364,14 @@ function aliasClashes(file: TaxonomyFile): string[] {
       problems.push(`topic ${JSON.stringify(id)} ${what}: also names topic ${JSON.stringify(other)}; an alias must name one topic`);
     } else owner.set(key, id);
   };
+  const areaNames = new Map(file.areas.map((a) => [a.name, a.names]));
   for (const t of file.topics) {
     claim(matchKey(t.id), t.id, 'id');
     claim(matchKey(topicLabel(t)), t.id, 'label');
+    for (const [locale, name] of Object.entries(t.names)) {
+      const areaName = areaNames.get(t.area)?.[locale];
+      if (areaName) claim(matchKey(topicLabel({ area: areaName, name })), t.id, `names.${locale} label`);
+    }
   }
   file.topics.forEach((t, i) => {
     t.aliases.forEach((a, k) => claim(matchKey(a), t.id, `aliases[${k}] "${a}" (topics[${i}])`));
@@ -372,12 +396,18 @@ export function normalizeLabel(label: string): string {
 
 function build(file: TaxonomyFile, source: string): Taxonomy {
   const fallbackIds = new Set(file.areas.flatMap((a) => (a.fallback ? [a.fallback] : [])));
+  const areaNames = new Map<string, Localized>(file.areas.map((a) => [a.name, { ...a.names, en: a.name }]));
   const topics: Topic[] = file.topics.map((t, index) =>
     Object.freeze({
       id: t.id,
       area: t.area,
       name: t.name,
       label: topicLabel(t),
+      names: Object.freeze({ ...t.names, en: t.name }),
+      labels: Object.freeze({
+        ...Object.fromEntries(Object.entries(t.names).map(([locale, name]) => [locale, topicLabel({ area: areaNames.get(t.area)?.[locale] ?? t.area, name })])),
+        en: topicLabel(t),
+      }),
       aliases: Object.freeze([...t.aliases]),
       description: t.description,
       definition: t.definition,
@@ -389,6 +419,7 @@ function build(file: TaxonomyFile, source: string): Taxonomy {
   const areas: Area[] = file.areas.map((a) =>
     Object.freeze({
       name: a.name,
+      names: Object.freeze({ ...a.names, en: a.name }),
       aliases: Object.freeze([...a.aliases]),
       description: a.description,
       definition: a.definition,
@@ -402,6 +433,7 @@ function build(file: TaxonomyFile, source: string): Taxonomy {
     ignore: Object.freeze([...file.ignore]),
     source,
     byId: (id: string) => byIdMap.get(id),
-    label: (topic: Topic) => topic.label,
+    label: (topic: Topic, locale?: string) => (locale && topic.labels[locale]) || topic.label,
+    areaName: (area: Area, locale?: string) => (locale && area.names[locale]) || area.name,
   });
 }

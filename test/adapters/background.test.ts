@@ -1,6 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import { indexRefresher, reindexInChild } from '../../adapters/background.js';
+import { reindexInChild, startBackgroundJobs, type BackgroundJobs } from '../../adapters/background.js';
+import { openApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { messages } from '../../src/i18n/index.js';
+
+const INDEX_REBUILDING = messages('en').t('error.indexRebuilding');
+import { readSnapshotInfo } from '../../src/search/index/snapshot.js';
+import { startHarness, textOf, type SlackHarness } from './slack/harness.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
 import { silentLog } from '../helpers/corpus.js';
@@ -42,6 +51,111 @@ describe('new papers in a running bot', () => {
   });
 });
 
+describe('the serving bot and its index snapshot', () => {
+  let dataDir: string;
+  let serving: App | undefined;
+  let jobs: BackgroundJobs | undefined;
+  let h: SlackHarness | undefined;
+  const lines: Array<{ level: number; msg: string }> = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
+
+  beforeEach(async () => {
+    lines.length = 0;
+    // Built once as `paperscout ingest` leaves it: the library and its snapshot.
+    const built = await createTestApp();
+    built.close();
+    dataDir = built.dataDir;
+  });
+  afterEach(async () => {
+    await jobs?.stop();
+    await h?.stop({ fake: true });
+    serving?.close();
+    jobs = h = serving = undefined;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const slackPaper = async (query: string): Promise<string> => {
+    const res = await h!.command('/paper', query);
+    expect(res.status).toBe(200);
+    return textOf((await h!.fake.waitForPosts(res.responseUrl))[0]!);
+  };
+
+  it('damaged at start: one error line, searches say the index is being rebuilt, a child rebuilds it, searching resumes', async () => {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    const file = readFileSync(config.indexPath);
+    randomBytes(Math.floor(file.length / 2)).copy(file, Math.floor(file.length / 4));
+    writeFileSync(config.indexPath, file);
+
+    serving = await openApp(config, log, { serving: true });
+    expect(serving.library.ready).toBe(false);
+    const damaged = lines.filter((l) => l.level >= 40);
+    expect(damaged).toHaveLength(1);
+    expect(damaged[0]!.msg).toMatch(
+      new RegExp(`^The search index ${config.indexPath} is damaged \\(section \\S+ fails its checksum\\): searches say it is being rebuilt until a child process has rebuilt it$`),
+    );
+    h = await startHarness(serving);
+    expect(await slackPaper('learning')).toBe(INDEX_REBUILDING);
+    expect(serving.registry.autocomplete(serving.context('slack', { id: 'U1' }), 'paper', 'query', 'attention')).toEqual([]);
+
+    jobs = startBackgroundJobs(serving, {});
+    await jobs.refreshIndex();
+    expect(serving.library.ready).toBe(true);
+    expect(lines.map((l) => l.msg)).toContain('search index rebuilt and loaded: searching again');
+    expect(await slackPaper('learning')).toContain('page 1 of 3');
+  });
+
+  it('loads every snapshot another process writes, not only the first', async () => {
+    serving = await openApp(loadConfig({ DATA_DIR: dataDir }), log, { serving: true });
+    jobs = startBackgroundJobs(serving, {});
+    const before = serving.library.size;
+    for (const n of [1, 2]) {
+      serving.store.transaction(() => {
+        const gen = serving!.store.beginGeneration();
+        serving!.store.upsert(
+          { title: `Wombat Burrows for Sparse Attention ${n}`, authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.9000${n}` } },
+          gen,
+          { source: 'arxiv', classify: serving!.classify, now: new Date() },
+        );
+      });
+      expect(await reindexInChild({ config: serving.config, log: silentLog })).toBe(true);
+      await jobs.refreshIndex();
+      expect(serving.library.size).toBe(before + n);
+    }
+  });
+});
+
+describe('the minute’s index check beside an import in another process', () => {
+  it('leaves a library that is still changing alone, and rebuilds once it has settled', async () => {
+    const jobs = startBackgroundJobs(app, {});
+    try {
+      const addPaper = (n: number) =>
+        app.store.transaction(() => {
+          const gen = app.store.beginGeneration();
+          app.store.upsert(
+            { title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.8000${n}` } },
+            gen,
+            { source: 'arxiv', classify: app.classify, now: new Date() },
+          );
+        });
+      const saved = () => readSnapshotInfo(app.config.indexPath)?.generation;
+      const before = saved();
+      addPaper(1);
+      await jobs.refreshIndex({ whenSettled: true }); // changed since the last check: an import may be under way
+      expect(app.library.stale).toBe(true);
+      expect(saved()).toBe(before);
+      addPaper(2);
+      await jobs.refreshIndex({ whenSettled: true }); // still changing
+      expect(saved()).toBe(before);
+      await jobs.refreshIndex({ whenSettled: true }); // settled: rebuilt in a child and loaded
+      expect(app.library.stale).toBe(false);
+      expect(saved()).toBe(app.store.generation());
+      expect(app.library.search('platypus pretraining').hits.filter((h) => h.title.startsWith('Platypus Pretraining'))).toHaveLength(2);
+    } finally {
+      await jobs.stop();
+    }
+  });
+});
+
 describe('a paper looked up while the library is the demo corpus', () => {
   it('reaches the search index in process: the demo store is in memory, DATA_DIR stays empty', async () => {
     const demo = await createTestApp({ empty: true });
@@ -56,7 +170,12 @@ describe('a paper looked up while the library is the demo corpus', () => {
         );
       });
       expect(demo.library.stale).toBe(true);
-      await indexRefresher(demo, new AbortController().signal)();
+      const jobs = startBackgroundJobs(demo, {});
+      try {
+        await jobs.refreshIndex();
+      } finally {
+        await jobs.stop();
+      }
       expect(demo.library.stale).toBe(false);
       expect(demo.library.search('wombat burrows').hits[0]?.id).toBe('arxiv:2611.88888');
       expect(existsSync(demo.config.indexPath)).toBe(false);

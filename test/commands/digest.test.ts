@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whyNoDigestsHere } from '../../src/commands/digest.js';
 import type { CommandContext } from '../../src/commands/types.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -67,6 +68,34 @@ describe('/digest', () => {
     const done = await app.registry.act(discord(), ask.menu!.choices[0]!.action);
     expect(done.fallback).toMatch(/^Stopped/);
     expect(app.digests.forChannel('discord', 'chan-1')).toHaveLength(1);
+  });
+
+  it('refuses subscribe where a digest could never be posted, before anything else is checked', async () => {
+    const dm = await app.registry.run(discord({ channel: { id: 'dm-1', kind: 'dm' }, member: undefined }), 'digest', { topic: 'llm', time: '25:00' }, 'subscribe');
+    expect(dm).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/^Digests are posted in channels, and this is a direct message\./) });
+    const noBot = await app.registry.run(discord({ channel: { id: 'chan-9' }, bot: { inServer: false, canSend: true } }), 'digest', { topic: 'llm' }, 'subscribe');
+    expect(noBot.fallback).toMatch(/^Paper Scout is not a member of this server/);
+    const lacking = await app.registry.run(discord({ channel: { id: 'chan-9' }, bot: { canView: false, canSend: false, canEmbed: false } }), 'digest', { topic: 'llm' }, 'subscribe');
+    expect(lacking.fallback).toMatch(/^Paper Scout cannot post digests in this channel: it lacks the View Channel, Send Messages and Embed Links permissions here\./);
+    expect(app.digests.forChannel('discord', 'dm-1')).toEqual([]);
+    expect(app.digests.forChannel('discord', 'chan-9')).toEqual([]);
+  });
+
+  it('holds nothing it was not told against the bot', () => {
+    expect(whyNoDigestsHere({})).toBeUndefined();
+    expect(whyNoDigestsHere({ channel: { id: 'c' }, bot: {} })).toBeUndefined();
+    expect(whyNoDigestsHere({ channel: { id: 'c', kind: 'channel' }, bot: { inServer: true, canView: true, canSend: true, canEmbed: true } })).toBeUndefined();
+  });
+
+  it('still stops a digest set up in a DM before such places were refused', async () => {
+    const ctx = slack('U7', { channel: { id: 'D0OLD', kind: 'dm' } });
+    ctx.digests.subscribe({ platform: 'slack', workspace: 'T1', channel: 'D0OLD', query: 'rl', label: '“rl”', time: '09:00', timezone: 'UTC', days: 'daily', count: 5, fill: false, createdBy: 'U7', createdAt: '2026-01-01T00:00:00Z' });
+    const list = await app.registry.runText(ctx, 'digest', 'list');
+    expect(JSON.stringify(list.blocks)).toContain('Digests are posted in channels, and this is a direct message.');
+    const stopped = await app.registry.runText(ctx, 'digest', 'unsubscribe');
+    expect(stopped.fallback).toBe('Stopped the daily digest of “rl” in this channel.');
+    const none = await app.registry.runText(ctx, 'digest', 'unsubscribe');
+    expect(none).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/^Digests are posted in channels, so this conversation has none\./) });
   });
 
   it('points terminal users to a channel', async () => {

@@ -1,7 +1,7 @@
 /**
- * Digests delivered through the real platform clients: discord.js's REST client and Bolt's Web
- * API client, against the loopback fakes of the adapter tests. The runner's clock is the `at`
- * it is given; the fakes' rate limits are milliseconds long.
+ * Digests delivered by the running adapters (startDiscord, startSlack) through the real platform
+ * clients, against the loopback fakes of the adapter tests. The runner's clock is an injected one
+ * starting at the `at` it is given. Faults on both platforms are in faults.test.ts.
  */
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { DigestSender } from '../../src/digest/sender.js';
 import type { ChatPlatform, Subscription } from '../../src/digest/store.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
+import { FakeClock } from '../sources/helpers/fakeClock.js';
 import { startBot, type Bot } from '../adapters/discord/harness.js';
 import { startHarness, type SlackHarness } from '../adapters/slack/harness.js';
 
@@ -37,8 +38,8 @@ function subscribe(platform: ChatPlatform, channel: string, over: Partial<Subscr
   });
 }
 
-const run = (senders: Partial<Record<ChatPlatform, DigestSender>>, at: string) =>
-  runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }) }, new Date(at));
+const run = (senders: Partial<Record<ChatPlatform, DigestSender>>, at: string, clock = new FakeClock(at)) =>
+  runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }), clock }, new Date(at));
 
 /** A sender that posts, then dies before the runner can record it. */
 function crashingAfterPost(sender: DigestSender): DigestSender {
@@ -79,12 +80,14 @@ describe('on Discord', () => {
     expect(bot.fake.channelMessages).toHaveLength(1); // …so Discord kept one
   });
 
-  it('a 429 in the middle is waited out by the client; nothing is posted twice', async () => {
+  it('a short 429 in the middle is handed to the runner and waited out there; nothing is posted twice', async () => {
     subscribe('discord', '1300000000000000003', { count: 8 });
     addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
     bot.fake.rateLimitPosts = 1;
-    const summary = await run({ discord: bot.adapter.sender! }, '2026-03-01T09:00:00Z');
+    const clock = new FakeClock('2026-03-01T09:00:00Z');
+    const summary = await run({ discord: bot.adapter.sender! }, '2026-03-01T09:00:00Z', clock);
     expect(summary.sent).toBe(1);
+    expect(clock.sleeps).toHaveLength(1);
     expect(bot.fake.channelMessages.map((m) => m.body.embeds.length)).toEqual([5, 3]);
   });
 

@@ -1,32 +1,72 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDueDigests, type DigestDeps } from '../../src/digest/runner.js';
-import { DeliveryError, type DigestSender } from '../../src/digest/sender.js';
-import type { Subscription } from '../../src/digest/store.js';
+import { LEASE_TTL_MS, runDueDigests, type DigestDeps } from '../../src/digest/runner.js';
+import { choosePapers, renderDigest } from '../../src/digest/compose.js';
+import { partId, RATE_LIMIT_WAIT_CAP_MS } from '../../src/digest/deliver.js';
+import { DeliveryError, type DigestPartId, type DigestSender } from '../../src/digest/sender.js';
+import { pausedReasonText, type Subscription } from '../../src/digest/store.js';
+import { messages } from '../../src/i18n/index.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
+import { FakeClock } from '../sources/helpers/fakeClock.js';
 
 const LLM = 'topic:"deep-learning/large-language-models"';
 
+type Fate =
+  | 'ok'
+  /** Not posted: refused, unreachable, a 5xx. */
+  | 'transient'
+  | 'forbidden'
+  | 'rejected'
+  /** Posted, and the answer lost. */
+  | 'lost'
+  /** Not posted, and the answer lost all the same (a timeout before the platform took it). */
+  | 'lost-unposted'
+  /** Posted, and the process died before recording it. */
+  | 'crash-after-post'
+  | { rateLimitedMs: number; platformWide?: boolean };
+
+/**
+ * A platform in memory: messages kept per channel; with `idempotent`, a repeated key within the
+ * window is dropped as Discord drops a repeated enforced nonce.
+ */
 class FakeSender implements DigestSender {
   readonly platform = 'slack' as const;
   posts: Array<{ channel: string; reply: Reply; key: string }> = [];
-  /** Decides the fate of each call: undefined posts it. */
-  behaviour: (call: number) => 'ok' | 'transient' | 'forbidden' | 'rejected' | 'crash-after-post' = () => 'ok';
-  private calls = 0;
+  /** Decides the fate of each post. */
+  behaviour: (call: number, id: DigestPartId, channel: string) => Fate = () => 'ok';
+  /** Decides what each lookup does. */
+  lookup: (call: number) => 'ok' | 'forbidden' | 'transient' = () => 'ok';
+  lookups = 0;
+  calls = 0;
   readonly duplicateWindowMs: number;
+  private nonces = new Set<string>();
   constructor(private readonly idempotent = false) {
     this.duplicateWindowMs = idempotent ? 120_000 : 0;
   }
-  async post(channel: string, reply: Reply, key: string): Promise<void> {
-    const what = this.behaviour(this.calls++);
-    if (what === 'transient') throw new DeliveryError('transient', 'ratelimited (429)');
+  async post(channel: string, reply: Reply, id: DigestPartId): Promise<void> {
+    const what = this.behaviour(this.calls++, id, channel);
+    if (typeof what === 'object') throw new DeliveryError('rateLimited', '429', { retryAfterMs: what.rateLimitedMs, platformWide: what.platformWide ?? false });
+    if (what === 'transient') throw new DeliveryError('transient', 'connect ECONNREFUSED');
     if (what === 'forbidden') throw new DeliveryError('forbidden', 'channel_not_found (404)');
     if (what === 'rejected') throw new DeliveryError('rejected', 'invalid_blocks');
-    if (!(this.idempotent && this.posts.some((p) => p.key === key))) this.posts.push({ channel, reply, key });
+    if (what === 'lost-unposted') throw new DeliveryError('unknown', 'timeout');
+    if (!(this.idempotent && this.nonces.has(id.key))) this.posts.push({ channel, reply, key: id.key });
+    this.nonces.add(id.key);
+    if (what === 'lost') throw new DeliveryError('unknown', 'timeout');
     if (what === 'crash-after-post') throw new Error('the process died before recording the post');
+  }
+  async find(channel: string, id: DigestPartId): Promise<boolean> {
+    const what = this.lookup(this.lookups++);
+    if (what === 'forbidden') throw new DeliveryError('forbidden', 'missing_scope');
+    if (what === 'transient') throw new DeliveryError('transient', 'connect ECONNREFUSED');
+    return this.posts.some((p) => p.channel === channel && p.key === id.key);
+  }
+  /** The platform no longer remembers the nonces (its window has passed). */
+  forgetNonces(): void {
+    this.nonces.clear();
   }
   titles(): string[][] {
     return this.posts.map((p) => p.reply.blocks.flatMap((b) => (b.kind === 'paper' ? [b.paper.title] : [])));
@@ -35,6 +75,7 @@ class FakeSender implements DigestSender {
 
 let app: TestApp;
 let sender: FakeSender;
+let clock: FakeClock;
 
 beforeEach(async () => {
   app = await createTestApp();
@@ -42,8 +83,8 @@ beforeEach(async () => {
 });
 afterEach(() => app.dispose());
 
-function deps(s: DigestSender = sender): DigestDeps {
-  return { digests: app.digests, library: app.library, states: app.states, senders: { slack: s }, log: pino({ level: 'silent' }) };
+function deps(s: DigestSender = sender, over: Partial<DigestDeps> = {}): DigestDeps {
+  return { digests: app.digests, library: app.library, states: app.states, senders: { slack: s }, log: pino({ level: 'silent' }), ...over };
 }
 
 const addPapers = (at: string, count: number, over: Partial<PaperRecord> = {}) => addLlmPapers(app, at, count, over);
@@ -66,7 +107,25 @@ function subscribe(over: Partial<Subscription> = {}): Subscription {
   });
 }
 
-const run = (at: string, s?: DigestSender) => runDueDigests(deps(s), new Date(at));
+/** One pass at `at`, on a clock that starts there and moves only when the runner waits. */
+const run = (at: string, s?: DigestSender, over: Partial<DigestDeps> = {}) => {
+  clock = new FakeClock(at);
+  return runDueDigests(deps(s, { clock, ...over }), new Date(at));
+};
+
+/** Every paper title posted, over all messages, with how often. */
+function counts(s: FakeSender = sender): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const title of s.titles().flat()) seen.set(title, (seen.get(title) ?? 0) + 1);
+  return seen;
+}
+
+function expectEachOnce(ids: readonly string[], s: FakeSender = sender): void {
+  const titles = ids.map((id) => app.store.get(id)!.title);
+  const seen = counts(s);
+  expect([...seen.keys()].sort()).toEqual([...titles].sort());
+  expect([...seen.values()].every((n) => n === 1)).toBe(true);
+}
 
 describe('runDueDigests', () => {
   it('sends the new papers of the day once, at the slot', async () => {
@@ -125,27 +184,6 @@ describe('runDueDigests', () => {
     expect(sender.posts[1]!.reply.fallback).toMatch(/No new papers/);
   });
 
-  it('never reposts a part whose post was under way when the process died', async () => {
-    subscribe();
-    addPapers('2026-03-01T12:00:00Z', 3);
-    sender.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
-    await run('2026-03-02T09:00:00Z');
-    expect(sender.posts).toHaveLength(1);
-    await run('2026-03-02T09:01:00Z'); // restarted
-    expect(sender.posts).toHaveLength(1);
-    expect(app.digests.get(1)!.lastSlot).toBe('2026-03-02T09:00:00.000Z');
-  });
-
-  it('repeats it under the same key where the platform drops duplicates', async () => {
-    const discordLike = new FakeSender(true);
-    subscribe();
-    addPapers('2026-03-01T12:00:00Z', 3);
-    discordLike.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
-    await run('2026-03-02T09:00:00Z', discordLike);
-    await run('2026-03-02T09:01:00Z', discordLike);
-    expect(discordLike.posts).toHaveLength(1);
-  });
-
   it('after a 429 in the middle, retries later from the first part not confirmed', async () => {
     subscribe({ count: 8 });
     addPapers('2026-03-01T12:00:00Z', 8);
@@ -167,7 +205,9 @@ describe('runDueDigests', () => {
     await run('2026-03-02T09:01:00Z');
     const third = await run('2026-03-02T09:06:00Z');
     expect(third.paused).toBe(1);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/cannot post in this channel/) });
+    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot post in this channel/);
+    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('zh-CN'))).toMatch(/机器人无法在本频道发消息/);
     const later = await run('2026-03-03T09:00:00Z');
     expect(later.due).toBe(0);
   });
@@ -185,7 +225,7 @@ describe('runDueDigests', () => {
 
   it('papers of a digest given up after repeated failures go out later', async () => {
     subscribe();
-    addPapers('2026-03-01T12:00:00Z', 2);
+    const ids = addPapers('2026-03-01T12:00:00Z', 2);
     sender.behaviour = () => 'transient';
     let at = Date.parse('2026-03-02T09:00:00Z');
     for (let i = 0; i < 8; i++) {
@@ -196,6 +236,7 @@ describe('runDueDigests', () => {
     sender.behaviour = () => 'ok';
     await run('2026-03-04T09:00:00Z');
     expect(sender.titles().at(-1)).toHaveLength(2);
+    expectEachOnce(ids);
   });
 
   it('a part the platform refuses is skipped, and its papers go out another day', async () => {
@@ -207,17 +248,6 @@ describe('runDueDigests', () => {
     expect(sender.titles().map((t) => t.length)).toEqual([3]);
     await run('2026-03-03T09:00:00Z');
     expect(sender.titles().at(-1)).toHaveLength(5);
-  });
-
-  it('does not repeat an in-flight part once the platform would no longer drop the duplicate', async () => {
-    const discordLike = new FakeSender(true);
-    subscribe();
-    addPapers('2026-03-01T12:00:00Z', 3);
-    discordLike.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
-    await run('2026-03-02T09:00:00Z', discordLike);
-    discordLike.posts.length = 0; // the platform has forgotten the nonce by now
-    await run('2026-03-02T09:30:00Z', discordLike);
-    expect(discordLike.posts).toHaveLength(0);
   });
 
   it('papers the index did not have yet at one digest are in the next', async () => {
@@ -257,5 +287,181 @@ describe('runDueDigests', () => {
     const summary = await run('2026-03-02T09:00:00Z');
     expect(summary.sent).toBe(1000);
     expect(sender.posts).toHaveLength(1000);
+  });
+});
+
+describe('a post whose outcome is unknown', () => {
+  it('is looked for before anything is posted again, and not reposted when it arrived', async () => {
+    subscribe({ count: 12 });
+    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    sender.behaviour = (call) => (call === 1 ? 'lost' : 'ok');
+    expect((await run('2026-03-02T09:00:00Z')).retrying).toBe(1);
+    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
+    expect((await run('2026-03-02T09:01:00Z')).sent).toBe(1);
+    expect(sender.lookups).toBe(1);
+    expect(sender.posts).toHaveLength(3);
+    expectEachOnce(ids);
+  });
+
+  it('is posted again when the channel does not have it', async () => {
+    subscribe({ count: 12 });
+    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    sender.behaviour = (call) => (call === 1 ? 'lost-unposted' : 'ok');
+    await run('2026-03-02T09:00:00Z');
+    await run('2026-03-02T09:01:00Z');
+    expect(sender.lookups).toBe(1);
+    expectEachOnce(ids);
+  });
+
+  it('is resolved the same way after the process died while posting it', async () => {
+    subscribe();
+    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    sender.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
+    await run('2026-03-02T09:00:00Z');
+    await run('2026-03-02T09:01:00Z'); // restarted
+    expect(sender.posts).toHaveLength(1);
+    expect(app.digests.get(1)!.lastSlot).toBe('2026-03-02T09:00:00.000Z');
+    expectEachOnce(ids);
+  });
+
+  it('is posted again under its key, without a lookup, while the platform drops duplicates', async () => {
+    const discordLike = new FakeSender(true);
+    subscribe();
+    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    discordLike.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
+    await run('2026-03-02T09:00:00Z', discordLike);
+    await run('2026-03-02T09:01:00Z', discordLike);
+    expect(discordLike.calls).toBe(2);
+    expect(discordLike.lookups).toBe(0);
+    expectEachOnce(ids, discordLike);
+  });
+
+  it('is looked for once the platform would no longer drop a repeat, and a refused resend in the window keeps it unresolved', async () => {
+    const discordLike = new FakeSender(true);
+    subscribe();
+    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    discordLike.behaviour = (call) => (call === 0 ? 'lost' : call === 1 ? 'transient' : 'ok');
+    await run('2026-03-02T09:00:00Z', discordLike);
+    await run('2026-03-02T09:01:00Z', discordLike); // resent under its nonce: refused, not posted
+    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
+    discordLike.forgetNonces();
+    await run('2026-03-02T09:10:00Z', discordLike);
+    expect(discordLike.lookups).toBe(1);
+    expect(discordLike.calls).toBe(2);
+    expectEachOnce(ids, discordLike);
+  });
+
+  it('stays unresolved while the channel cannot be read, and the subscription is paused saying why', async () => {
+    subscribe();
+    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    sender.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
+    sender.lookup = () => 'forbidden';
+    for (const at of ['2026-03-02T09:00:00Z', '2026-03-02T09:01:00Z', '2026-03-02T09:06:00Z', '2026-03-02T09:21:00Z']) await run(at);
+    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot read this channel's recent messages.*missing_scope/);
+    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ state: 'sending', inFlight: true });
+    expect(sender.calls).toBe(1);
+    // Fixed, and subscribed again: the digest resumes by checking, not by reposting.
+    sender.lookup = () => 'ok';
+    subscribe();
+    await run('2026-03-02T10:00:00Z');
+    expect(sender.calls).toBe(1);
+    expectEachOnce(ids);
+    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')!.state).toBe('done');
+  });
+});
+
+describe('rate limits', () => {
+  it('waits out a short one (up to the cap) and posts the part once', async () => {
+    subscribe({ count: 12 });
+    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    sender.behaviour = (call) => (call === 1 ? { rateLimitedMs: 5_000 } : call === 2 ? { rateLimitedMs: RATE_LIMIT_WAIT_CAP_MS } : 'ok');
+    expect((await run('2026-03-02T09:00:00Z')).sent).toBe(1);
+    expect(clock.sleeps).toEqual([5_000, RATE_LIMIT_WAIT_CAP_MS]);
+    expectEachOnce(ids);
+  });
+
+  it('reschedules the part at a long one and ends the pass for that platform, never sleeping through it', async () => {
+    for (let i = 1; i <= 10; i++) subscribe({ channel: `C${i}`, count: 12 });
+    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    sender.behaviour = (_call, id, channel) => (channel === 'C1' && id.part === 1 && sender.posts.length < 20 ? { rateLimitedMs: 600_000, platformWide: true } : 'ok');
+    const first = await run('2026-03-02T09:00:00Z');
+    expect(clock.sleeps).toEqual([]);
+    // Eight digests were under way (one met the 429, seven stopped before their next post); two not started.
+    expect(first).toMatchObject({ sent: 0, retrying: 8, deferred: 2 });
+    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: false, nextAttemptAt: '2026-03-02T09:10:00.000Z' });
+    // The next pass starts the two left over (the platform would answer its own 429 if still limited).
+    expect(await run('2026-03-02T09:05:00Z')).toMatchObject({ retrying: 8, sent: 2 });
+    expect((await run('2026-03-02T09:10:00Z')).sent).toBe(8);
+    for (let i = 1; i <= 10; i++) {
+      const titles = sender.posts.filter((p) => p.channel === `C${i}`).flatMap((p) => p.reply.blocks.flatMap((b) => (b.kind === 'paper' ? [b.paper.title] : [])));
+      expect(titles.sort()).toEqual(ids.map((id) => app.store.get(id)!.title).sort());
+    }
+  });
+});
+
+describe('one process per run', () => {
+  it('two passes at once post each part once', async () => {
+    for (let i = 0; i < 12; i++) subscribe({ channel: `C${i}`, count: 10 });
+    addPapers('2026-03-01T12:00:00Z', 10);
+    // Posts that take a while, so that both passes are in the middle of runs together.
+    const slow = new FakeSender();
+    const post = slow.post.bind(slow);
+    slow.post = async (...args) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return post(...args);
+    };
+    const [a, b] = await Promise.all([
+      runDueDigests(deps(slow, { clock: new FakeClock('2026-03-02T09:00:00Z'), owner: 'A' }), new Date('2026-03-02T09:00:00Z')),
+      runDueDigests(deps(slow, { clock: new FakeClock('2026-03-02T09:00:00Z'), owner: 'B' }), new Date('2026-03-02T09:00:00Z')),
+    ]);
+    expect(a.sent + b.sent).toBe(12);
+    expect(a.sent).toBeGreaterThan(0);
+    expect(b.sent).toBeGreaterThan(0);
+    const keys = slow.posts.map((p) => p.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toHaveLength(24);
+  });
+
+  it('a run held by a live process is left alone; one left by a dead process is taken over', async () => {
+    const sub = subscribe();
+    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    // A process planned the digest, posted its part and was killed before recording it.
+    const start = new Date('2026-03-02T09:00:00Z');
+    const plan = choosePapers(app.library, app.digests, sub, new Date(sub.createdAt));
+    const planned = app.digests.planRun(sub, start.toISOString(), plan, 1, { owner: 'dead', now: start, ttlMs: LEASE_TTL_MS })!;
+    app.digests.startPart(planned, 'dead', start);
+    const [part] = renderDigest({ library: app.library, states: app.states, now: start }, sub, planned, start);
+    await sender.post(sub.channel, part!.reply, partId(sub, planned, 0));
+    const early = await run(new Date(start.getTime() + LEASE_TTL_MS - 1000).toISOString());
+    expect(early.busy).toBe(1);
+    expect(sender.lookups).toBe(0);
+    const later = await run(new Date(start.getTime() + LEASE_TTL_MS + 1000).toISOString());
+    expect(later.sent).toBe(1);
+    expect(sender.lookups).toBe(1);
+    expectEachOnce(ids);
+  });
+
+  it('a sender that lost its lease mid-post stops, and leaves the part for the new owner to resolve', async () => {
+    subscribe({ count: 12 });
+    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    const thief = { owner: 'B', now: new Date('2026-03-02T09:05:00Z'), ttlMs: LEASE_TTL_MS };
+    const stalled: DigestSender = {
+      platform: 'slack',
+      duplicateWindowMs: 0,
+      find: (c, id) => sender.find(c, id),
+      post: async (c, r, id) => {
+        await sender.post(c, r, id);
+        // Stalled past the lease's end: another process took the run meanwhile.
+        if (id.part === 1) expect(app.digests.claimRun({ subscriptionId: 1, slot: '2026-03-02T09:00:00.000Z' }, thief)).toBeDefined();
+      },
+    };
+    const first = await run('2026-03-02T09:00:00Z', stalled, { owner: 'A' });
+    expect(first.busy).toBe(1);
+    expect(sender.posts).toHaveLength(2);
+    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: 'B' });
+    await run('2026-03-02T09:07:00Z');
+    expect(sender.lookups).toBe(1);
+    expectEachOnce(ids);
   });
 });

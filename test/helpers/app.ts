@@ -24,7 +24,7 @@ export interface TestApp extends App {
 export async function createTestApp(options: OpenAppOptions & { paths?: string[]; empty?: boolean; dataDir?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paperscout-test-'));
   // No test reaches the internet: lookups of missing papers are off unless a test points them at a loopback server.
-  const config = loadConfig({ DATA_DIR: dataDir, LOOKUP_UPSTREAM: 'off', ...options.env });
+  const config = loadConfig({ LOOKUP_UPSTREAM: 'off', ...options.env, DATA_DIR: dataDir });
   if (!options.empty) {
     const db = openDatabase(config.dbPath);
     const store = new PaperStore(db);

@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { msg } from '../../src/i18n/index.js';
 import { openDatabase } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
@@ -31,7 +32,7 @@ export function engineOf(store: PaperStore, topicIds: string[] = []): { engine: 
       return paper ? { storeDoc: store.docOf(paper.id)!, id: paper.id, title: paper.title } : undefined;
     },
     lookupAbstract: (doc) => store.abstractOf(doc),
-    resolveTopic: (name) => (topicIds.includes(name) ? { id: name } : { error: `No topic called "${name}".` }),
+    resolveTopic: (name) => (topicIds.includes(name) ? { id: name } : { error: msg('search.noTopic', { name }) }),
   });
   return { engine, data };
 }

@@ -2,6 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchEngine } from '../../src/search/engine.js';
 import type { PaperStore } from '../../src/store/paperStore.js';
 import { engineOf, storeOf } from '../helpers/corpus.js';
+import { translate } from '../../src/i18n/index.js';
+
+/** A result's notes in English. */
+const notes = (result: { notes: Parameters<typeof translate>[1][] }) => result.notes.map((n) => translate('en', n));
 
 let store: PaperStore;
 let engine: SearchEngine;
@@ -46,7 +50,7 @@ describe('ranking', () => {
     const result = engine.search('Yoshua Bengio', { limit: 20 });
     expect(result.hits.length).toBe(5);
     for (const hit of result.hits) expect(store.get(hit.id)!.authors).toContain('Yoshua Bengio');
-    expect(result.notes).toEqual(['Papers by Yoshua Bengio.']);
+    expect(notes(result)).toEqual(['Papers by Yoshua Bengio.']);
   });
 
   it('ranks the first author’s papers first for surname + title words', () => {
@@ -67,7 +71,7 @@ describe('ranking', () => {
   it('says when no paper matches every word', () => {
     const result = engine.search('diffusion zebra ', { limit: 10 });
     expect(result.partial).toBe(true);
-    expect(result.notes.join(' ')).toMatch(/No paper matches every word/);
+    expect(notes(result).join(' ')).toMatch(/No paper matches every word/);
     expect(result.hits.length).toBeGreaterThan(0);
   });
 });
@@ -94,8 +98,8 @@ describe('filters', () => {
   });
 
   it('unknown venues and topics explain themselves', () => {
-    expect(engine.search('venue:nowhere x').notes.join(' ')).toMatch(/No papers from venue "nowhere". Venues here: .*ICLR/);
-    expect(engine.search('topic:astrology x').notes.join(' ')).toMatch(/No topic called "astrology"/);
+    expect(notes(engine.search('venue:nowhere x')).join(' ')).toMatch(/No papers from venue "nowhere". Venues here: .*ICLR/);
+    expect(notes(engine.search('topic:astrology x')).join(' ')).toMatch(/No topic called "astrology"/);
   });
 
   it('-word excludes and "phrases" must appear', () => {
@@ -122,7 +126,7 @@ describe('identifiers and links', () => {
   it('says so when the identifier is not in the library', () => {
     const result = engine.search('https://arxiv.org/abs/2999.00001');
     expect(result.hits).toEqual([]);
-    expect(result.notes.join(' ')).toMatch(/No paper with arXiv id 2999.00001/);
+    expect(notes(result).join(' ')).toMatch(/No paper with arXiv id 2999.00001/);
   });
 });
 
@@ -139,7 +143,7 @@ describe('hostile queries', () => {
   ])('%s gets results or a note, never an exception', (_name, query) => {
     const result = engine.search(query, { limit: 10 });
     expect(result.hits.length).toBeLessThanOrEqual(10);
-    for (const note of result.notes) expect(note.length).toBeLessThan(500);
+    for (const note of result.notes) expect(translate('en', note).length).toBeLessThan(500);
   });
 
   it('finds a title that looks like query syntax when pasted whole', () => {

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadTopics } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { UpstreamLookup, type LookupDeps } from '../../src/sources/lookup.js';
+import { translate } from '../../src/i18n/index.js';
+import { UpstreamLookup, type LookupDeps, type LookupOutcome } from '../../src/sources/lookup.js';
 import { abstractFromInvertedIndex } from '../../src/sources/openalex/work.js';
 import { openDatabase } from '../../src/store/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
@@ -38,6 +39,11 @@ beforeEach(() => {
   store = new PaperStore(openDatabase(':memory:'));
 });
 
+/** A missing or failed outcome with its message in English words. */
+function inWords(outcome: LookupOutcome): unknown {
+  return outcome.kind === 'found' ? outcome : { kind: outcome.kind, message: translate('en', outcome.message) };
+}
+
 function lookup(overrides: Partial<LookupDeps> = {}) {
   const config = loadConfig({
     ARXIV_API_URL: `${server.base}/api/query`,
@@ -63,7 +69,7 @@ describe('UpstreamLookup', () => {
   it('says arXiv has no such paper after asking again once (arXiv serves empty pages by mistake), and remembers it', async () => {
     server.serve({ '/api/query?id_list=2501.99999&max_results=1': EMPTY });
     const service = lookup();
-    expect(await service.find({ kind: 'arxiv', id: '2501.99999' })).toEqual({ kind: 'missing', message: 'No paper 2501.99999 found on arXiv. Check the id, or search by its title.' });
+    expect(inWords(await service.find({ kind: 'arxiv', id: '2501.99999' }))).toEqual({ kind: 'missing', message: 'No paper 2501.99999 found on arXiv. Check the id, or search by its title.' });
     expect(server.requests).toHaveLength(2);
     expect(await service.find({ kind: 'arxiv', id: '2501.99999' })).toMatchObject({ kind: 'missing' });
     expect(server.requests).toHaveLength(2);
@@ -74,13 +80,13 @@ describe('UpstreamLookup', () => {
 
   it('takes a 404 from arXiv for "not found on arXiv"', async () => {
     server.serve({});
-    expect(await lookup().find({ kind: 'arxiv', id: '2501.01234' })).toEqual({ kind: 'missing', message: 'No paper 2501.01234 found on arXiv. Check the id, or search by its title.' });
+    expect(inWords(await lookup().find({ kind: 'arxiv', id: '2501.01234' }))).toEqual({ kind: 'missing', message: 'No paper 2501.01234 found on arXiv. Check the id, or search by its title.' });
   });
 
   it("quotes arXiv's own explanation when it refuses an id", async () => {
     const refusal = `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_9999.1</id><title>Error</title><summary>incorrect id format for 9999.1</summary></entry></feed>`;
     server.serve({ '/api/query?id_list=9999.1&max_results=1': xml(refusal, 400) });
-    expect(await lookup().find({ kind: 'arxiv', id: '9999.1' })).toEqual({ kind: 'missing', message: 'arXiv does not take "9999.1" as an arXiv id: incorrect id format for 9999.1' });
+    expect(inWords(await lookup().find({ kind: 'arxiv', id: '9999.1' }))).toEqual({ kind: 'missing', message: 'arXiv does not take "9999.1" as an arXiv id: incorrect id format for 9999.1' });
   });
 
   it('fetches a DOI from OpenAlex with the contact as mailto, rebuilding the abstract from its inverted index', async () => {
@@ -105,14 +111,14 @@ describe('UpstreamLookup', () => {
 
   it('says OpenAlex has no such DOI on a 404', async () => {
     server.serve({});
-    expect(await lookup().find({ kind: 'doi', id: '10.5555/nothing' })).toEqual({ kind: 'missing', message: 'No work with the DOI 10.5555/nothing found on OpenAlex. Check the DOI, or search by its title.' });
+    expect(inWords(await lookup().find({ kind: 'doi', id: '10.5555/nothing' }))).toEqual({ kind: 'missing', message: 'No work with the DOI 10.5555/nothing found on OpenAlex. Check the DOI, or search by its title.' });
   });
 
   it('fetches an OpenReview forum with its decision', async () => {
     server.serve({ '/openreview/notes?id=Kx7vQ2mN9a': { headers: { 'content-type': 'application/json' }, body: openreviewFixture('note-Kx7vQ2mN9a.json') } });
     expect(await lookup().find({ kind: 'openreview', id: 'Kx7vQ2mN9a' })).toMatchObject({ kind: 'found', source: 'OpenReview', paper: { id: 'openreview:Kx7vQ2mN9a', venue: 'ICLR', year: 2025, status: 'Oral' } });
     server.serve({ '/openreview/notes?id=Nothing123': json({ notes: [], count: 0 }) });
-    expect(await lookup().find({ kind: 'openreview', id: 'Nothing123' })).toMatchObject({ kind: 'missing', message: expect.stringContaining('No public submission Nothing123 found on OpenReview') });
+    expect(inWords(await lookup().find({ kind: 'openreview', id: 'Nothing123' }))).toMatchObject({ kind: 'missing', message: expect.stringContaining('No public submission Nothing123 found on OpenReview') });
   });
 
   it('gives up at its deadline with a clear message, and adds nothing', async () => {
@@ -120,7 +126,7 @@ describe('UpstreamLookup', () => {
     server.serve({ [ARXIV]: { ...xml(fixture('api-id-2501.01234.xml')), hold: held.hold } });
     const outcome = await lookup({ timeoutMs: 50 }).find({ kind: 'arxiv', id: '2501.01234' });
     held.release();
-    expect(outcome).toEqual({ kind: 'failed', message: 'Could not find arXiv 2501.01234 on arXiv: it did not answer within 50 ms. Try again in a minute.' });
+    expect(inWords(outcome)).toEqual({ kind: 'failed', message: 'Could not find arXiv 2501.01234 on arXiv: it did not answer within 0.05 s. Try again in a minute.' });
     expect(store.count()).toBe(0);
   });
 
@@ -130,7 +136,7 @@ describe('UpstreamLookup', () => {
     store = new PaperStore(openDatabase(':memory:'));
     server.serve({ [ARXIV]: { status: 502 } });
     const service = lookup();
-    expect(await service.find({ kind: 'arxiv', id: '2501.01234' })).toEqual({ kind: 'failed', message: 'Could not fetch arXiv 2501.01234 from arXiv (HTTP 502). Try again later.' });
+    expect(inWords(await service.find({ kind: 'arxiv', id: '2501.01234' }))).toEqual({ kind: 'failed', message: 'Could not fetch arXiv 2501.01234 from arXiv (HTTP 502). Try again later.' });
     server.serve({ [ARXIV]: xml(fixture('api-id-2501.01234.xml')) });
     expect(await service.find({ kind: 'arxiv', id: '2501.01234' })).toMatchObject({ kind: 'found' });
   });

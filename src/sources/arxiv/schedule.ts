@@ -14,6 +14,8 @@ export interface ScheduleDeps extends Omit<SyncDeps, 'http' | 'clock'> {
   http?: HttpGet;
   /** Called after a sync that added or changed papers; may return a promise. */
   onChange: (summary: SyncSummary) => void | Promise<void>;
+  /** Told of every sync's end, changed or not, failed or not (health and metrics). */
+  onDone?: (result: { summary: SyncSummary } | { error: unknown }) => void;
 }
 
 export interface ArxivSchedule {
@@ -57,8 +59,10 @@ export function scheduleArxivSync(deps: ScheduleDeps, clock: Clock = systemClock
       summary = await syncArxiv({ ...deps, http, clock }, { signal });
     } catch (err) {
       log.error({ err }, 'arXiv sync failed');
+      deps.onDone?.({ error: err });
       return undefined;
     }
+    deps.onDone?.({ summary });
     const level = summary.failed.length > 0 ? 'warn' : 'info';
     log[level]({ added: summary.added, updated: summary.updated, failed: summary.failed.length }, `arXiv sync done\n${formatSyncSummary(summary)}`);
     if (summary.changed) {

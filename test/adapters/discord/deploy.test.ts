@@ -25,11 +25,16 @@ describe('commandDefinitions', () => {
       type: 1,
       name: 'paper',
       description: 'Search papers by title, author or keywords',
+      description_localizations: { 'zh-CN': '按标题、作者或关键词检索论文', 'zh-TW': '按标题、作者或关键词检索论文' },
       options: [
         {
           type: 3,
           name: 'query',
           description: 'Title, author or keywords; filters: author: venue: year: topic: sort:new',
+          description_localizations: {
+            'zh-CN': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: sort:new',
+            'zh-TW': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: sort:new',
+          },
           required: true,
           autocomplete: true,
           min_length: 1,
@@ -41,17 +46,27 @@ describe('commandDefinitions', () => {
       type: 1,
       name: 'topic',
       description: 'Browse the papers of a subject area, or list the areas',
+      description_localizations: { 'zh-CN': '浏览某个研究方向的论文，或列出所有方向', 'zh-TW': '浏览某个研究方向的论文，或列出所有方向' },
       options: [
         {
           type: 3,
           name: 'name',
           description: 'A subject area such as "Deep Learning · Large Language Models" (leave empty to list them)',
+          description_localizations: {
+            'zh-CN': '研究方向，例如“大语言模型”或 llm（留空则列出全部）',
+            'zh-TW': '研究方向，例如“大语言模型”或 llm（留空则列出全部）',
+          },
           autocomplete: true,
           max_length: 200,
         },
       ],
     });
-    expect(byName('help')).toEqual({ type: 1, name: 'help', description: 'How to search papers with Paper Scout' });
+    expect(byName('help')).toEqual({
+      type: 1,
+      name: 'help',
+      description: 'How to search papers with Paper Scout',
+      description_localizations: { 'zh-CN': '如何用 Paper Scout 检索论文', 'zh-TW': '如何用 Paper Scout 检索论文' },
+    });
   });
 
   it('declares every command of the registry within Discord’s rules', () => {
@@ -102,6 +117,37 @@ describe('diffCommands', () => {
     expect(formatDiff(diff).slice(0, 4)).toEqual(['+ /help (new)', '~ /paper: options.query.autocomplete, options.query.max_length', '~ /topic: description', '- /old (removed)']);
   });
 
+  it('treats Chinese descriptions and choice names as part of a definition', () => {
+    const remote = registered(definitions).map((d) => {
+      if (d.name === 'paper') return { ...d, description_localizations: { 'zh-CN': '旧的说明' } };
+      if (d.name !== 'digest') return d;
+      const options = (d.options as any[]).map((sub) =>
+        sub.name !== 'subscribe'
+          ? sub
+          : { ...sub, options: sub.options.map((o: any) => (o.name === 'days' ? { ...o, choices: o.choices.map(({ name_localizations: _, ...c }: any) => c) } : o)) },
+      );
+      return { ...d, options };
+    });
+    // Discord may send the dictionaries in another key order, or null where there are none.
+    const help = remote.find((d) => d.name === 'help')!;
+    help.description_localizations = Object.fromEntries(Object.entries(help.description_localizations!).reverse());
+    expect(diffCommands(definitions, remote).changed).toEqual([
+      { name: 'paper', fields: ['description_localizations'] },
+      { name: 'digest', fields: ['options.subscribe.days.choices'] },
+    ]);
+    const none = { type: 1, name: 'x', description: 'd' } as CommandDefinition;
+    expect(diffCommands([none], [{ ...none, description_localizations: null }]).changed).toEqual([]);
+  });
+
+  it('offers the days choices with Chinese names', () => {
+    const subscribe = (byName('digest')!.options as any[]).find((o) => o.name === 'subscribe');
+    expect(subscribe.options.find((o: any) => o.name === 'days').choices).toEqual([
+      { name: 'daily', name_localizations: { 'zh-CN': '每天', 'zh-TW': '每天' }, value: 'daily' },
+      { name: 'weekdays', name_localizations: { 'zh-CN': '工作日', 'zh-TW': '工作日' }, value: 'weekdays' },
+    ]);
+    expect(subscribe.description_localizations).toEqual({ 'zh-CN': '每天在这里推送某个方向的新论文', 'zh-TW': '每天在这里推送某个方向的新论文' });
+  });
+
   it('notices added, removed and reordered options', () => {
     const local: CommandDefinition[] = [{ type: 1, name: 'x', description: 'd', options: [{ type: 3, name: 'a', description: 'a' }, { type: 3, name: 'b', description: 'b' }] }];
     expect(diffCommands(local, [{ name: 'x', description: 'd', options: [{ type: 3, name: 'a', description: 'a' }, { type: 3, name: 'c', description: 'c' }] }]).changed).toEqual([
@@ -136,6 +182,18 @@ describe('deploy:discord', () => {
     expect((await deployCommands({ token: fake.token, apiUrl: fake.apiUrl }, (line) => again.push(line))).written).toBe(false);
     expect(again.at(-1)).toBe('Nothing to change.');
     expect(fake.requests.filter((r) => r.method === 'PUT')).toHaveLength(1);
+  });
+
+  it('reads what Discord has with its localizations, and registers a changed translation', async () => {
+    const gets = fake.requests.filter((r) => r.kind === 'commands' && r.method === 'GET');
+    expect(gets.every((r) => r.query.with_localizations === 'true')).toBe(true);
+    const saved = fake.commands.get('global')!;
+    fake.commands.set('global', saved.map((c) => (c.name === 'topic' ? { ...c, description_localizations: { 'zh-CN': '旧说明', 'zh-TW': '旧说明' } } : c)));
+    const lines: string[] = [];
+    const result = await deployCommands({ token: fake.token, apiUrl: fake.apiUrl }, (line) => lines.push(line));
+    expect(result.written).toBe(true);
+    expect(lines).toContain('  ~ /topic: description_localizations');
+    expect(fake.commands.get('global')?.find((c) => c.name === 'topic')?.description_localizations['zh-CN']).toBe('浏览某个研究方向的论文，或列出所有方向');
   });
 
   it('the script registers to DISCORD_GUILD_ID, replacing what changed there', async () => {

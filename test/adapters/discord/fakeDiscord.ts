@@ -9,6 +9,12 @@
  *   limits (a violation is a 400 "Invalid Form Body", as Discord answers), a second callback for
  *   one interaction is a 400 "already acknowledged", a callback after 3 s a 404 "Unknown
  *   interaction".
+ * - Channel messages: `POST /channels/{id}/messages` keeps the message (dropping a repeat of
+ *   an enforced nonce, as Discord does) and `GET /channels/{id}/messages` (`after`, `before`,
+ *   `limit`) returns message objects as Discord documents them, newest first, without nonces;
+ *   `GET /users/@me` is the bot. Faults for posts ({@link FakeDiscord.postFault}): a 5xx or a
+ *   429 with Retry-After (nothing posted), or the message posted and its answer held or lost to a
+ *   connection reset; {@link FakeDiscord.down} and {@link FakeDiscord.up} close and reopen the port.
  * - Gateway (JSON, uncompressed: discord.js asks for zlib-stream only when zlib-sync is
  *   installed): HELLO, IDENTIFY → READY (no guilds), heartbeat ACKs, then whatever
  *   {@link FakeDiscord.dispatch} sends.
@@ -17,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { clientsSeeTheClose } from '../slack/fakeSlack.js';
 import { choicesProblems, messageProblems } from './discordRules.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -39,6 +46,30 @@ export interface CapturedRequest {
   status: number;
 }
 
+/** What the fake does with a channel message post instead of answering it at once. */
+export type PostFault =
+  /** Answers this HTTP status (a 5xx); nothing is posted. */
+  | { status: number }
+  /** Answers 429 with this Retry-After (seconds); nothing is posted. */
+  | { retryAfter: number; global?: boolean }
+  /** Posts the message, then resets the connection: the answer is lost. */
+  | { reset: true }
+  /** Posts the message, and answers once `until` settles (a slow answer). */
+  | { hold: Promise<unknown> }
+  /** Takes the request and never answers, without posting (lost before the platform kept it). */
+  | { swallow: true };
+
+/** A message kept in a channel. */
+export interface ChannelMessage {
+  channel: string;
+  body: any;
+  id: string;
+  /** ms since the epoch, by the fake's clock. */
+  at: number;
+  /** Who posted it; the bot when absent. */
+  author?: any;
+}
+
 interface Waiter {
   match: (r: CapturedRequest) => boolean;
   resolve: (r: CapturedRequest) => void;
@@ -54,12 +85,18 @@ export class FakeDiscord {
   readonly requests: CapturedRequest[] = [];
   /** Registered commands by scope: `global` or a guild id. */
   readonly commands = new Map<string, any[]>();
+  /** Each server's preferred locale (GET /guilds/:id), en-US when not set. */
+  readonly guildLocales = new Map<string, string>();
   /** IDENTIFY payloads received. */
   readonly identifies: any[] = [];
   /** When set, interaction callbacks fail with this Discord error (an interaction that expired in transit). */
   failCallbacks: { status: number; message: string; code: number } | undefined;
   /** Messages posted to channels (POST /channels/:id/messages), duplicates by enforced nonce dropped. */
-  readonly channelMessages: Array<{ channel: string; body: any; id: string }> = [];
+  readonly channelMessages: ChannelMessage[] = [];
+  /** Decides, for each channel message post, whether it meets a fault. */
+  postFault: ((body: any, channel: string, n: number) => PostFault | undefined) | undefined;
+  /** The fake's clock (ms since the epoch): snowflakes and timestamps. */
+  now: () => number = () => Date.now();
   /** Channels that refuse posts with this Discord error (a deleted channel, missing permissions). */
   readonly channelErrors = new Map<string, { status: number; message: string; code: number }>();
   /** How many of the next channel posts get a 429 (with a short retry_after). */
@@ -67,7 +104,10 @@ export class FakeDiscord {
   private readonly interactions = new Map<string, { payload: any; dispatchedAt: number; acknowledged: boolean }>();
   private readonly sockets = new Set<WebSocket>();
   private readonly waiters: Waiter[] = [];
+  private readonly pending = new Set<() => void>();
   private nextId = 1n;
+  private postCount = 0;
+  private port = 0;
 
   private constructor(
     private readonly server: Server,
@@ -82,11 +122,37 @@ export class FakeDiscord {
     server.on('request', (req, res) => void fake.onRequest(req, res));
     wss.on('connection', (socket) => fake.onConnection(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    fake.port = (server.address() as AddressInfo).port;
     return fake;
   }
 
   private get origin(): string {
-    return `127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `127.0.0.1:${this.port}`;
+  }
+
+  /** Closes the port (and the gateway connections): connections are refused until {@link FakeDiscord.up}. */
+  async down(): Promise<void> {
+    for (const socket of this.sockets) socket.terminate();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await clientsSeeTheClose();
+  }
+
+  /** Listens again on the same port. */
+  async up(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** Messages posted to `channel`, oldest first. */
+  messagesIn(channel: string): ChannelMessage[] {
+    return this.channelMessages.filter((m) => m.channel === channel);
+  }
+
+  /** A message someone else posted in a channel (by default a member, not the bot). */
+  addMessage(channel: string, content: string, author: any = { id: '1190000000000000777', username: 'member', discriminator: '0', global_name: 'Member', avatar: null }): ChannelMessage {
+    const message = { channel, body: { content }, id: this.snowflake(), at: this.now(), author };
+    this.channelMessages.push(message);
+    return message;
   }
 
   /** The REST base to give discord.js (`rest.api`, DISCORD_API_URL). */
@@ -99,9 +165,9 @@ export class FakeDiscord {
     return [...this.sockets].filter((s) => s.readyState === s.OPEN).length;
   }
 
-  /** A new snowflake, increasing. */
+  /** A new snowflake, increasing, from the fake's clock. */
   snowflake(): string {
-    return String(((BigInt(Date.now()) - 1420070400000n) << 22n) | (this.nextId++ & 0x3fffffn));
+    return String(((BigInt(Math.floor(this.now())) - 1420070400000n) << 22n) | (this.nextId++ & 0x3fffffn));
   }
 
   /** Sends a gateway dispatch (`op 0`) to every connected client. */
@@ -152,10 +218,11 @@ export class FakeDiscord {
 
   /** Closes the gateway connections and the server. */
   async close(): Promise<void> {
+    for (const release of this.pending) release();
     for (const socket of this.sockets) socket.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.server.listening) await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   // ── Gateway ───────────────────────────────────────────────────────────────────────────────
@@ -218,7 +285,7 @@ export class FakeDiscord {
       problems: [],
       status: 200,
     };
-    const [status, payload] = this.route(captured, req.headers.authorization);
+    const [status, payload, fault] = this.route(captured, req.headers.authorization);
     captured.status = status;
     this.requests.push(captured);
     for (const waiter of [...this.waiters]) {
@@ -227,14 +294,42 @@ export class FakeDiscord {
         waiter.resolve(captured);
       }
     }
+    if (fault && 'reset' in fault) {
+      req.socket.resetAndDestroy();
+      return;
+    }
+    if (fault && 'hold' in fault) await this.settled(fault.hold);
+    if (res.destroyed || status === 0) {
+      res.destroy(); // swallowed: never answered
+      return;
+    }
     if (status === 204) {
       res.writeHead(204).end();
       return;
     }
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (status === 429) {
+      // As Discord sends them: seconds to wait, the limit's scope, and for a global one the flag.
+      headers['retry-after'] = String((payload as any).retry_after);
+      headers['x-ratelimit-scope'] = (payload as any).global ? 'global' : 'user';
+      if ((payload as any).global) headers['x-ratelimit-global'] = 'true';
+    }
+    res.writeHead(status, headers).end(JSON.stringify(payload));
   }
 
-  private route(r: CapturedRequest, authorization: string | undefined): [number, unknown] {
+  /** Resolves when `hold` settles, or when the fake closes. */
+  private settled(hold: Promise<unknown>): Promise<void> {
+    return new Promise((resolve) => {
+      const release = () => {
+        this.pending.delete(release);
+        resolve();
+      };
+      this.pending.add(release);
+      hold.then(release, release);
+    });
+  }
+
+  private route(r: CapturedRequest, authorization: string | undefined): [number, unknown, PostFault?] {
     const authorized = authorization === `Bot ${this.token}`;
     const unauthorized: [number, unknown] = [401, { message: '401: Unauthorized', code: 0 }];
     let m: RegExpExecArray | null;
@@ -264,6 +359,14 @@ export class FakeDiscord {
       if (!authorized) return unauthorized;
       return this.channelMessage(r, m[1]!);
     }
+    if ((m = /^\/channels\/(\d+)\/messages$/.exec(r.path)) && r.method === 'GET') {
+      if (!authorized) return unauthorized;
+      return this.history(r, m[1]!);
+    }
+    if (r.method === 'GET' && r.path === '/users/@me') {
+      if (!authorized) return unauthorized;
+      return [200, this.botUser];
+    }
     if (r.method === 'GET' && (r.path === '/applications/@me' || r.path === '/oauth2/applications/@me')) {
       r.kind = 'application';
       if (!authorized) return unauthorized;
@@ -274,13 +377,18 @@ export class FakeDiscord {
       if (!authorized) return unauthorized;
       if (m[1] !== this.applicationId) return [403, { message: 'Missing Access', code: 50001 }];
       const scope = m[2] ?? 'global';
-      if (r.method === 'GET') return [200, this.commands.get(scope) ?? []];
+      // As Discord: localization dictionaries only with ?with_localizations=true.
+      if (r.method === 'GET') return [200, (this.commands.get(scope) ?? []).map((c) => (r.query.with_localizations === 'true' ? c : withoutLocalizations(c)))];
       if (r.method === 'PUT') return [200, this.overwrite(scope, r.body as any[], m[2])];
+    }
+    if ((m = /^\/guilds\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
+      if (!authorized) return unauthorized;
+      return [200, { id: m[1], name: 'Lab', preferred_locale: this.guildLocales.get(m[1]!) ?? 'en-US', features: [] }];
     }
     return [404, { message: '404: Not Found', code: 0 }];
   }
 
-  private channelMessage(r: CapturedRequest, channel: string): [number, unknown] {
+  private channelMessage(r: CapturedRequest, channel: string): [number, unknown, PostFault?] {
     const refusal = this.channelErrors.get(channel);
     if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
     if (this.rateLimitPosts > 0) {
@@ -289,11 +397,50 @@ export class FakeDiscord {
     }
     r.problems = messageProblems(r.body ?? {}, { create: true });
     if (r.problems.length > 0) return [400, { message: 'Invalid Form Body', code: 50035, errors: r.problems }];
+    const fault = this.postFault?.(r.body, channel, this.postCount++);
+    if (fault && 'status' in fault) return [fault.status, { message: `${fault.status}: Server Error`, code: 0 }];
+    if (fault && 'retryAfter' in fault) return [429, { message: 'You are being rate limited.', retry_after: fault.retryAfter, global: fault.global ?? false }];
+    if (fault && 'swallow' in fault) return [0, undefined, { hold: new Promise(() => undefined) }];
     const nonce = r.body?.enforce_nonce ? r.body?.nonce : undefined;
     const earlier = nonce === undefined ? undefined : this.channelMessages.find((m) => m.channel === channel && m.body.nonce === nonce);
-    const id = earlier?.id ?? this.snowflake();
-    if (!earlier) this.channelMessages.push({ channel, body: r.body, id });
-    return [200, { id, channel_id: channel, type: 0, author: this.botUser, content: r.body?.content ?? '', embeds: r.body?.embeds ?? [], components: r.body?.components ?? [], nonce, timestamp: new Date().toISOString() }];
+    const message = earlier ?? { channel, body: r.body, id: this.snowflake(), at: this.now() };
+    if (!earlier) this.channelMessages.push(message);
+    return [200, { ...this.messageObject(message), nonce }, fault];
+  }
+
+  /** GET /channels/{id}/messages: newest first, `after` or `before` an id, at most `limit` (100). */
+  private history(r: CapturedRequest, channel: string): [number, unknown] {
+    const refusal = this.channelErrors.get(channel);
+    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
+    const limit = Math.min(Math.max(Number(r.query.limit ?? 50) || 50, 1), 100);
+    const byId = (a: ChannelMessage, b: ChannelMessage) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
+    let list = this.messagesIn(channel).sort(byId);
+    if (r.query.after) list = list.filter((m) => BigInt(m.id) > BigInt(r.query.after!)).slice(0, limit);
+    else if (r.query.before) list = list.filter((m) => BigInt(m.id) < BigInt(r.query.before!)).slice(-limit);
+    else list = list.slice(-limit);
+    return [200, list.reverse().map((m) => this.messageObject(m))];
+  }
+
+  /** A channel message as Discord's API returns it (history has no nonce). */
+  private messageObject(m: ChannelMessage): any {
+    return {
+      id: m.id,
+      channel_id: m.channel,
+      type: 0,
+      author: m.author ?? this.botUser,
+      content: m.body?.content ?? '',
+      embeds: m.body?.embeds ?? [],
+      components: m.body?.components ?? [],
+      attachments: [],
+      mentions: [],
+      mention_roles: [],
+      mention_everyone: false,
+      pinned: false,
+      tts: false,
+      timestamp: new Date(m.at).toISOString(),
+      edited_timestamp: null,
+      flags: 0,
+    };
   }
 
   private callback(r: CapturedRequest): [number, unknown] {
@@ -331,8 +478,8 @@ export class FakeDiscord {
         mention_everyone: false,
         pinned: false,
         tts: false,
-        timestamp: new Date().toISOString(),
-        edited_timestamp: kind === 'edit' ? new Date().toISOString() : null,
+        timestamp: new Date(this.now()).toISOString(),
+        edited_timestamp: kind === 'edit' ? new Date(this.now()).toISOString() : null,
         flags: body.flags ?? 0,
         application_id: this.applicationId,
         webhook_id: this.applicationId,
@@ -359,4 +506,11 @@ export class FakeDiscord {
     this.commands.set(scope, saved);
     return saved;
   }
+}
+
+/** A command as Discord returns it without `with_localizations`: the dictionaries left out, everywhere. */
+function withoutLocalizations(value: any): any {
+  if (Array.isArray(value)) return value.map(withoutLocalizations);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'name_localizations' && k !== 'description_localizations').map(([k, v]) => [k, withoutLocalizations(v)]));
 }

@@ -152,7 +152,9 @@ describe('failures that are ours', () => {
     const fake = await FakeDiscord.start();
     const app = await createTestApp();
     try {
-      await expect(startDiscord(app, { token: 'not-the-token', apiUrl: fake.apiUrl })).rejects.toThrow(/Discord: could not connect .*Check DISCORD_TOKEN and DISCORD_API_URL/);
+      await expect(startDiscord(app, { token: 'not-the-token', apiUrl: fake.apiUrl })).rejects.toThrow(
+        /^Discord did not accept DISCORD_TOKEN \(DISCORD_API_URL http:\/\/127\.0\.0\.1:\d+\/api\): An invalid token was provided\. Copy the bot token from the Discord developer portal/,
+      );
       expect(fake.sessions).toBe(0);
     } finally {
       app.dispose();

@@ -35,15 +35,16 @@ function base(template: any, ids: Ids, locale?: string): any {
 
 /**
  * `/name option:value …` (or `/name subcommand option:value …`) as typed in a server channel,
- * by a member with the fixture's permissions or with `permissions` (a bitfield string).
+ * by a member with the fixture's permissions or with `permissions` (a bitfield string); or
+ * typed where the fixture `from` (test/fixtures/discord/<from>.json) was, with its fields as they are.
  */
 export function slashCommand(
   ids: Ids,
   name: string,
   options: Record<string, string | number | boolean> = {},
-  extra: { locale?: string; subcommand?: string; permissions?: string } = {},
+  extra: { locale?: string; subcommand?: string; permissions?: string; from?: string } = {},
 ): any {
-  const payload = base(TEMPLATES.command, ids, extra.locale);
+  const payload = extra.from ? fromFixture(ids, extra.from) : base(TEMPLATES.command, ids, extra.locale);
   const values = Object.entries(options).map(([n, value]) => ({ name: n, type: typeof value === 'string' ? 3 : typeof value === 'boolean' ? 5 : Number.isInteger(value) ? 4 : 10, value }));
   const list = extra.subcommand ? [{ name: extra.subcommand, type: 1, ...(values.length > 0 && { options: values }) }] : values;
   payload.data = { id: '1190000000000000500', name, type: 1, ...(list.length > 0 && { options: list }) };
@@ -89,5 +90,16 @@ export function menuChoice(ids: Ids, customId: string, values: string[], message
   const payload = base(TEMPLATES.select, ids);
   payload.data = { component_type: 3, custom_id: customId, id: 3, values };
   if (message) payload.message = message;
+  return payload;
+}
+
+/**
+ * A recorded-shape payload from test/fixtures/discord/<name>.json as it is, with a fresh
+ * interaction id and token (and nothing added that the fixture lacks).
+ */
+export function fromFixture(ids: Pick<Ids, 'snowflake'>, name: string): any {
+  const payload = fixture(name);
+  payload.id = ids.snowflake();
+  payload.token = `aW50ZXJhY3Rpb246${payload.id}${(++counter).toString(36)}`;
   return payload;
 }

@@ -25,9 +25,9 @@ const RESULTS: Reply = {
         topics: ['Deep Learning · Generative Models and Autoencoders'],
         snippet: [{ text: 'High quality image synthesis with ' }, { text: 'diffusion', match: true }, { text: ' probabilistic models.' }],
         links: [
-          { label: 'PDF', url: 'https://arxiv.org/pdf/2006.11239' },
-          { label: 'Code', url: 'https://github.com/hojonathanho/diffusion' },
-          { label: 'OpenReview', url: 'https://openreview.net/forum?id=x' },
+          { kind: 'pdf', label: 'PDF', url: 'https://arxiv.org/pdf/2006.11239' },
+          { kind: 'code', label: 'Code', url: 'https://github.com/hojonathanho/diffusion' },
+          { kind: 'openreview', label: 'OpenReview', url: 'https://openreview.net/forum?id=x' },
         ],
         position: 1,
       },
@@ -62,8 +62,8 @@ const ATTENTION: PaperCard = {
   topics: ['Deep Learning · Attention Mechanisms and Transformers', 'Natural Language Processing · Machine Translation'],
   abstract: 'We propose the Transformer, built only on attention.\n\nIt is *fast*.',
   links: [
-    { label: 'PDF', url: 'https://arxiv.org/pdf/1706.03762' },
-    { label: 'Code', url: 'https://github.com/tensorflow/tensor2tensor' },
+    { kind: 'pdf', label: 'PDF', url: 'https://arxiv.org/pdf/1706.03762' },
+    { kind: 'code', label: 'Code', url: 'https://github.com/tensorflow/tensor2tensor' },
   ],
 };
 
@@ -221,7 +221,7 @@ describe('renderMessage', () => {
   });
 
   it('leaves out links that are not well-formed http(s) URLs', () => {
-    const card: PaperCard = { ...ATTENTION, url: 'javascript:alert(1)', links: [{ label: 'PDF', url: 'https://x.example/a b' }, { label: 'Code', url: `https://x.example/${'a'.repeat(600)}` }] };
+    const card: PaperCard = { ...ATTENTION, url: 'javascript:alert(1)', links: [{ kind: 'pdf', label: 'PDF', url: 'https://x.example/a b' }, { kind: 'code', label: 'Code', url: `https://x.example/${'a'.repeat(600)}` }] };
     const embed = renderMessage({ fallback: '', blocks: [{ kind: 'paper', paper: card }] }).embeds[0]!;
     expect(embed.url).toBeUndefined();
     expect(embed.description).not.toContain('](');

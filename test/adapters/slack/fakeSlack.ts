@@ -3,6 +3,13 @@
  * @slack/web-api sends it, objects as JSON strings) and response_urls (`<url>/response/<n>`,
  * JSON as Bolt's respond() posts it). It records every call and answers as Slack does
  * (`{ ok: true, … }`), or with an error set by {@link FakeSlack.fail}.
+ *
+ * Messages posted with chat.postMessage are kept per channel (with their message metadata) and
+ * read back by conversations.history as Slack documents it: newest first, `oldest`/`latest`/
+ * `inclusive`, `limit` with a `next_cursor`, metadata only with `include_all_metadata`. Faults
+ * for posts ({@link FakeSlack.postFault}): a 5xx or a 429 with Retry-After (nothing posted), or
+ * the message posted and its answer slow, held or lost to a connection reset; {@link FakeSlack.down}
+ * and {@link FakeSlack.up} close and reopen the port (connections refused meanwhile).
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -13,6 +20,7 @@ export type Json = Record<string, any>; // eslint-disable-line @typescript-eslin
 
 export const BOT_USER_ID = 'U0BOT';
 export const BOT_ID = 'B0BOT';
+export const APP_ID = 'A0PAPERS';
 export const BOT_TOKEN = 'xoxb-test-token';
 /** The app-level token Socket Mode opens its connection with. */
 export const APP_TOKEN = 'xapp-test-token';
@@ -31,6 +39,30 @@ export interface ResponsePost {
   at: number;
 }
 
+/** A message in a channel, as conversations.history returns it (metadata kept apart). */
+export interface SlackMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks?: unknown;
+  metadata?: Json;
+  /** Who posted it; the bot when absent. */
+  user?: string;
+}
+
+/** What the fake does with a chat.postMessage instead of answering it at once. */
+export type PostFault =
+  /** Answers this HTTP status (a 5xx); nothing is posted. */
+  | { status: number }
+  /** Answers 429 with this Retry-After (seconds); nothing is posted. */
+  | { retryAfter: number }
+  /** Posts the message, then resets the connection: the answer is lost. */
+  | { reset: true }
+  /** Posts the message, and answers once `until` settles (a slow answer). */
+  | { hold: Promise<unknown> }
+  /** Takes the request and never answers, without posting (lost before the platform kept it). */
+  | { swallow: true };
+
 interface Failure {
   method: string;
   error: string;
@@ -40,11 +72,20 @@ interface Failure {
 export class FakeSlack {
   readonly calls: ApiCall[] = [];
   readonly posts: ResponsePost[] = [];
+  /** Messages posted to channels, oldest first. */
+  readonly messages: SlackMessage[] = [];
+  /** Decides, for each chat.postMessage, whether it meets a fault. */
+  postFault: ((args: Json, n: number) => PostFault | undefined) | undefined;
+  /** The fake's clock, for message timestamps (ms since the epoch). */
+  now: () => number = () => Date.now();
   private readonly failures: Failure[] = [];
   private readonly answers = new Map<string, (args: Json) => Json>();
   private readonly listeners = new Set<() => void>();
   private responses = 0;
-  private messages = 0;
+  private serial = 0;
+  private postCount = 0;
+  private port = 0;
+  private readonly pending = new Set<() => void>();
 
   private constructor(private readonly server: Server) {}
 
@@ -53,19 +94,55 @@ export class FakeSlack {
     const server = createServer();
     const fake = new FakeSlack(server);
     server.on('request', (req, res) => {
-      void readBody(req).then((raw) => {
+      void readBody(req).then(async (raw) => {
         const answer = fake.handle(req, raw);
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        if (answer.reset) {
+          req.socket.resetAndDestroy();
+          return;
+        }
+        if (answer.hold) await fake.settled(answer.hold);
+        if (res.destroyed || answer.status === 0) {
+          res.destroy(); // swallowed: never answered
+          return;
+        }
+        res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(JSON.stringify(answer.body));
       });
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
+    fake.port = (server.address() as AddressInfo).port;
     return fake;
   }
 
   get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Closes the port: connections are refused until {@link FakeSlack.up}. */
+  async down(): Promise<void> {
+    this.server.closeAllConnections();
+    this.server.close();
+    await once(this.server, 'close');
+    await clientsSeeTheClose();
+  }
+
+  /** Listens again on the same port. */
+  async up(): Promise<void> {
+    this.server.listen(this.port, '127.0.0.1');
+    await once(this.server, 'listening');
+  }
+
+  /** Messages posted to `channel`, oldest first. */
+  messagesIn(channel: string): SlackMessage[] {
+    return this.messages.filter((m) => m.channel === channel);
+  }
+
+  /** A message someone else posted in a channel, now by the fake's clock. */
+  addMessage(channel: string, text: string, metadata?: Json): SlackMessage {
+    const message: SlackMessage = { channel, ts: this.ts(), text, ...(metadata && { metadata }), user: 'U0MEMBER' };
+    this.messages.push(message);
+    return message;
   }
 
   /** The Web API base URL for `clientOptions.slackApiUrl` / SLACK_API_URL. */
@@ -129,12 +206,24 @@ export class FakeSlack {
   }
 
   async close(): Promise<void> {
-    this.server.closeAllConnections();
-    this.server.close();
-    await once(this.server, 'close');
+    for (const release of this.pending) release();
+    if (!this.server.listening) return;
+    await this.down();
   }
 
-  private handle(req: IncomingMessage, raw: string): { status: number; body: unknown } {
+  /** Resolves when `hold` settles, or when the fake closes. */
+  private settled(hold: Promise<unknown>): Promise<void> {
+    return new Promise((resolve) => {
+      const release = () => {
+        this.pending.delete(release);
+        resolve();
+      };
+      this.pending.add(release);
+      hold.then(release, release);
+    });
+  }
+
+  private handle(req: IncomingMessage, raw: string): Answer {
     const path = new URL(req.url ?? '/', this.origin).pathname;
     try {
       if (path.startsWith('/response/')) {
@@ -149,7 +238,14 @@ export class FakeSlack {
       if (token !== (method === 'apps.connections.open' ? APP_TOKEN : BOT_TOKEN)) return { status: 200, body: { ok: false, error: 'invalid_auth' } };
       const failure = this.failures.find((f) => f.method === method && f.when(args));
       if (failure) return { status: 200, body: { ok: false, error: failure.error } };
-      return { status: 200, body: this.answers.get(method)?.(args) ?? this.defaultAnswer(method, args) };
+      const fault = method === 'chat.postMessage' ? this.postFault?.(args, this.postCount++) : undefined;
+      if (fault && 'swallow' in fault) return { status: 0, body: undefined, hold: new Promise(() => undefined) };
+      if (fault && 'status' in fault) return { status: fault.status, body: { ok: false, error: 'internal_error' } };
+      if (fault && 'retryAfter' in fault) return { status: 429, headers: { 'retry-after': String(fault.retryAfter) }, body: { ok: false, error: 'ratelimited' } };
+      const answer: Answer = { status: 200, body: this.answers.get(method)?.(args) ?? this.defaultAnswer(method, args) };
+      if (fault && 'reset' in fault) answer.reset = true;
+      if (fault && 'hold' in fault) answer.hold = fault.hold;
+      return answer;
     } finally {
       for (const listener of [...this.listeners]) listener();
     }
@@ -160,17 +256,89 @@ export class FakeSlack {
       case 'auth.test':
         return { ok: true, url: 'https://lab.slack.com/', team: 'Lab', user: 'paperscout', team_id: 'T0LAB', user_id: BOT_USER_ID, bot_id: BOT_ID };
       case 'chat.postMessage': {
-        const ts = `1760000000.${String(++this.messages).padStart(6, '0')}`;
-        return { ok: true, channel: args.channel, ts, message: { type: 'message', text: args.text, bot_id: BOT_ID, ts } };
+        const message: SlackMessage = { channel: String(args.channel), ts: this.ts(), text: String(args.text ?? ''), blocks: args.blocks, ...(args.metadata && { metadata: args.metadata }) };
+        this.messages.push(message);
+        return { ok: true, channel: args.channel, ts: message.ts, message: this.wire(message, true) };
       }
+      case 'conversations.history':
+        return this.history(args);
       case 'chat.update':
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'chat.postEphemeral':
-        return { ok: true, message_ts: `1760000000.${String(++this.messages).padStart(6, '0')}` };
+        return { ok: true, message_ts: this.ts() };
       default:
         return { ok: true };
     }
   }
+
+  /** A message timestamp from the fake's clock, unique: seconds, and a serial in the microseconds. */
+  private ts(): string {
+    const ms = this.now();
+    return `${Math.floor(ms / 1000)}.${String(((ms % 1000) * 1000 + (++this.serial % 1000)) % 1_000_000).padStart(6, '0')}`;
+  }
+
+  /** A bot message as Slack's history and chat.postMessage return it. */
+  private wire(m: SlackMessage, withMetadata: boolean): Json {
+    return {
+      type: 'message',
+      text: m.text,
+      user: m.user ?? BOT_USER_ID,
+      ...(!m.user && { bot_id: BOT_ID, app_id: APP_ID }),
+      team: 'T0LAB',
+      ts: m.ts,
+      ...(m.blocks !== undefined && { blocks: m.blocks }),
+      ...(!m.user && { bot_profile: { id: BOT_ID, app_id: APP_ID, name: 'Paper Scout', deleted: false, team_id: 'T0LAB' } }),
+      ...(withMetadata && m.metadata && { metadata: m.metadata }),
+    };
+  }
+
+  /** conversations.history: newest first, between `oldest` and `latest`, a page at a time. */
+  private history(args: Json): Json {
+    const channel = String(args.channel ?? '');
+    if (!/^[CGD]/.test(channel)) return { ok: false, error: 'channel_not_found' };
+    const inclusive = args.inclusive === true || args.inclusive === 'true' || args.inclusive === '1';
+    const oldest = args.oldest === undefined ? 0 : Number(args.oldest);
+    const latest = args.latest === undefined ? Infinity : Number(args.latest);
+    const before = args.cursor ? Number(Buffer.from(String(args.cursor), 'base64').toString('utf8').replace(/^next_ts:/, '')) : Infinity;
+    const inRange = this.messagesIn(channel)
+      .filter((m) => {
+        const ts = Number(m.ts);
+        return (inclusive ? ts >= oldest && ts <= latest : ts > oldest && ts < latest) && ts < before;
+      })
+      .reverse();
+    const limit = Math.min(Number(args.limit ?? 100) || 100, 999);
+    const page = inRange.slice(0, limit);
+    const hasMore = inRange.length > limit;
+    const metadata = args.include_all_metadata === true || args.include_all_metadata === 'true' || args.include_all_metadata === '1';
+    return {
+      ok: true,
+      messages: page.map((m) => this.wire(m, metadata)),
+      has_more: hasMore,
+      pin_count: 0,
+      channel_actions_ts: null,
+      channel_actions_count: 0,
+      response_metadata: { next_cursor: hasMore ? Buffer.from(`next_ts:${page.at(-1)!.ts}`).toString('base64') : '' },
+    };
+  }
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Reset the connection instead of answering. */
+  reset?: boolean;
+  /** Answer once this settles. */
+  hold?: Promise<unknown>;
+}
+
+/**
+ * Lets the clients in this process read the end of the connections just closed (an event-loop
+ * turn or two), so that their next request connects anew and is refused, instead of being
+ * written to a kept-alive socket that is already gone.
+ */
+export async function clientsSeeTheClose(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

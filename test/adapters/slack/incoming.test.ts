@@ -1,11 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sharedByOf } from '../../../adapters/slack/actions.js';
-import { decodeOrigin, encodeOrigin, fromSlackMarkup, mentionRequest, sharedLinkUrl, type Origin } from '../../../adapters/slack/incoming.js';
+import { channelKind, decodeOrigin, encodeOrigin, fromSlackMarkup, mentionRequest, sharedLinkUrl, type Origin } from '../../../adapters/slack/incoming.js';
 import { BUTTON_VALUE_MAX } from '../../../adapters/slack/limits.js';
 import { renderReply } from '../../../adapters/slack/render.js';
 
 const COMMANDS = ['paper', 'topic', 'help'];
+
+describe('channelKind', () => {
+  it.each([
+    ['D024BE91L', 'directmessage', 'dm'],
+    ['D024BE91L', undefined, 'dm'],
+    ['G0TRIO', 'mpdm-alice--bob--carol-1', 'group-dm'],
+    ['C0TRIO', 'mpdm-alice--bob-1', 'group-dm'],
+    ['C0GENERAL', 'general', 'channel'],
+    ['G0PRIVATE', 'privategroup', 'channel'],
+    ['C0MPDMFANS', 'mpdm-lovers', 'group-dm'],
+    ['C0DIRECT', 'directmessages', 'channel'],
+    ['C0GENERAL', undefined, 'channel'],
+  ] as const)('%s named %s is a %s', (id, name, kind) => {
+    expect(channelKind(id, name)).toBe(kind);
+  });
+});
 
 describe('mentionRequest', () => {
   it.each([

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVENTS_PATH } from '../../../adapters/slack/index.js';
-import { COMMANDS } from '../../../src/commands/registry.js';
+import { COMMANDS, commandDescription } from '../../../src/commands/registry.js';
+import { messages } from '../../../src/i18n/index.js';
 
 const manifest = readFileSync(fileURLToPath(new URL('../../../manifest.yml', import.meta.url)), 'utf8');
 const listUnder = (key: string) => {
@@ -21,7 +22,7 @@ describe('manifest.yml', () => {
   });
 
   it('asks for the scopes and events the adapter uses, with unfurl domains', () => {
-    expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read']);
+    expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read', 'channels:history', 'groups:history']);
     expect(listUnder('bot_events')).toEqual(['app_mention', 'link_shared']);
     expect(listUnder('unfurl_domains')).toEqual(['arxiv.org', 'openreview.net', 'doi.org']);
     expect(manifest).toMatch(/\n {2}socket_mode_enabled: false\n/);
@@ -32,5 +33,10 @@ describe('manifest.yml', () => {
     const urls = [...manifest.matchAll(/(?:url|request_url): (\S+)/g)].map((m) => m[1]);
     expect(urls).toHaveLength(COMMANDS.length + 2);
     for (const url of urls) expect(url).toBe(`https://YOUR-HOST${EVENTS_PATH}`);
+  });
+
+  it('describes each command as the catalog does in English (Slack has no localized commands)', () => {
+    const described = [...manifest.matchAll(/- command: \/(\S+)\n\s+url: \S+\n\s+description: (.+)\n/g)].map((m) => [m[1], m[2]]);
+    expect(described).toEqual(COMMANDS.map((c) => [c.name, commandDescription(c, messages('en'))]));
   });
 });

@@ -18,9 +18,9 @@ const card: PaperCard = {
   topics: ['Deep Learning · Attention Mechanisms and Transformers', 'NLP · Machine Translation'],
   snippet: [{ text: 'We propose the ' }, { text: 'Transformer', match: true }, { text: ', built on ' }, { text: 'attention', match: true }, { text: ' alone.' }],
   links: [
-    { label: 'PDF', url: 'https://arxiv.org/pdf/1706.03762' },
-    { label: 'Code', url: 'https://github.com/x/y?a=1&b=2' },
-    { label: 'Evil', url: 'javascript:alert(1)' },
+    { kind: 'pdf', label: 'PDF', url: 'https://arxiv.org/pdf/1706.03762' },
+    { kind: 'code', label: 'Code', url: 'https://github.com/x/y?a=1&b=2' },
+    { kind: 'project', label: 'Evil', url: 'javascript:alert(1)' },
   ],
   position: 1,
 };
@@ -155,7 +155,7 @@ describe('renderReply', () => {
         authors: Array.from({ length: 300 }, (_, k) => `<Author ${k}>`),
         topics: Array.from({ length: 40 }, (_, k) => `Topic <${k}>`),
         snippet: [{ text: '<&>'.repeat(500) }],
-        links: Array.from({ length: 8 }, (_, k) => ({ label: `L${k}`, url: `https://example.com/${'a'.repeat(700)}/${k}` })),
+        links: Array.from({ length: 8 }, (_, k) => ({ kind: 'project' as const, label: `L${k}`, url: `https://example.com/${'a'.repeat(700)}/${k}` })),
       },
     });
     const message = renderReply({ ...results, blocks: [results.blocks[0]!, ...[1, 2, 3, 4, 5].map(big)] }, { share: 'x' });
@@ -258,7 +258,7 @@ const paper: fc.Arbitrary<PaperCard> = fc.record({
   topics: fc.array(text(120), { maxLength: 30 }),
   snippet: fc.option(segments, { nil: undefined }),
   abstract: fc.option(text(10_000), { nil: undefined }),
-  links: fc.array(fc.record({ label: text(100), url }), { maxLength: 10 }),
+  links: fc.array(fc.record({ kind: fc.constantFrom('page' as const, 'pdf' as const, 'code' as const), label: text(100), url }), { maxLength: 10 }),
   position: fc.option(fc.nat(10_000), { nil: undefined }),
 });
 const block: fc.Arbitrary<Block> = fc.oneof(

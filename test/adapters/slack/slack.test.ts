@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MENTION_HELP } from '../../../adapters/slack/events.js';
+import { messages } from '../../../src/i18n/index.js';
 import { startSlack } from '../../../adapters/slack/index.js';
 import { SHARE_LABEL } from '../../../adapters/slack/render.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
@@ -210,15 +210,19 @@ describe('mentions', () => {
 
   it('ignores Slack’s redelivery of a mention it already got, and survives a failing Web API call', async () => {
     const before = h.fake.callsOf('chat.postMessage').length;
-    const retry = await h.event(eventOf('app-mention', { ts: '1760000100.000700' }), { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
+    const mention = eventOf('app-mention', { ts: '1760000100.000700' });
+    await h.event(mention);
+    await h.fake.until(() => h.fake.callsOf('chat.postMessage').length > before, 'the answer to the mention');
+    const retry = await h.event(mention, { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
     expect(retry.status).toBe(200);
     h.fake.fail('chat.postMessage', 'channel_not_found', (args) => args.channel === 'C0GONE');
     await h.event(eventOf('app-mention', { ts: '1760000100.000710', channel: 'C0GONE' }));
     await h.event(eventOf('app-mention', { ts: '1760000100.000720' }));
-    await h.fake.until(() => h.fake.callsOf('chat.postMessage').length >= before + 2, 'two chat.postMessage calls');
+    await h.fake.until(() => h.fake.callsOf('chat.postMessage').length >= before + 3, 'three chat.postMessage calls');
     await h.command('/help', '').then((r) => h.fake.waitForPosts(r.responseUrl));
     const calls = h.fake.callsOf('chat.postMessage').slice(before);
     expect(calls.map((c) => [c.args.channel, c.args.thread_ts]).sort()).toEqual([
+      ['C0GENERAL', '1760000100.000700'],
       ['C0GENERAL', '1760000100.000720'],
       ['C0GONE', '1760000100.000710'],
     ]);
@@ -228,7 +232,7 @@ describe('mentions', () => {
     const before = h.fake.callsOf('chat.postEphemeral').length;
     await h.event(eventOf('app-mention', { text: '<@U0BOT>  ', ts: '1760000100.000600' }));
     const call = await h.fake.waitForCall('chat.postEphemeral', before);
-    expect(call.args).toMatchObject({ channel: 'C0GENERAL', user: 'U0ALICE', thread_ts: '1760000100.000600', text: MENTION_HELP });
+    expect(call.args).toMatchObject({ channel: 'C0GENERAL', user: 'U0ALICE', thread_ts: '1760000100.000600', text: messages('en').t('slack.mentionHelp') });
   });
 });
 

@@ -73,7 +73,7 @@ describe('renderText', () => {
             status: 'Poster',
             topics: ['Deep Learning · Generative Models and Autoencoders'],
             snippet: [{ text: 'Two-player ' }, { text: 'game', match: true }, { text: '.' }],
-            links: [{ label: 'PDF', url: 'https://arxiv.org/pdf/1406.2661' }],
+            links: [{ kind: 'pdf', label: 'PDF', url: 'https://arxiv.org/pdf/1406.2661' }],
             position: 1,
           },
         },
@@ -101,3 +101,27 @@ describe('renderText', () => {
     expect(sanitize('line\nbreak')).toBe('line\nbreak');
   });
 });
+
+describe('terminal adapter in Chinese (LANG=zh_CN.UTF-8)', () => {
+  it('answers in Chinese, with the same /next and /open commands', async () => {
+    const zh = await createTestApp({ env: { LANG: 'zh_CN.UTF-8', LC_ALL: '' } });
+    try {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let out = '';
+      output.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const done = runTerminal(zh, { input, output, interactive: false });
+      input.end(['/paper learning', '/next', '/open 1', 'hello', '/topic 大语言模型'].map((l) => `${l}\n`).join(''));
+      await done;
+      expect(out).toContain('“learning”的检索结果');
+      expect(out).toMatch(/第 2\/\d+ 页/);
+      expect(out).toContain('相似论文');
+      expect(out).toContain('→ /prev   /next');
+      expect(out).toContain('命令以斜杠开头');
+      expect(out).toContain('深度学习 · 大语言模型');
+    } finally {
+      zh.dispose();
+    }
+  });
+});
+
