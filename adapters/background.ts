@@ -1,13 +1,15 @@
 /**
  * The bot's background work in `npm start`: every minute, the digests that are due (unless
  * DIGEST_SCHEDULER=off) and a check that the search index still reflects the store; once a day,
- * the arXiv sync and a purge of expired button state. When the store has changed (a sync, or an
- * import by another process), or the snapshot was missing or damaged at start, the index is
+ * the arXiv sync, the OpenReview venues that are due (OPENREVIEW_VENUES) and a purge of expired
+ * button state. When the store has changed (a sync, a lookup of a paper the library lacked, or
+ * an import by another process), or the snapshot was missing or damaged at start, the index is
  * rebuilt in a child process (7 s of CPU for 100k papers would stall every user) and the running
  * bot loads it; the first rebuild starts at once. Digests wait while there is no index at all.
  * The child runs the same build as this process: compiled JavaScript under `npm start`,
  * TypeScript through tsx under `npm run dev` (a compiled child of a TypeScript parent could be
- * older than the code that spawned it).
+ * older than the code that spawned it). The demo corpus lives in memory (papers looked up join
+ * it): its few papers are indexed in process.
  */
 import { spawn } from 'node:child_process';
 import { extname } from 'node:path';
@@ -17,7 +19,11 @@ import type { App } from '../src/app.js';
 import { runDueDigests, type RunDueSummary } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
 import type { ChatPlatform } from '../src/digest/store.js';
+import { fetchHttpGet } from '../src/sources/arxiv/client.js';
 import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
+import { fetchHttp } from '../src/sources/http.js';
+import { scheduleOpenReviewSync } from '../src/sources/openreview/schedule.js';
+import { SqliteHarvestStore } from '../src/store/harvestStore.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
@@ -62,6 +68,11 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
    */
   const ensureIndexFresh = (options: { whenSettled?: boolean } = {}): Promise<void> => {
     if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
+    if (app.demo) {
+      // In memory, some sixty papers: rebuilt in a blink, and a child would index DATA_DIR instead.
+      app.library.refresh();
+      return Promise.resolve();
+    }
     // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
     reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
     return reindexing;
@@ -114,18 +125,30 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   void refreshIndex();
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
+  let openreview: ReturnType<typeof scheduleOpenReviewSync> | undefined;
   if (app.demo) {
-    log.info('arXiv sync is off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
+    log.info('arXiv and OpenReview syncs are off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
   } else {
     sync = scheduleArxivSync({
       store: app.store,
       classify: app.classify,
       config: app.config.arxiv,
       log,
+      http: fetchHttpGet({ userAgent: app.config.userAgent }),
       onChange: () => ensureIndexFresh(),
       ...(hooks.onSync && { onDone: hooks.onSync }),
     });
     sync.start();
+    openreview = scheduleOpenReviewSync({
+      store: app.store,
+      harvests: new SqliteHarvestStore(app.db),
+      classify: app.classify,
+      config: app.config.openreview,
+      log,
+      http: fetchHttp({ userAgent: app.config.userAgent }),
+      onChange: () => ensureIndexFresh(),
+    });
+    openreview.start();
   }
   if (!app.config.digestScheduler) log.info('DIGEST_SCHEDULER=off: digests are left to `paperscout digest run-due`');
 
@@ -136,6 +159,7 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       everyMinute.stop();
       daily.stop();
       await sync?.stop();
+      await openreview?.stop();
       await Promise.allSettled([pass, reindexing]);
     },
   };

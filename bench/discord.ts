@@ -121,7 +121,7 @@ function answered(request: CapturedRequest): boolean {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
   const dataDir = values['data-dir'] ?? process.env.DATA_DIR ?? './data';
-  const app = await openApp(loadConfig({ DATA_DIR: dataDir }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
+  const app = await openApp(loadConfig({ DATA_DIR: dataDir, LOOKUP_UPSTREAM: 'off' }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
   process.stdout.write(`Library: ${app.library.size.toLocaleString('en-US')} papers in ${dataDir}\n`);
   for (const line of await benchDiscord(app)) process.stdout.write(`${line}\n`);
   app.close();

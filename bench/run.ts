@@ -5,7 +5,8 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, and `digest run-due` for 1,000 subscriptions.
+ * loopback, `digest run-due` for 1,000 subscriptions, and the sources (CPU per 1,000 arXiv
+ * OAI-PMH records stored; an OpenReview venue of 10,000 notes).
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
@@ -25,6 +26,7 @@ import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
 import { benchSlack } from './slack.js';
+import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
 import { benchStart } from './start.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
@@ -103,7 +105,7 @@ const mem = spawnSync(process.execPath, ['--expose-gc', cli, 'stats', '--memory'
 const heapMatch = /heap ([\d.]+) MB, external ([\d.]+) MB, RSS ([\d.]+) MB/.exec(mem.stdout);
 
 // ── Search and autocomplete latency ───────────────────────────────────────────────────────
-const app = await openApp(loadConfig({ DATA_DIR: dataDir }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
+const app = await openApp(loadConfig({ DATA_DIR: dataDir, LOOKUP_UPSTREAM: 'off' }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
 const cases = [
   ...readFileSync(evalFile, 'utf8')
     .split('\n')
@@ -136,6 +138,8 @@ const discordLines = await benchDiscord(app);
 const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
 app.close();
+out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on loopback…');
+const sourceLines = await benchSources();
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
 interface MiniBuild {
@@ -189,6 +193,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discordLines, '', ...slackLines, '', ...digestLines]) out(line);
+for (const line of [...startLines, '', ...discordLines, '', ...slackLines, '', ...digestLines, '', ...sourceLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -81,7 +81,7 @@ function benchQueries(app: App): string[] {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
-  const config = loadConfig({ ...process.env, DATA_DIR: values['data-dir'] ?? process.env.DATA_DIR ?? './data' });
+  const config = loadConfig({ ...process.env, DATA_DIR: values['data-dir'] ?? process.env.DATA_DIR ?? './data', LOOKUP_UPSTREAM: 'off' });
   const app = await openApp(config, createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
   try {
     for (const line of await benchSlack(app)) process.stdout.write(`${line}\n`);

@@ -23,6 +23,8 @@ import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
 import { seedPath } from './paths.js';
+import { systemClock, type Clock } from './sources/clock.js';
+import { UpstreamLookup, type PaperLookup } from './sources/lookup.js';
 
 /** The demo corpus a fresh clone searches until a real one is ingested. */
 export const DEMO_CORPUS_FILE = 'demo-papers.jsonl';
@@ -46,6 +48,8 @@ export interface App {
   registry: CommandRegistry;
   /** Whether the library is the bundled demo corpus. */
   demo: boolean;
+  /** Fetches papers the library lacks; undefined with LOOKUP_UPSTREAM=off. */
+  lookup?: PaperLookup;
   /**
    * A context for running commands on behalf of a user, in the language of `extra.locale` (the
    * terminal's, from the environment, when none is given there).
@@ -59,6 +63,8 @@ export interface OpenAppOptions {
   /** Use the demo corpus when DATA_DIR has no papers (default true). */
   demoWhenEmpty?: boolean;
   taxonomyPath?: string;
+  /** Time for outbound lookups (their politeness waits); the system clock by default. */
+  clock?: Clock;
   /**
    * The bot serving many users (`npm start` with Discord or Slack): once open, it waits at most
    * SERVING_BUSY_TIMEOUT_MS for another process's write lock, and it never rebuilds the search
@@ -108,6 +114,8 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
     const registry = createRegistry(options.observer);
     if (options.serving) setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS);
     states.start();
+    // In the demo, looked-up papers join the in-memory demo store: DATA_DIR stays empty.
+    const lookup = config.lookup.upstream ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
     return {
       config,
       log,
@@ -122,9 +130,10 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       library,
       registry,
       demo,
+      ...(lookup && { lookup }),
       context: (platform, user, extra = {}) => {
         const locale = extra.locale ?? (platform === 'terminal' ? config.locale : undefined);
-        return { library, states, digests, platform, user, now, log, ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
+        return { library, states, digests, platform, user, now, log, ...(lookup && { lookup }), ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
       },
       close: () => {
         const unsaved = states.stop();

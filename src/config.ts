@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { posixLocale } from './i18n/locale.js';
+import { userAgent } from './sources/http.js';
 
 const optionalText = z
   .string()
@@ -13,6 +14,9 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v));
 const url = (example: string) =>
   optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), `must be an http(s) URL such as ${example}`);
+
+/** An OpenReview venue id: `ICLR.cc/2025/Conference`, `NeurIPS.cc/2024/Datasets_and_Benchmarks_Track`. */
+export const VENUE_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)+$/;
 
 const prefixed = (prefix: string, what: string) =>
   optionalText.refine((v) => v === undefined || v.startsWith(prefix), `must be ${what} (it starts with "${prefix}")`);
@@ -37,6 +41,20 @@ export const ConfigSchema = z
     ARXIV_RSS_URL: url('https://rss.arxiv.org/rss/'),
     ARXIV_API_URL: url('https://export.arxiv.org/api/query'),
     ARXIV_SYNC_TIME: optionalText.refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30'),
+    ARXIV_OAI_URL: url('https://oaipmh.arxiv.org/oai'),
+    OPENREVIEW_API_URL: url('https://api2.openreview.net'),
+    OPENREVIEW_VENUES: optionalText.refine(
+      (v) => v === undefined || v.split(',').every((venue) => VENUE_ID.test(venue.trim())),
+      'must be OpenReview venue ids separated by commas, e.g. ICLR.cc/2025/Conference,NeurIPS.cc/2024/Conference',
+    ),
+    OPENREVIEW_USERNAME: optionalText,
+    OPENREVIEW_PASSWORD: optionalText,
+    OPENALEX_API_URL: url('https://api.openalex.org'),
+    LOOKUP_UPSTREAM: z.enum(['on', 'off'], 'must be on or off').default('on'),
+    PAPERSCOUT_CONTACT: optionalText.refine(
+      (v) => v === undefined || /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v) || /^https?:\/\/\S+$/.test(v),
+      'must be an email address or an http(s) URL where the people running this bot can be reached, e.g. lab-admin@example.org',
+    ),
     DIGEST_SCHEDULER: z.enum(['on', 'off'], 'must be on or off').default('on'),
     // The terminal's language, as POSIX orders them: LC_ALL over LC_MESSAGES over LANG.
     LC_ALL: optionalText,
@@ -85,6 +103,25 @@ export interface ArxivConfig {
   apiUrl: string;
   /** When `npm start` syncs each day, HH:MM in UTC. */
   syncTime: string;
+  /** The OAI-PMH endpoint for backfills (`sync arxiv --from`). */
+  oaiUrl: string;
+}
+
+export interface OpenReviewConfig {
+  /** API v2 base URL. */
+  apiUrl: string;
+  /** Venue ids `npm start` keeps fresh, e.g. ['ICLR.cc/2025/Conference']. */
+  venues: string[];
+  /** An OpenReview account, for venues (or times) that do not answer anonymous queries. */
+  username?: string;
+  password?: string;
+}
+
+export interface LookupConfig {
+  /** Whether papers the library lacks are fetched from arXiv, OpenAlex and OpenReview (LOOKUP_UPSTREAM). */
+  upstream: boolean;
+  /** OpenAlex API base URL, for DOIs. */
+  openalexUrl: string;
 }
 
 /** What `npm start` and `paperscout sync arxiv` follow unless ARXIV_CATEGORIES says otherwise. */
@@ -113,6 +150,12 @@ export interface Config {
   /** Set when SLACK_BOT_TOKEN is (with SLACK_SIGNING_SECRET for HTTP mode, or SLACK_APP_TOKEN). */
   slack?: SlackConfig;
   arxiv: ArxivConfig;
+  openreview: OpenReviewConfig;
+  lookup: LookupConfig;
+  /** Who runs this bot (PAPERSCOUT_CONTACT): an email or URL sent in the User-Agent to arXiv, OpenReview and OpenAlex. */
+  contact?: string;
+  /** The User-Agent every outbound request sends. */
+  userAgent: string;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +186,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!set('SLACK_BOT_TOKEN') && (set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN'))) {
     problems.push('SLACK_BOT_TOKEN: is required to run the Slack app: copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions');
   }
+  if (set('OPENREVIEW_USERNAME') !== set('OPENREVIEW_PASSWORD')) {
+    problems.push('OPENREVIEW_USERNAME, OPENREVIEW_PASSWORD: set both (an OpenReview account) or neither');
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
   const dataDir = resolve(raw.DATA_DIR);
@@ -161,7 +207,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rssUrl: raw.ARXIV_RSS_URL ?? 'https://rss.arxiv.org/rss/',
       apiUrl: raw.ARXIV_API_URL ?? 'https://export.arxiv.org/api/query',
       syncTime: raw.ARXIV_SYNC_TIME ?? '02:30',
+      oaiUrl: raw.ARXIV_OAI_URL ?? 'https://oaipmh.arxiv.org/oai',
     },
+    openreview: {
+      apiUrl: (raw.OPENREVIEW_API_URL ?? 'https://api2.openreview.net').replace(/\/+$/, ''),
+      venues: raw.OPENREVIEW_VENUES ? [...new Set(raw.OPENREVIEW_VENUES.split(',').map((v) => v.trim()).filter(Boolean))] : [],
+      ...(raw.OPENREVIEW_USERNAME && { username: raw.OPENREVIEW_USERNAME }),
+      ...(raw.OPENREVIEW_PASSWORD && { password: raw.OPENREVIEW_PASSWORD }),
+    },
+    lookup: {
+      upstream: raw.LOOKUP_UPSTREAM === 'on',
+      openalexUrl: (raw.OPENALEX_API_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
+    },
+    ...(raw.PAPERSCOUT_CONTACT && { contact: raw.PAPERSCOUT_CONTACT }),
+    userAgent: userAgent(raw.PAPERSCOUT_CONTACT),
     ...(raw.DISCORD_TOKEN && {
       discord: {
         token: raw.DISCORD_TOKEN,

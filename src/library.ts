@@ -234,8 +234,9 @@ export class Library {
 
   /**
    * A paper as a card: a snippet of its abstract around `words` for a result list, or with
-   * `detail` its whole abstract. Topic labels and link names are in the language of `messages`
-   * (English by default); the paper's own text is as published.
+   * `detail` its whole abstract (after the authors' TL;DR, where the venue has one). Topic labels
+   * and link names are in the language of `messages` (English by default); the paper's own text
+   * is as published.
    */
   card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number; messages?: Messages } = {}): PaperCard {
     const m = options.messages ?? messagesFor();
@@ -257,7 +258,7 @@ export class Library {
       links: links.slice(1),
       ...(options.position !== undefined && { position: options.position }),
     };
-    if (options.detail) card.abstract = paper.abstract;
+    if (options.detail) card.abstract = paper.tldr ? `${m.t('paper.tldr', { tldr: paper.tldr })}\n\n${paper.abstract}` : paper.abstract;
     else if (paper.abstract) card.snippet = buildSnippet(paper.abstract, options.words ?? []);
     return card;
   }

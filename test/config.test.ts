@@ -49,6 +49,37 @@ describe('loadConfig', () => {
     }
   });
 
+  it('configures the sources: OAI and OpenReview endpoints, venues, lookups and the contact in the User-Agent', () => {
+    const config = loadConfig({
+      OPENREVIEW_VENUES: ' ICLR.cc/2025/Conference, NeurIPS.cc/2024/Conference,ICLR.cc/2025/Conference ',
+      OPENREVIEW_API_URL: 'http://127.0.0.1:9/',
+      LOOKUP_UPSTREAM: 'off',
+      PAPERSCOUT_CONTACT: 'lab-admin@example.org',
+    });
+    expect(config.arxiv.oaiUrl).toBe('https://oaipmh.arxiv.org/oai');
+    expect(config.openreview).toEqual({ apiUrl: 'http://127.0.0.1:9', venues: ['ICLR.cc/2025/Conference', 'NeurIPS.cc/2024/Conference'] });
+    expect(config.lookup).toEqual({ upstream: false, openalexUrl: 'https://api.openalex.org' });
+    expect(config.userAgent).toBe('PaperScout/0.1 (paper-search bot for research groups; mailto:lab-admin@example.org)');
+    expect(loadConfig({}).userAgent).toBe('PaperScout/0.1 (paper-search bot for research groups)');
+    expect(loadConfig({}).lookup.upstream).toBe(true);
+  });
+
+  it('explains bad source settings', () => {
+    const message = (() => {
+      try {
+        loadConfig({ OPENREVIEW_VENUES: 'ICLR 2025', PAPERSCOUT_CONTACT: 'me', LOOKUP_UPSTREAM: 'maybe', OPENREVIEW_USERNAME: 'a@b.org', ARXIV_OAI_URL: 'oaipmh.arxiv.org' });
+        return '';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(message).toContain('OPENREVIEW_VENUES: must be OpenReview venue ids separated by commas, e.g. ICLR.cc/2025/Conference');
+    expect(message).toContain('PAPERSCOUT_CONTACT: must be an email address or an http(s) URL');
+    expect(message).toContain('LOOKUP_UPSTREAM: must be on or off');
+    expect(message).toContain('OPENREVIEW_USERNAME, OPENREVIEW_PASSWORD: set both (an OpenReview account) or neither');
+    expect(message).toContain('ARXIV_OAI_URL: must be an http(s) URL such as https://oaipmh.arxiv.org/oai');
+  });
+
   it('.env.example mirrors the schema key for key', () => {
     const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
     const keys = [...example.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]).sort();

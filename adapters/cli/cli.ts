@@ -12,6 +12,7 @@ import { messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
+import { SqliteHarvestStore } from '../../src/store/harvestStore.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
 import { WRITER_BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/db.js';
@@ -23,14 +24,20 @@ const USAGE = `Usage: paperscout <command> [options]
 
   ingest <file-or-dir>...                 import papers: Paper Copilot paperlists JSON, the arXiv
                                           metadata snapshot (JSONL), or JSONL/CSV with the paper fields
+  ingest <https URL>                      import a remote file of those formats (gzip too)
   sync arxiv [--categories cs.LG,cs.CL]   fetch the new submissions of arXiv categories (default:
                                           ARXIV_CATEGORIES), one request every 3 s as arXiv asks
+  sync arxiv --from YYYY-MM-DD [--until YYYY-MM-DD] [--categories …]
+                                          backfill from arXiv's OAI-PMH interface; run it again
+                                          after an interruption to resume where it stopped
+  sync openreview --venue <venue id>      all submissions of an OpenReview venue, with decisions
+                                          (e.g. ICLR.cc/2025/Conference; default: OPENREVIEW_VENUES)
   search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
   search --stdin --json                   one query a line in, one JSON array of hits a line out
   show <id|arXiv id|DOI|URL> [--json]     one paper in full
   topics                                  the topic taxonomy, with paper counts
   topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
-  stats [--memory]                        what the library holds (and the memory it takes)
+  stats [--memory] [--json]               what the library holds (and the memory it takes)
   reindex                                 rebuild the search index from the library (the bot reloads it)
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
   digest preview <channel> [--at <time>]  print what a channel's digests would hold, sending nothing
@@ -166,8 +173,12 @@ async function topic(app: App, args: string[]): Promise<number> {
 }
 
 function stats(app: App, args: string[]): number {
-  const { values } = parseArgs({ args, options: { memory: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ args, options: { memory: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
   const s = app.library.stats();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(statsJson(app, s))}\n`);
+    return 0;
+  }
   const lines = [
     `Library: ${app.demo ? 'bundled demo corpus (DATA_DIR has no papers yet)' : app.config.dbPath}`,
     `Papers: ${s.papers.toLocaleString('en-US')} (index generation ${s.generation}, ${s.terms.toLocaleString('en-US')} distinct words)`,
@@ -185,6 +196,23 @@ function stats(app: App, args: string[]): number {
   return 0;
 }
 
+/** `stats --json`: the library's counts as one object. */
+function statsJson(app: App, s: ReturnType<App['library']['stats']>) {
+  const [min, max] = s.years === 'none' ? [] : s.years.split('–').map(Number);
+  return {
+    papers: s.papers,
+    stored: app.store.count(),
+    demo: app.demo,
+    generation: s.generation,
+    terms: s.terms,
+    years: min !== undefined ? { min, max } : null,
+    withTopic: s.withTopic,
+    venues: Object.fromEntries(s.venues),
+    statuses: Object.fromEntries(app.store.statusCounts()),
+    harvests: app.demo ? [] : new SqliteHarvestStore(app.db).list().map((h) => ({ key: h.key, source: h.source, updatedAt: h.updatedAt })),
+  };
+}
+
 function hitJson(app: App, hit: SearchHit) {
   const paper = app.store.getByDoc(hit.storeDoc);
   return {
@@ -193,6 +221,7 @@ function hitJson(app: App, hit: SearchHit) {
     authors: paper?.authors ?? [],
     venue: paper?.venue ?? '',
     year: paper?.year ?? null,
+    status: paper?.status ?? '',
     score: Math.round(hit.score * 1000) / 1000,
     topics: paper?.topics ?? [],
     url: (paper && paperLinks(paper)[0]?.url) ?? null,

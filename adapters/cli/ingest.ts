@@ -1,5 +1,5 @@
 /**
- * `paperscout ingest <file-or-dir>...`: import papers into DATA_DIR, then bring the search
+ * `paperscout ingest <file-or-dir-or-URL>...`: import papers into DATA_DIR, then bring the search
  * index up to date. Ctrl-C stops after the batch being written; running the same command again
  * finishes the job.
  */
@@ -30,6 +30,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
       classify,
       onProgress: (p) => bar.update(p),
       signal: stop.signal,
+      userAgent: config.userAgent,
     });
     bar.done();
     const ingestSeconds = (performance.now() - started) / 1000;

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { MAX_QUERY_LENGTH } from '../search/query.js';
-import { showPage, showPaper, startSearch, shorten } from './results.js';
+import { parsePaperRef } from '../papers/ids.js';
+import { showLookedUp, showPage, showPaper, startSearch, shorten } from './results.js';
 import { MAX_CHOICE_LENGTH, defineCommand } from './types.js';
 
 /** The value an autocomplete choice submits: opens exactly that paper. */
@@ -26,6 +27,9 @@ export const paperCommand = defineCommand({
   run(ctx, { query }) {
     const open = new RegExp(`^${OPEN_PREFIX}(\\d{1,12})$`).exec(query);
     if (open) return showPaper(ctx, Number(open[1]));
+    const ref = parsePaperRef(query);
+    // A paper named by an id or link that the library lacks is fetched, shown and kept.
+    if (ref && ref.kind !== 'url' && ctx.lookup && !ctx.library.store.findByRef(ref)) return showLookedUp(ctx, ctx.lookup, ref);
     return startSearch(ctx, { query });
   },
   autocomplete(ctx, option, value) {

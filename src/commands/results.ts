@@ -9,6 +9,8 @@ import { messages as messagesFor, type Localized, type Messages } from '../i18n/
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import type { CommandContext } from './types.js';
+import type { PaperRef } from '../papers/ids.js';
+import type { PaperLookup } from '../sources/lookup.js';
 import { shorten } from '../text.js';
 
 export { shorten };
@@ -95,6 +97,23 @@ export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: st
     }),
     shareable: true,
   };
+}
+
+/**
+ * A paper the library lacked, fetched by `lookup`: shown like any other, with a note that it was
+ * just added; or a private line saying why it could not be.
+ * @example await showLookedUp(ctx, ctx.lookup, { kind: 'arxiv', id: '1706.03762' })
+ */
+export async function showLookedUp(ctx: CommandContext, lookup: PaperLookup, ref: PaperRef): Promise<Reply> {
+  const outcome = await lookup.find(ref);
+  const m = ctx.i18n;
+  if (outcome.kind !== 'found') {
+    const text = m.text(outcome.message);
+    return { locale: m.locale, fallback: text, blocks: [{ kind: 'text', text }], ephemeral: true };
+  }
+  const reply = showPaper(ctx, outcome.doc);
+  if (!outcome.added) return reply;
+  return { ...reply, blocks: [{ kind: 'note', text: m.t('lookup.fetched', { source: outcome.source }) }, ...reply.blocks] };
 }
 
 function renderPage(ctx: CommandContext, m: Messages, state: SearchState, stateId: string | undefined, result: SearchResult, requested: number): Reply {

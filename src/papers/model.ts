@@ -63,6 +63,8 @@ export const PaperRecordSchema = z.object({
   externalIds: ExternalIdsSchema.default({}),
   /** When the source says the paper appeared (ISO date); digests fall back to first-seen. */
   published: z.string().max(40).optional(),
+  /** The authors' one-sentence summary, where the venue asks for one (OpenReview's TL;DR). */
+  tldr: z.string().max(5000).overwrite(decodeRecordText).optional(),
 });
 export type PaperRecord = z.infer<typeof PaperRecordSchema>;
 export type PaperRecordInput = z.input<typeof PaperRecordSchema>;
@@ -104,12 +106,14 @@ export function venueKey(venue: string): string {
 }
 
 /**
- * How a venue distinguished a paper, from its status.
+ * How a venue distinguished a paper, from its status: 0 for a paper it did not (or not yet)
+ * accept, 2 for an oral, spotlight or award, 1 otherwise.
  * @example standingOf('Oral') // 2
+ * @example standingOf('Under review') // 0
  */
 export function standingOf(status: string): number {
   const s = status.toLowerCase();
-  if (/reject|withdraw|desk/.test(s)) return 0;
+  if (/reject|withdraw|desk|under review|submitted/.test(s)) return 0;
   if (/oral|spotlight|award|best|highlight|outstanding/.test(s)) return 2;
   return 1;
 }

@@ -133,6 +133,16 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE subscriptions ADD COLUMN locale TEXT;
   `,
+  // Sources: where harvests stand (resumption tokens, last syncs), and OpenReview's TL;DRs.
+  `
+  CREATE TABLE harvests (
+    key TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    state TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE papers ADD COLUMN tldr TEXT;
+  `,
 ];
 
 /**

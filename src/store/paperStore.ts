@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from './db.js';
-import { decodeRecordText, standingOf, type Paper, type PaperRecord } from '../papers/model.js';
+import { decodeRecordText, standingOf, venueKey, type Paper, type PaperRecord } from '../papers/model.js';
 import { normalizeUrl, refoldTitleAlias, titleAuthorAlias, type PaperRef, refAlias } from '../papers/ids.js';
 import { TEXT_VERSION } from '../text.js';
 
@@ -49,6 +49,7 @@ interface PaperRow {
   links: string;
   external_ids: string;
   published: string | null;
+  tldr: string | null;
   source: string;
   content_hash: string;
   first_seen: string;
@@ -84,16 +85,18 @@ export class PaperStore {
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
       insertAlias: db.prepare('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
       insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
-        labels, links, external_ids, published, source, content_hash, first_seen, updated_at, gen)
+        labels, links, external_ids, published, tldr, source, content_hash, first_seen, updated_at, gen)
         VALUES (@id, @title, @authors, @abstract, @venue, @year, @status, @topics, @keywords, @labels, @links,
-        @external_ids, @published, @source, @content_hash, @first_seen, @updated_at, @gen)`),
+        @external_ids, @published, @tldr, @source, @content_hash, @first_seen, @updated_at, @gen)`),
       update: db.prepare(`UPDATE papers SET title=@title, authors=@authors, abstract=@abstract, venue=@venue,
         year=@year, status=@status, topics=@topics, keywords=@keywords, labels=@labels, links=@links,
-        external_ids=@external_ids, published=@published, source=@source, content_hash=@content_hash,
+        external_ids=@external_ids, published=@published, tldr=@tldr, source=@source, content_hash=@content_hash,
         updated_at=@updated_at, gen=@gen WHERE id=@id`),
       count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM papers'),
       docOf: db.prepare<[string], { doc: number }>('SELECT doc FROM papers WHERE id = ?'),
       abstractOf: db.prepare<[number], { abstract: string }>('SELECT abstract FROM papers WHERE doc = ?'),
+      deletePaper: db.prepare<[string]>('DELETE FROM papers WHERE id = ?'),
+      deleteAliases: db.prepare<[string]>('DELETE FROM paper_aliases WHERE paper_id = ?'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     };
@@ -144,6 +147,12 @@ export class PaperStore {
 
   count(): number {
     return this.stmts.count.get()!.n;
+  }
+
+  /** Papers per status (`''` for none), most common first. */
+  statusCounts(): Array<[string, number]> {
+    const rows = this.db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM papers GROUP BY status ORDER BY n DESC, status').all();
+    return rows.map((r) => [r.status, r.n]);
   }
 
   get(id: string): Paper | undefined {
@@ -215,6 +224,17 @@ export class PaperStore {
     const source = owns ? options.source : row.source;
     this.stmts.update.run({ ...columns, source, updated_at: now, gen });
     return { outcome: 'updated', id: existingId };
+  }
+
+  /**
+   * Removes a paper and the identifiers filed for it (a source withdrew it). Call inside
+   * {@link transaction}, after {@link beginGeneration}: the index drops it at its next rebuild.
+   * Returns whether there was such a paper.
+   */
+  remove(id: string): boolean {
+    const removed = this.stmts.deletePaper.run(id).changes > 0;
+    if (removed) this.stmts.deleteAliases.run(id);
+    return removed;
   }
 
   /**
@@ -377,7 +397,8 @@ function mergeRecords(existing: Paper, incoming: PaperRecord, owns: boolean): Pa
     abstract: pick(existing.abstract, incoming.abstract, emptyStr),
     venue: owns && incoming.venue ? incoming.venue : existing.venue || incoming.venue,
     year: owns && incoming.year !== null ? incoming.year : (existing.year ?? incoming.year),
-    status: owns && incoming.status ? incoming.status : existing.status || incoming.status,
+    // A decision belongs to its venue: another venue's rejection is not this paper's status.
+    status: owns && incoming.status ? incoming.status : existing.status || (sameVenue(existing.venue, incoming.venue) ? incoming.status : ''),
     keywords: union(existing.keywords, incoming.keywords),
     labels: union(existing.labels, incoming.labels),
     links: owns ? { ...existing.links, ...incoming.links } : { ...incoming.links, ...existing.links },
@@ -385,6 +406,7 @@ function mergeRecords(existing: Paper, incoming: PaperRecord, owns: boolean): Pa
       ? { ...existing.externalIds, ...incoming.externalIds }
       : { ...incoming.externalIds, ...existing.externalIds },
     published: pick(existing.published, incoming.published, emptyStr),
+    tldr: pick(existing.tldr, incoming.tldr, emptyStr),
   };
 }
 
@@ -394,7 +416,13 @@ function mergeRecords(existing: Paper, incoming: PaperRecord, owns: boolean): Pa
  */
 function supersedes(existing: Paper, incoming: PaperRecord): boolean {
   if (incoming.venue === '' || incoming.venue === 'arXiv') return false;
+  // A rejection, a withdrawal or a submission still under review never takes a paper over.
+  if (standingOf(incoming.status) === 0) return false;
   return existing.venue === 'arXiv' || (standingOf(existing.status) === 0 && standingOf(incoming.status) > 0);
+}
+
+function sameVenue(a: string, b: string): boolean {
+  return a === '' || venueKey(a) === venueKey(b);
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {
@@ -421,8 +449,10 @@ function toColumns(id: string, p: PaperRecord & { topics: string[] }) {
     external_ids: JSON.stringify(sortKeys(p.externalIds)),
     published: p.published ?? null,
   };
-  const content_hash = createHash('sha1').update(JSON.stringify(columns)).digest('hex');
-  return { ...columns, content_hash };
+  // Hashed only when set, so papers without one keep the hash they had before TL;DRs existed.
+  const hashed = p.tldr ? { ...columns, tldr: p.tldr } : columns;
+  const content_hash = createHash('sha1').update(JSON.stringify(hashed)).digest('hex');
+  return { ...columns, tldr: p.tldr ?? null, content_hash };
 }
 
 function sortKeys<T extends object>(obj: T): T {
@@ -444,6 +474,7 @@ function toPaper(row: PaperRow): Paper {
     links: JSON.parse(row.links) as Paper['links'],
     externalIds: JSON.parse(row.external_ids) as Paper['externalIds'],
     ...(row.published ? { published: row.published } : {}),
+    ...(row.tldr ? { tldr: row.tldr } : {}),
     firstSeen: row.first_seen,
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reindexInChild, startBackgroundJobs, type BackgroundJobs } from '../../adapters/background.js';
@@ -152,6 +152,35 @@ describe('the minute’s index check beside an import in another process', () =>
       expect(app.library.search('platypus pretraining').hits.filter((h) => h.title.startsWith('Platypus Pretraining'))).toHaveLength(2);
     } finally {
       await jobs.stop();
+    }
+  });
+});
+
+describe('a paper looked up while the library is the demo corpus', () => {
+  it('reaches the search index in process: the demo store is in memory, DATA_DIR stays empty', async () => {
+    const demo = await createTestApp({ empty: true });
+    try {
+      expect(demo.demo).toBe(true);
+      demo.store.transaction(() => {
+        const gen = demo.store.beginGeneration();
+        demo.store.upsert(
+          { title: 'Wombat Burrows as Graph Neural Networks', authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.LG'], links: {}, externalIds: { arxiv: '2611.88888' } },
+          gen,
+          { source: 'arxiv', classify: demo.classify, now: new Date() },
+        );
+      });
+      expect(demo.library.stale).toBe(true);
+      const jobs = startBackgroundJobs(demo, {});
+      try {
+        await jobs.refreshIndex();
+      } finally {
+        await jobs.stop();
+      }
+      expect(demo.library.stale).toBe(false);
+      expect(demo.library.search('wombat burrows').hits[0]?.id).toBe('arxiv:2611.88888');
+      expect(existsSync(demo.config.indexPath)).toBe(false);
+    } finally {
+      demo.dispose();
     }
   });
 });

@@ -20,10 +20,11 @@ export interface TestApp extends App {
   dispose(): void;
 }
 
-/** Ingests `paths` into a fresh DATA_DIR (unless `empty`) and opens the app on it. */
+/** Ingests `paths` into a fresh DATA_DIR (unless `empty`) and opens the app on it, with `env` over the defaults. */
 export async function createTestApp(options: OpenAppOptions & { paths?: string[]; empty?: boolean; dataDir?: string; env?: Record<string, string> } = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'paperscout-test-'));
-  const config = loadConfig({ ...options.env, DATA_DIR: dataDir });
+  // No test reaches the internet: lookups of missing papers are off unless a test points them at a loopback server.
+  const config = loadConfig({ LOOKUP_UPSTREAM: 'off', ...options.env, DATA_DIR: dataDir });
   if (!options.empty) {
     const db = openDatabase(config.dbPath);
     const store = new PaperStore(db);

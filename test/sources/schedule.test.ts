@@ -10,7 +10,7 @@ import { FakeClock } from './helpers/fakeClock.js';
 import { fixture } from './helpers/feedServer.js';
 
 const { classify } = loadTopics();
-const config: ArxivConfig = { categories: ['cs.LG', 'cs.CL'], rssUrl: 'http://feeds.test/rss/', apiUrl: 'http://feeds.test/api/query', syncTime: '02:30' };
+const config: ArxivConfig = { categories: ['cs.LG', 'cs.CL'], rssUrl: 'http://feeds.test/rss/', apiUrl: 'http://feeds.test/api/query', syncTime: '02:30', oaiUrl: 'http://feeds.test/oai' };
 const FEEDS: Record<string, string> = { 'http://feeds.test/rss/cs.LG': 'rss-cs.LG-2025-04-14.xml', 'http://feeds.test/rss/cs.CL': 'rss-cs.CL-2025-04-14.xml' };
 
 /** The fixture feeds, served from memory (no sockets, so fake timers cannot get in the way). */

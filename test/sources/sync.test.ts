@@ -33,6 +33,36 @@ beforeEach(() => {
 });
 
 const sync = (options: SyncOptions = {}) => syncArxiv({ store, classify, config, http: fetchHttpGet(), clock, log: silentLog }, options);
+/** An API page as arXiv sporadically serves it: no entries, no results counted. */
+const EMPTY_API_PAGE = {
+  headers: { 'content-type': 'application/atom+xml' },
+  body: `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <title type="html">ArXiv Query: search_query=cat:cs.LG&amp;id_list=&amp;start=0&amp;max_results=3</title>
+  <id>http://arxiv.org/api/empty</id>
+  <updated>2025-04-14T00:00:00-04:00</updated>
+  <opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">0</opensearch:totalResults>
+  <opensearch:startIndex xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">0</opensearch:startIndex>
+  <opensearch:itemsPerPage xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">3</opensearch:itemsPerPage>
+</feed>`,
+};
+/** The API's answer to a malformed id, as it sends it with HTTP 400. */
+const API_ERROR = `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <link href="http://arxiv.org/api/query?search_query%3D%26id_list%3Dabc%26start%3D0%26max_results%3D10" rel="self" type="application/atom+xml"/>
+  <title type="html">ArXiv Query: search_query=&amp;id_list=abc&amp;start=0&amp;max_results=10</title>
+  <id>http://arxiv.org/api/errorid</id>
+  <updated>2025-04-14T00:00:00-04:00</updated>
+  <opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">1</opensearch:totalResults>
+  <entry>
+    <id>http://arxiv.org/api/errors#incorrect_id_format_for_abc</id>
+    <title>Error</title>
+    <summary>incorrect id format for abc</summary>
+    <updated>2025-04-14T00:00:00-04:00</updated>
+    <link href="http://arxiv.org/api/errors#incorrect_id_format_for_abc" rel="alternate" type="text/html"/>
+    <author><name>arXiv api core</name></author>
+  </entry>
+</feed>`;
 const MONDAY = { '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/rss/cs.CL': rss('rss-cs.CL-2025-04-14.xml') };
 
 describe('syncArxiv', () => {
@@ -181,6 +211,52 @@ describe('syncArxiv', () => {
     expect(summary.categories[0]!.catchUp?.error).toMatch(/HTTP 500/);
     expect(store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-09');
     expect(store.getMeta(lastSyncKey('cs.LG'))).toBeUndefined();
+  });
+
+  it('asks again for an empty API page instead of taking it for "caught up"', async () => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({
+      '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'),
+      '/api/query?start=0': [EMPTY_API_PAGE, atom('api-cs.LG-start-0.xml')],
+      '/api/query?start=3': atom('api-cs.LG-start-3.xml'),
+    });
+    const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3 });
+    expect(summary.categories[0]).toMatchObject({ added: 7, catchUp: { pages: 2, entries: 6 } });
+    expect(summary.categories[0]!.catchUp!.error).toBeUndefined();
+    expect(server.requests.map((r) => r.key)).toEqual(['/rss/cs.LG', '/api/query?start=0', '/api/query?start=0', '/api/query?start=3']);
+    expect(store.get('arxiv:2504.08650')).toBeDefined();
+    expect(store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-14');
+  });
+
+  it('fails the catch-up when the API keeps answering empty, and tries the missed days again next time', async () => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/api/query?start=0': EMPTY_API_PAGE });
+    const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3 });
+    expect(summary.categories[0]!.catchUp!.error).toMatch(/^the arXiv API answered 4 times with an empty page at offset 0 .*; it is asked again at the next sync$/);
+    expect(server.requests.filter((r) => r.key === '/api/query?start=0')).toHaveLength(4);
+    expect(store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-09');
+    expect(store.getMeta(lastSyncKey('cs.LG'))).toBeUndefined();
+  });
+
+  it.each([500, 502, 504])('retries an API %i with backoff', async (status) => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({
+      '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'),
+      '/api/query?start=0': [{ status, body: 'Bad gateway' }, atom('api-cs.LG-start-0.xml')],
+      '/api/query?start=3': atom('api-cs.LG-start-3.xml'),
+    });
+    const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3 });
+    expect(summary.categories[0]).toMatchObject({ added: 7, catchUp: { pages: 2 } });
+    expect(clock.sleeps).toContain(5000);
+  });
+
+  it("reports the API's own explanation of an error, not its markup", async () => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/api/query?start=0': { status: 400, headers: { 'content-type': 'application/atom+xml' }, body: API_ERROR } });
+    const summary = await sync({ categories: ['cs.LG'] });
+    const error = summary.categories[0]!.catchUp!.error!;
+    expect(error).toMatch(/^arXiv answered HTTP 400 Bad Request for http:\/\/127\.0\.0\.1:\d+\/api\/query\?.*: incorrect id format for abc$/);
+    expect(error).not.toContain('ArXiv Query');
   });
 
   it('does not catch up over a weekend', async () => {

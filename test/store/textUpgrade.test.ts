@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -10,10 +12,13 @@ import { TEXT_VERSION } from '../../src/text.js';
 const LIBRARY_V1 = fileURLToPath(new URL('../fixtures/store/library-v1.sql', import.meta.url));
 
 function libraryV1(): { store: PaperStore; db: Database.Database } {
-  const raw = new Database(':memory:');
+  // The previous version's schema and rows, then this version's migrations, as an upgrade goes.
+  const path = join(mkdtempSync(join(tmpdir(), 'paperscout-v1-')), 'paperscout.db');
+  const raw = new Database(path);
   raw.exec(readFileSync(LIBRARY_V1, 'utf8'));
-  // openDatabase would create a file; the schema is current, so wrap the same handle.
-  return { store: new PaperStore(raw), db: raw };
+  raw.close();
+  const db = openDatabase(path);
+  return { store: new PaperStore(db), db };
 }
 
 const aliases = (db: Database.Database) =>

@@ -11,7 +11,8 @@ import type { Paper, PaperRecord } from '../../papers/model.js';
 import type { PaperStore, UpsertOptions, UpsertOutcome } from '../../store/paperStore.js';
 import type { Clock } from '../clock.js';
 import { ArxivClient, ArxivFetchError, type ArxivClientOptions, type HttpGet } from './client.js';
-import { parseApiFeed, parseRssFeed, type ArxivEntry, type FeedProblem } from './feed.js';
+import { fetchApiPage } from './api.js';
+import { parseRssFeed, type ArxivEntry, type FeedProblem } from './feed.js';
 import { entryToRecord, isReplacement } from './record.js';
 
 export interface SyncDeps {
@@ -34,6 +35,8 @@ export interface SyncOptions {
   catchUpPageSize?: number;
   /** API pages per category at most when catching up (default 10). */
   catchUpMaxPages?: number;
+  /** Times an empty API page is asked again before the catch-up fails (default 3). */
+  emptyPageRetries?: number;
 }
 
 /** An entry that was skipped as malformed or refused by the store. */
@@ -244,7 +247,7 @@ async function fetchSince(ctx: Context, category: string, stats: CatchUp) {
       break;
     }
     const params = new URLSearchParams({ search_query: `cat:${category}`, sortBy: 'submittedDate', sortOrder: 'descending', start: String(start), max_results: String(pageSize) });
-    const page = parseApiFeed(await ctx.client.get(`${ctx.config.apiUrl}?${params}`, ctx.options.signal));
+    const page = await fetchApiPage(ctx.client, `${ctx.config.apiUrl}?${params}`, start, { signal: ctx.options.signal, ...(ctx.options.emptyPageRetries !== undefined && { retries: ctx.options.emptyPageRetries }) });
     stats.pages++;
     stats.entries += page.entries.length + page.problems.length;
     let older = false;
