@@ -106,8 +106,8 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     })();
     await pass;
   });
-  const daily = new Cron('17 3 * * *', { timezone: 'UTC' }, () => {
-    const purged = app.states.purge(new Date());
+  const daily = new Cron('17 3 * * *', { timezone: 'UTC', catch: (err: unknown) => log.warn({ err }, 'purging expired button state failed') }, async () => {
+    const purged = await app.states.purge(new Date());
     if (purged) log.info({ purged }, 'expired button state purged');
   });
   // A snapshot that was missing, damaged or behind the store at start is rebuilt now, not in a minute.

@@ -15,7 +15,6 @@ import { bootstrap } from '../src/bootstrap.js';
 import { SetupError } from '../src/errors.js';
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
-import { checkpointAndClose } from './ops/close.js';
 import { onShutdownSignals } from './ops/signals.js';
 import { runTerminal } from './terminal/terminal.js';
 
@@ -29,14 +28,11 @@ async function main(): Promise<void> {
   const app = await openApp(config, log);
   log.info({ adapter: 'terminal' }, 'no Discord or Slack credentials configured: starting the terminal adapter');
   onShutdownSignals({
-    graceful: () => {
-      checkpointAndClose(app);
-      process.exit(0);
-    },
+    graceful: () => void app.close({ checkpoint: true }).finally(() => process.exit(0)),
     immediate: (_, code) => process.exit(code),
   });
   await runTerminal(app, { input: process.stdin, output: process.stdout, interactive: process.stdin.isTTY === true });
-  checkpointAndClose(app);
+  await app.close({ checkpoint: true });
   process.exit(0);
 }
 
@@ -72,7 +68,7 @@ async function runService(config: Config, log: Logger): Promise<void> {
   // Serving many users, the bot never waits long for a lock nor rebuilds the index itself.
   const app = await openApp(config, log, { observer: metrics.observer, serving: true });
   if (stopping) {
-    checkpointAndClose(app);
+    await app.close({ checkpoint: true });
     process.exit(0);
   }
   service = await startService(app, metrics, { onFatal: (code) => stop('no platform could start', code) });

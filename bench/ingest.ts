@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../src/store/db.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
 import { PaperStore } from '../src/store/paperStore.js';
 import { ingestPaths, type IngestSummary } from '../src/ingest/ingest.js';
 import { formatSummary } from '../src/ingest/summary.js';

@@ -8,7 +8,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
-import { openDatabase } from '../src/store/db.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
 import { PaperStore } from '../src/store/paperStore.js';
 
 const FIELDS = ['title', 'authors', 'keywords', 'abstract'];

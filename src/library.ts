@@ -208,6 +208,19 @@ export class Library {
     return doc === undefined ? undefined : { doc, paper };
   }
 
+  /**
+   * The papers with these document numbers, read together (one query where the store is remote).
+   * @example (await library.papersByDocs([3, 7])).get(3)?.title
+   */
+  async papersByDocs(docs: readonly number[]): Promise<Map<number, Paper>> {
+    const out = new Map<number, Paper>();
+    for (const doc of docs) {
+      const paper = this.store.getByDoc(doc);
+      if (paper) out.set(doc, paper);
+    }
+    return out;
+  }
+
   paperByDoc(doc: number): Paper | undefined {
     return this.store.getByDoc(doc);
   }

@@ -14,7 +14,7 @@ import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
-import { WRITER_BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/db.js';
+import { BATCH_LOCK_WAIT_MS, isStoreBusy } from '../../src/store/errors.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
@@ -40,7 +40,7 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
 const LOCKED_MESSAGE =
-  `Another process held the library's write lock for more than ${WRITER_BUSY_TIMEOUT_MS / 1000} s (an import, a re-index, ` +
+  `Another process held the library's write lock for more than ${BATCH_LOCK_WAIT_MS / 1000} s (an import, a re-index, ` +
   'a sqlite3 shell left in a transaction). What was written before stays; run the command again once that process is done.';
 
 async function main(argv: string[]): Promise<number> {
@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } finally {
-    app.close();
+    await app.close();
   }
 }
 
@@ -227,7 +227,7 @@ main(process.argv.slice(2)).then(
       process.exitCode = 1;
       return;
     }
-    if (isBusyError(err)) {
+    if (isStoreBusy(err)) {
       process.stderr.write(`${LOCKED_MESSAGE}\n`);
       process.exitCode = 1;
       return;

@@ -14,8 +14,7 @@ import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
 import { systemClock } from '../../src/sources/clock.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openStores } from '../../src/store/open.js';
 
 const CATEGORY = /^[a-z-]+(\.[A-Za-z-]+)?$/;
 
@@ -31,8 +30,8 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
     throw bad.length > 0 ? new UserError('cli.badCategoriesNot', { bad: bad.map((c) => `"${c}"`).join(', ') }) : new UserError('cli.badCategories');
   }
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
-  const store = new PaperStore(db);
+  const stores = await openStores(config, { log });
+  const store = stores.papers;
   const stop = abortOnSignal('Stopping before the next request');
   try {
     const reclassified = ensureTopicsCurrent(store, { taxonomyHash, classify });
@@ -50,6 +49,6 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
     return summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
   } finally {
     stop.dispose();
-    db.close();
+    await stores.close();
   }
 }

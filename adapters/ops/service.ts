@@ -3,7 +3,7 @@
  * {@link Supervisor} (retried, restarted, never taking the other down), the background jobs,
  * health, readiness and metrics on PORT (Slack's own server in HTTP mode, else a small one), and
  * a graceful shutdown that takes no new requests, lets those under way finish (up to
- * {@link DRAIN_TIMEOUT_MS}), checkpoints SQLite and reports the exit code.
+ * {@link DRAIN_TIMEOUT_MS}), closes the store (checkpointing SQLite) and reports the exit code.
  */
 import type { App } from '../../src/app.js';
 import type { DiscordConfig, SlackConfig } from '../../src/config.js';
@@ -12,7 +12,6 @@ import type { ChatPlatform } from '../../src/digest/store.js';
 import { lastSyncKey } from '../../src/sources/arxiv/sync.js';
 import { systemClock, type Clock } from '../../src/sources/clock.js';
 import { startBackgroundJobs, type BackgroundJobs } from '../background.js';
-import { checkpointAndClose } from './close.js';
 import { healthReport, readiness, type DigestRunHealth, type HealthSnapshot, type SyncHealth } from './health.js';
 import { listenFailure, opsRoutes, startOpsServer, type OpsServer } from './http.js';
 import { InFlight } from './inflight.js';
@@ -166,7 +165,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
         await supervisor.stop();
         await slackEndpoint?.close();
         await opsServer?.close();
-        checkpointAndClose(app);
+        await app.close({ checkpoint: true });
         log.info({ clean: drained }, 'stopped');
         return drained ? 0 : 1;
       })();

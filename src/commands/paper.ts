@@ -40,7 +40,7 @@ export const paperCommand = defineCommand({
     page: (ctx, [stateId, page]) => showPage(ctx, required(stateId), integer(page)),
     // From a message the whole channel reads (a digest): the results open privately, for the
     // one who asked, instead of replacing that message.
-    more: (ctx, [stateId]) => ({ ...showPage(ctx, required(stateId), 0, { inClickersLanguage: true }), ephemeral: true }),
+    more: async (ctx, [stateId]) => ({ ...(await showPage(ctx, required(stateId), 0, { inClickersLanguage: true })), ephemeral: true }),
     open: (ctx, [doc, stateId, page]) =>
       showPaper(ctx, integer(doc), stateId !== undefined && page !== undefined ? { stateId, page: integer(page) } : undefined),
   },

@@ -31,11 +31,11 @@ export interface SearchState {
  * saying so, when the library is too busy to save it).
  * @example await startSearch(ctx, { query: 'diffusion transformers' })
  */
-export function startSearch(ctx: CommandContext, state: SearchState): Reply {
+export async function startSearch(ctx: CommandContext, state: SearchState): Promise<Reply> {
   const result = ctx.library.search(state.query, { limit: MAX_RESULTS });
   if (result.hits.length === 0) return noResults(ctx.i18n, state, result);
   const saved: SearchState = { ...state, locale: ctx.i18n.locale };
-  const stateId = ctx.states.put(saved, ctx.now());
+  const stateId = await ctx.states.put(saved, ctx.now());
   return renderPage(ctx, ctx.i18n, saved, stateId, result, 0);
 }
 
@@ -43,8 +43,8 @@ export function startSearch(ctx: CommandContext, state: SearchState): Reply {
  * Page `page` (0-based) of a saved search, for the Prev/Next buttons: in the language the
  * message was written in, or with `inClickersLanguage` in the clicker's (a private copy).
  */
-export function showPage(ctx: CommandContext, stateId: string, page: number, options: { inClickersLanguage?: boolean } = {}): Reply {
-  const state = ctx.states.get<SearchState>(stateId, ctx.now());
+export async function showPage(ctx: CommandContext, stateId: string, page: number, options: { inClickersLanguage?: boolean } = {}): Promise<Reply> {
+  const state = await ctx.states.get<SearchState>(stateId, ctx.now());
   if (!state) throw new UserError('paper.expired');
   const m = options.inClickersLanguage || !state.locale ? ctx.i18n : messagesFor(state.locale);
   const result = ctx.library.search(state.query, { limit: MAX_RESULTS });
@@ -56,10 +56,10 @@ export function showPage(ctx: CommandContext, stateId: string, page: number, opt
  * One paper in full: abstract, every link, similar papers, and a way back to the results it
  * was opened from (in the language of those results).
  */
-export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: string; page: number }): Reply {
+export async function showPaper(ctx: CommandContext, doc: number, back?: { stateId: string; page: number }): Promise<Reply> {
   const paper = ctx.library.paperByDoc(doc);
   if (!paper) throw new UserError('paper.gone');
-  const from = back && ctx.states.get<SearchState>(back.stateId, ctx.now());
+  const from = back && (await ctx.states.get<SearchState>(back.stateId, ctx.now()));
   const m = from && from.locale ? messagesFor(from.locale) : ctx.i18n;
   const card = ctx.library.card(paper, doc, { detail: true, messages: m });
   const similar = ctx.library.similar(paper, SIMILAR_COUNT);

@@ -4,7 +4,7 @@
  * the same paper from two sources is one record.
  */
 import { createHash } from 'node:crypto';
-import type { Db } from './db.js';
+import type { Db } from './sqlite/db.js';
 import { standingOf, type Paper, type PaperRecord } from '../papers/model.js';
 import { normalizeUrl, titleAuthorAlias, type PaperRef, refAlias } from '../papers/ids.js';
 

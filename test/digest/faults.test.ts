@@ -61,7 +61,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     app = await createTestApp();
     platform = await start();
     channel = platform.channel(7);
-    app.digests.subscribe({
+    await app.digests.subscribe({
       platform: platform.name,
       workspace: 'w',
       channel,
@@ -79,7 +79,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
   });
   afterEach(async () => {
     await platform.close();
-    app.dispose();
+    await app.dispose();
   });
 
   it('a 6-minute outage, then back: every paper once, none counted as sent while refused', async () => {
@@ -89,12 +89,12 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     await platform.down();
     for (let m = 1; m <= 6; m++) await runDue(minutes(m));
     // Refused means not sent: part 2 is neither counted nor in doubt, just waiting.
-    expect(app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: false, lastError: expect.stringMatching(/ECONNREFUSED/) });
+    expect(await app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: false, lastError: expect.stringMatching(/ECONNREFUSED/) });
     await platform.up();
     for (let m = 7; m <= 25; m++) await runDue(minutes(m));
     expect(platform.papersIn(channel)).toHaveLength(4);
     expectEachOnce(ids);
-    expect(app.digests.run(1, minutes(0))!.state).toBe('done');
+    expect((await app.digests.run(1, minutes(0)))!.state).toBe('done');
   });
 
   it('an outage longer than the retries: the parts never posted go out in the next day’s digest', async () => {
@@ -103,7 +103,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     await platform.down();
     for (let m = 1; m <= 30; m++) await runDue(minutes(m));
     for (let m = 60; m < 23 * 60; m += 30) await runDue(minutes(m));
-    expect(app.digests.run(1, minutes(0))!.state).toBe('failed');
+    expect((await app.digests.run(1, minutes(0)))!.state).toBe('failed');
     await platform.up();
     const more = addLlmPapers(app, '2026-03-02T12:00:00Z', 2);
     await runDue(minutes(24 * 60));
@@ -118,7 +118,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     platform.fault((n) => (n === 1 ? fault : undefined));
     const first = await runDue(minutes(0), { sender: platform.sender({ timeoutMs: 300 }) });
     expect(first.retrying).toBe(1);
-    expect(app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
+    expect(await app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
     // Past Discord's nonce window too: both platforms look in the channel.
     expect((await runDue(minutes(3))).sent).toBe(1);
     expect(platform.postCount()).toBe(4);
@@ -128,7 +128,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
   it('an answer lost before the platform kept the post: unknown, not in the channel, posted again once', async () => {
     platform.fault((n) => (n === 1 ? { swallow: true } : undefined));
     await runDue(minutes(0), { sender: platform.sender({ timeoutMs: 300 }) });
-    expect(app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
+    expect(await app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
     expect((await runDue(minutes(3))).sent).toBe(1);
     expect(platform.postCount()).toBe(5);
     expectEachOnce(ids);
@@ -139,7 +139,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     const clock = new FakeClock(minutes(0));
     expect((await runDue(minutes(0), { clock })).retrying).toBe(1);
     expect(clock.sleeps).toEqual([]);
-    expect(app.digests.run(1, minutes(0))!.nextAttemptAt! > minutes(1)).toBe(true);
+    expect((await app.digests.run(1, minutes(0)))!.nextAttemptAt! > minutes(1)).toBe(true);
     expect(await runDue(minutes(1))).toMatchObject({ retrying: 1, sent: 0 });
     expect(platform.postCount()).toBe(2);
     expect((await runDue(minutes(2))).sent).toBe(1);
@@ -166,7 +166,7 @@ describe('on Discord, within the nonce window', () => {
     app = await createTestApp();
     platform = await PLATFORMS[0]![1]();
     channel = platform.channel(8);
-    app.digests.subscribe({
+    await app.digests.subscribe({
       platform: 'discord',
       workspace: 'w',
       channel,
@@ -189,7 +189,7 @@ describe('on Discord, within the nonce window', () => {
       expectEachOnce(ids);
     } finally {
       await platform.close();
-      app.dispose();
+      await app.dispose();
     }
   });
 });

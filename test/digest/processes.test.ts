@@ -59,8 +59,8 @@ function runDueProcess(when: string): { child: ChildProcess; exit: Promise<Exit>
 /** "N sent" from run-due's summary line. */
 const sent = (exit: Exit) => Number(/(\d+) sent/.exec(exit.out)?.[1] ?? NaN);
 
-function subscribe(channel: string, count: number): void {
-  app.digests.subscribe({
+async function subscribe(channel: string, count: number): Promise<void> {
+  await app.digests.subscribe({
     platform: platform.name,
     workspace: 'w',
     channel,
@@ -90,12 +90,12 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
   });
   afterEach(async () => {
     await platform.close();
-    app.dispose();
+    await app.dispose();
   });
 
   it('two at once on one DATA_DIR post each part once, and both take part', async () => {
     const channels = Array.from({ length: 12 }, (_, i) => platform.channel(100 + i));
-    for (const channel of channels) subscribe(channel, 10);
+    for (const channel of channels) await subscribe(channel, 10);
     const ids = addLlmPapers(app, '2026-03-01T12:00:00Z', 10);
     // Answers are held until 9 posts wait at once: more than one process sends at a time (8).
     let open!: () => void;
@@ -122,7 +122,7 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
 
   it('killed with SIGKILL between post and confirm: the next run finds the part and posts each paper once', async () => {
     const channel = platform.channel(200);
-    subscribe(channel, 20);
+    await subscribe(channel, 20);
     const ids = addLlmPapers(app, '2026-03-01T12:00:00Z', 20);
     const victim = runDueProcess(at(0));
     platform.fault((n) => {
@@ -132,7 +132,7 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
     });
     const killed = await victim.exit;
     expect(killed.signal).toBe('SIGKILL');
-    expect(app.digests.run(1, at(0))).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: expect.any(String) });
+    expect(await app.digests.run(1, at(0))).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: expect.any(String) });
     platform.fault(undefined);
     // The next run, once the dead process's lease has run out (Discord: still in its nonce window).
     const clock = new FakeClock(at(110));

@@ -89,8 +89,8 @@ function deps(s: DigestSender = sender, over: Partial<DigestDeps> = {}): DigestD
 
 const addPapers = (at: string, count: number, over: Partial<PaperRecord> = {}) => addLlmPapers(app, at, count, over);
 
-function subscribe(over: Partial<Subscription> = {}): Subscription {
-  return app.digests.subscribe({
+async function subscribe(over: Partial<Subscription> = {}): Promise<Subscription> {
+  return await app.digests.subscribe({
     platform: 'slack',
     workspace: 'T1',
     channel: 'C1',
@@ -129,7 +129,7 @@ function expectEachOnce(ids: readonly string[], s: FakeSender = sender): void {
 
 describe('runDueDigests', () => {
   it('sends the new papers of the day once, at the slot', async () => {
-    subscribe();
+    await subscribe();
     expect((await run('2026-03-01T08:59:00Z')).due).toBe(0);
     expect((await run('2026-03-01T09:00:00Z')).sent).toBe(1); // nothing new yet: one short line
     expect(sender.posts[0]!.reply.fallback).toMatch(/No new papers on Deep Learning · Large Language Models since Sunday, 1 March 2026/);
@@ -142,7 +142,7 @@ describe('runDueDigests', () => {
   });
 
   it('catches up once after days of downtime, with everything missed', async () => {
-    subscribe();
+    await subscribe();
     addPapers('2026-03-01T12:00:00Z', 2);
     await run('2026-03-02T09:00:00Z');
     addPapers('2026-03-02T12:00:00Z', 2);
@@ -156,8 +156,8 @@ describe('runDueDigests', () => {
   });
 
   it('says so in one line on a day with nothing new, or sends the best unsent papers if asked', async () => {
-    subscribe();
-    subscribe({ channel: 'C2', fill: true });
+    await subscribe();
+    await subscribe({ channel: 'C2', fill: true });
     await run('2026-03-02T09:00:00Z');
     const byChannel = Object.fromEntries(sender.posts.map((p) => [p.channel, p.reply]));
     expect(byChannel.C1!.blocks).toHaveLength(1);
@@ -172,7 +172,7 @@ describe('runDueDigests', () => {
   });
 
   it('does not resend a paper by any of its ids: a v2, a cross-list or the same paper from elsewhere', async () => {
-    subscribe();
+    await subscribe();
     const [id] = addPapers('2026-03-01T12:00:00Z', 1);
     await run('2026-03-02T09:00:00Z');
     const sent = app.store.get(id!)!;
@@ -185,7 +185,7 @@ describe('runDueDigests', () => {
   });
 
   it('after a 429 in the middle, retries later from the first part not confirmed', async () => {
-    subscribe({ count: 8 });
+    await subscribe({ count: 8 });
     addPapers('2026-03-01T12:00:00Z', 8);
     sender.behaviour = (call) => (call === 1 ? 'transient' : 'ok');
     const first = await run('2026-03-02T09:00:00Z');
@@ -199,21 +199,21 @@ describe('runDueDigests', () => {
   });
 
   it('pauses a subscription whose channel is gone after a few attempts, and stops trying', async () => {
-    subscribe();
+    await subscribe();
     sender.behaviour = () => 'forbidden';
     await run('2026-03-02T09:00:00Z');
     await run('2026-03-02T09:01:00Z');
     const third = await run('2026-03-02T09:06:00Z');
     expect(third.paused).toBe(1);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
-    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot post in this channel/);
-    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('zh-CN'))).toMatch(/机器人无法在本频道发消息/);
+    expect(await app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText((await app.digests.get(1))!.pausedReason, messages('en'))).toMatch(/cannot post in this channel/);
+    expect(pausedReasonText((await app.digests.get(1))!.pausedReason, messages('zh-CN'))).toMatch(/机器人无法在本频道发消息/);
     const later = await run('2026-03-03T09:00:00Z');
     expect(later.due).toBe(0);
   });
 
   it('a newer slot takes over a digest that never arrived, with its papers', async () => {
-    subscribe();
+    await subscribe();
     addPapers('2026-03-01T12:00:00Z', 2);
     sender.behaviour = (call) => (call === 0 ? 'transient' : 'ok');
     await run('2026-03-02T09:00:00Z'); // fails; retry in a minute, but the bot is down all day
@@ -224,7 +224,7 @@ describe('runDueDigests', () => {
   });
 
   it('papers of a digest given up after repeated failures go out later', async () => {
-    subscribe();
+    await subscribe();
     const ids = addPapers('2026-03-01T12:00:00Z', 2);
     sender.behaviour = () => 'transient';
     let at = Date.parse('2026-03-02T09:00:00Z');
@@ -240,7 +240,7 @@ describe('runDueDigests', () => {
   });
 
   it('a part the platform refuses is skipped, and its papers go out another day', async () => {
-    subscribe({ count: 8 });
+    await subscribe({ count: 8 });
     addPapers('2026-03-01T12:00:00Z', 8);
     sender.behaviour = (call) => (call === 0 ? 'rejected' : 'ok');
     const summary = await run('2026-03-02T09:00:00Z');
@@ -251,7 +251,7 @@ describe('runDueDigests', () => {
   });
 
   it('papers the index did not have yet at one digest are in the next', async () => {
-    subscribe();
+    await subscribe();
     // Written by a sync, not yet in the search index when the 2 March digest runs.
     app.store.transaction(() => {
       const gen = app.store.beginGeneration();
@@ -269,7 +269,7 @@ describe('runDueDigests', () => {
   });
 
   it('opens "More" privately instead of replacing the digest', async () => {
-    subscribe();
+    await subscribe();
     addPapers('2026-03-01T12:00:00Z', 2);
     await run('2026-03-02T09:00:00Z');
     const more = sender.posts[0]!.reply.buttons!.flat().find((b) => /^More on/.test(b.label))!;
@@ -283,7 +283,7 @@ describe('runDueDigests', () => {
 
   it('runs 1,000 subscriptions in one pass', async () => {
     addPapers('2026-03-01T12:00:00Z', 5);
-    for (let i = 0; i < 1000; i++) subscribe({ channel: `C${i}` });
+    for (let i = 0; i < 1000; i++) await subscribe({ channel: `C${i}` });
     const summary = await run('2026-03-02T09:00:00Z');
     expect(summary.sent).toBe(1000);
     expect(sender.posts).toHaveLength(1000);
@@ -292,11 +292,11 @@ describe('runDueDigests', () => {
 
 describe('a post whose outcome is unknown', () => {
   it('is looked for before anything is posted again, and not reposted when it arrived', async () => {
-    subscribe({ count: 12 });
+    await subscribe({ count: 12 });
     const ids = addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? 'lost' : 'ok');
     expect((await run('2026-03-02T09:00:00Z')).retrying).toBe(1);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
     expect((await run('2026-03-02T09:01:00Z')).sent).toBe(1);
     expect(sender.lookups).toBe(1);
     expect(sender.posts).toHaveLength(3);
@@ -304,7 +304,7 @@ describe('a post whose outcome is unknown', () => {
   });
 
   it('is posted again when the channel does not have it', async () => {
-    subscribe({ count: 12 });
+    await subscribe({ count: 12 });
     const ids = addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? 'lost-unposted' : 'ok');
     await run('2026-03-02T09:00:00Z');
@@ -314,19 +314,19 @@ describe('a post whose outcome is unknown', () => {
   });
 
   it('is resolved the same way after the process died while posting it', async () => {
-    subscribe();
+    await subscribe();
     const ids = addPapers('2026-03-01T12:00:00Z', 3);
     sender.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
     await run('2026-03-02T09:00:00Z');
     await run('2026-03-02T09:01:00Z'); // restarted
     expect(sender.posts).toHaveLength(1);
-    expect(app.digests.get(1)!.lastSlot).toBe('2026-03-02T09:00:00.000Z');
+    expect((await app.digests.get(1))!.lastSlot).toBe('2026-03-02T09:00:00.000Z');
     expectEachOnce(ids);
   });
 
   it('is posted again under its key, without a lookup, while the platform drops duplicates', async () => {
     const discordLike = new FakeSender(true);
-    subscribe();
+    await subscribe();
     const ids = addPapers('2026-03-01T12:00:00Z', 3);
     discordLike.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
     await run('2026-03-02T09:00:00Z', discordLike);
@@ -338,12 +338,12 @@ describe('a post whose outcome is unknown', () => {
 
   it('is looked for once the platform would no longer drop a repeat, and a refused resend in the window keeps it unresolved', async () => {
     const discordLike = new FakeSender(true);
-    subscribe();
+    await subscribe();
     const ids = addPapers('2026-03-01T12:00:00Z', 3);
     discordLike.behaviour = (call) => (call === 0 ? 'lost' : call === 1 ? 'transient' : 'ok');
     await run('2026-03-02T09:00:00Z', discordLike);
     await run('2026-03-02T09:01:00Z', discordLike); // resent under its nonce: refused, not posted
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
     discordLike.forgetNonces();
     await run('2026-03-02T09:10:00Z', discordLike);
     expect(discordLike.lookups).toBe(1);
@@ -352,28 +352,28 @@ describe('a post whose outcome is unknown', () => {
   });
 
   it('stays unresolved while the channel cannot be read, and the subscription is paused saying why', async () => {
-    subscribe();
+    await subscribe();
     const ids = addPapers('2026-03-01T12:00:00Z', 3);
     sender.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
     sender.lookup = () => 'forbidden';
     for (const at of ['2026-03-02T09:00:00Z', '2026-03-02T09:01:00Z', '2026-03-02T09:06:00Z', '2026-03-02T09:21:00Z']) await run(at);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
-    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot read this channel's recent messages.*missing_scope/);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ state: 'sending', inFlight: true });
+    expect(await app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText((await app.digests.get(1))!.pausedReason, messages('en'))).toMatch(/cannot read this channel's recent messages.*missing_scope/);
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ state: 'sending', inFlight: true });
     expect(sender.calls).toBe(1);
     // Fixed, and subscribed again: the digest resumes by checking, not by reposting.
     sender.lookup = () => 'ok';
-    subscribe();
+    await subscribe();
     await run('2026-03-02T10:00:00Z');
     expect(sender.calls).toBe(1);
     expectEachOnce(ids);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')!.state).toBe('done');
+    expect((await app.digests.run(1, '2026-03-02T09:00:00.000Z'))!.state).toBe('done');
   });
 });
 
 describe('rate limits', () => {
   it('waits out a short one (up to the cap) and posts the part once', async () => {
-    subscribe({ count: 12 });
+    await subscribe({ count: 12 });
     const ids = addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? { rateLimitedMs: 5_000 } : call === 2 ? { rateLimitedMs: RATE_LIMIT_WAIT_CAP_MS } : 'ok');
     expect((await run('2026-03-02T09:00:00Z')).sent).toBe(1);
@@ -382,14 +382,14 @@ describe('rate limits', () => {
   });
 
   it('reschedules the part at a long one and ends the pass for that platform, never sleeping through it', async () => {
-    for (let i = 1; i <= 10; i++) subscribe({ channel: `C${i}`, count: 12 });
+    for (let i = 1; i <= 10; i++) await subscribe({ channel: `C${i}`, count: 12 });
     const ids = addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (_call, id, channel) => (channel === 'C1' && id.part === 1 && sender.posts.length < 20 ? { rateLimitedMs: 600_000, platformWide: true } : 'ok');
     const first = await run('2026-03-02T09:00:00Z');
     expect(clock.sleeps).toEqual([]);
     // Eight digests were under way (one met the 429, seven stopped before their next post); two not started.
     expect(first).toMatchObject({ sent: 0, retrying: 8, deferred: 2 });
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: false, nextAttemptAt: '2026-03-02T09:10:00.000Z' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: false, nextAttemptAt: '2026-03-02T09:10:00.000Z' });
     // The next pass starts the two left over (the platform would answer its own 429 if still limited).
     expect(await run('2026-03-02T09:05:00Z')).toMatchObject({ retrying: 8, sent: 2 });
     expect((await run('2026-03-02T09:10:00Z')).sent).toBe(8);
@@ -402,7 +402,7 @@ describe('rate limits', () => {
 
 describe('one process per run', () => {
   it('two passes at once post each part once', async () => {
-    for (let i = 0; i < 12; i++) subscribe({ channel: `C${i}`, count: 10 });
+    for (let i = 0; i < 12; i++) await subscribe({ channel: `C${i}`, count: 10 });
     addPapers('2026-03-01T12:00:00Z', 10);
     // Posts that take a while, so that both passes are in the middle of runs together.
     const slow = new FakeSender();
@@ -424,14 +424,14 @@ describe('one process per run', () => {
   });
 
   it('a run held by a live process is left alone; one left by a dead process is taken over', async () => {
-    const sub = subscribe();
+    const sub = await subscribe();
     const ids = addPapers('2026-03-01T12:00:00Z', 3);
     // A process planned the digest, posted its part and was killed before recording it.
     const start = new Date('2026-03-02T09:00:00Z');
-    const plan = choosePapers(app.library, app.digests, sub, new Date(sub.createdAt));
-    const planned = app.digests.planRun(sub, start.toISOString(), plan, 1, { owner: 'dead', now: start, ttlMs: LEASE_TTL_MS })!;
-    app.digests.startPart(planned, 'dead', start);
-    const [part] = renderDigest({ library: app.library, states: app.states, now: start }, sub, planned, start);
+    const plan = await choosePapers(app.library, app.digests, sub, new Date(sub.createdAt));
+    const planned = (await app.digests.planRun(sub, start.toISOString(), plan, 1, { owner: 'dead', now: start, ttlMs: LEASE_TTL_MS }))!;
+    await app.digests.startPart(planned, 'dead', start);
+    const [part] = await renderDigest({ library: app.library, states: app.states, now: start }, sub, planned, start);
     await sender.post(sub.channel, part!.reply, partId(sub, planned, 0));
     const early = await run(new Date(start.getTime() + LEASE_TTL_MS - 1000).toISOString());
     expect(early.busy).toBe(1);
@@ -443,7 +443,7 @@ describe('one process per run', () => {
   });
 
   it('a sender that lost its lease mid-post stops, and leaves the part for the new owner to resolve', async () => {
-    subscribe({ count: 12 });
+    await subscribe({ count: 12 });
     const ids = addPapers('2026-03-01T12:00:00Z', 12);
     const thief = { owner: 'B', now: new Date('2026-03-02T09:05:00Z'), ttlMs: LEASE_TTL_MS };
     const stalled: DigestSender = {
@@ -453,13 +453,13 @@ describe('one process per run', () => {
       post: async (c, r, id) => {
         await sender.post(c, r, id);
         // Stalled past the lease's end: another process took the run meanwhile.
-        if (id.part === 1) expect(app.digests.claimRun({ subscriptionId: 1, slot: '2026-03-02T09:00:00.000Z' }, thief)).toBeDefined();
+        if (id.part === 1) expect(await app.digests.claimRun({ subscriptionId: 1, slot: '2026-03-02T09:00:00.000Z' }, thief)).toBeDefined();
       },
     };
     const first = await run('2026-03-02T09:00:00Z', stalled, { owner: 'A' });
     expect(first.busy).toBe(1);
     expect(sender.posts).toHaveLength(2);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: 'B' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: 'B' });
     await run('2026-03-02T09:07:00Z');
     expect(sender.lookups).toBe(1);
     expectEachOnce(ids);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { openApp, type App, type OpenAppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { createClassifier } from '../../src/topics/classify.js';
 import { loadTaxonomy } from '../../src/topics/taxonomy.js';
@@ -17,7 +17,7 @@ import { FIXTURE_PAPERS, silentLog } from './corpus.js';
 export interface TestApp extends App {
   dataDir: string;
   /** Closes the app and deletes its DATA_DIR. */
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 /** Ingests `paths` into a fresh DATA_DIR (unless `empty`) and opens the app on it. */
@@ -34,8 +34,8 @@ export async function createTestApp(options: OpenAppOptions & { paths?: string[]
   return {
     ...app,
     dataDir,
-    dispose() {
-      app.close();
+    async dispose() {
+      await app.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { msg } from '../../src/i18n/index.js';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { buildIndex } from '../../src/search/index/build.js';

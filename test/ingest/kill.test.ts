@@ -4,7 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { openTestStore, type TestStore } from './helpers/testStore.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ArxivConfig } from '../../src/config.js';
 import type { HttpGet } from '../../src/sources/arxiv/client.js';
 import { cronPattern, scheduleArxivSync, type ScheduleDeps } from '../../src/sources/arxiv/schedule.js';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { loadTopics } from '../../src/app.js';
 import { FakeClock } from './helpers/fakeClock.js';

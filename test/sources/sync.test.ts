@@ -8,7 +8,7 @@ import { loadConfig, type ArxivConfig } from '../../src/config.js';
 import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { lastFeedKey, lastSyncKey, missedAnnouncementDays, syncArxiv, type SyncOptions } from '../../src/sources/arxiv/sync.js';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { silentLog } from '../helpers/corpus.js';
 import { FakeClock } from './helpers/fakeClock.js';

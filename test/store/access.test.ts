@@ -11,7 +11,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { FIXTURE_PAPERS } from '../helpers/corpus.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PaperRecord } from '../../src/papers/model.js';
-import { openDatabase } from '../../src/store/db.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
 import { PaperStore } from '../../src/store/paperStore.js';
 
 const record = (over: Partial<PaperRecord>): PaperRecord => ({

@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/db.js';
-import { SEEN_EVENT_TTL_HOURS, SqliteSeenEvents } from '../../src/store/seenEvents.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { SEEN_EVENT_TTL_HOURS } from '../../src/store/seenEvents.js';
+import { SqliteSeenEvents } from '../../src/store/sqlite/seenEvents.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'paperscout-seen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

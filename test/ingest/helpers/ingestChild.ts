@@ -4,7 +4,7 @@
  *
  *   node --import tsx test/ingest/helpers/ingestChild.ts <db> <path> <batchSize>
  */
-import { openDatabase } from '../../../src/store/db.js';
+import { openDatabase } from '../../../src/store/sqlite/db.js';
 import { PaperStore } from '../../../src/store/paperStore.js';
 import { ingestPaths } from '../../../src/ingest/ingest.js';
 
