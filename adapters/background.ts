@@ -123,6 +123,8 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       config: app.config.arxiv,
       log,
       onChange: () => ensureIndexFresh(),
+      // Of the processes (and instances) sharing the store, one syncs each day.
+      once: { jobs: app.jobs, job: 'arxiv-sync' },
       ...(hooks.onSync && { onDone: hooks.onSync }),
     });
     sync.start();
