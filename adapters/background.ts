@@ -1,8 +1,9 @@
 /**
- * The bot's background work in `npm start`: every minute, the digests that are due (unless
- * DIGEST_SCHEDULER=off) and a check that the search index still reflects the store; once a day,
- * the arXiv sync and a purge of expired button state. When the store has changed (a sync, or an
- * import by another process), or the snapshot was missing or damaged at start, the index is
+ * The bot's background work in `npm start`: every few seconds, a check that the search index
+ * still reflects the store (at once when PostgreSQL says another process wrote papers); every
+ * minute, the digests that are due (unless DIGEST_SCHEDULER=off); once a day, the arXiv sync and
+ * a purge of expired button state. When the store has changed (a sync, an import by another
+ * process or instance) and settled, or the snapshot was missing or damaged at start, the index is
  * rebuilt in a child process (7 s of CPU for 100k papers would stall every user) and the running
  * bot loads it; the first rebuild starts at once. Digests wait while there is no index at all.
  * The child runs the same build as this process: compiled JavaScript under `npm start`,
@@ -21,12 +22,16 @@ import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/sched
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
+/** How often the index is checked against the store's generation (one cheap read). */
+export const INDEX_CHECK_MS = 5000;
+/** After a change another process announced, how long the store must stay quiet before the index is rebuilt. */
+export const SETTLE_MS = 2000;
 
 export interface BackgroundJobs {
   /**
    * Brings the search index up to date now: loads a fresh snapshot, or has a child process
    * rebuild it first (joining a rebuild under way). Resolves when done; failures are logged.
-   * `whenSettled`, as the minute's check does: while the bot has an index, a store that changed
+   * `whenSettled`, as the regular check does: while the bot has an index, a store that changed
    * since the last such check (an import under way in another process) is left alone for now.
    */
   refreshIndex(options?: { whenSettled?: boolean }): Promise<void>;
@@ -51,39 +56,53 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   const stopping = new AbortController();
   let reindexing: Promise<void> | undefined;
 
-  /** The store generation the last minute's check saw: another process's import moves it every second. */
+  /** The store generation the last regular check saw: another process's import moves it every second. */
   let seenGeneration: number | undefined;
 
   /**
    * Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time).
-   * On the minute's check (`whenSettled`) a store still changing since the last check is left
+   * On the regular check (`whenSettled`) a store still changing since the last check is left
    * alone while the bot has an index: an import in another process writes its own snapshot when
    * it ends, and rebuilding beside it would only compete for the CPU.
    */
-  const ensureIndexFresh = (options: { whenSettled?: boolean } = {}): Promise<void> => {
-    if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
+  const ensureIndexFresh = async (options: { whenSettled?: boolean } = {}): Promise<void> => {
+    if (stopping.signal.aborted || reindexing) return reindexing;
+    if (!(await app.library.checkStore())) return;
     // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
     reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
     return reindexing;
   };
   const bringIndexUpToDate = async (whenSettled: boolean): Promise<void> => {
     const wasReady = app.library.ready;
-    const load = (): boolean => {
+    const load = async (): Promise<boolean> => {
       const started = performance.now();
-      const loaded = app.library.refresh({ rebuild: false });
+      const loaded = await app.library.refresh({ rebuild: false });
       if (loaded) log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
       return loaded;
     };
-    if (load()) return;
-    const generation = app.store.generation();
+    if (await load()) return;
+    const generation = app.library.knownStoreGeneration;
     const changing = whenSettled && wasReady && generation !== seenGeneration;
     seenGeneration = generation;
     if (changing) return;
-    if (await reindexInChild(app, stopping.signal)) load();
+    if (await reindexInChild(app, stopping.signal)) await load();
     if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
   };
   const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
     ensureIndexFresh(options).catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+
+  const checks = setInterval(() => void refreshIndex({ whenSettled: true }), INDEX_CHECK_MS);
+  checks.unref();
+  // Another process's write, as PostgreSQL announces it: once the store has been quiet for a
+  // moment (an import writes batch after batch), the index is brought up to date.
+  let settling: NodeJS.Timeout | undefined;
+  const watcher = app.demo
+    ? undefined
+    : app.stores.watchPapers?.(() => {
+        if (settling) clearTimeout(settling);
+        settling = setTimeout(() => void refreshIndex(), SETTLE_MS);
+        settling.unref();
+      });
 
   let pass: Promise<void> | undefined;
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
@@ -135,6 +154,9 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     refreshIndex,
     async stop() {
       stopping.abort();
+      clearInterval(checks);
+      if (settling) clearTimeout(settling);
+      await watcher?.close();
       everyMinute.stop();
       daily.stop();
       await sync?.stop();

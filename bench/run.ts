@@ -112,12 +112,12 @@ const cases = [
   ...KEYWORD_QUERIES.map((query) => ({ kind: 'keywords', query })),
 ];
 const kinds = [...new Set(cases.map((c) => c.kind))];
-for (const c of cases) app.library.search(c.query, { limit: 10 }); // warm-up
+for (const c of cases) await app.library.search(c.query, { limit: 10 }); // warm-up
 const searchMs = new Map<string, number[]>(kinds.map((k) => [k, []]));
 for (let r = 0; r < runs; r++) {
   for (const c of cases) {
     const t = performance.now();
-    app.library.search(c.query, { limit: 10 });
+    await app.library.search(c.query, { limit: 10 });
     searchMs.get(c.kind)!.push(performance.now() - t);
   }
 }

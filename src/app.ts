@@ -14,7 +14,7 @@ import { Library } from './library.js';
 import { silentObserver, type Observer } from './observer.js';
 import { openMemoryPaperStore, openStores, type Stores } from './store/open.js';
 import type { JobLeases } from './store/jobs.js';
-import type { PaperStore } from './store/paperStore.js';
+import type { PaperStore } from './store/papers.js';
 import type { SeenEvents } from './store/seenEvents.js';
 import type { StateStore } from './store/states.js';
 import type { DigestStore } from './digest/store.js';
@@ -75,6 +75,11 @@ export interface OpenAppOptions {
   serving?: boolean;
   /** Hears of commands and searches (the metrics of `npm start`); silent by default. */
   observer?: Observer;
+  /**
+   * How long to keep trying to reach a PostgreSQL store that does not answer at start:
+   * `forever` for the bot, else milliseconds (default: the command line's 30 s).
+   */
+  storePatience?: 'forever' | number;
 }
 
 /**
@@ -85,18 +90,18 @@ export interface OpenAppOptions {
 export async function openApp(config: Config, log: Logger, options: OpenAppOptions = {}): Promise<App> {
   const now = options.now ?? (() => new Date());
   const { taxonomy, taxonomyHash, classify } = loadTopics(options.taxonomyPath);
-  const stores = await openStores(config, { log });
+  const stores = await openStores(config, { log, ...(options.storePatience !== undefined && { patience: options.storePatience }) });
   const { states } = stores;
   try {
     if ((await states.purge(now())) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
     let store = stores.papers;
     let demo = false;
-    if (store.count() === 0 && options.demoWhenEmpty !== false) {
+    if ((await store.count()) === 0 && options.demoWhenEmpty !== false) {
       store = await demoStore(classify, now);
       demo = true;
-      log.info({ papers: store.count() }, 'DATA_DIR has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
+      log.info({ papers: await store.count() }, 'the library has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
     } else {
-      const changed = ensureTopicsCurrent(store, { taxonomyHash, classify });
+      const changed = await ensureTopicsCurrent(store, { taxonomyHash, classify });
       if (changed > 0) log.info({ changed }, 'topics recomputed for the current taxonomy');
     }
     const library = new Library({
@@ -109,7 +114,8 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       rebuild: options.serving ? 'elsewhere' : 'inline',
       log,
       observer: options.observer ?? silentObserver,
-    }).open();
+    });
+    await library.open();
     const registry = createRegistry(options.observer);
     if (options.serving) stores.serve();
     states.start();
@@ -136,7 +142,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       close: async ({ checkpoint } = {}) => {
         const unsaved = await states.stop();
         if (unsaved > 0) log.warn({ unsaved }, 'the store stayed locked or unreachable: the buttons of these searches will say they expired');
-        if (demo) store.close();
+        if (demo) await store.close();
         await stores.close({ ...(checkpoint !== undefined && { checkpoint }) });
       },
     };
@@ -174,10 +180,10 @@ export function chineseDictionary(taxonomy: Taxonomy): Dictionary {
  * Recomputes the papers' topics if the taxonomy changed since they were computed, and records
  * the taxonomy they are now computed with. Returns how many papers changed.
  */
-export function ensureTopicsCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }): number {
-  if (store.getMeta('taxonomy_hash') === topics.taxonomyHash) return 0;
-  const changed = store.count() > 0 ? store.reclassify(topics.classify) : 0;
-  store.setMeta('taxonomy_hash', topics.taxonomyHash);
+export async function ensureTopicsCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }): Promise<number> {
+  if ((await store.getMeta('taxonomy_hash')) === topics.taxonomyHash) return 0;
+  const changed = (await store.count()) > 0 ? await store.reclassify(topics.classify) : 0;
+  await store.setMeta('taxonomy_hash', topics.taxonomyHash);
   return changed;
 }
 

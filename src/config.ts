@@ -20,6 +20,10 @@ const prefixed = (prefix: string, what: string) =>
 export const ConfigSchema = z
   .object({
     DATA_DIR: z.string().trim().min(1).default('./data'),
+    DATABASE_URL: optionalText.refine(
+      (v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v),
+      'must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
     LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
     DISCORD_TOKEN: optionalText,
@@ -103,7 +107,10 @@ export const DEFAULT_ARXIV_CATEGORIES = ['cs.LG', 'cs.CL', 'cs.CV', 'cs.AI', 'cs
 
 export interface Config {
   dataDir: string;
+  /** SQLite's database under DATA_DIR, the store unless {@link database} is set. */
   dbPath: string;
+  /** DATABASE_URL: PostgreSQL is the store (several instances share it); DATA_DIR keeps the index only. */
+  database?: { url: string };
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
@@ -162,6 +169,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     dataDir,
     dbPath: resolve(dataDir, 'paperscout.db'),
+    ...(raw.DATABASE_URL && { database: { url: raw.DATABASE_URL } }),
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,

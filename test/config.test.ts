@@ -28,6 +28,15 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
   });
 
+  it('takes DATABASE_URL for PostgreSQL, and says what it must look like', () => {
+    expect(loadConfig({}).database).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/paperscout' }).database).toEqual({ url: 'postgres://u:p@db:5432/paperscout' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/paperscout' }).database).toEqual({ url: 'postgresql://db/paperscout' });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/x' })).toThrow(
+      'DATABASE_URL: must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
+    );
+  });
+
   it('maps DISCORD_SHARD_COUNT and DISCORD_SHARDS to the shards this instance runs, and refuses ids that cannot be', () => {
     expect(loadConfig({ DISCORD_TOKEN: 't' }).discord!.shards).toBeUndefined();
     expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_SHARD_COUNT: '4' }).discord!.shards).toEqual({ count: 4 });

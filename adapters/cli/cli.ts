@@ -10,6 +10,7 @@ import { paperLinks } from '../../src/library.js';
 import { SetupError, UserError } from '../../src/errors.js';
 import { messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
+import type { Paper } from '../../src/papers/model.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
@@ -61,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
       case 'search':
         return await search(app, rest);
       case 'show':
-        return show(app, rest);
+        return await show(app, rest);
       case 'topics':
         return topics(app);
       case 'topic':
@@ -89,17 +90,17 @@ async function search(app: App, args: string[]): Promise<number> {
   if (values.stdin) {
     const lines = createInterface({ input: process.stdin, terminal: false });
     for await (const line of lines) {
-      const result = app.library.search(line, { limit });
-      const hits = result.hits.map((h) => hitJson(app, h));
+      const result = await app.library.search(line, { limit });
+      const hits = await hitsJson(app, result.hits);
       process.stdout.write(values.json ? `${JSON.stringify(hits)}\n` : `${hits.map((h) => h.title).join('\n')}\n\n`);
     }
     return 0;
   }
   const query = positionals.join(' ');
   if (query.trim() === '') throw new UserError('cli.giveQuery');
-  const result = app.library.search(query, { limit });
+  const result = await app.library.search(query, { limit });
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(result.hits.map((h) => hitJson(app, h)), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await hitsJson(app, result.hits), null, 2)}\n`);
     return 0;
   }
   const m = messages(locale);
@@ -108,25 +109,25 @@ async function search(app: App, args: string[]): Promise<number> {
     process.stderr.write(`${m.t('cli.noResults')}\n`);
     return 1;
   }
-  const cards = app.library.cards(result, 0, limit, m);
+  const cards = await app.library.cards(result, 0, limit, m);
   const reply = { fallback: '', blocks: cards.map((paper) => ({ kind: 'paper' as const, paper })) };
   process.stdout.write(renderText({ ...reply, locale: m.locale }, textStyle()));
   process.stderr.write(`${m.t('cli.matching', { total: result.total, shown: result.hits.length })}\n`);
   return 0;
 }
 
-function show(app: App, args: string[]): number {
+async function show(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   const key = positionals.join(' ').trim();
   if (!key) throw new UserError('cli.giveId');
   const ref = parsePaperRef(key);
-  const paper = app.store.get(key) ?? (ref && app.store.findByRef(ref));
-  if (!paper) throw new UserError('cli.noPaper', { key });
+  const found = (await app.library.findById(key)) ?? (ref && (await app.store.findByRef(ref)));
+  if (!found) throw new UserError('cli.noPaper', { key });
+  const { paper, doc } = found;
   if (values.json) {
     process.stdout.write(`${JSON.stringify(paper, null, 2)}\n`);
     return 0;
   }
-  const doc = app.store.docOf(paper.id)!;
   const m = messages(locale);
   const card = app.library.card(paper, doc, { detail: true, messages: m });
   process.stdout.write(renderText({ locale: m.locale, fallback: '', blocks: [{ kind: 'paper', paper: card }] }, textStyle()));
@@ -169,7 +170,7 @@ function stats(app: App, args: string[]): number {
   const { values } = parseArgs({ args, options: { memory: { type: 'boolean', default: false } } });
   const s = app.library.stats();
   const lines = [
-    `Library: ${app.demo ? 'bundled demo corpus (DATA_DIR has no papers yet)' : app.config.dbPath}`,
+    `Library: ${app.demo ? 'bundled demo corpus (the library has no papers yet)' : app.stores.description}`,
     `Papers: ${s.papers.toLocaleString('en-US')} (index generation ${s.generation}, ${s.terms.toLocaleString('en-US')} distinct words)`,
     `Years: ${s.years}`,
     `Venues: ${s.venues.map(([v, n]) => `${v || '(none)'} ${n.toLocaleString('en-US')}`).join(', ')}`,
@@ -185,8 +186,13 @@ function stats(app: App, args: string[]): number {
   return 0;
 }
 
-function hitJson(app: App, hit: SearchHit) {
-  const paper = app.store.getByDoc(hit.storeDoc);
+/** The hits as `search --json` prints them, their papers read in one go. */
+async function hitsJson(app: App, hits: readonly SearchHit[]) {
+  const papers = await app.library.papersByDocs(hits.map((h) => h.storeDoc));
+  return hits.map((hit) => hitJson(hit, papers.get(hit.storeDoc)));
+}
+
+function hitJson(hit: SearchHit, paper: Paper | undefined) {
   return {
     id: hit.id,
     title: hit.title,

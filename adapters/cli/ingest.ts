@@ -21,7 +21,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
   const store = stores.papers;
   const stop = abortOnSignal('Stopping after the current batch');
   try {
-    ensureTopicsCurrent(store, { taxonomyHash, classify });
+    await ensureTopicsCurrent(store, { taxonomyHash, classify });
     const started = performance.now();
     const bar = createProgressBar(process.stderr);
     const summary = await ingestPaths(paths, {
@@ -34,7 +34,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const ingestSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
-    const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     process.stdout.write(
       `Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir} ` +
@@ -54,9 +54,9 @@ export async function runReindex(config: Config, log: Logger): Promise<number> {
   const stores = await openStores(config, { log });
   try {
     const store = stores.papers;
-    ensureTopicsCurrent(store, { taxonomyHash, classify });
+    await ensureTopicsCurrent(store, { taxonomyHash, classify });
     const started = performance.now();
-    const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
     process.stdout.write(`Search index: ${data.docCount.toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } finally {

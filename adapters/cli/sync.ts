@@ -34,7 +34,7 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
   const store = stores.papers;
   const stop = abortOnSignal('Stopping before the next request');
   try {
-    const reclassified = ensureTopicsCurrent(store, { taxonomyHash, classify });
+    const reclassified = await ensureTopicsCurrent(store, { taxonomyHash, classify });
     if (categories.length > 1) process.stderr.write(`Syncing ${categories.length} arXiv categories, one request every 3 s as arXiv asks…\n`);
     const summary = await syncArxiv(
       { store, classify, config: config.arxiv, http: fetchHttpGet(), clock: systemClock, log },
@@ -42,7 +42,7 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
     );
     process.stdout.write(`${formatSyncSummary(summary)}\n`);
     if (summary.changed || reclassified > 0) {
-      const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
       process.stdout.write(`Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir}\n`);
     }
     if (summary.aborted) return 130;

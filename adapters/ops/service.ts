@@ -71,15 +71,29 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     },
   });
 
-  const snapshot = (): HealthSnapshot => ({
-    now: clock.now(),
-    startedAt,
-    stopping,
-    adapters: supervisor.status(),
-    library: { loaded: app.library.loaded, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.store.generation(), demo: app.demo },
-    digests: { scheduler: app.config.digestScheduler, ...(lastDigestRun && { lastRun: lastDigestRun }) },
-    sync: { scheduled: !app.demo, ...lastSync(app), ...(lastSyncRun && { lastRun: lastSyncRun }) },
-  });
+  // When any process last synced: read from the store now and then, so a health probe never waits for it.
+  let lastSyncAt: Pick<SyncHealth, 'at'> = {};
+  let lastSyncRead = 0;
+  const readLastSync = () => {
+    lastSyncRead = clock.now().getTime();
+    lastSync(app).then(
+      (at) => (lastSyncAt = at),
+      (err: unknown) => log.warn({ err }, 'could not read when arXiv was last synced'),
+    );
+  };
+  readLastSync();
+  const snapshot = (): HealthSnapshot => {
+    if (clock.now().getTime() - lastSyncRead > 60_000) readLastSync();
+    return {
+      now: clock.now(),
+      startedAt,
+      stopping,
+      adapters: supervisor.status(),
+      library: { loaded: app.library.loaded, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.library.knownStoreGeneration, demo: app.demo },
+      digests: { scheduler: app.config.digestScheduler, ...(lastDigestRun && { lastRun: lastDigestRun }) },
+      sync: { scheduled: !app.demo, ...lastSyncAt, ...(lastSyncRun && { lastRun: lastSyncRun }) },
+    };
+  };
   metrics.watch({
     library: () => ({ papers: app.library.size, generation: app.library.generation }),
     adapters: () => supervisor.status(),
@@ -132,6 +146,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     },
     onSync: (result) => {
       const at = clock.now().toISOString();
+      readLastSync();
       if ('summary' in result) {
         metrics.synced(result.summary);
         lastSyncRun = { at, added: result.summary.added, updated: result.summary.updated, failedCategories: result.summary.failed.length };
@@ -175,10 +190,10 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
 }
 
 /** When any process last synced arXiv wholly (the newest of the followed categories). */
-function lastSync(app: App): Pick<SyncHealth, 'at'> {
+async function lastSync(app: App): Promise<Pick<SyncHealth, 'at'>> {
   let newest: string | undefined;
   for (const category of app.config.arxiv.categories) {
-    const at = app.store.getMeta(lastSyncKey(category));
+    const at = await app.store.getMeta(lastSyncKey(category));
     if (at && (!newest || at > newest)) newest = at;
   }
   return newest ? { at: newest } : {};

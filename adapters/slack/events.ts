@@ -8,6 +8,7 @@
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { StoredPaper } from '../../src/store/papers.js';
 import type { App } from '../../src/app.js';
 import { messages } from '../../src/i18n/index.js';
 import { messageReply } from '../../src/reply.js';
@@ -45,10 +46,8 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
   });
 
   bolt.event('link_shared', async ({ event, client }) => {
-    const found = event.links.slice(0, MAX_UNFURLS).flatMap(({ url }) => {
-      const paper = typeof url === 'string' ? paperAt(app, url, log) : undefined;
-      return paper ? [{ url, ...paper }] : [];
-    });
+    const looked = await Promise.all(event.links.slice(0, MAX_UNFURLS).map(async ({ url }) => (typeof url === 'string' ? { url, paper: await paperAt(app, url, log) } : undefined)));
+    const found = looked.flatMap((l) => (l?.paper ? [{ url: l.url, ...l.paper }] : []));
     if (found.length === 0) return;
     // Slack has no workspace language: the card speaks the language of whoever shared the link.
     const m = messages((await memberInfo(client, event.user, app)).locale);
@@ -61,10 +60,10 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
 }
 
 /** The paper a shared link names, if any; an odd URL is simply not a paper. */
-function paperAt(app: App, url: string, log: Logger): ReturnType<App['library']['findByLink']> {
+async function paperAt(app: App, url: string, log: Logger): Promise<StoredPaper | undefined> {
   if (url.length > 2000) return undefined;
   try {
-    return app.library.findByLink(sharedLinkUrl(url));
+    return await app.library.findByLink(sharedLinkUrl(url));
   } catch (err) {
     log.warn({ err, url: url.slice(0, 200) }, 'link lookup failed');
     return undefined;

@@ -49,7 +49,7 @@ const subscribe = defineSubcommand({
     const { platform, channel } = where(ctx);
     const cannotPost = whyNoDigestsHere(ctx);
     if (cannotPost) throw new UserError(cannotPost);
-    const target = resolveTarget(ctx, args.topic);
+    const target = await resolveTarget(ctx, args.topic);
     const time = args.time === undefined ? DEFAULT_TIME : parseTimeOfDay(args.time);
     if (!time) throw new UserError('digest.badTime', { value: shorten(args.time ?? '', 20) });
     const zoneInput = args.timezone ?? ctx.user.timezone ?? 'UTC';
@@ -250,14 +250,14 @@ function yesNo(value: string): boolean {
 }
 
 /** A topic of the taxonomy when the words name one, else a search. */
-function resolveTarget(ctx: CommandContext, input: string): { query: string; label: string } {
+async function resolveTarget(ctx: CommandContext, input: string): Promise<{ query: string; label: string }> {
   if (parsePaperRef(input)) {
     throw new UserError('digest.notOnePaper');
   }
   const found = ctx.library.topics.resolve(input);
   if ('topic' in found) return { query: `topic:"${found.topic.id}"`, label: found.topic.label };
   const words = input.replace(/\s+/g, ' ').trim();
-  if (ctx.library.search(words, { limit: 1 }).hits.length === 0) {
+  if ((await ctx.library.search(words, { limit: 1 })).hits.length === 0) {
     const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
     if (suggestions.length === 0) throw new UserError('digest.noMatch', { words: shorten(words, 60) });
     throw new UserError('digest.noMatchMaybe', { words: shorten(words, 60), suggestions: { items: suggestions, type: 'disjunction' } });

@@ -31,10 +31,7 @@ export const paperCommand = defineCommand({
   autocomplete(ctx, option, value) {
     if (option !== 'query' || value.trim().length < 2) return [];
     // Chinese terms suggest the titles their English reading finds.
-    return ctx.library.suggest(ctx.library.readQuery(value).query, 25).flatMap((s) => {
-      const doc = ctx.library.docOf(s.id);
-      return doc === undefined ? [] : [{ name: shorten(s.title, MAX_CHOICE_LENGTH), value: `${OPEN_PREFIX}${doc}` }];
-    });
+    return ctx.library.suggest(ctx.library.readQuery(value).query, 25).map((s) => ({ name: shorten(s.title, MAX_CHOICE_LENGTH), value: `${OPEN_PREFIX}${s.storeDoc}` }));
   },
   actions: {
     page: (ctx, [stateId, page]) => showPage(ctx, required(stateId), integer(page)),

@@ -33,7 +33,7 @@ export interface DigestPlan {
  */
 export async function choosePapers(library: Library, digests: DigestStore, sub: Subscription, since: Date): Promise<DigestPlan> {
   const pick = async (firstSeenAfter?: Date) => {
-    const result = library.search(sub.query, { limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) });
+    const result = await library.search(sub.query, { limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) });
     const chosen: DigestPlan['papers'] = [];
     const taken = new Set<string>();
     // Candidates in slices, each one read of papers and one of the ledger (most were never sent).
@@ -90,8 +90,9 @@ export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { 
   const m = deps.messages ?? messagesFor();
   const label = subscriptionLabel(library.taxonomy, sub, m);
   const heading = m.t('digest.heading', { label, date: m.date(slot, sub.timezone) });
+  const stored = await library.papersByIds(plan.papers);
   const found = plan.papers.flatMap((id) => {
-    const hit = library.findById(id);
+    const hit = stored.get(id);
     return hit ? [{ id, ...hit }] : [];
   });
   const since = m.date(new Date(plan.since), sub.timezone);

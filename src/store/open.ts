@@ -1,20 +1,24 @@
 /**
  * Opens the store the configuration names: the SQLite database under DATA_DIR by default, or the
- * PostgreSQL database of DATABASE_URL. This is the one module above the two implementations that
- * names either; everything else sees the interfaces of {@link Stores}.
+ * PostgreSQL database of DATABASE_URL (loaded only then). This is the one module above the two
+ * implementations that names either; everything else sees the interfaces of {@link Stores}.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DigestStore } from '../digest/store.js';
 import type { JobLeases } from './jobs.js';
-import { PaperStore } from './paperStore.js';
+import type { PaperStore } from './papers.js';
 import type { SeenEvents } from './seenEvents.js';
 import type { StateStore } from './states.js';
 import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout } from './sqlite/db.js';
 import { SqliteDigestStore } from './sqlite/digests.js';
 import { SqliteJobLeases } from './sqlite/jobs.js';
+import { SqlitePaperStore } from './sqlite/papers.js';
 import { SqliteSeenEvents } from './sqlite/seenEvents.js';
 import { sqliteStateStore } from './sqlite/states.js';
+
+/** How long the command line waits for an unreachable PostgreSQL before giving up. */
+export const CLI_PATIENCE_MS = 30_000;
 
 /** Everything the bot keeps, behind one interface per kind. */
 export interface Stores {
@@ -29,6 +33,11 @@ export interface Stores {
   seenEvents: SeenEvents;
   /** Leases of scheduled jobs (syncs), so that one instance runs each. */
   jobs: JobLeases;
+  /**
+   * Tells `onChange` at once whenever another process's write of papers commits, where the store
+   * can (PostgreSQL's LISTEN; not SQLite, whose readers poll the generation).
+   */
+  watchPapers?(onChange: () => void): { close(): Promise<void> };
   /** From now on a write waits only briefly for a lock held elsewhere: the bot is serving users. */
   serve(): void;
   /**
@@ -40,6 +49,11 @@ export interface Stores {
 
 export interface OpenStoresOptions {
   log: Logger;
+  /**
+   * How long to keep trying to reach a PostgreSQL that does not answer at start: `forever` (the
+   * bot, a service) or milliseconds (default {@link CLI_PATIENCE_MS}).
+   */
+  patience?: 'forever' | number;
 }
 
 /**
@@ -48,10 +62,15 @@ export interface OpenStoresOptions {
  */
 export async function openStores(config: Config, options: OpenStoresOptions): Promise<Stores> {
   const { log } = options;
+  if (config.database) {
+    const [{ openPostgres }, { describeTarget }] = await Promise.all([import('./postgres/index.js'), import('./postgres/connection.js')]);
+    const pg = await openPostgres(config.database.url, { log, patience: options.patience ?? CLI_PATIENCE_MS });
+    return { ...pg, description: `PostgreSQL ${describeTarget(config.database.url)}`, serve: () => undefined, close: () => pg.close() };
+  }
   const db = openDatabase(config.dbPath);
   return {
     description: config.dbPath,
-    papers: new PaperStore(db),
+    papers: new SqlitePaperStore(db),
     states: sqliteStateStore(db),
     digests: new SqliteDigestStore(db),
     seenEvents: new SqliteSeenEvents(db),
@@ -78,5 +97,5 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
  * @example const demo = openMemoryPaperStore(); await ingestPaths([demoFile], { store: demo, classify });
  */
 export function openMemoryPaperStore(): PaperStore {
-  return new PaperStore(openDatabase(':memory:'));
+  return new SqlitePaperStore(openDatabase(':memory:'), { ownsDatabase: true });
 }

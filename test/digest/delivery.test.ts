@@ -82,7 +82,7 @@ describe('on Discord', () => {
 
   it('a short 429 in the middle is handed to the runner and waited out there; nothing is posted twice', async () => {
     await subscribe('discord', '1300000000000000003', { count: 8 });
-    addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
+    await addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
     bot.fake.rateLimitPosts = 1;
     const clock = new FakeClock('2026-03-01T09:00:00Z');
     const summary = await run({ discord: bot.adapter.sender! }, '2026-03-01T09:00:00Z', clock);
@@ -119,7 +119,7 @@ describe('on Slack', () => {
 
   it('after a failure in the middle, resumes at the part not confirmed', async () => {
     await subscribe('slack', 'C101', { count: 8 });
-    addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
+    await addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
     let calls = 0;
     slack.fake.fail('chat.postMessage', 'internal_error', () => ++calls === 2);
     const first = await run({ slack: slack.slack.sender! }, '2026-03-01T09:00:00Z');

@@ -9,7 +9,7 @@ import { messages } from '../../src/i18n/index.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addLlmPapers } from '../helpers/papers.js';
+import { addLlmPapers, titlesOf } from '../helpers/papers.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';
 
 const LLM = 'topic:"deep-learning/large-language-models"';
@@ -120,8 +120,8 @@ function counts(s: FakeSender = sender): Map<string, number> {
   return seen;
 }
 
-function expectEachOnce(ids: readonly string[], s: FakeSender = sender): void {
-  const titles = ids.map((id) => app.store.get(id)!.title);
+async function expectEachOnce(ids: readonly string[], s: FakeSender = sender): Promise<void> {
+  const titles = await titlesOf(app, ids);
   const seen = counts(s);
   expect([...seen.keys()].sort()).toEqual([...titles].sort());
   expect([...seen.values()].every((n) => n === 1)).toBe(true);
@@ -133,7 +133,7 @@ describe('runDueDigests', () => {
     expect((await run('2026-03-01T08:59:00Z')).due).toBe(0);
     expect((await run('2026-03-01T09:00:00Z')).sent).toBe(1); // nothing new yet: one short line
     expect(sender.posts[0]!.reply.fallback).toMatch(/No new papers on Deep Learning · Large Language Models since Sunday, 1 March 2026/);
-    addPapers('2026-03-01T12:00:00Z', 3);
+    await addPapers('2026-03-01T12:00:00Z', 3);
     await run('2026-03-02T09:00:00Z');
     expect(sender.titles()[1]).toHaveLength(3);
     expect(sender.posts[1]!.reply.blocks[0]).toEqual({ kind: 'heading', text: 'Deep Learning · Large Language Models · Monday, 2 March 2026' });
@@ -143,11 +143,11 @@ describe('runDueDigests', () => {
 
   it('catches up once after days of downtime, with everything missed', async () => {
     await subscribe();
-    addPapers('2026-03-01T12:00:00Z', 2);
+    await addPapers('2026-03-01T12:00:00Z', 2);
     await run('2026-03-02T09:00:00Z');
-    addPapers('2026-03-02T12:00:00Z', 2);
-    addPapers('2026-03-03T12:00:00Z', 2);
-    addPapers('2026-03-04T12:00:00Z', 1);
+    await addPapers('2026-03-02T12:00:00Z', 2);
+    await addPapers('2026-03-03T12:00:00Z', 2);
+    await addPapers('2026-03-04T12:00:00Z', 1);
     const summary = await run('2026-03-05T10:00:00Z'); // down on the 3rd, 4th and until after 09:00 on the 5th
     expect(summary.sent).toBe(1);
     expect(sender.posts).toHaveLength(2);
@@ -173,12 +173,12 @@ describe('runDueDigests', () => {
 
   it('does not resend a paper by any of its ids: a v2, a cross-list or the same paper from elsewhere', async () => {
     await subscribe();
-    const [id] = addPapers('2026-03-01T12:00:00Z', 1);
+    const [id] = await addPapers('2026-03-01T12:00:00Z', 1);
     await run('2026-03-02T09:00:00Z');
-    const sent = app.store.get(id!)!;
+    const sent = (await app.store.get(id!))!;
     // v2 of the same arXiv paper, and a venue listing of it with a DOI and the author spelled differently.
-    addPapers('2026-03-02T12:00:00Z', 1, { title: sent.title, externalIds: { arxiv: sent.externalIds.arxiv! }, abstract: `${sent.abstract} (v2)` });
-    addPapers('2026-03-02T13:00:00Z', 1, { title: sent.title, authors: ['A. Nother'], externalIds: { doi: '10.5555/llm.1' }, venue: 'ACL', labels: [] });
+    await addPapers('2026-03-02T12:00:00Z', 1, { title: sent.title, externalIds: { arxiv: sent.externalIds.arxiv! }, abstract: `${sent.abstract} (v2)` });
+    await addPapers('2026-03-02T13:00:00Z', 1, { title: sent.title, authors: ['A. Nother'], externalIds: { doi: '10.5555/llm.1' }, venue: 'ACL', labels: [] });
     await run('2026-03-03T09:00:00Z');
     expect(sender.titles()[1]).toEqual([]);
     expect(sender.posts[1]!.reply.fallback).toMatch(/No new papers/);
@@ -186,7 +186,7 @@ describe('runDueDigests', () => {
 
   it('after a 429 in the middle, retries later from the first part not confirmed', async () => {
     await subscribe({ count: 8 });
-    addPapers('2026-03-01T12:00:00Z', 8);
+    await addPapers('2026-03-01T12:00:00Z', 8);
     sender.behaviour = (call) => (call === 1 ? 'transient' : 'ok');
     const first = await run('2026-03-02T09:00:00Z');
     expect(first.retrying).toBe(1);
@@ -214,10 +214,10 @@ describe('runDueDigests', () => {
 
   it('a newer slot takes over a digest that never arrived, with its papers', async () => {
     await subscribe();
-    addPapers('2026-03-01T12:00:00Z', 2);
+    await addPapers('2026-03-01T12:00:00Z', 2);
     sender.behaviour = (call) => (call === 0 ? 'transient' : 'ok');
     await run('2026-03-02T09:00:00Z'); // fails; retry in a minute, but the bot is down all day
-    addPapers('2026-03-02T12:00:00Z', 1);
+    await addPapers('2026-03-02T12:00:00Z', 1);
     await run('2026-03-03T09:30:00Z');
     expect(sender.titles()).toHaveLength(1);
     expect(sender.titles()[0]).toHaveLength(3);
@@ -225,7 +225,7 @@ describe('runDueDigests', () => {
 
   it('papers of a digest given up after repeated failures go out later', async () => {
     await subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 2);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 2);
     sender.behaviour = () => 'transient';
     let at = Date.parse('2026-03-02T09:00:00Z');
     for (let i = 0; i < 8; i++) {
@@ -236,12 +236,12 @@ describe('runDueDigests', () => {
     sender.behaviour = () => 'ok';
     await run('2026-03-04T09:00:00Z');
     expect(sender.titles().at(-1)).toHaveLength(2);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('a part the platform refuses is skipped, and its papers go out another day', async () => {
     await subscribe({ count: 8 });
-    addPapers('2026-03-01T12:00:00Z', 8);
+    await addPapers('2026-03-01T12:00:00Z', 8);
     sender.behaviour = (call) => (call === 0 ? 'rejected' : 'ok');
     const summary = await run('2026-03-02T09:00:00Z');
     expect(summary.sent).toBe(1);
@@ -253,24 +253,17 @@ describe('runDueDigests', () => {
   it('papers the index did not have yet at one digest are in the next', async () => {
     await subscribe();
     // Written by a sync, not yet in the search index when the 2 March digest runs.
-    app.store.transaction(() => {
-      const gen = app.store.beginGeneration();
-      app.store.upsert(
-        { title: 'Lagging Large Language Models', authors: ['Ann Lee'], abstract: 'Large language models (LLMs), large language models.', venue: 'arXiv', year: 2026, status: '', keywords: ['large language models'], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2603.77777' } },
-        gen,
-        { source: 'arxiv', classify: app.classify, now: new Date('2026-03-02T08:00:00Z') },
-      );
-    });
+    await app.store.write((tx) => tx.upsertBatch([{ title: 'Lagging Large Language Models', authors: ['Ann Lee'], abstract: 'Large language models (LLMs), large language models.', venue: 'arXiv', year: 2026, status: '', keywords: ['large language models'], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2603.77777' } }], { source: 'arxiv', classify: app.classify, now: new Date('2026-03-02T08:00:00Z') }));
     await run('2026-03-02T09:00:00Z');
     expect(sender.titles()[0]).toEqual([]);
-    app.library.refresh();
+    await app.library.refresh();
     await run('2026-03-03T09:00:00Z');
     expect(sender.titles()[1]).toEqual(['Lagging Large Language Models']);
   });
 
   it('opens "More" privately instead of replacing the digest', async () => {
     await subscribe();
-    addPapers('2026-03-01T12:00:00Z', 2);
+    await addPapers('2026-03-01T12:00:00Z', 2);
     await run('2026-03-02T09:00:00Z');
     const more = sender.posts[0]!.reply.buttons!.flat().find((b) => /^More on/.test(b.label))!;
     expect(more.action).toMatch(/^paper:more:/);
@@ -282,7 +275,7 @@ describe('runDueDigests', () => {
   });
 
   it('runs 1,000 subscriptions in one pass', async () => {
-    addPapers('2026-03-01T12:00:00Z', 5);
+    await addPapers('2026-03-01T12:00:00Z', 5);
     for (let i = 0; i < 1000; i++) await subscribe({ channel: `C${i}` });
     const summary = await run('2026-03-02T09:00:00Z');
     expect(summary.sent).toBe(1000);
@@ -293,53 +286,53 @@ describe('runDueDigests', () => {
 describe('a post whose outcome is unknown', () => {
   it('is looked for before anything is posted again, and not reposted when it arrived', async () => {
     await subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? 'lost' : 'ok');
     expect((await run('2026-03-02T09:00:00Z')).retrying).toBe(1);
     expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
     expect((await run('2026-03-02T09:01:00Z')).sent).toBe(1);
     expect(sender.lookups).toBe(1);
     expect(sender.posts).toHaveLength(3);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('is posted again when the channel does not have it', async () => {
     await subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? 'lost-unposted' : 'ok');
     await run('2026-03-02T09:00:00Z');
     await run('2026-03-02T09:01:00Z');
     expect(sender.lookups).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('is resolved the same way after the process died while posting it', async () => {
     await subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     sender.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
     await run('2026-03-02T09:00:00Z');
     await run('2026-03-02T09:01:00Z'); // restarted
     expect(sender.posts).toHaveLength(1);
     expect((await app.digests.get(1))!.lastSlot).toBe('2026-03-02T09:00:00.000Z');
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('is posted again under its key, without a lookup, while the platform drops duplicates', async () => {
     const discordLike = new FakeSender(true);
     await subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     discordLike.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
     await run('2026-03-02T09:00:00Z', discordLike);
     await run('2026-03-02T09:01:00Z', discordLike);
     expect(discordLike.calls).toBe(2);
     expect(discordLike.lookups).toBe(0);
-    expectEachOnce(ids, discordLike);
+    await expectEachOnce(ids, discordLike);
   });
 
   it('is looked for once the platform would no longer drop a repeat, and a refused resend in the window keeps it unresolved', async () => {
     const discordLike = new FakeSender(true);
     await subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     discordLike.behaviour = (call) => (call === 0 ? 'lost' : call === 1 ? 'transient' : 'ok');
     await run('2026-03-02T09:00:00Z', discordLike);
     await run('2026-03-02T09:01:00Z', discordLike); // resent under its nonce: refused, not posted
@@ -348,12 +341,12 @@ describe('a post whose outcome is unknown', () => {
     await run('2026-03-02T09:10:00Z', discordLike);
     expect(discordLike.lookups).toBe(1);
     expect(discordLike.calls).toBe(2);
-    expectEachOnce(ids, discordLike);
+    await expectEachOnce(ids, discordLike);
   });
 
   it('stays unresolved while the channel cannot be read, and the subscription is paused saying why', async () => {
     await subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     sender.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
     sender.lookup = () => 'forbidden';
     for (const at of ['2026-03-02T09:00:00Z', '2026-03-02T09:01:00Z', '2026-03-02T09:06:00Z', '2026-03-02T09:21:00Z']) await run(at);
@@ -366,7 +359,7 @@ describe('a post whose outcome is unknown', () => {
     await subscribe();
     await run('2026-03-02T10:00:00Z');
     expect(sender.calls).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
     expect((await app.digests.run(1, '2026-03-02T09:00:00.000Z'))!.state).toBe('done');
   });
 });
@@ -374,16 +367,16 @@ describe('a post whose outcome is unknown', () => {
 describe('rate limits', () => {
   it('waits out a short one (up to the cap) and posts the part once', async () => {
     await subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? { rateLimitedMs: 5_000 } : call === 2 ? { rateLimitedMs: RATE_LIMIT_WAIT_CAP_MS } : 'ok');
     expect((await run('2026-03-02T09:00:00Z')).sent).toBe(1);
     expect(clock.sleeps).toEqual([5_000, RATE_LIMIT_WAIT_CAP_MS]);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('reschedules the part at a long one and ends the pass for that platform, never sleeping through it', async () => {
     for (let i = 1; i <= 10; i++) await subscribe({ channel: `C${i}`, count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (_call, id, channel) => (channel === 'C1' && id.part === 1 && sender.posts.length < 20 ? { rateLimitedMs: 600_000, platformWide: true } : 'ok');
     const first = await run('2026-03-02T09:00:00Z');
     expect(clock.sleeps).toEqual([]);
@@ -395,7 +388,7 @@ describe('rate limits', () => {
     expect((await run('2026-03-02T09:10:00Z')).sent).toBe(8);
     for (let i = 1; i <= 10; i++) {
       const titles = sender.posts.filter((p) => p.channel === `C${i}`).flatMap((p) => p.reply.blocks.flatMap((b) => (b.kind === 'paper' ? [b.paper.title] : [])));
-      expect(titles.sort()).toEqual(ids.map((id) => app.store.get(id)!.title).sort());
+      expect(titles.sort()).toEqual((await titlesOf(app, ids)).sort());
     }
   });
 });
@@ -403,7 +396,7 @@ describe('rate limits', () => {
 describe('one process per run', () => {
   it('two passes at once post each part once', async () => {
     for (let i = 0; i < 12; i++) await subscribe({ channel: `C${i}`, count: 10 });
-    addPapers('2026-03-01T12:00:00Z', 10);
+    await addPapers('2026-03-01T12:00:00Z', 10);
     // Posts that take a while, so that both passes are in the middle of runs together.
     const slow = new FakeSender();
     const post = slow.post.bind(slow);
@@ -425,7 +418,7 @@ describe('one process per run', () => {
 
   it('a run held by a live process is left alone; one left by a dead process is taken over', async () => {
     const sub = await subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     // A process planned the digest, posted its part and was killed before recording it.
     const start = new Date('2026-03-02T09:00:00Z');
     const plan = await choosePapers(app.library, app.digests, sub, new Date(sub.createdAt));
@@ -439,12 +432,12 @@ describe('one process per run', () => {
     const later = await run(new Date(start.getTime() + LEASE_TTL_MS + 1000).toISOString());
     expect(later.sent).toBe(1);
     expect(sender.lookups).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('a sender that lost its lease mid-post stops, and leaves the part for the new owner to resolve', async () => {
     await subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     const thief = { owner: 'B', now: new Date('2026-03-02T09:05:00Z'), ttlMs: LEASE_TTL_MS };
     const stalled: DigestSender = {
       platform: 'slack',
@@ -462,6 +455,6 @@ describe('one process per run', () => {
     expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: 'B' });
     await run('2026-03-02T09:07:00Z');
     expect(sender.lookups).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 });

@@ -9,7 +9,7 @@ import { openApp, type App, type OpenAppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { openDatabase } from '../../src/store/sqlite/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import { createClassifier } from '../../src/topics/classify.js';
 import { loadTaxonomy } from '../../src/topics/taxonomy.js';
 import { FIXTURE_PAPERS, silentLog } from './corpus.js';
@@ -26,7 +26,7 @@ export async function createTestApp(options: OpenAppOptions & { paths?: string[]
   const config = loadConfig({ ...options.env, DATA_DIR: dataDir });
   if (!options.empty) {
     const db = openDatabase(config.dbPath);
-    const store = new PaperStore(db);
+    const store = new SqlitePaperStore(db);
     await ingestPaths(options.paths ?? [FIXTURE_PAPERS], { store, classify: createClassifier(loadTaxonomy()), now: options.now ?? (() => new Date('2026-01-01T00:00:00Z')) });
     db.close();
   }

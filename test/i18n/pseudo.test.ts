@@ -20,7 +20,8 @@ const typed: string[] = [];
 
 beforeAll(async () => {
   app = await createTestApp({ now: () => new Date('2026-11-29T10:00:00Z') });
-  const papers = [...app.store.rowsForIndex()];
+  const papers: unknown[] = [];
+  for await (const row of app.store.rowsForIndex()) papers.push(row);
   const words: string[] = [];
   for (const row of papers as unknown as Array<Record<string, unknown>>) {
     for (const field of ['title', 'venue', 'status', 'id']) if (typeof row[field] === 'string') words.push(row[field] as string);
@@ -181,7 +182,7 @@ describe('no text outside the catalog', () => {
       platform: 'slack', workspace: 'T1', channel: 'C-digest', query: 'topic:"deep-learning/large-language-models"', label: 'Deep Learning · Large Language Models',
       time: '09:00', timezone: 'Asia/Shanghai', days: 'daily', count: 5, fill: false, createdBy: 'u1', createdAt: '2025-01-01T00:00:00Z',
     });
-    const ids = app.library.search('language', { limit: 7 }).hits.map((h) => h.id);
+    const ids = (await app.library.search('language', { limit: 7 })).hits.map((h) => h.id);
     const deps = { library: app.library, states: app.states, now: new Date('2026-11-29T10:00:00Z'), messages: pseudo };
     const slot = new Date('2026-11-29T01:00:00Z');
     for (const [papers, fill] of [[ids, false], [ids.slice(0, 2), true], [[], false]] as const) {

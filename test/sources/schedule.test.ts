@@ -4,7 +4,7 @@ import type { ArxivConfig } from '../../src/config.js';
 import type { HttpGet } from '../../src/sources/arxiv/client.js';
 import { cronPattern, scheduleArxivSync, type ScheduleDeps } from '../../src/sources/arxiv/schedule.js';
 import { openDatabase } from '../../src/store/sqlite/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import { SqliteJobLeases } from '../../src/store/sqlite/jobs.js';
 import { loadTopics } from '../../src/app.js';
 import { FakeClock } from './helpers/fakeClock.js';
@@ -30,7 +30,7 @@ function logCapture() {
 }
 
 function deps(overrides: Partial<ScheduleDeps> = {}): ScheduleDeps {
-  return { store: new PaperStore(openDatabase(':memory:')), classify, config, log: logCapture().log, http: fixtureHttp(), onChange: () => {}, ...overrides };
+  return { store: new SqlitePaperStore(openDatabase(':memory:')), classify, config, log: logCapture().log, http: fixtureHttp(), onChange: () => {}, ...overrides };
 }
 
 afterEach(() => {
@@ -82,7 +82,7 @@ describe('scheduleArxivSync', () => {
     const calls: string[][] = [[], []];
     const { log, lines } = logCapture();
     const schedules = [0, 1].map((i) =>
-      scheduleArxivSync(deps({ store: new PaperStore(db), log, http: fixtureHttp(calls[i]), once: { jobs, job: 'arxiv-sync' } }), new FakeClock('2025-04-14T02:30:00Z')),
+      scheduleArxivSync(deps({ store: new SqlitePaperStore(db), log, http: fixtureHttp(calls[i]), once: { jobs, job: 'arxiv-sync' } }), new FakeClock('2025-04-14T02:30:00Z')),
     );
     for (const schedule of schedules) schedule.start();
     await vi.advanceTimersByTimeAsync(2 * 60_000);

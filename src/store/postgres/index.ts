@@ -4,21 +4,27 @@
  */
 import type { DigestStore } from '../../digest/store.js';
 import type { JobLeases } from '../jobs.js';
+import type { PaperStore } from '../papers.js';
 import type { SeenEvents } from '../seenEvents.js';
 import type { StateStore } from '../states.js';
 import { connectPostgres, type ConnectOptions, type Postgres } from './connection.js';
 import { PgDigestStore } from './digests.js';
 import { PgJobLeases } from './jobs.js';
+import { listen, type Listener } from './listen.js';
 import { migrate } from './migrate.js';
+import { PAPERS_CHANNEL, PgPaperStore } from './papers.js';
 import { PgSeenEvents } from './seenEvents.js';
 import { pgStateStore } from './states.js';
 
 export interface PostgresStores {
   db: Postgres;
+  papers: PaperStore;
   states: StateStore;
   digests: DigestStore;
   seenEvents: SeenEvents;
   jobs: JobLeases;
+  /** Calls `onChange` whenever a write of papers commits (and once per reconnection of the listener). */
+  watchPapers(onChange: () => void): Listener;
   close(): Promise<void>;
 }
 
@@ -35,10 +41,12 @@ export async function openPostgres(url: string, options: ConnectOptions): Promis
   }
   return {
     db,
+    papers: new PgPaperStore(db),
     states: pgStateStore(db),
     digests: new PgDigestStore(db),
     seenEvents: new PgSeenEvents(db),
     jobs: new PgJobLeases(db),
+    watchPapers: (onChange) => listen(db, PAPERS_CHANNEL, options.log, () => onChange()),
     close: () => db.end(),
   };
 }

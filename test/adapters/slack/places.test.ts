@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.stop({ fake: true });
-  app.dispose();
+  await app.dispose();
 });
 
 async function digest(text: string, channel: Record<string, string>): Promise<Json> {

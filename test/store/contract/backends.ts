@@ -9,11 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DigestStore } from '../../../src/digest/store.js';
 import type { JobLeases } from '../../../src/store/jobs.js';
+import type { PaperStore } from '../../../src/store/papers.js';
 import { openPostgres } from '../../../src/store/postgres/index.js';
 import type { SeenEvents } from '../../../src/store/seenEvents.js';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
 import { SqliteDigestStore } from '../../../src/store/sqlite/digests.js';
 import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
+import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { SqliteSeenEvents } from '../../../src/store/sqlite/seenEvents.js';
 import { sqliteStateStore } from '../../../src/store/sqlite/states.js';
 import type { StateStore } from '../../../src/store/states.js';
@@ -21,6 +23,7 @@ import { silentLog } from '../../helpers/corpus.js';
 import { createTestDatabase, dropTestDatabase, postgresMissing } from '../../helpers/postgres.js';
 
 export interface Instance {
+  papers: PaperStore;
   states: StateStore;
   digests: DigestStore;
   seenEvents: SeenEvents;
@@ -39,12 +42,20 @@ export interface StoreBackend {
   name: 'sqlite' | 'postgres';
   /** Why this backend's suites are skipped, if they are. */
   skip: string | undefined;
+  /**
+   * Whether two instances may write papers at once in one test process. Not SQLite's: its
+   * writers wait for the lock synchronously (better-sqlite3), so a second connection in the
+   * process of the first waits for a transaction that cannot finish meanwhile. Two SQLite
+   * writers are two processes (test/digest/processes.test.ts, test/ingest/kill.test.ts).
+   */
+  concurrentInstances: boolean;
   create(): Promise<TestStore>;
 }
 
 const sqlite: StoreBackend = {
   name: 'sqlite',
   skip: undefined,
+  concurrentInstances: false,
   async create() {
     const dir = mkdtempSync(join(tmpdir(), 'paperscout-contract-'));
     const path = join(dir, 'paperscout.db');
@@ -53,6 +64,7 @@ const sqlite: StoreBackend = {
       async instance() {
         const db = openDatabase(path);
         const instance: Instance = {
+          papers: new SqlitePaperStore(db),
           states: sqliteStateStore(db),
           digests: new SqliteDigestStore(db),
           seenEvents: new SqliteSeenEvents(db),
@@ -73,6 +85,7 @@ const sqlite: StoreBackend = {
 const postgres: StoreBackend = {
   name: 'postgres',
   skip: postgresMissing,
+  concurrentInstances: true,
   async create() {
     const url = await createTestDatabase();
     const opened: Instance[] = [];
