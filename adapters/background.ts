@@ -45,7 +45,12 @@ export interface BackgroundHooks {
   onDigestRun?: (at: Date, result: { summary: RunDueSummary } | { error: unknown }) => void;
   /** An arXiv sync ended. */
   onSync?: ScheduleDeps['onDone'];
+  /** Whether every configured platform is connected: the digest pass at start waits for it (a while). */
+  platformsReady?: () => boolean;
 }
+
+/** How long the digest pass at start waits for the platforms to connect before it goes ahead. */
+const START_PASS_WAIT_MS = 30_000;
 
 /**
  * Starts the timers. `senders` is read at every digest pass, so a platform that connects later
@@ -104,24 +109,37 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
         settling.unref();
       });
 
-  let pass: Promise<void> | undefined;
+  const digestPass = async (): Promise<void> => {
+    if (!app.config.digestScheduler || stopping.signal.aborted) return;
+    if (!app.library.ready) {
+      log.warn('digests wait: the search index is still being rebuilt');
+      return;
+    }
+    const at = new Date();
+    try {
+      const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
+      if (summary.due > 0) log.info({ ...summary }, 'digests run');
+      hooks.onDigestRun?.(at, { summary });
+    } catch (err) {
+      log.error({ err }, 'digest run failed');
+      hooks.onDigestRun?.(at, { error: err });
+    }
+  };
+  // At start: the index first (a snapshot that was missing, damaged or behind the store is
+  // rebuilt now, not in a minute), then the digests already due, so that after a restart or a
+  // deploy they go out at once. Every instance may do so: each run is sent by one (its lease).
+  const platformsUp = async (): Promise<void> => {
+    for (let waited = 0; hooks.platformsReady && !hooks.platformsReady() && waited < START_PASS_WAIT_MS && !stopping.signal.aborted; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250).unref());
+    }
+  };
+  let pass: Promise<void> | undefined = Promise.all([refreshIndex(), platformsUp()]).then(digestPass);
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
+    const previous = pass;
     pass = (async () => {
+      await previous;
       await refreshIndex({ whenSettled: true });
-      if (!app.config.digestScheduler || stopping.signal.aborted) return;
-      if (!app.library.ready) {
-        log.warn('digests wait: the search index is still being rebuilt');
-        return;
-      }
-      const at = new Date();
-      try {
-        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
-        if (summary.due > 0) log.info({ ...summary }, 'digests run');
-        hooks.onDigestRun?.(at, { summary });
-      } catch (err) {
-        log.error({ err }, 'digest run failed');
-        hooks.onDigestRun?.(at, { error: err });
-      }
+      await digestPass();
     })();
     await pass;
   });
@@ -129,8 +147,6 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     const purged = await app.states.purge(new Date());
     if (purged) log.info({ purged }, 'expired button state purged');
   });
-  // A snapshot that was missing, damaged or behind the store at start is rebuilt now, not in a minute.
-  void refreshIndex();
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
   if (app.demo) {

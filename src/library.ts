@@ -166,9 +166,9 @@ export class Library {
     return this.engine?.size ?? 0;
   }
 
-  /** The store generation the loaded index reflects (it grows with every import or sync). */
+  /** The store generation the loaded index reflects (it grows with every import or sync); 0 while there is none. */
   get generation(): number {
-    return this.engine_.data.generation;
+    return this.engine?.data.generation ?? 0;
   }
 
   /** Whether an index is loaded (searching works). */

@@ -15,7 +15,7 @@ import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
-import { BATCH_LOCK_WAIT_MS, isStoreBusy } from '../../src/store/errors.js';
+import { BATCH_LOCK_WAIT_MS, StoreUnavailableError, isStoreBusy } from '../../src/store/errors.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
@@ -228,7 +228,8 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UserError) {
       process.stderr.write(`${messages(locale).text(err.reason)}\n`);
-    } else if (err instanceof SetupError) {
+    } else if (err instanceof SetupError || err instanceof StoreUnavailableError) {
+      // The message is the whole story (what, where, what to do): no stack trace.
       process.stderr.write(`${err.message}\n`);
       process.exitCode = 1;
       return;

@@ -104,26 +104,27 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
   let slackEndpoint: import('../slack/index.js').SlackEndpoint | undefined;
   let opsServer: OpsServer | undefined;
   let listening = port;
+  // Every platform is registered before anything listens: /readyz must not say ready before they connect.
+  if (discord) {
+    const { startDiscord } = await import('../discord/index.js');
+    supervisor.add({ name: 'discord', start: (signal) => startDiscord(app, discord, { track: inFlight.track, signal }) });
+  }
   if (slack) {
     const { createSlack } = await import('../slack/index.js');
     const endpoint = createSlack(app, slack, { track: inFlight.track, ...(!slack.appToken && { customRoutes: routes }) });
     slackEndpoint = endpoint;
+    supervisor.add({ name: 'slack', start: (signal) => endpoint.connect(signal) });
     try {
       listening = (await endpoint.listen()) ?? listening;
     } catch (err) {
       throw listenFailure(err, slack.port);
     }
-    supervisor.add({ name: 'slack', start: (signal) => endpoint.connect(signal) });
   }
   if (!slack || slack.appToken) {
     opsServer = await startOpsServer(port, routes);
     listening = opsServer.port;
   }
   log.info({ port: listening, paths: routes.map((r) => r.path) }, 'health, readiness and metrics are served');
-  if (discord) {
-    const { startDiscord } = await import('../discord/index.js');
-    supervisor.add({ name: 'discord', start: (signal) => startDiscord(app, discord, { track: inFlight.track, signal }) });
-  }
   supervisor.start();
 
   // Digests go through whichever adapters are connected when they are due.
@@ -141,6 +142,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     });
   }
   const jobs: BackgroundJobs = startBackgroundJobs(app, senders, {
+    platformsReady: () => supervisor.allConnected,
     onDigestRun: (at, result) => {
       lastDigestRun = 'summary' in result ? { at: at.toISOString(), summary: result.summary } : { at: at.toISOString(), error: String(result.error) };
     },

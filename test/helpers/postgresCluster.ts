@@ -47,7 +47,8 @@ function versions(): string[] {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on (yet). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -56,10 +57,11 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts a private server; rejects when the binaries are missing (see {@link postgresBinaries}).
+ * Starts a private server (on `port` when given, else a free one); rejects when the binaries are
+ * missing (see {@link postgresBinaries}).
  * @example const cluster = await startPostgresCluster(); … await cluster.stop();
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: { port?: number } = {}): Promise<PostgresCluster> {
   const found = postgresBinaries();
   if ('missing' in found) throw new Error(found.missing);
   const root = process.getuid?.() === 0;
@@ -72,9 +74,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   }
   const as = (command: string, args: string[]) => (root ? run('runuser', ['-u', 'postgres', '--', join(found.bin, command), ...args]) : run(join(found.bin, command), args));
   await as('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
-  const port = await freePort();
-  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=300'].join(' ');
-  const start = () => as('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const port = options.port ?? (await freePort());
+  const serverOptions = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=300'].join(' ');
+  const start = () => as('pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   await start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const admin = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
