@@ -75,4 +75,4 @@ const rows = [...stats].map(([kind, s]) => {
   return `${kind.padEnd(13)} n=${String(s.n).padEnd(4)} ${quality.padEnd(40)} p50 ${percentile(s.ms, 0.5).toFixed(2)} ms  p99 ${percentile(s.ms, 0.99).toFixed(2)} ms`;
 });
 process.stdout.write(`Relevance of ${app.library.size.toLocaleString('en-US')} papers on ${file}\n${rows.join('\n')}\n`);
-app.close();
+await app.close();

@@ -86,6 +86,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   try {
     for (const line of await benchSlack(app)) process.stdout.write(`${line}\n`);
   } finally {
-    app.close();
+    await app.close();
   }
 }

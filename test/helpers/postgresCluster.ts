@@ -2,7 +2,7 @@
  * A private PostgreSQL server for tests and benchmarks: `initdb` into a temporary directory and
  * `pg_ctl start` on a free loopback port, with the binaries of Debian's `postgresql` package
  * (/usr/lib/postgresql/<version>/bin). Run as the `postgres` user when this process is root
- * (the server refuses to run as root). Durability is off: it is thrown away at the end.
+ * (the server refuses to run as root). For tests durability is off: it is thrown away at the end.
  */
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -61,7 +61,7 @@ export async function freePort(): Promise<number> {
  * missing (see {@link postgresBinaries}).
  * @example const cluster = await startPostgresCluster(); … await cluster.stop();
  */
-export async function startPostgresCluster(options: { port?: number } = {}): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: { port?: number; durable?: boolean } = {}): Promise<PostgresCluster> {
   const found = postgresBinaries();
   if ('missing' in found) throw new Error(found.missing);
   const root = process.getuid?.() === 0;
@@ -75,7 +75,9 @@ export async function startPostgresCluster(options: { port?: number } = {}): Pro
   const as = (command: string, args: string[]) => (root ? run('runuser', ['-u', 'postgres', '--', join(found.bin, command), ...args]) : run(join(found.bin, command), args));
   await as('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C.UTF-8']);
   const port = options.port ?? (await freePort());
-  const serverOptions = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off', '-c max_connections=300'].join(' ');
+  // Tests throw the server away, so durability is off; a benchmark (`durable`) measures the defaults.
+  const speed = options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
+  const serverOptions = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', ...speed, '-c max_connections=300'].join(' ');
   const start = () => as('pg_ctl', ['-D', dataDir, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   await start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
