@@ -93,8 +93,9 @@ export async function benchPostgres(o: PostgresBenchOptions): Promise<string[]> 
       row('  import, whole corpus', `${pgImport.toFixed(1)} s vs SQLite ${sqliteImport.toFixed(1)} s = ${(pgImport / sqliteImport).toFixed(2)}× (${papers} papers${runs})`, '≤ 2× SQLite'),
       row('  ingest command, wall', `${pgWall.toFixed(1)} s (import, then the index built from PostgreSQL)`),
       row('  Discord /paper p50 / p99', `${p(discord.paperMs)} vs SQLite ${p(o.sqlite.paperMs)}: p99 ${(p99.pg / p99.sqlite).toFixed(2)}×`, 'p99 ≤ 1.5× SQLite'),
-      ...discord.lines.slice(2).map((l) => l.replace(/^ {2}/, '  PostgreSQL ')),
-      ...digest.map((l) => `  PostgreSQL ${l}`),
+      // The rest of the Discord figures, and the digests, as the SQLite section shows them.
+      ...discord.lines.slice(2).map((l) => `  PG ${l.slice(0, 28).trim()}`.padEnd(28) + l.slice(28)),
+      ...digest.map((l) => `  PG ${l}`),
     ];
   } finally {
     await cluster.stop();
