@@ -144,7 +144,7 @@ describe.skipIf(postgresMissing)('several npm start on one PostgreSQL', () => {
     expect((await stores.digests.run(1, left!.slot))!.state).toBe('done');
   });
 
-  it('Slack behind a load balancer: a Next button pressed on instance B for a search made on instance A', { timeout: 120_000 }, async () => {
+  it('Slack behind a load balancer: a Next button pressed on instance B for a search made on instance A; an event redelivered to B answered once', { timeout: 120_000 }, async () => {
     await seedLibrary(url);
     const slack = await FakeSlack.start();
     closers.push(() => slack.close());
@@ -158,6 +158,21 @@ describe.skipIf(postgresMissing)('several npm start on one PostgreSQL', () => {
     expect(textOf(second)).toContain('page 2 of 3');
     expect(await commandsAnswered(a!, 'slack')).toBe(1);
     expect(await commandsAnswered(b!, 'slack')).toBe(1);
+
+    // An event Slack redelivers to the other instance is answered once.
+    const mention = fixture<Record<string, any>>('app-mention');
+    const ts = '1760009000.000100';
+    const event = { ...mention, event_id: 'Ev0INSTANCES1', event: { ...mention.event, text: '<@U0BOT> attention', ts, event_ts: ts } };
+    expect((await send(a!.events, JSON.stringify(event), 'application/json')).status).toBe(200);
+    const retried = { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } };
+    expect((await send(b!.events, JSON.stringify(event), 'application/json', retried)).status).toBe(200);
+    const answers = () => slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === ts).length;
+    await slack.until(() => answers() === 1, 'the answer to the mention');
+    // Another mention, to B, answered after the retry was: the retry was dropped, not pending.
+    const later = { ...event, event_id: 'Ev0INSTANCES2', event: { ...event.event, ts: '1760009000.000200', event_ts: '1760009000.000200' } };
+    await send(b!.events, JSON.stringify(later), 'application/json');
+    await slack.until(() => slack.callsOf('chat.postMessage').some((c) => c.args.thread_ts === '1760009000.000200'), 'the second answer');
+    expect(answers()).toBe(1);
   });
 
   it('a paper imported by a third process (its own DATA_DIR) is found on both instances within 15 s', { timeout: 120_000 }, async () => {
