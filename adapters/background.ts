@@ -19,6 +19,7 @@ import { runDueDigests, type RunDueSummary } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
 import type { ChatPlatform } from '../src/digest/store.js';
 import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
+import { isStoreUnavailable } from '../src/store/errors.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
@@ -93,8 +94,20 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     if (await reindexInChild(app, stopping.signal)) await load();
     if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
   };
+  /** Whether the last check found the store unreachable: said once per outage, not every 5 s. */
+  let storeDown = false;
   const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
-    ensureIndexFresh(options).catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+    ensureIndexFresh(options).then(
+      () => {
+        if (storeDown) log.info('the store answers again: the search index follows it again');
+        storeDown = false;
+      },
+      (err: unknown) => {
+        if (!isStoreUnavailable(err)) return log.error({ err }, 'index refresh failed');
+        if (!storeDown) log.warn({ reason: (err as Error).message }, 'the store is unreachable: searches use the index as it is until it is back');
+        storeDown = true;
+      },
+    );
 
   const checks = setInterval(() => void refreshIndex({ whenSettled: true }), INDEX_CHECK_MS);
   checks.unref();
@@ -121,7 +134,8 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       if (summary.due > 0) log.info({ ...summary }, 'digests run');
       hooks.onDigestRun?.(at, { summary });
     } catch (err) {
-      log.error({ err }, 'digest run failed');
+      if (isStoreUnavailable(err)) log.warn({ reason: (err as Error).message }, 'digest pass stopped: the store is unreachable; the next pass resumes where it stopped');
+      else log.error({ err }, 'digest run failed');
       hooks.onDigestRun?.(at, { error: err });
     }
   };
