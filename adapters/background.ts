@@ -1,9 +1,11 @@
 /**
- * The bot's background work in `npm start`: every minute, the digests that are due (unless
- * DIGEST_SCHEDULER=off) and a check that the search index still reflects the store; once a day,
- * the arXiv sync, the OpenReview venues that are due (OPENREVIEW_VENUES) and a purge of expired
- * button state. When the store has changed (a sync, a lookup of a paper the library lacked, or
- * an import by another process), or the snapshot was missing or damaged at start, the index is
+ * The bot's background work in `npm start`: every few seconds, a check that the search index
+ * still reflects the store (at once when PostgreSQL says another process wrote papers); every
+ * minute, the digests that are due (unless DIGEST_SCHEDULER=off); once a day, the arXiv sync, the
+ * OpenReview venues that are due (OPENREVIEW_VENUES) and a purge of expired button state; the
+ * syncs run once across the processes and instances sharing the store (job leases). When the
+ * store has changed (a sync, a lookup of a paper the library lacked, an import by another process
+ * or instance) and settled, or the snapshot was missing or damaged at start, the index is
  * rebuilt in a child process (7 s of CPU for 100k papers would stall every user) and the running
  * bot loads it; the first rebuild starts at once. Digests wait while there is no index at all.
  * The child runs the same build as this process: compiled JavaScript under `npm start`,
@@ -23,16 +25,20 @@ import { fetchHttpGet } from '../src/sources/arxiv/client.js';
 import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
 import { fetchHttp } from '../src/sources/http.js';
 import { scheduleOpenReviewSync } from '../src/sources/openreview/schedule.js';
-import { SqliteHarvestStore } from '../src/store/harvestStore.js';
+import { isStoreUnavailable } from '../src/store/errors.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
+/** How often the index is checked against the store's generation (one cheap read). */
+export const INDEX_CHECK_MS = 5000;
+/** After a change another process announced, how long the store must stay quiet before the index is rebuilt. */
+export const SETTLE_MS = 2000;
 
 export interface BackgroundJobs {
   /**
    * Brings the search index up to date now: loads a fresh snapshot, or has a child process
    * rebuild it first (joining a rebuild under way). Resolves when done; failures are logged.
-   * `whenSettled`, as the minute's check does: while the bot has an index, a store that changed
+   * `whenSettled`, as the regular check does: while the bot has an index, a store that changed
    * since the last such check (an import under way in another process) is left alone for now.
    */
   refreshIndex(options?: { whenSettled?: boolean }): Promise<void>;
@@ -46,7 +52,12 @@ export interface BackgroundHooks {
   onDigestRun?: (at: Date, result: { summary: RunDueSummary } | { error: unknown }) => void;
   /** An arXiv sync ended. */
   onSync?: ScheduleDeps['onDone'];
+  /** Whether every configured platform is connected: the digest pass at start waits for it (a while). */
+  platformsReady?: () => boolean;
 }
+
+/** How long the digest pass at start waits for the platforms to connect before it goes ahead. */
+const START_PASS_WAIT_MS = 30_000;
 
 /**
  * Starts the timers. `senders` is read at every digest pass, so a platform that connects later
@@ -57,21 +68,22 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   const stopping = new AbortController();
   let reindexing: Promise<void> | undefined;
 
-  /** The store generation the last minute's check saw: another process's import moves it every second. */
+  /** The store generation the last regular check saw: another process's import moves it every second. */
   let seenGeneration: number | undefined;
 
   /**
    * Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time).
-   * On the minute's check (`whenSettled`) a store still changing since the last check is left
+   * On the regular check (`whenSettled`) a store still changing since the last check is left
    * alone while the bot has an index: an import in another process writes its own snapshot when
    * it ends, and rebuilding beside it would only compete for the CPU.
    */
-  const ensureIndexFresh = (options: { whenSettled?: boolean } = {}): Promise<void> => {
-    if (!app.library.stale || stopping.signal.aborted) return Promise.resolve();
+  const ensureIndexFresh = async (options: { whenSettled?: boolean } = {}): Promise<void> => {
+    if (stopping.signal.aborted || reindexing) return reindexing;
+    if (!(await app.library.checkStore())) return;
     if (app.demo) {
       // In memory, some sixty papers: rebuilt in a blink, and a child would index DATA_DIR instead.
-      app.library.refresh();
-      return Promise.resolve();
+      await app.library.refresh();
+      return;
     }
     // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
     reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
@@ -79,50 +91,87 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   };
   const bringIndexUpToDate = async (whenSettled: boolean): Promise<void> => {
     const wasReady = app.library.ready;
-    const load = (): boolean => {
+    const load = async (): Promise<boolean> => {
       const started = performance.now();
-      const loaded = app.library.refresh({ rebuild: false });
+      const loaded = await app.library.refresh({ rebuild: false });
       if (loaded) log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
       return loaded;
     };
-    if (load()) return;
-    const generation = app.store.generation();
+    if (await load()) return;
+    const generation = app.library.knownStoreGeneration;
     const changing = whenSettled && wasReady && generation !== seenGeneration;
     seenGeneration = generation;
     if (changing) return;
-    if (await reindexInChild(app, stopping.signal)) load();
+    if (await reindexInChild(app, stopping.signal)) await load();
     if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
   };
+  /** Whether the last check found the store unreachable: said once per outage, not every 5 s. */
+  let storeDown = false;
   const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
-    ensureIndexFresh(options).catch((err: unknown) => log.error({ err }, 'index refresh failed'));
+    ensureIndexFresh(options).then(
+      () => {
+        if (storeDown) log.info('the store answers again: the search index follows it again');
+        storeDown = false;
+      },
+      (err: unknown) => {
+        if (!isStoreUnavailable(err)) return log.error({ err }, 'index refresh failed');
+        if (!storeDown) log.warn({ reason: (err as Error).message }, 'the store is unreachable: searches use the index as it is until it is back');
+        storeDown = true;
+      },
+    );
 
-  let pass: Promise<void> | undefined;
+  const checks = setInterval(() => void refreshIndex({ whenSettled: true }), INDEX_CHECK_MS);
+  checks.unref();
+  // Another process's write, as PostgreSQL announces it: once the store has been quiet for a
+  // moment (an import writes batch after batch), the index is brought up to date.
+  let settling: NodeJS.Timeout | undefined;
+  const watcher = app.demo
+    ? undefined
+    : app.stores.watchPapers?.(() => {
+        if (settling) clearTimeout(settling);
+        settling = setTimeout(() => void refreshIndex(), SETTLE_MS);
+        settling.unref();
+      });
+
+  const digestPass = async (): Promise<void> => {
+    if (!app.config.digestScheduler || stopping.signal.aborted) return;
+    if (!app.library.ready) {
+      log.warn('digests wait: the search index is still being rebuilt');
+      return;
+    }
+    const at = new Date();
+    try {
+      const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
+      if (summary.due > 0) log.info({ ...summary }, 'digests run');
+      hooks.onDigestRun?.(at, { summary });
+    } catch (err) {
+      if (isStoreUnavailable(err)) log.warn({ reason: (err as Error).message }, 'digest pass stopped: the store is unreachable; the next pass resumes where it stopped');
+      else log.error({ err }, 'digest run failed');
+      hooks.onDigestRun?.(at, { error: err });
+    }
+  };
+  // At start: the index first (a snapshot that was missing, damaged or behind the store is
+  // rebuilt now, not in a minute), then the digests already due, so that after a restart or a
+  // deploy they go out at once. Every instance may do so: each run is sent by one (its lease).
+  const platformsUp = async (): Promise<void> => {
+    for (let waited = 0; hooks.platformsReady && !hooks.platformsReady() && waited < START_PASS_WAIT_MS && !stopping.signal.aborted; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250).unref());
+    }
+  };
+  let pass: Promise<void> | undefined = Promise.all([refreshIndex(), platformsUp()]).then(digestPass);
   const everyMinute = new Cron('* * * * *', { protect: true }, async () => {
+    const previous = pass;
     pass = (async () => {
+      await previous;
       await refreshIndex({ whenSettled: true });
-      if (!app.config.digestScheduler || stopping.signal.aborted) return;
-      if (!app.library.ready) {
-        log.warn('digests wait: the search index is still being rebuilt');
-        return;
-      }
-      const at = new Date();
-      try {
-        const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
-        if (summary.due > 0) log.info({ ...summary }, 'digests run');
-        hooks.onDigestRun?.(at, { summary });
-      } catch (err) {
-        log.error({ err }, 'digest run failed');
-        hooks.onDigestRun?.(at, { error: err });
-      }
+      await digestPass();
     })();
     await pass;
   });
-  const daily = new Cron('17 3 * * *', { timezone: 'UTC' }, () => {
-    const purged = app.states.purge(new Date());
+  const daily = new Cron('17 3 * * *', { timezone: 'UTC', catch: (err: unknown) => log.warn({ err }, 'purging expired button state failed') }, async () => {
+    const purged = await app.states.purge(new Date());
     if (purged) log.info({ purged }, 'expired button state purged');
   });
-  // A snapshot that was missing, damaged or behind the store at start is rebuilt now, not in a minute.
-  void refreshIndex();
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
   let openreview: ReturnType<typeof scheduleOpenReviewSync> | undefined;
@@ -136,17 +185,20 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       log,
       http: fetchHttpGet({ userAgent: app.config.userAgent }),
       onChange: () => ensureIndexFresh(),
+      // Of the processes (and instances) sharing the store, one syncs each day.
+      once: { jobs: app.jobs, job: 'arxiv-sync' },
       ...(hooks.onSync && { onDone: hooks.onSync }),
     });
     sync.start();
     openreview = scheduleOpenReviewSync({
       store: app.store,
-      harvests: new SqliteHarvestStore(app.db),
+      harvests: app.stores.harvests,
       classify: app.classify,
       config: app.config.openreview,
       log,
       http: fetchHttp({ userAgent: app.config.userAgent }),
       onChange: () => ensureIndexFresh(),
+      once: { jobs: app.jobs, job: 'openreview-sync' },
     });
     openreview.start();
   }
@@ -156,6 +208,9 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     refreshIndex,
     async stop() {
       stopping.abort();
+      clearInterval(checks);
+      if (settling) clearTimeout(settling);
+      await watcher?.close();
       everyMinute.stop();
       daily.stop();
       await sync?.stop();

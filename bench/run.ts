@@ -5,10 +5,13 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, `digest run-due` for 1,000 subscriptions, and the sources (CPU per 1,000 arXiv
- * OAI-PMH records stored; an OpenReview venue of 10,000 notes).
+ * loopback, `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
+ * records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
+ * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package).
  *
  *   --skip-minisearch   leave out the (slow) baseline
+ *   --skip-postgres     leave out the PostgreSQL section
+ *   --pg-ingest-runs N  import the corpus N times into each store for the PostgreSQL comparison
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
  *   --load              instead: the load run (bench/load.ts), 1,000 commands a minute for
  *                       --minutes (10) with digests, an import and a held write lock
@@ -25,6 +28,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
+import { benchPostgres, timedIngest } from './postgres.js';
 import { benchSlack } from './slack.js';
 import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
@@ -36,6 +40,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     'skip-minisearch': { type: 'boolean', default: false },
+    'skip-postgres': { type: 'boolean', default: false },
+    'pg-ingest-runs': { type: 'string', default: '1' },
     'data-dir': { type: 'string' },
     runs: { type: 'string', default: '3' },
     load: { type: 'boolean', default: false },
@@ -71,13 +77,11 @@ const ownDir = values['data-dir'] === undefined;
 const dataDir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'paperscout-bench-'));
 const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 let ingestLine = 'skipped (--data-dir)';
+let sqliteImport: number | undefined;
 if (ownDir) {
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, 'ingest', corpus], { env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`ingest failed: ${result.stderr}`);
-  const seconds = (performance.now() - started) / 1000;
-  const detail = /Library: ([\d,]+) papers .*\(import ([\d.]+) s, search index ([\d.]+) s\)/.exec(result.stdout);
-  ingestLine = `${seconds.toFixed(1)} s wall (${detail?.[1]} papers: import ${detail?.[2]} s + index ${detail?.[3]} s)`;
+  const ingest = timedIngest(cli, corpus, env);
+  sqliteImport = ingest.importSeconds;
+  ingestLine = `${ingest.wall.toFixed(1)} s wall (${ingest.papers} papers: import ${ingest.importSeconds} s + index ${ingest.indexSeconds} s)`;
 }
 
 // ── Cold start: process start → first answered query ──────────────────────────────────────
@@ -114,12 +118,12 @@ const cases = [
   ...KEYWORD_QUERIES.map((query) => ({ kind: 'keywords', query })),
 ];
 const kinds = [...new Set(cases.map((c) => c.kind))];
-for (const c of cases) app.library.search(c.query, { limit: 10 }); // warm-up
+for (const c of cases) await app.library.search(c.query, { limit: 10 }); // warm-up
 const searchMs = new Map<string, number[]>(kinds.map((k) => [k, []]));
 for (let r = 0; r < runs; r++) {
   for (const c of cases) {
     const t = performance.now();
-    app.library.search(c.query, { limit: 10 });
+    await app.library.search(c.query, { limit: 10 });
     searchMs.get(c.kind)!.push(performance.now() - t);
   }
 }
@@ -134,10 +138,19 @@ for (let r = 0; r < runs * 3; r++) {
 }
 const papers = app.library.size;
 out('Measuring the Discord and Slack adapters on loopback, and digest run-due…');
-const discordLines = await benchDiscord(app);
+const discord = await benchDiscord(app);
 const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
-app.close();
+await app.close();
+const postgresLines = values['skip-postgres']
+  ? ['PostgreSQL: skipped (--skip-postgres)']
+  : await benchPostgres({
+      cli,
+      corpus,
+      sqlite: { importSeconds: sqliteImport === undefined ? [] : [sqliteImport], paperMs: discord.paperMs },
+      ingestRuns: Math.max(sqliteImport === undefined ? 2 : 1, Number(values['pg-ingest-runs']) || 1),
+      out,
+    });
 out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on loopback…');
 const sourceLines = await benchSources();
 
@@ -193,6 +206,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discordLines, '', ...slackLines, '', ...digestLines, '', ...sourceLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...sourceLines, '', ...postgresLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -21,9 +21,9 @@ import { harvestArxiv } from '../src/sources/arxiv/harvest.js';
 import { systemClock, type Clock } from '../src/sources/clock.js';
 import { fetchHttp } from '../src/sources/http.js';
 import { syncOpenReview } from '../src/sources/openreview/sync.js';
-import { openDatabase } from '../src/store/db.js';
-import { SqliteHarvestStore } from '../src/store/harvestStore.js';
-import { PaperStore } from '../src/store/paperStore.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
+import { SqliteHarvestStore } from '../src/store/sqlite/harvests.js';
+import { SqlitePaperStore } from '../src/store/sqlite/papers.js';
 import { median } from './stats.js';
 
 const OAI_RECORDS = 5000;
@@ -141,7 +141,7 @@ export async function benchSources(): Promise<string[]> {
       const dir = mkdtempSync(join(tmpdir(), 'paperscout-bench-oai-'));
       const db = openDatabase(join(dir, 'paperscout.db'));
       try {
-        const store = new PaperStore(db);
+        const store = new SqlitePaperStore(db);
         const started = performance.now();
         const cpu = process.cpuUsage();
         const summary = await harvestArxiv(
@@ -173,7 +173,7 @@ export async function benchSources(): Promise<string[]> {
         const config = loadConfig({ OPENREVIEW_API_URL: orServer.base }).openreview;
         const started = performance.now();
         const summary = await syncOpenReview(
-          { store: new PaperStore(db), harvests: new SqliteHarvestStore(db), classify, config, http: fetchHttp(), clock: systemClock, log },
+          { store: new SqlitePaperStore(db), harvests: new SqliteHarvestStore(db), classify, config, http: fetchHttp(), clock: systemClock, log },
           { venues: ['Bench.cc/2025/Conference'] },
         );
         orWall.push(performance.now() - started);

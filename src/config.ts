@@ -24,12 +24,21 @@ const prefixed = (prefix: string, what: string) =>
 export const ConfigSchema = z
   .object({
     DATA_DIR: z.string().trim().min(1).default('./data'),
+    DATABASE_URL: optionalText.refine(
+      (v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v),
+      'must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
     LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
     DISCORD_TOKEN: optionalText,
     DISCORD_APPLICATION_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be the numeric application id from the Discord developer portal'),
     DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be a numeric server (guild) id'),
     DISCORD_API_URL: url('https://discord.com/api'),
+    DISCORD_SHARD_COUNT: optionalText.refine((v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) >= 1), 'must be the total number of shards of the bot across all instances, a whole number from 1, e.g. 4'),
+    DISCORD_SHARDS: optionalText.refine(
+      (v) => v === undefined || /^\d{1,5}(\s*,\s*\d{1,5})*$/.test(v),
+      "must be this instance's shard ids separated by commas, each below DISCORD_SHARD_COUNT, e.g. 0,1",
+    ),
     SLACK_BOT_TOKEN: prefixed('xoxb-', 'a bot token'),
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: prefixed('xapp-', 'an app-level token with the connections:write scope'),
@@ -74,6 +83,12 @@ export type RawConfig = z.infer<typeof ConfigSchema>;
 
 export interface DiscordConfig {
   token: string;
+  /**
+   * Sharding: the bot's shards across all instances (`count`, discord.js's `shardCount`) and the
+   * ones this instance runs (`ids`, discord.js's `shards`; all of them when unset). Unset: one
+   * shard, as Discord allows below 2,500 servers.
+   */
+  shards?: { count: number; ids?: number[] };
   /** Needed only to register commands before the bot has connected once; read from Discord otherwise. */
   applicationId?: string;
   /** Register commands to this server only (instant) instead of globally. */
@@ -129,7 +144,10 @@ export const DEFAULT_ARXIV_CATEGORIES = ['cs.LG', 'cs.CL', 'cs.CV', 'cs.AI', 'cs
 
 export interface Config {
   dataDir: string;
+  /** SQLite's database under DATA_DIR, the store unless {@link database} is set. */
   dbPath: string;
+  /** DATABASE_URL: PostgreSQL is the store (several instances share it); DATA_DIR keeps the index only. */
+  database?: { url: string };
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
@@ -183,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "SLACK_SIGNING_SECRET: is required with SLACK_BOT_TOKEN in HTTP mode: copy it from your Slack app's Basic Information page (or set SLACK_APP_TOKEN for Socket Mode)",
     );
   }
+  problems.push(...shardProblems(env));
   if (!set('SLACK_BOT_TOKEN') && (set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN'))) {
     problems.push('SLACK_BOT_TOKEN: is required to run the Slack app: copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions');
   }
@@ -196,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     dataDir,
     dbPath: resolve(dataDir, 'paperscout.db'),
+    ...(raw.DATABASE_URL && { database: { url: raw.DATABASE_URL } }),
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
@@ -227,6 +247,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ...(raw.DISCORD_APPLICATION_ID && { applicationId: raw.DISCORD_APPLICATION_ID }),
         ...(raw.DISCORD_GUILD_ID && { guildId: raw.DISCORD_GUILD_ID }),
         ...(raw.DISCORD_API_URL && { apiUrl: raw.DISCORD_API_URL }),
+        ...(raw.DISCORD_SHARD_COUNT && {
+          shards: { count: Number(raw.DISCORD_SHARD_COUNT), ...(raw.DISCORD_SHARDS && { ids: shardIds(raw.DISCORD_SHARDS) }) },
+        }),
       },
     }),
     ...(raw.SLACK_BOT_TOKEN && {
@@ -241,3 +264,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+
+function shardIds(list: string): number[] {
+  return list.split(',').map((id) => Number(id.trim()));
+}
+
+/** What the two shard settings say together: ids only with a count, each below it, none twice. */
+function shardProblems(env: Record<string, string | undefined>): string[] {
+  const count = env.DISCORD_SHARD_COUNT?.trim();
+  const list = env.DISCORD_SHARDS?.trim();
+  if (!list || !/^\d{1,5}(\s*,\s*\d{1,5})*$/.test(list)) return [];
+  if (!count) return ["DISCORD_SHARDS: needs DISCORD_SHARD_COUNT, the bot's total number of shards across all instances (set it on every instance)"];
+  if (!/^\d{1,5}$/.test(count) || Number(count) < 1) return [];
+  const ids = shardIds(list);
+  const problems: string[] = [];
+  const over = ids.filter((id) => id >= Number(count));
+  if (over.length > 0) problems.push(`DISCORD_SHARDS: shard ids run from 0 to ${Number(count) - 1} with DISCORD_SHARD_COUNT=${count}; ${over.join(', ')} ${over.length === 1 ? 'is' : 'are'} out of range`);
+  if (new Set(ids).size !== ids.length) problems.push('DISCORD_SHARDS: lists a shard id twice');
+  return problems;
+}

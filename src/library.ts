@@ -15,7 +15,7 @@ import { damagedLine, loadOrBuildIndex, loadSnapshot, type IndexSource } from '.
 import type { IndexData } from './search/index/types.js';
 import { readSnapshotInfo } from './search/index/snapshot.js';
 import { buildSnippet } from './search/snippet.js';
-import type { PaperStore } from './store/paperStore.js';
+import type { PaperStore, StoredPaper } from './store/papers.js';
 import { STOPWORDS, tokenize } from './text.js';
 import type { Taxonomy, Topic } from './topics/taxonomy.js';
 
@@ -53,6 +53,8 @@ const SIMILAR_MAX_SHARE = 0.05;
 export class Library {
   private engine: SearchEngine | undefined;
   private newest: { data: SearchEngine['data']; at: Date } | undefined;
+  /** The store's generation when last read (see {@link checkStore}). */
+  private storeGeneration = 0;
 
   constructor(private readonly options: LibraryOptions) {}
 
@@ -74,13 +76,14 @@ export class Library {
    * until a fresh one is loaded, and without a usable one the library waits for
    * {@link refresh} (see {@link ready}).
    */
-  open(): this {
+  async open(): Promise<this> {
     const { indexPath, log } = this.options;
+    await this.checkStore();
     if (!indexPath || this.options.rebuild !== 'elsewhere') {
-      this.engine = this.createEngine(loadOrBuildIndex(this.indexSource(), indexPath, log));
+      this.engine = this.createEngine(await loadOrBuildIndex(this.indexSource(), indexPath, log));
       return this;
     }
-    const load = loadSnapshot(this.indexSource(), indexPath);
+    const load = await loadSnapshot(this.indexSource(), indexPath);
     if (load.ok) {
       this.engine = this.createEngine(load.data);
       if (!load.fresh) log.info('the search index is behind the library: serving it until a fresh one is built');
@@ -98,20 +101,20 @@ export class Library {
    * `rebuild: false`). Returns whether the index changed. With `rebuild: false` nothing is
    * built; with no index at all, any sound snapshot will do, even one behind the store.
    */
-  refresh(options: { rebuild?: boolean } = {}): boolean {
-    if (!this.stale) return false;
+  async refresh(options: { rebuild?: boolean } = {}): Promise<boolean> {
+    if (!(await this.checkStore())) return false;
     const source = this.indexSource();
     const path = this.options.indexPath;
     if (options.rebuild !== false) {
-      this.engine = this.createEngine(loadOrBuildIndex(source, path, this.options.log));
+      this.engine = this.createEngine(await loadOrBuildIndex(source, path, this.options.log));
       return true;
     }
     // A running bot must not stall for a rebuild: only a snapshot someone else saved will do.
     if (!path) return false;
     const saved = readSnapshotInfo(path);
-    const fresh = saved?.generation === source.store.generation() && saved.taxonomyHash === source.taxonomyHash;
+    const fresh = saved?.generation === this.storeGeneration && saved.taxonomyHash === source.taxonomyHash;
     if (!saved || (this.engine && !fresh)) return false;
-    const load = loadSnapshot(source, path);
+    const load = await loadSnapshot(source, path);
     if (!load.ok) {
       this.options.log.error(`${damagedLine(path, load.reason)}: ${this.engine ? 'keeping the index already loaded' : 'searches still say it is being rebuilt'}`);
       return false;
@@ -120,9 +123,23 @@ export class Library {
     return true;
   }
 
-  /** Whether the store has papers the index does not reflect yet (or there is no index). */
+  /**
+   * Whether the store had papers the index does not reflect yet (or there is no index), as of
+   * the last {@link checkStore}.
+   */
   get stale(): boolean {
-    return !this.engine || this.engine.data.generation !== this.store.generation();
+    return !this.engine || this.engine.data.generation !== this.storeGeneration;
+  }
+
+  /** The store's generation as last read. */
+  get knownStoreGeneration(): number {
+    return this.storeGeneration;
+  }
+
+  /** Reads the store's generation; resolves whether the index is behind it ({@link stale}). */
+  async checkStore(): Promise<boolean> {
+    this.storeGeneration = await this.store.generation();
+    return this.stale;
   }
 
   /** Whether there is an index to search; false while the serving bot waits for a rebuild. */
@@ -149,9 +166,9 @@ export class Library {
     return this.engine?.size ?? 0;
   }
 
-  /** The store generation the loaded index reflects (it grows with every import or sync). */
+  /** The store generation the loaded index reflects (it grows with every import or sync); 0 while there is none. */
   get generation(): number {
-    return this.engine_.data.generation;
+    return this.engine?.data.generation ?? 0;
   }
 
   /** Whether an index is loaded (searching works). */
@@ -162,12 +179,12 @@ export class Library {
   /**
    * Runs a search-box query. Chinese in it is read as English terms and topics first (see
    * {@link readQuery}), with a note on how it was read.
-   * @example library.search('diffusion transformers', { limit: 50 }).hits.length
+   * @example (await library.search('diffusion transformers', { limit: 50 })).hits.length
    */
-  search(query: string, options: SearchOptions = {}): SearchResult {
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const started = performance.now();
     const reading = this.readQuery(query);
-    const found = this.engine_.search(reading.query, options);
+    const found = await this.engine_.search(reading.query, options);
     const result = reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found;
     (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
     return result;
@@ -189,45 +206,57 @@ export class Library {
   /**
    * The paper a link or identifier names (arXiv abs/pdf, doi.org, OpenReview, or one of the
    * paper's own page or pdf URLs), for link unfurls.
-   * @example library.findByLink('https://arxiv.org/abs/1706.03762v5')?.paper.title
+   * @example (await library.findByLink('https://arxiv.org/abs/1706.03762v5'))?.paper.title
    */
-  findByLink(link: string): { doc: number; paper: Paper } | undefined {
+  async findByLink(link: string): Promise<StoredPaper | undefined> {
     const ref = parsePaperRef(link);
-    const paper = ref && this.store.findByRef(ref);
-    return paper && this.withDoc(paper);
+    return ref && this.store.findByRef(ref);
   }
 
   /** A paper by id, with its document number (the handle cards and buttons use). */
-  findById(id: string): { doc: number; paper: Paper } | undefined {
-    const paper = this.store.get(id);
-    return paper && this.withDoc(paper);
+  async findById(id: string): Promise<StoredPaper | undefined> {
+    return (await this.store.papersByIds([id])).get(id);
   }
 
-  private withDoc(paper: Paper): { doc: number; paper: Paper } | undefined {
-    const doc = this.store.docOf(paper.id);
-    return doc === undefined ? undefined : { doc, paper };
+  /**
+   * Papers by id with their document numbers, read together (one query where the store is remote).
+   * @example (await library.papersByIds(run.papers)).get(run.papers[0])?.doc
+   */
+  papersByIds(ids: readonly string[]): Promise<Map<string, StoredPaper>> {
+    return this.store.papersByIds(ids);
   }
 
-  paperByDoc(doc: number): Paper | undefined {
-    return this.store.getByDoc(doc);
+  /**
+   * The papers with these document numbers, read together (one query where the store is remote).
+   * @example (await library.papersByDocs([3, 7])).get(3)?.title
+   */
+  papersByDocs(docs: readonly number[]): Promise<Map<number, Paper>> {
+    return this.store.papersByDocs(docs);
   }
 
-  paperById(id: string): Paper | undefined {
+  async paperByDoc(doc: number): Promise<Paper | undefined> {
+    return (await this.store.papersByDocs([doc])).get(doc);
+  }
+
+  paperById(id: string): Promise<Paper | undefined> {
     return this.store.get(id);
   }
 
   /** The store's document number of a paper id, for button handles. */
-  docOf(id: string): number | undefined {
+  docOf(id: string): Promise<number | undefined> {
     return this.store.docOf(id);
   }
 
   /**
    * Result cards for `result.hits[from .. from+count)`, with snippets of the matched words, topic
-   * labels and link names in the language of `messages` (paper text stays as published).
+   * labels and link names in the language of `messages` (paper text stays as published). The
+   * papers are read in one go.
    */
-  cards(result: SearchResult, from: number, count: number, messages?: Messages): PaperCard[] {
-    return result.hits.slice(from, from + count).flatMap((hit, i) => {
-      const paper = this.store.getByDoc(hit.storeDoc);
+  async cards(result: SearchResult, from: number, count: number, messages?: Messages): Promise<PaperCard[]> {
+    const hits = result.hits.slice(from, from + count);
+    const papers = await this.store.papersByDocs(hits.map((h) => h.storeDoc));
+    return hits.flatMap((hit, i) => {
+      const paper = papers.get(hit.storeDoc);
       return paper ? [this.card(paper, hit.storeDoc, { words: result.words, position: from + i + 1, ...(messages && { messages }) })] : [];
     });
   }
@@ -265,9 +294,9 @@ export class Library {
 
   /**
    * Papers like `paper`: a search for its most distinctive title and keyword words.
-   * @example library.similar(paper, 5).map((p) => p.title)
+   * @example (await library.similar(paper, 5)).map((p) => p.paper.title)
    */
-  similar(paper: Paper, count: number): Array<{ doc: number; paper: Paper }> {
+  async similar(paper: Paper, count: number): Promise<StoredPaper[]> {
     const engine = this.engine;
     if (!engine) return [];
     // "More like this": the paper's most telling words by tf-idf (title words count most), as a
@@ -289,14 +318,13 @@ export class Library {
       .map((x) => x.w);
     if (words.length === 0) return [];
     // A trailing space: the last word is complete, not a prefix.
-    const result = engine.search(`${words.join(' ')} `, { limit: count + 1 });
-    return result.hits
-      .filter((h) => h.id !== paper.id)
-      .slice(0, count)
-      .flatMap((h) => {
-        const p = this.store.getByDoc(h.storeDoc);
-        return p ? [{ doc: h.storeDoc, paper: p }] : [];
-      });
+    const result = await engine.search(`${words.join(' ')} `, { limit: count + 1 });
+    const hits = result.hits.filter((h) => h.id !== paper.id).slice(0, count);
+    const papers = await this.store.papersByDocs(hits.map((h) => h.storeDoc));
+    return hits.flatMap((h) => {
+      const p = papers.get(h.storeDoc);
+      return p ? [{ doc: h.storeDoc, paper: p }] : [];
+    });
   }
 
   /** Papers per topic id, from the index. */
@@ -362,12 +390,11 @@ export class Library {
   private createEngine(data: IndexData): SearchEngine {
     const store = this.store;
     return new SearchEngine(data, {
-      lookupRef: (ref) => {
-        const paper = store.findByRef(ref);
-        const found = paper && this.withDoc(paper);
+      lookupRef: async (ref) => {
+        const found = await store.findByRef(ref);
         return found && { storeDoc: found.doc, id: found.paper.id, title: found.paper.title };
       },
-      lookupAbstract: (doc) => store.abstractOf(doc),
+      lookupAbstracts: (docs) => store.abstractsOf(docs),
       resolveTopic: (name) => {
         const found = this.topics.resolve(name);
         if ('topic' in found) return { id: found.topic.id };

@@ -28,6 +28,38 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
   });
 
+  it('takes DATABASE_URL for PostgreSQL, and says what it must look like', () => {
+    expect(loadConfig({}).database).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/paperscout' }).database).toEqual({ url: 'postgres://u:p@db:5432/paperscout' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/paperscout' }).database).toEqual({ url: 'postgresql://db/paperscout' });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/x' })).toThrow(
+      'DATABASE_URL: must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
+    );
+  });
+
+  it('maps DISCORD_SHARD_COUNT and DISCORD_SHARDS to the shards this instance runs, and refuses ids that cannot be', () => {
+    expect(loadConfig({ DISCORD_TOKEN: 't' }).discord!.shards).toBeUndefined();
+    expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_SHARD_COUNT: '4' }).discord!.shards).toEqual({ count: 4 });
+    expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_SHARD_COUNT: '4', DISCORD_SHARDS: '2, 3' }).discord!.shards).toEqual({ count: 4, ids: [2, 3] });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DISCORD_TOKEN: 't', ...env });
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ DISCORD_SHARDS: '0' })).toEqual([
+      "DISCORD_SHARDS: needs DISCORD_SHARD_COUNT, the bot's total number of shards across all instances (set it on every instance)",
+    ]);
+    expect(problems({ DISCORD_SHARD_COUNT: '2', DISCORD_SHARDS: '1,2,3' })).toEqual(['DISCORD_SHARDS: shard ids run from 0 to 1 with DISCORD_SHARD_COUNT=2; 2, 3 are out of range']);
+    expect(problems({ DISCORD_SHARD_COUNT: '2', DISCORD_SHARDS: '1,1' })).toEqual(['DISCORD_SHARDS: lists a shard id twice']);
+    expect(problems({ DISCORD_SHARD_COUNT: '0', DISCORD_SHARDS: 'one' })).toEqual([
+      'DISCORD_SHARD_COUNT: must be the total number of shards of the bot across all instances, a whole number from 1, e.g. 4',
+      "DISCORD_SHARDS: must be this instance's shard ids separated by commas, each below DISCORD_SHARD_COUNT, e.g. 0,1",
+    ]);
+  });
+
   it('takes PORT for health and metrics without Slack too; 0 picks a free port; out of range is refused', () => {
     expect(loadConfig({}).port).toBe(3000);
     expect(loadConfig({ DISCORD_TOKEN: 't', PORT: '9100' }).port).toBe(9100);

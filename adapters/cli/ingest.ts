@@ -10,19 +10,18 @@ import { ingestPaths } from '../../src/ingest/ingest.js';
 import { createProgressBar } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
 import { rebuildIndex } from '../../src/search/indexFile.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openStores } from '../../src/store/open.js';
 import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
   if (paths.length === 0) throw new UserError('cli.giveFiles');
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
-  const store = new PaperStore(db);
+  const stores = await openStores(config, { log });
+  const store = stores.papers;
   const stop = abortOnSignal('Stopping after the current batch');
   try {
-    ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
+    await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
     const bar = createProgressBar(process.stderr);
     const summary = await ingestPaths(paths, {
@@ -36,7 +35,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const ingestSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
-    const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     process.stdout.write(
       `Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir} ` +
@@ -46,22 +45,22 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
     stop.dispose();
-    db.close();
+    await stores.close();
   }
 }
 
 /** `paperscout reindex`: rebuilds the search index snapshot from the store. */
 export async function runReindex(config: Config, log: Logger): Promise<number> {
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
+  const stores = await openStores(config, { log });
   try {
-    const store = new PaperStore(db);
-    ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
+    const store = stores.papers;
+    await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
-    const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
     process.stdout.write(`Search index: ${data.docCount.toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } finally {
-    db.close();
+    await stores.close();
   }
 }

@@ -4,7 +4,7 @@
  * date. Ctrl-C stops before the next request; pages already stored stay stored.
  */
 import type { Logger } from 'pino';
-import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
+import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { VENUE_ID, type Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
@@ -13,9 +13,7 @@ import { systemClock } from '../../src/sources/clock.js';
 import { fetchHttp } from '../../src/sources/http.js';
 import { formatOpenReviewSummary } from '../../src/sources/openreview/summary.js';
 import { syncOpenReview } from '../../src/sources/openreview/sync.js';
-import { openDatabase } from '../../src/store/db.js';
-import { SqliteHarvestStore } from '../../src/store/harvestStore.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openStores } from '../../src/store/open.js';
 import { abortOnSignal } from './signals.js';
 
 export async function runOpenReviewSync(given: string[], config: Config, log: Logger): Promise<number> {
@@ -24,28 +22,28 @@ export async function runOpenReviewSync(given: string[], config: Config, log: Lo
   const bad = venues.filter((v) => !VENUE_ID.test(v));
   if (bad.length > 0) throw new UserError('cli.badVenue', { bad: bad.map((v) => `"${v}"`).join(', ') });
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
-  const store = new PaperStore(db);
+  const stores = await openStores(config, { log });
+  const store = stores.papers;
   const stop = abortOnSignal('Stopping before the next request');
   try {
-    const reclassified = ensureTopicsCurrent(store, { taxonomyHash, classify });
+    const reclassified = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const bar = createProgressBar<{ venue: string; notes: number; count?: number }>(process.stderr, {
       render: (p, width) => renderCountLine({ done: p.notes, ...(p.count !== undefined && { total: p.count }), unit: 'submissions', label: p.venue }, width),
     });
     const summary = await syncOpenReview(
-      { store, harvests: new SqliteHarvestStore(db), classify, config: config.openreview, http: fetchHttp({ userAgent: config.userAgent }), clock: systemClock, log },
+      { store, harvests: stores.harvests, classify, config: config.openreview, http: fetchHttp({ userAgent: config.userAgent }), clock: systemClock, log },
       { venues, signal: stop.signal, onProgress: (p) => bar.update(p) },
     );
     bar.done();
     process.stdout.write(`${formatOpenReviewSummary(summary)}\n`);
     if (summary.changed || reclassified > 0) {
-      const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
       process.stdout.write(`Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir}\n`);
     }
     if (summary.aborted) return 130;
     return summary.venues.length > 0 && summary.failed.length === summary.venues.length ? 1 : 0;
   } finally {
     stop.dispose();
-    db.close();
+    await stores.close();
   }
 }

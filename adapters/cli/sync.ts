@@ -19,9 +19,7 @@ import { harvestArxiv, type HarvestProgress } from '../../src/sources/arxiv/harv
 import { formatHarvestSummary, formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
 import { systemClock } from '../../src/sources/clock.js';
-import { openDatabase } from '../../src/store/db.js';
-import { SqliteHarvestStore } from '../../src/store/harvestStore.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openStores } from '../../src/store/open.js';
 import { runOpenReviewSync } from './openreview.js';
 
 const CATEGORY = /^[a-z-]+(\.[A-Za-z-]+)?$/;
@@ -45,11 +43,11 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
   }
   const range = dateRange(values.from, values.until, systemClock.now());
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
-  const store = new PaperStore(db);
+  const stores = await openStores(config, { log });
+  const store = stores.papers;
   const stop = abortOnSignal('Stopping before the next request');
   try {
-    const reclassified = ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
+    const reclassified = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const http = fetchHttpGet({ userAgent: config.userAgent, ...(range && { timeoutMs: 180_000 }) });
     let changed: boolean;
     let exit: number;
@@ -58,7 +56,7 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
       process.stderr.write(`Harvesting arXiv from ${range.from} to ${range.until ?? 'now'} over OAI-PMH, one request every 3 s as arXiv asks…\n`);
       const bar = createProgressBar<HarvestProgress>(process.stderr, { render: harvestLine });
       const summary = await harvestArxiv(
-        { store, harvests: new SqliteHarvestStore(db), classify, oaiUrl: config.arxiv.oaiUrl, http, clock: systemClock, log },
+        { store, harvests: stores.harvests, jobs: stores.jobs, classify, oaiUrl: config.arxiv.oaiUrl, http, clock: systemClock, log },
         { ...range, categories, signal: stop.signal, onProgress: (p) => bar.update(p) },
       );
       bar.done();
@@ -73,13 +71,13 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
       exit = summary.aborted ? 130 : summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
     }
     if (changed || reclassified > 0) {
-      const data = rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
       process.stdout.write(`Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir}\n`);
     }
     return exit;
   } finally {
     stop.dispose();
-    db.close();
+    await stores.close();
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { StoredPaper } from '../../src/store/papers.js';
 import type { App } from '../../src/app.js';
 import { messages, translate } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
@@ -63,8 +64,8 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
 }
 
 /** The paper a shared link names: held, or looked up when the library lacks it. */
-async function paperFor(app: App, url: string, log: Logger): Promise<ReturnType<App['library']['findByLink']>> {
-  const held = paperAt(app, url, log);
+async function paperFor(app: App, url: string, log: Logger): Promise<StoredPaper | undefined> {
+  const held = await paperAt(app, url, log);
   if (held || !app.lookup || url.length > 2000) return held;
   const ref = parsePaperRef(sharedLinkUrl(url));
   if (!ref || ref.kind === 'url') return undefined;
@@ -75,10 +76,10 @@ async function paperFor(app: App, url: string, log: Logger): Promise<ReturnType<
 }
 
 /** The paper a shared link names, if any; an odd URL is simply not a paper. */
-function paperAt(app: App, url: string, log: Logger): ReturnType<App['library']['findByLink']> {
+async function paperAt(app: App, url: string, log: Logger): Promise<StoredPaper | undefined> {
   if (url.length > 2000) return undefined;
   try {
-    return app.library.findByLink(sharedLinkUrl(url));
+    return await app.library.findByLink(sharedLinkUrl(url));
   } catch (err) {
     log.warn({ err, url: url.slice(0, 200) }, 'link lookup failed');
     return undefined;

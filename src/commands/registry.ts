@@ -9,7 +9,7 @@ import { UserError, apology, errorReference } from '../errors.js';
 import { isMessageKey, messages, msg, type Messages, type MessageKey } from '../i18n/index.js';
 import { silentObserver, type CommandEvent, type CommandOutcome, type Observer } from '../observer.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
-import { isBusyError } from '../store/db.js';
+import { isStoreBusy, isStoreUnavailable } from '../store/errors.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
@@ -130,10 +130,15 @@ export class CommandRegistry {
         outcome = 'user_error';
         return messageReply(ctx.i18n.text(err.reason), { ephemeral: true, locale });
       }
-      if (isBusyError(err)) {
+      if (isStoreBusy(err)) {
         outcome = 'busy';
         ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what }, 'command could not write: another process holds the database write lock');
         return messageReply(ctx.i18n.t('error.busy'), { ephemeral: true, locale });
+      }
+      if (isStoreUnavailable(err)) {
+        outcome = 'busy';
+        ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what, reason: (err as Error).message }, 'command could not be answered: the store is unreachable');
+        return messageReply(ctx.i18n.t('error.storeUnavailable'), { ephemeral: true, locale });
       }
       outcome = 'error';
       const reference = errorReference();

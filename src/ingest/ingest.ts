@@ -4,7 +4,7 @@
  * a mapper and write them to the store in batches, one transaction a batch, so an interrupted
  * import leaves whole batches behind and a rerun finishes it.
  */
-import type { PaperStore, UpsertOptions } from '../store/paperStore.js';
+import type { PaperStore, UpsertOptions } from '../store/papers.js';
 import type { PaperRecord } from '../papers/model.js';
 import { detectFormat, planFile } from './detect.js';
 import { describeFsError, listInputFiles } from './files.js';
@@ -152,12 +152,12 @@ class Run {
         if (mapped.ok) batch.push({ record: mapped.record, line: item.line, index: item.index });
         else this.reject(path, item, mapped.reason);
         if (batch.length >= this.batchSize) {
-          this.write(path, plan.source, batch.splice(0));
+          await this.write(path, plan.source, batch.splice(0));
           report();
         }
         if (this.deps.signal?.aborted) {
           if (batch.length > 0) {
-            this.write(path, plan.source, batch);
+            await this.write(path, plan.source, batch);
             report();
           }
           return done('aborted');
@@ -169,38 +169,24 @@ class Run {
       else if (isFsError(error)) this.fail(path, describeFsError(error));
       else throw error;
     }
-    this.write(path, plan.source, batch);
+    await this.write(path, plan.source, batch);
     report();
     return done('done');
   }
 
   /**
-   * Writes a batch in one transaction under one new generation, which is given back when the
-   * batch changed nothing. A record the store refuses on a constraint is rejected, not fatal.
+   * Writes a batch in one transaction, under one new generation when it changed anything. A
+   * record the store refuses is rejected, not fatal.
    */
-  private write(file: string, source: string, batch: readonly PendingRecord[]): void {
+  private async write(file: string, source: string, batch: readonly PendingRecord[]): Promise<void> {
     if (batch.length === 0) return;
     const { store, classify } = this.deps;
     const options = { source, classify, now: this.deps.now?.() ?? new Date() };
-    const result = store.transaction(() => {
-      const gen = store.beginGeneration();
-      const counts = { added: 0, updated: 0, unchanged: 0 };
-      const refused: Array<{ item: PendingRecord; reason: string }> = [];
-      for (const item of batch) {
-        try {
-          counts[store.upsert(item.record, gen, options).outcome]++;
-        } catch (error) {
-          if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
-          refused.push({ item, reason: `store refused the record: ${(error as Error).message}` });
-        }
-      }
-      if (counts.added + counts.updated === 0) store.releaseGeneration(gen);
-      return { counts, refused };
+    const results = await store.write((tx) => tx.upsertBatch(batch.map((item) => item.record), options));
+    results.forEach((result, i) => {
+      if ('refused' in result) this.reject(file, batch[i]!, `store refused the record: ${result.refused}`);
+      else this.summary[result.outcome]++;
     });
-    this.summary.added += result.counts.added;
-    this.summary.updated += result.counts.updated;
-    this.summary.unchanged += result.counts.unchanged;
-    for (const { item, reason } of result.refused) this.reject(file, item, reason);
   }
 
   private reject(file: string, item: Pick<SourceItem, 'line' | 'index'>, reason: string): void {

@@ -81,15 +81,17 @@ export interface SearchOptions {
 
 export interface EngineDeps {
   /** The paper the store files under an identifier; it may be newer than the index. */
-  lookupRef: (ref: PaperRef) => { storeDoc: number; id: string; title: string } | undefined;
+  lookupRef: (ref: PaperRef) => Promise<{ storeDoc: number; id: string; title: string } | undefined>;
   resolveTopic: TopicResolver;
-  /** A paper's abstract by store document number, for phrase checks. */
-  lookupAbstract: (storeDoc: number) => string | undefined;
+  /** Papers' abstracts by store document number, for phrase checks: one read for all candidates. */
+  lookupAbstracts: (storeDocs: readonly number[]) => Promise<Map<number, string>>;
 }
 
 export interface Suggestion {
   id: string;
   title: string;
+  /** The paper's store document number (what a button or an autocomplete value carries). */
+  storeDoc: number;
 }
 
 export class SearchEngine {
@@ -118,10 +120,11 @@ export class SearchEngine {
   }
 
   /**
-   * Runs a search-box query.
-   * @example engine.search('author:"Yoshua Bengio" attention', { limit: 10 }).hits[0]?.title
+   * Runs a search-box query. The work is synchronous; it waits only for the store, for an
+   * identifier's paper or for the abstracts a quoted phrase is checked in.
+   * @example (await engine.search('author:"Yoshua Bengio" attention', { limit: 10 })).hits[0]?.title
    */
-  search(input: string, options: SearchOptions = {}): SearchResult {
+  async search(input: string, options: SearchOptions = {}): Promise<SearchResult> {
     const limit = Math.max(1, Math.min(options.limit ?? 50, MAX_RESULTS));
     const ref = parsePaperRef(input);
     if (ref) return this.searchRef(ref, input);
@@ -143,7 +146,7 @@ export class SearchEngine {
 
     const ranked = query.words.length === 0 ? this.filterOnly(filter) : this.rank(query, groups, filter, result, text);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
-    if (query.phrases.length > 0) ordered = this.withPhrases(ordered, query.phrases, result);
+    if (query.phrases.length > 0) ordered = await this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
     if (result.total === 0) result.total = ordered.length;
     return result;
@@ -164,7 +167,7 @@ export class SearchEngine {
     const prefixed = titlePrefixDocs(this.data, key, n);
     for (const d of prefixed) {
       seen.add(d);
-      out.push({ id: this.data.ids[d]!, title: this.data.titles[d]! });
+      out.push({ id: this.data.ids[d]!, title: this.data.titles[d]!, storeDoc: this.data.storeDocs[d]! });
     }
     if (out.length < n) {
       const query = parseQuery(text);
@@ -182,17 +185,17 @@ export class SearchEngine {
         }
         for (const { doc } of top.sorted()) {
           if (out.length >= n) break;
-          out.push({ id: this.data.ids[doc]!, title: this.data.titles[doc]! });
+          out.push({ id: this.data.ids[doc]!, title: this.data.titles[doc]!, storeDoc: this.data.storeDocs[doc]! });
         }
       }
     }
     return out;
   }
 
-  private searchRef(ref: PaperRef, input: string): SearchResult {
+  private async searchRef(ref: PaperRef, input: string): Promise<SearchResult> {
     const query = parseQuery('');
     query.text = input.trim();
-    const found = this.deps.lookupRef(ref);
+    const found = await this.deps.lookupRef(ref);
     const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [], ref };
     if (found) {
       result.hits = [{ storeDoc: found.storeDoc, id: found.id, title: found.title, score: TIER_EXACT }];
@@ -305,13 +308,14 @@ export class SearchEngine {
     );
   }
 
-  private withPhrases(ranked: Array<{ doc: number; score: number }>, phrases: string[][], result: SearchResult) {
+  private async withPhrases(ranked: Array<{ doc: number; score: number }>, phrases: string[][], result: SearchResult) {
     const wanted = phrases.map((p) => ` ${p.join(' ')} `);
     const out: Array<{ doc: number; score: number }> = [];
     const checked = Math.min(ranked.length, PHRASE_CHECK_LIMIT);
+    const abstracts = await this.deps.lookupAbstracts(ranked.slice(0, checked).map((r) => this.data.storeDocs[r.doc]!));
     for (let i = 0; i < checked; i++) {
       const { doc } = ranked[i]!;
-      const text = ` ${normalizeTitle(this.data.titles[doc]!)} ${normalizeTitle(this.deps.lookupAbstract(this.data.storeDocs[doc]!) ?? '')} `;
+      const text = ` ${normalizeTitle(this.data.titles[doc]!)} ${normalizeTitle(abstracts.get(this.data.storeDocs[doc]!) ?? '')} `;
       if (wanted.every((w) => text.includes(w))) out.push(ranked[i]!);
     }
     result.total = out.length;

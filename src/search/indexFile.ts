@@ -7,7 +7,7 @@
  * and has a child process rebuild them (adapters/background.ts).
  */
 import type { Logger } from 'pino';
-import type { PaperStore } from '../store/paperStore.js';
+import type { PaperStore } from '../store/papers.js';
 import { buildIndex } from './index/build.js';
 import { SnapshotError, readSnapshot, writeSnapshot } from './index/snapshot.js';
 import type { IndexData } from './index/types.js';
@@ -28,12 +28,12 @@ export type SnapshotLoad =
  * Loads the snapshot at `path` whatever generation it reflects (`fresh` says whether it is the
  * store's current one), checking its checksums and shape. Never builds anything; a directory in
  * its place throws a SetupError.
- * @example const load = loadSnapshot(source, './data/index.bin'); if (!load.ok) console.log(load.reason);
+ * @example const load = await loadSnapshot(source, './data/index.bin'); if (!load.ok) console.log(load.reason);
  */
-export function loadSnapshot(source: IndexSource, path: string): SnapshotLoad {
+export async function loadSnapshot(source: IndexSource, path: string): Promise<SnapshotLoad> {
   try {
     const data = readSnapshot(path);
-    return { ok: true, data, fresh: data.generation === source.store.generation() && data.taxonomyHash === source.taxonomyHash };
+    return { ok: true, data, fresh: data.generation === (await source.store.generation()) && data.taxonomyHash === source.taxonomyHash };
   } catch (err) {
     if (err instanceof SnapshotError) return { ok: false, problem: err.problem, reason: err.message };
     throw err;
@@ -44,11 +44,11 @@ export function loadSnapshot(source: IndexSource, path: string): SnapshotLoad {
  * The index for the store's current contents: from `path` when fresh, else rebuilt (and saved
  * to `path` unless it is undefined, as for an in-memory demo library). A damaged snapshot is
  * rebuilt with one warning line saying why.
- * @example const data = loadOrBuildIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
+ * @example const data = await loadOrBuildIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
  */
-export function loadOrBuildIndex(source: IndexSource, path: string | undefined, log: Logger): IndexData {
+export async function loadOrBuildIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexData> {
   if (path) {
-    const load = loadSnapshot(source, path);
+    const load = await loadSnapshot(source, path);
     if (load.ok && load.fresh) return load.data;
     if (!load.ok && load.problem === 'damaged') log.warn(`${damagedLine(path, load.reason)}: rebuilding it from the library`);
     if (!load.ok && load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
@@ -61,11 +61,15 @@ export function damagedLine(path: string, reason: string): string {
   return `The search index ${path} is damaged (${reason})`;
 }
 
-/** Builds the index from the store and, when `path` is given, saves it there. */
-export function rebuildIndex(source: IndexSource, path: string | undefined, log: Logger): IndexData {
+/**
+ * Builds the index from the store and, when `path` is given, saves it there. The generation is
+ * read first: rows written while the build reads are newer, and the next check catches up on them.
+ */
+export async function rebuildIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexData> {
   const started = performance.now();
-  const data = buildIndex(source.store.rowsForIndex(), {
-    generation: source.store.generation(),
+  const generation = await source.store.generation();
+  const data = await buildIndex(source.store.rowsForIndex(), {
+    generation,
     taxonomyHash: source.taxonomyHash,
     topicIds: source.topicIds,
   });

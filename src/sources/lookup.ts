@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
 import { msg, type Message } from '../i18n/index.js';
 import type { PaperRef } from '../papers/ids.js';
 import type { Paper, PaperRecord } from '../papers/model.js';
-import type { PaperStore, UpsertOptions } from '../store/paperStore.js';
+import type { PaperStore, UpsertOptions } from '../store/papers.js';
 import { fetchApiPage } from './arxiv/api.js';
 import { ArxivClient } from './arxiv/client.js';
 import { entryToRecord } from './arxiv/record.js';
@@ -75,14 +75,14 @@ export class UpstreamLookup implements PaperLookup {
     );
   }
 
-  /** The paper `ref` names: from the store, else fetched and added. Never throws. */
-  find(ref: PaperRef, signal?: AbortSignal): Promise<LookupOutcome> {
-    const held = this.held(ref);
-    if (held) return Promise.resolve(held);
-    if (ref.kind === 'url') return Promise.resolve({ kind: 'missing', message: msg('lookup.notInLibrary', { id: ref.id }) });
+  /** The paper `ref` names: from the store, else fetched and added. Throws only what the store throws (unreachable). */
+  async find(ref: PaperRef, signal?: AbortSignal): Promise<LookupOutcome> {
+    const held = await this.held(ref);
+    if (held) return held;
+    if (ref.kind === 'url') return { kind: 'missing', message: msg('lookup.notInLibrary', { id: ref.id }) };
     const key = `${ref.kind}:${ref.id}`;
     const miss = this.misses.get(key);
-    if (miss && miss.until > this.deps.clock.now().getTime()) return Promise.resolve({ kind: 'missing', message: miss.message });
+    if (miss && miss.until > this.deps.clock.now().getTime()) return { kind: 'missing', message: miss.message };
     let running = this.inflight.get(key);
     if (!running) {
       running = this.fetchAndStore(ref, key, signal).finally(() => this.inflight.delete(key));
@@ -91,10 +91,9 @@ export class UpstreamLookup implements PaperLookup {
     return running;
   }
 
-  private held(ref: PaperRef): LookupOutcome | undefined {
-    const paper = this.deps.store.findByRef(ref);
-    const doc = paper && this.deps.store.docOf(paper.id);
-    return paper && doc !== undefined ? { kind: 'found', paper, doc, added: false, source: 'library' } : undefined;
+  private async held(ref: PaperRef): Promise<LookupOutcome | undefined> {
+    const found = await this.deps.store.findByRef(ref);
+    return found && { kind: 'found', paper: found.paper, doc: found.doc, added: false, source: 'library' };
   }
 
   private async fetchAndStore(ref: PaperRef, key: string, signal: AbortSignal | undefined): Promise<LookupOutcome> {
@@ -118,15 +117,14 @@ export class UpstreamLookup implements PaperLookup {
     if ('missing' in fetched) return this.remember(key, { kind: 'missing', message: fetched.missing });
     const { store, classify } = this.deps;
     const options: UpsertOptions = { source: fetched.source, classify, now: clock.now() };
-    const id = store.transaction(() => {
-      const gen = store.beginGeneration();
-      const result = store.upsert(fetched.record, gen, options);
-      if (result.outcome === 'unchanged') store.releaseGeneration(gen);
-      return result.id;
-    });
-    const paper = store.get(id)!;
-    log.info({ ref, id, source: fetched.source }, 'a missing paper was fetched and added to the library');
-    return { kind: 'found', paper, doc: store.docOf(id)!, added: true, source: LABEL[fetched.source] ?? fetched.source };
+    const [result] = await store.write((tx) => tx.upsertBatch([fetched.record], options));
+    if (!result || 'refused' in result) {
+      log.warn({ ref, reason: result?.refused }, 'the store refused a fetched paper');
+      return { kind: 'failed', message: msg(`lookup.failed.${kind}`, { id: ref.id, reason: result?.refused ?? 'not stored' }) };
+    }
+    const stored = (await store.papersByIds([result.id])).get(result.id)!;
+    log.info({ ref, id: result.id, source: fetched.source }, 'a missing paper was fetched and added to the library');
+    return { kind: 'found', paper: stored.paper, doc: stored.doc, added: true, source: LABEL[fetched.source] ?? fetched.source };
   }
 
   private remember(key: string, outcome: Extract<LookupOutcome, { kind: 'missing' }>): LookupOutcome {

@@ -24,28 +24,21 @@ describe('new papers in a running bot', () => {
   it('appear in searches once the index rebuilt by a child process is loaded, without a restart', async () => {
     const before = app.library.size;
     // A sync in another process adds papers to the store…
-    app.store.transaction(() => {
-      const gen = app.store.beginGeneration();
-      app.store.upsert(
-        { title: 'Quokka Alignment for Marsupial Language Models', authors: ['Ann Lee'], abstract: 'Quokkas.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2611.99999' } },
-        gen,
-        { source: 'arxiv', classify: app.classify, now: new Date() },
-      );
-    });
-    expect(app.library.search('quokka alignment').hits).toHaveLength(0);
+    await app.store.write((tx) => tx.upsertBatch([{ title: 'Quokka Alignment for Marsupial Language Models', authors: ['Ann Lee'], abstract: 'Quokkas.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2611.99999' } }], { source: 'arxiv', classify: app.classify, now: new Date() }));
+    expect((await app.library.search('quokka alignment')).hits).toHaveLength(0);
     // …the bot has the index rebuilt out of process, then loads it, without rebuilding itself.
-    expect(app.library.stale).toBe(true);
-    expect(app.library.refresh({ rebuild: false })).toBe(false);
+    expect(await app.library.checkStore()).toBe(true);
+    expect(await app.library.refresh({ rebuild: false })).toBe(false);
     expect(await reindexInChild({ config: app.config, log: silentLog })).toBe(true);
-    expect(app.library.refresh({ rebuild: false })).toBe(true);
+    expect(await app.library.refresh({ rebuild: false })).toBe(true);
     expect(app.library.stale).toBe(false);
     expect(app.library.size).toBe(before + 1);
-    expect(app.library.search('quokka alignment').hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
+    expect((await app.library.search('quokka alignment')).hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
   });
 
-  it('refresh rebuilds in process when no fresh snapshot exists and rebuilding is allowed', () => {
+  it('refresh rebuilds in process when no fresh snapshot exists and rebuilding is allowed', async () => {
     const before = app.library.size;
-    addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
+    await addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
     expect(app.library.size).toBe(before + 1);
     expect(app.library.stale).toBe(false);
   });
@@ -109,14 +102,7 @@ describe('the serving bot and its index snapshot', () => {
     jobs = startBackgroundJobs(serving, {});
     const before = serving.library.size;
     for (const n of [1, 2]) {
-      serving.store.transaction(() => {
-        const gen = serving!.store.beginGeneration();
-        serving!.store.upsert(
-          { title: `Wombat Burrows for Sparse Attention ${n}`, authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.9000${n}` } },
-          gen,
-          { source: 'arxiv', classify: serving!.classify, now: new Date() },
-        );
-      });
+      await serving.store.write((tx) => tx.upsertBatch([{ title: `Wombat Burrows for Sparse Attention ${n}`, authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.9000${n}` } }], { source: 'arxiv', classify: serving!.classify, now: new Date() }));
       expect(await reindexInChild({ config: serving.config, log: silentLog })).toBe(true);
       await jobs.refreshIndex();
       expect(serving.library.size).toBe(before + n);
@@ -129,27 +115,20 @@ describe('the minute’s index check beside an import in another process', () =>
     const jobs = startBackgroundJobs(app, {});
     try {
       const addPaper = (n: number) =>
-        app.store.transaction(() => {
-          const gen = app.store.beginGeneration();
-          app.store.upsert(
-            { title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.8000${n}` } },
-            gen,
-            { source: 'arxiv', classify: app.classify, now: new Date() },
-          );
-        });
+        app.store.write((tx) => tx.upsertBatch([{ title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.8000${n}` } }], { source: 'arxiv', classify: app.classify, now: new Date() }));
       const saved = () => readSnapshotInfo(app.config.indexPath)?.generation;
       const before = saved();
-      addPaper(1);
+      await addPaper(1);
       await jobs.refreshIndex({ whenSettled: true }); // changed since the last check: an import may be under way
       expect(app.library.stale).toBe(true);
       expect(saved()).toBe(before);
-      addPaper(2);
+      await addPaper(2);
       await jobs.refreshIndex({ whenSettled: true }); // still changing
       expect(saved()).toBe(before);
       await jobs.refreshIndex({ whenSettled: true }); // settled: rebuilt in a child and loaded
       expect(app.library.stale).toBe(false);
-      expect(saved()).toBe(app.store.generation());
-      expect(app.library.search('platypus pretraining').hits.filter((h) => h.title.startsWith('Platypus Pretraining'))).toHaveLength(2);
+      expect(saved()).toBe(await app.store.generation());
+      expect((await app.library.search('platypus pretraining')).hits.filter((h) => h.title.startsWith('Platypus Pretraining'))).toHaveLength(2);
     } finally {
       await jobs.stop();
     }
@@ -161,15 +140,13 @@ describe('a paper looked up while the library is the demo corpus', () => {
     const demo = await createTestApp({ empty: true });
     try {
       expect(demo.demo).toBe(true);
-      demo.store.transaction(() => {
-        const gen = demo.store.beginGeneration();
-        demo.store.upsert(
-          { title: 'Wombat Burrows as Graph Neural Networks', authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.LG'], links: {}, externalIds: { arxiv: '2611.88888' } },
-          gen,
+      await demo.store.write((tx) =>
+        tx.upsertBatch(
+          [{ title: 'Wombat Burrows as Graph Neural Networks', authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.LG'], links: {}, externalIds: { arxiv: '2611.88888' } }],
           { source: 'arxiv', classify: demo.classify, now: new Date() },
-        );
-      });
-      expect(demo.library.stale).toBe(true);
+        ),
+      );
+      expect(await demo.library.checkStore()).toBe(true);
       const jobs = startBackgroundJobs(demo, {});
       try {
         await jobs.refreshIndex();
@@ -177,7 +154,7 @@ describe('a paper looked up while the library is the demo corpus', () => {
         await jobs.stop();
       }
       expect(demo.library.stale).toBe(false);
-      expect(demo.library.search('wombat burrows').hits[0]?.id).toBe('arxiv:2611.88888');
+      expect((await demo.library.search('wombat burrows')).hits[0]?.id).toBe('arxiv:2611.88888');
       expect(existsSync(demo.config.indexPath)).toBe(false);
     } finally {
       demo.dispose();

@@ -42,9 +42,9 @@ describe('/paper naming a paper the library lacks', () => {
     expect(papers(again)[0]!.id).toBe('arxiv:2501.01234');
     expect(server.requests).toHaveLength(1);
 
-    expect(app.library.stale).toBe(true); // the refresh path (a child-process rebuild in npm start) picks it up
-    app.library.refresh();
-    expect(app.library.search('quasicrystalline tilings flow matching').hits[0]?.id).toBe('arxiv:2501.01234');
+    expect(await app.library.checkStore()).toBe(true); // the refresh path (a child-process rebuild in npm start) picks it up
+    await app.library.refresh();
+    expect((await app.library.search('quasicrystalline tilings flow matching')).hits[0]?.id).toBe('arxiv:2501.01234');
   });
 
   it('fetches a DOI from OpenAlex', async () => {

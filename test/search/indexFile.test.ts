@@ -9,7 +9,7 @@ import { buildIndex } from '../../src/search/index/build.js';
 import { SnapshotError, readSnapshot, readSnapshotInfo, writeSnapshot } from '../../src/search/index/snapshot.js';
 import type { IndexData } from '../../src/search/index/types.js';
 import { loadOrBuildIndex } from '../../src/search/indexFile.js';
-import type { PaperStore } from '../../src/store/paperStore.js';
+import type { PaperStore } from '../../src/store/papers.js';
 import { silentLog, storeOf } from '../helpers/corpus.js';
 
 let dir: string;
@@ -23,8 +23,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const source = () => ({ store, topicIds: ['a', 'b'], taxonomyHash: 'h1' });
 
 describe('index snapshot', () => {
-  it('reads back exactly what was written', () => {
-    const data = buildIndex(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+  it('reads back exactly what was written', async () => {
+    const data = await buildIndex(store.rowsForIndex(), { generation: await store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
     const path = join(dir, 'index.bin');
     writeSnapshot(path, data);
     const back = readSnapshot(path);
@@ -37,27 +37,26 @@ describe('index snapshot', () => {
     expect(readSnapshotInfo(path)).toEqual({ generation: data.generation, taxonomyHash: 'h1', docCount: data.docCount });
   });
 
-  it('is rebuilt when the store has changed, the taxonomy changed, or the file is damaged', () => {
+  it('is rebuilt when the store has changed, the taxonomy changed, or the file is damaged', async () => {
     const path = join(dir, 'index.bin');
-    const first = loadOrBuildIndex(source(), path, silentLog);
+    const first = await loadOrBuildIndex(source(), path, silentLog);
     expect(readSnapshotInfo(path)?.generation).toBe(first.generation);
 
-    store.transaction(() => {
-      const gen = store.beginGeneration();
-      store.upsert({ title: 'A New Paper', authors: ['Ann Lee'], abstract: '', venue: '', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: {} }, gen, { source: 't', classify: () => [], now: new Date() });
-    });
-    const second = loadOrBuildIndex(source(), path, silentLog);
+    await store.write((tx) =>
+      tx.upsertBatch([{ title: 'A New Paper', authors: ['Ann Lee'], abstract: '', venue: '', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: {} }], { source: 't', classify: () => [], now: new Date() }),
+    );
+    const second = await loadOrBuildIndex(source(), path, silentLog);
     expect(second.docCount).toBe(first.docCount + 1);
 
-    const third = loadOrBuildIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog);
+    const third = await loadOrBuildIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog);
     expect(third.taxonomyHash).toBe('h2');
 
     writeFileSync(path, readFileSync(path).subarray(0, 1000));
     expect(readSnapshotInfo(path)).toBeUndefined();
-    expect(loadOrBuildIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog).docCount).toBe(second.docCount);
+    expect((await loadOrBuildIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog)).docCount).toBe(second.docCount);
   });
 
-  it('rejects files that are not snapshots', () => {
+  it('rejects files that are not snapshots', async () => {
     const path = join(dir, 'junk.bin');
     writeFileSync(path, 'hello');
     expect(() => readSnapshot(path)).toThrow(/not a Paper Scout index snapshot/);
@@ -65,7 +64,7 @@ describe('index snapshot', () => {
 });
 
 describe('a damaged snapshot', () => {
-  const build = (): IndexData => buildIndex(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+  const build = async (): Promise<IndexData> => await buildIndex(store.rowsForIndex(), { generation: await store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
   const damagedReason = (path: string): string => {
     try {
       readSnapshot(path);
@@ -84,9 +83,9 @@ describe('a damaged snapshot', () => {
     return header.sections.map((s) => ({ ...s, offset: bodyStart + s.offset }));
   };
 
-  it('random bytes over the middle of the file, its size unchanged, are refused by checksum', () => {
+  it('random bytes over the middle of the file, its size unchanged, are refused by checksum', async () => {
     const path = join(dir, 'index.bin');
-    writeSnapshot(path, build());
+    writeSnapshot(path, await build());
     const file = readFileSync(path);
     const size = file.length;
     randomBytes(Math.floor(size / 2)).copy(file, Math.floor(size / 4));
@@ -95,9 +94,9 @@ describe('a damaged snapshot', () => {
     expect(damagedReason(path)).toMatch(/^section \S+ fails its checksum$/);
   });
 
-  it('one changed byte in any section, or in the header, is found', () => {
+  it('one changed byte in any section, or in the header, is found', async () => {
     const path = join(dir, 'index.bin');
-    writeSnapshot(path, build());
+    writeSnapshot(path, await build());
     const intact = readFileSync(path);
     for (const section of sectionsOf(intact).filter((s) => s.bytes > 0)) {
       const file = Buffer.from(intact);
@@ -112,7 +111,7 @@ describe('a damaged snapshot', () => {
     expect(readSnapshotInfo(path)).toBeUndefined();
   });
 
-  it('arrays whose shape would send a query out of bounds or into a loop are refused even with good checksums', () => {
+  it('arrays whose shape would send a query out of bounds or into a loop are refused even with good checksums', async () => {
     const path = join(dir, 'index.bin');
     const cases: Array<[string, (d: IndexData) => void, RegExp]> = [
       ['offsets running backwards', (d) => d.fields[3]!.offsets.set([d.fields[3]!.offsets[2]! + 5], 1), /^abstract postings: offsets go backwards at term 2$/],
@@ -122,22 +121,22 @@ describe('a damaged snapshot', () => {
       ['a title order past the documents', (d) => d.titleOrder.set([d.docCount], 0), /^titleOrder names a document that does not exist$/],
     ];
     for (const [, damage, reason] of cases) {
-      const data = build();
+      const data = await build();
       damage(data);
       writeSnapshot(path, data);
       expect(damagedReason(path)).toMatch(reason);
     }
   });
 
-  it('is rebuilt by the CLI with one warning line saying why', () => {
+  it('is rebuilt by the CLI with one warning line saying why', async () => {
     const path = join(dir, 'index.bin');
     const lines: Array<{ level: number; msg: string }> = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
-    const first = loadOrBuildIndex(source(), path, log);
+    const first = await loadOrBuildIndex(source(), path, log);
     const file = readFileSync(path);
     randomBytes(Math.floor(file.length / 2)).copy(file, Math.floor(file.length / 4));
     writeFileSync(path, file);
-    const rebuilt = loadOrBuildIndex(source(), path, log);
+    const rebuilt = await loadOrBuildIndex(source(), path, log);
     expect(rebuilt.docCount).toBe(first.docCount);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40 });
@@ -145,20 +144,21 @@ describe('a damaged snapshot', () => {
     expect(readSnapshot(path).docCount).toBe(first.docCount);
   });
 
-  it('a snapshot of the previous format is rebuilt, not called damaged', () => {
+  it('a snapshot of the previous format is rebuilt, not called damaged', async () => {
     const path = join(dir, 'index.bin');
-    writeSnapshot(path, build());
+    writeSnapshot(path, await build());
     const file = readFileSync(path);
     file[5] = 1;
     writeFileSync(path, file);
     expect(() => readSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 1, expected 3' }));
   });
 
-  it('a directory in its place is one line naming the path and the fix', () => {
+  it('a directory in its place is one line naming the path and the fix', async () => {
     const path = join(dir, 'index.bin');
     mkdirSync(path);
     const expected = `${path} is a directory, not the search index file: remove it (rm -r ${path}) and start again; Paper Scout rebuilds the index from the library.`;
-    expect(() => loadOrBuildIndex(source(), path, silentLog)).toThrow(new SetupError(expected));
-    expect(() => writeSnapshot(path, build())).toThrow(SetupError);
+    await expect(loadOrBuildIndex(source(), path, silentLog)).rejects.toThrow(new SetupError(expected));
+    const data = await build();
+    expect(() => writeSnapshot(path, data)).toThrow(SetupError);
   });
 });

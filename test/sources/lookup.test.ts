@@ -11,8 +11,8 @@ import { loadConfig } from '../../src/config.js';
 import { translate } from '../../src/i18n/index.js';
 import { UpstreamLookup, type LookupDeps, type LookupOutcome } from '../../src/sources/lookup.js';
 import { abstractFromInvertedIndex } from '../../src/sources/openalex/work.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import type { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
+import { memoryStores } from '../helpers/stores.js';
 import fc from 'fast-check';
 import { silentLog } from '../helpers/corpus.js';
 import { FakeClock } from './helpers/fakeClock.js';
@@ -22,7 +22,7 @@ import { openreviewFixture } from './openreview/helpers.js';
 
 const { classify } = loadTopics();
 let server: Loopback;
-let store: PaperStore;
+let store: SqlitePaperStore;
 let clock: FakeClock;
 
 const openalexWork = () => readFileSync(fileURLToPath(new URL('../fixtures/openalex/work-10.5555-invented.2024.77.json', import.meta.url)), 'utf8');
@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 beforeEach(() => {
   clock = new FakeClock('2025-01-20T12:00:00Z');
-  store = new PaperStore(openDatabase(':memory:'));
+  ({ store } = memoryStores());
 });
 
 /** A missing or failed outcome with its message in English words. */
@@ -59,7 +59,7 @@ describe('UpstreamLookup', () => {
     server.serve({ [ARXIV]: xml(fixture('api-id-2501.01234.xml')) });
     const found = await lookup().find({ kind: 'arxiv', id: '2501.01234' });
     expect(found).toMatchObject({ kind: 'found', added: true, source: 'arXiv', paper: { id: 'arxiv:2501.01234', title: 'Quasicrystalline Tilings Learned by Equivariant Flow Matching', authors: ['Ingrid Valdés', 'Kofi Mensah'], venue: 'arXiv', year: 2025, labels: ['cs.LG', 'math-ph'] } });
-    expect(store.get('arxiv:2501.01234')).toBeDefined();
+    expect(await store.get('arxiv:2501.01234')).toBeDefined();
     expect(server.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
     const again = await lookup().find({ kind: 'arxiv', id: '2501.01234' });
     expect(again).toMatchObject({ kind: 'found', added: false });
@@ -106,7 +106,7 @@ describe('UpstreamLookup', () => {
         externalIds: { doi: '10.5555/invented.2024.77', arxiv: '2312.05555' },
       },
     });
-    expect(store.findByRef({ kind: 'doi', id: '10.5555/invented.2024.77' })).toBeDefined();
+    expect(await store.findByRef({ kind: 'doi', id: '10.5555/invented.2024.77' })).toBeDefined();
   });
 
   it('says OpenAlex has no such DOI on a 404', async () => {
@@ -127,13 +127,13 @@ describe('UpstreamLookup', () => {
     const outcome = await lookup({ timeoutMs: 50 }).find({ kind: 'arxiv', id: '2501.01234' });
     held.release();
     expect(inWords(outcome)).toEqual({ kind: 'failed', message: 'Could not find arXiv 2501.01234 on arXiv: it did not answer within 0.05 s. Try again in a minute.' });
-    expect(store.count()).toBe(0);
+    expect(await store.count()).toBe(0);
   });
 
   it('retries a 503 once, and reports a service that stays down without remembering it as missing', async () => {
     server.serve({ [ARXIV]: [{ status: 503 }, xml(fixture('api-id-2501.01234.xml'))] });
     expect(await lookup().find({ kind: 'arxiv', id: '2501.01234' })).toMatchObject({ kind: 'found' });
-    store = new PaperStore(openDatabase(':memory:'));
+    ({ store } = memoryStores());
     server.serve({ [ARXIV]: { status: 502 } });
     const service = lookup();
     expect(inWords(await service.find({ kind: 'arxiv', id: '2501.01234' }))).toEqual({ kind: 'failed', message: 'Could not fetch arXiv 2501.01234 from arXiv (HTTP 502). Try again later.' });

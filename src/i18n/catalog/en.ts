@@ -16,6 +16,7 @@ export const en = {
   'error.apology': "Sorry, something went wrong on our side. If it keeps happening, tell the bot's admin reference {reference}.",
   'error.busy': 'The library is busy with a long write (an import or a re-index), so this could not be saved. Nothing was changed: try again in a minute.',
   'error.indexRebuilding': 'The search index is being rebuilt; try again in a minute.',
+  'error.storeUnavailable': 'The library’s database cannot be reached right now, so this could not be answered. Nothing was changed: try again in a minute.',
   'error.staleButton': 'That button no longer does anything here. Run the command again.',
   'error.brokenButton': 'That button is broken; run the search again.',
   'error.noCommand': 'There is no /{name} command. Commands: {commands}.',

@@ -13,6 +13,7 @@ export const zhCN: Catalog = {
   'error.apology': '抱歉，我们这边出了点问题。如果一直这样，请把参考编号 {reference} 告诉机器人的管理员。',
   'error.busy': '论文库正在进行一次较长的写入（导入或重建索引），所以这次没能保存。什么都没有改动：请一分钟后再试。',
   'error.indexRebuilding': '搜索索引正在重建，请一分钟后再试。',
+  'error.storeUnavailable': '目前连不上论文库的数据库，所以没能回答。什么都没有改动：请一分钟后再试。',
   'error.staleButton': '这个按钮已经失效了。请重新运行命令。',
   'error.brokenButton': '这个按钮坏了，请重新搜索。',
   'error.noCommand': '没有 /{name} 这个命令。可用命令：{commands}。',

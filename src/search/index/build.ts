@@ -3,7 +3,7 @@
  * (term, doc, tf) triples in flat typed arrays, then renumber terms in sorted order and
  * counting-sort the triples into posting lists.
  */
-import type { IndexRow } from '../../store/paperStore.js';
+import type { IndexRow } from '../../store/papers.js';
 import { STOPWORDS, normalizeTitle, tokenize } from '../../text.js';
 import { FIELD_COUNT, Field, type FieldPostings, type IndexData } from './types.js';
 import { buildTermTrie } from '../vocab.js';
@@ -17,10 +17,10 @@ export interface BuildOptions {
 }
 
 /**
- * Builds an index over `rows` (in store order).
- * @example const data = buildIndex(store.rowsForIndex(), { generation: store.generation(), taxonomyHash, topicIds });
+ * Builds an index over `rows` (in store order), read as they come.
+ * @example const data = await buildIndex(store.rowsForIndex(), { generation: await store.generation(), taxonomyHash, topicIds });
  */
-export function buildIndex(rows: Iterable<IndexRow>, options: BuildOptions): IndexData {
+export async function buildIndex(rows: AsyncIterable<IndexRow> | Iterable<IndexRow>, options: BuildOptions): Promise<IndexData> {
   const termIds = new Map<string, number>();
   const termList: string[] = [];
   const triples = Array.from({ length: FIELD_COUNT }, () => new TripleBuffer());
@@ -73,7 +73,7 @@ export function buildIndex(rows: Iterable<IndexRow>, options: BuildOptions): Ind
   };
 
   let doc = 0;
-  for (const row of rows) {
+  for await (const row of rows) {
     addField(doc, Field.Title, tokenize(row.title), false);
     const names = row.authors.map((name) => tokenize(name));
     addField(doc, Field.Authors, names.flat(), false);

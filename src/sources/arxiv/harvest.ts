@@ -8,13 +8,17 @@
  * honours (`badResumptionToken`: they expire daily) restarts the list from the last datestamp
  * stored, never from the beginning. Records of none of the asked categories are left out, a
  * cross-listed paper is stored once, and a deleted record is removed from the library when
- * it holds it as an arXiv preprint.
+ * it holds it as an arXiv preprint. With the store's job leases, one process at a time harvests a
+ * given list (two backfills of the same set and dates, on one machine or two, do not interleave).
  */
 import type { Logger } from 'pino';
-import type { PaperStore, UpsertOptions } from '../../store/paperStore.js';
-import type { HarvestStore } from '../../store/harvestStore.js';
+import type { PaperRecord } from '../../papers/model.js';
+import type { HarvestStore } from '../../store/harvests.js';
+import type { JobLeases } from '../../store/jobs.js';
+import type { PaperStore, UpsertOptions } from '../../store/papers.js';
 import type { Clock } from '../clock.js';
 import type { HttpRequest } from '../http.js';
+import { runOncePerSlot } from '../jobs.js';
 import { ArxivClient, ArxivFetchError, type ArxivClientOptions } from './client.js';
 import { OaiPageError, oaiSetOf, parseListRecords, type OaiPage } from './oai.js';
 import { oaiRecordToRecord } from './record.js';
@@ -22,6 +26,8 @@ import { oaiRecordToRecord } from './record.js';
 export interface HarvestDeps {
   store: PaperStore;
   harvests: HarvestStore;
+  /** Leases, so that one process at a time harvests a list (none: no such check). */
+  jobs?: JobLeases;
   classify: UpsertOptions['classify'];
   /** ARXIV_OAI_URL. */
   oaiUrl: string;
@@ -174,7 +180,7 @@ export async function harvestArxiv(deps: HarvestDeps, options: HarvestOptions): 
       summary.aborted = true;
       break;
     }
-    const result = await new SetHarvest(deps, client, options, categories, set, seen).run();
+    const result = await harvestSet(deps, client, options, categories, set, seen);
     summary.sets.push(result);
     summary.added += result.added;
     summary.updated += result.updated;
@@ -188,26 +194,51 @@ export async function harvestArxiv(deps: HarvestDeps, options: HarvestOptions): 
   return summary;
 }
 
+/**
+ * One set's list, under a lease of its harvest key when the store has job leases: a list another
+ * process is harvesting right now is left to it, and said so.
+ */
+async function harvestSet(deps: HarvestDeps, client: ArxivClient, options: HarvestOptions, categories: string[], set: string, seen: Set<string>): Promise<SetSummary> {
+  const harvest = await SetHarvest.open(deps, client, options, categories, set, seen);
+  if (!deps.jobs) return harvest.run();
+  let result: SetSummary | undefined;
+  // Any time after the last run of this list is a new slot; the lease keeps a second one out meanwhile.
+  const slot = deps.clock.now().toISOString();
+  await runOncePerSlot({ jobs: deps.jobs, job: harvest.key }, slot, deps, async () => (result = await harvest.run()), options.signal);
+  return (
+    result ?? {
+      ...harvest.summary,
+      error: `another process is harvesting set ${set} with these dates and categories right now; what it stores stays, and running this command again after it has finished resumes from there`,
+    }
+  );
+}
+
 /** One set's list, from wherever the stored state says, to its end. */
 class SetHarvest {
-  private readonly key: string;
+  readonly key: string;
   private readonly wanted: (category: string) => boolean;
   private state: OaiHarvestState;
   private readonly result: SetSummary;
 
-  constructor(
+  /** The harvest of `set` as the stored state has it. */
+  static async open(deps: HarvestDeps, client: ArxivClient, options: HarvestOptions, categories: string[], set: string, seen: Set<string>): Promise<SetHarvest> {
+    const stored = (await deps.harvests.get<OaiHarvestState>(harvestKey(options, set)))?.state;
+    return new SetHarvest(deps, client, options, categories, set, seen, stored);
+  }
+
+  private constructor(
     private readonly deps: HarvestDeps,
     private readonly client: ArxivClient,
     private readonly options: HarvestOptions,
     categories: string[],
     private readonly set: string,
     private readonly seen: Set<string>,
+    stored: OaiHarvestState | undefined,
   ) {
     this.key = harvestKey(options, set);
     const exact = new Set(categories);
     const archives = categories.filter((c) => !c.includes('.'));
     this.wanted = (c) => exact.has(c) || archives.some((a) => c.startsWith(`${a}.`));
-    const stored = deps.harvests.get<OaiHarvestState>(this.key)?.state;
     const base = { set, from: options.from, ...(options.until && { until: options.until }), categories };
     let start: SetSummary['start'];
     if (stored?.token && !stored.done) {
@@ -224,6 +255,11 @@ class SetHarvest {
     this.result = { set, start, pages: 0, records: 0, added: 0, updated: 0, unchanged: 0, outside: 0, duplicates: 0, deleted: 0, removed: 0, skipped: [], restarts: [], done: false };
   }
 
+  /** The summary so far (nothing done yet before {@link run}). */
+  get summary(): SetSummary {
+    return this.result;
+  }
+
   async run(): Promise<SetSummary> {
     const { log } = this.deps;
     const { signal } = this.options;
@@ -238,7 +274,7 @@ class SetHarvest {
           continue;
         }
         const asked = this.state.token;
-        this.store(page);
+        await this.store(page);
         const token = page.token?.value;
         if (!token) {
           this.result.done = true;
@@ -253,7 +289,7 @@ class SetHarvest {
       this.result.error = describe(error, this.set);
       log.warn({ err: error, set: this.set }, 'arXiv OAI harvest of a set stopped');
     }
-    if (this.result.done) this.save({ done: true });
+    if (this.result.done) await this.save({ done: true });
     log.info({ set: this.set, ...counts(this.result) }, 'arXiv OAI set harvested');
     return this.result;
   }
@@ -303,71 +339,78 @@ class SetHarvest {
     throw new OaiError(error.code, `arXiv's OAI-PMH answered error ${error.code}${error.message ? `: ${error.message}` : ''} (set ${this.set}, page ${page})`);
   }
 
-  /** Writes a page's papers, removals and the harvest's new state in one transaction. */
-  private store(page: OaiPage): void {
+  /**
+   * Writes a page's papers, removals and the harvest's new state in one transaction. What it
+   * did is counted once the write has committed (the store may run a write again from the start
+   * after a lost connection).
+   */
+  private async store(page: OaiPage): Promise<void> {
     const { store, classify, clock } = this.deps;
     const pageNo = this.state.pages + 1;
     const now = clock.now();
     const options: UpsertOptions = { source: 'arxiv', classify, now };
     const result = this.result;
-    const written: string[] = [];
     let datestamp = this.state.datestamp;
     const later = (d: string) => {
       if (d && (!datestamp || d > datestamp)) datestamp = d;
     };
-    store.transaction(() => {
-      const gen = store.beginGeneration();
-      let changed = false;
-      for (const record of page.records) {
-        later(record.datestamp);
-        if (!record.categories.some(this.wanted)) {
-          result.outside++;
-          continue;
-        }
-        if (this.seen.has(record.id)) {
-          result.duplicates++;
-          continue;
-        }
+    // What goes in is decided before the write: records of the asked categories, each paper once.
+    const pending: Array<{ id: string; record: PaperRecord }> = [];
+    const skipped: HarvestProblem[] = [];
+    let outside = 0;
+    let duplicates = 0;
+    for (const record of page.records) {
+      later(record.datestamp);
+      if (!record.categories.some(this.wanted)) outside++;
+      else if (this.seen.has(record.id)) duplicates++;
+      else {
         const mapped = oaiRecordToRecord(record);
-        if (!mapped.ok) {
-          result.skipped.push({ page: pageNo, id: record.id, reason: mapped.reason });
-          continue;
-        }
-        try {
-          const outcome = store.upsert(mapped.record, gen, options).outcome;
-          result[outcome]++;
-          if (outcome !== 'unchanged') changed = true;
-          written.push(record.id);
-        } catch (error) {
-          if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
-          result.skipped.push({ page: pageNo, id: record.id, reason: `store refused the record: ${(error as Error).message}` });
-        }
+        if (mapped.ok) pending.push({ id: record.id, record: mapped.record });
+        else skipped.push({ page: pageNo, id: record.id, reason: mapped.reason });
       }
-      for (const gone of page.deleted) {
-        later(gone.datestamp);
-        result.deleted++;
-        const held = store.findByRef({ kind: 'arxiv', id: gone.id });
-        // Only an arXiv preprint goes: a venue's paper that also had a preprint stays.
-        if (held && held.venue === 'arXiv' && store.remove(held.id)) {
-          result.removed++;
-          changed = true;
-        }
-      }
-      if (!changed) store.releaseGeneration(gen);
-      for (const problem of page.problems) result.skipped.push({ page: pageNo, index: problem.index, ...(problem.id && { id: problem.id }), reason: problem.reason });
-      result.pages++;
-      result.records += page.size;
-      if (page.token?.completeListSize !== undefined) result.completeListSize = page.token.completeListSize;
-      this.save({
-        pages: pageNo,
-        records: this.state.records + page.size,
-        ...(datestamp && { datestamp }),
-        ...(page.token?.value ? { token: page.token.value } : { token: undefined }),
-        cursor: page.token?.cursor,
-        completeListSize: page.token?.completeListSize,
-      });
+    }
+    for (const gone of page.deleted) later(gone.datestamp);
+    const next = this.nextState({
+      pages: pageNo,
+      records: this.state.records + page.size,
+      ...(datestamp && { datestamp }),
+      ...(page.token?.value ? { token: page.token.value } : { token: undefined }),
+      cursor: page.token?.cursor,
+      completeListSize: page.token?.completeListSize,
     });
-    for (const id of written) this.seen.add(id);
+    const written = await store.write(async (tx) => {
+      const outcomes = await tx.upsertBatch(
+        pending.map((p) => p.record),
+        options,
+      );
+      let removed = 0;
+      for (const gone of page.deleted) {
+        const held = await tx.findByRef({ kind: 'arxiv', id: gone.id });
+        // Only an arXiv preprint goes: a venue's paper that also had a preprint stays.
+        if (held && held.venue === 'arXiv' && (await tx.remove(held.id))) removed++;
+      }
+      await tx.putHarvest(this.key, OAI_SOURCE, next, now);
+      return { outcomes, removed };
+    });
+    this.state = next;
+    written.outcomes.forEach((outcome, i) => {
+      const { id } = pending[i]!;
+      if ('refused' in outcome) {
+        skipped.push({ page: pageNo, id, reason: `store refused the record: ${outcome.refused}` });
+        return;
+      }
+      result[outcome.outcome]++;
+      this.seen.add(id);
+    });
+    result.outside += outside;
+    result.duplicates += duplicates;
+    result.deleted += page.deleted.length;
+    result.removed += written.removed;
+    result.skipped.push(...skipped);
+    for (const problem of page.problems) result.skipped.push({ page: pageNo, index: problem.index, ...(problem.id && { id: problem.id }), reason: problem.reason });
+    result.pages++;
+    result.records += page.size;
+    if (page.token?.completeListSize !== undefined) result.completeListSize = page.token.completeListSize;
     this.options.onProgress?.({
       set: this.set,
       pages: this.state.pages,
@@ -377,13 +420,19 @@ class SetHarvest {
     });
   }
 
-  private save(changes: Partial<OaiHarvestState>): void {
-    const now = this.deps.clock.now();
-    const next: OaiHarvestState = { ...this.state, ...changes, updatedAt: now.toISOString() };
+  /** The state with `changes`, stamped now, without unset fields (and without a token once done). */
+  private nextState(changes: Partial<OaiHarvestState>): OaiHarvestState {
+    const next: OaiHarvestState = { ...this.state, ...changes, updatedAt: this.deps.clock.now().toISOString() };
     for (const key of Object.keys(next) as Array<keyof OaiHarvestState>) if (next[key] === undefined) delete next[key];
     if (next.done) delete next.token;
+    return next;
+  }
+
+  /** Writes the state on its own (the list's end). */
+  private async save(changes: Partial<OaiHarvestState>): Promise<void> {
+    const next = this.nextState(changes);
+    await this.deps.harvests.put(this.key, OAI_SOURCE, next, new Date(next.updatedAt));
     this.state = next;
-    this.deps.harvests.put(this.key, OAI_SOURCE, next, now);
   }
 }
 

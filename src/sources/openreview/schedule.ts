@@ -2,12 +2,15 @@
  * OPENREVIEW_VENUES kept fresh by a running bot: a croner job checks once a day which venues
  * are due and syncs them, one sync at a time. A venue is due weekly, and daily in the month
  * after its decisions first appeared (when statuses still move: camera-ready, late
- * withdrawals). A failure is logged, never thrown out of the timer.
+ * withdrawals). A failure is logged, never thrown out of the timer. With `once`, the day's check
+ * is claimed in the store's job leases first, so that of several processes or instances sharing
+ * the store one syncs (see `../jobs.ts`); the venues' last syncs are in the shared harvest state.
  */
 import { Cron } from 'croner';
-import type { HarvestStore } from '../../store/harvestStore.js';
+import type { HarvestStore } from '../../store/harvests.js';
 import { systemClock, type Clock } from '../clock.js';
 import { fetchHttp, type HttpRequest } from '../http.js';
+import { runOncePerSlot, type OncePerSlot } from '../jobs.js';
 import { formatOpenReviewSummary } from './summary.js';
 import { syncOpenReview, venueKey, type OpenReviewSyncDeps, type OpenReviewSyncSummary, type VenueState } from './sync.js';
 
@@ -37,16 +40,19 @@ export function isDue(state: VenueState | undefined, now: Date): boolean {
 
 /**
  * The configured venues that are due now.
- * @example dueVenues(['ICLR.cc/2025/Conference'], harvests, new Date()) // ['ICLR.cc/2025/Conference']
+ * @example await dueVenues(['ICLR.cc/2025/Conference'], harvests, new Date()) // ['ICLR.cc/2025/Conference']
  */
-export function dueVenues(venues: readonly string[], harvests: HarvestStore, now: Date): string[] {
-  return venues.filter((venue) => isDue(harvests.get<VenueState>(venueKey(venue))?.state, now));
+export async function dueVenues(venues: readonly string[], harvests: HarvestStore, now: Date): Promise<string[]> {
+  const states = await Promise.all(venues.map(async (venue) => (await harvests.get<VenueState>(venueKey(venue)))?.state));
+  return venues.filter((_, i) => isDue(states[i], now));
 }
 
 export interface OpenReviewScheduleDeps extends Omit<OpenReviewSyncDeps, 'http' | 'clock'> {
   http?: HttpRequest;
   /** Called after a sync that added or changed papers. */
   onChange: (summary: OpenReviewSyncSummary) => void | Promise<void>;
+  /** Claim each day's check in the store's job leases: one process of those sharing it syncs. */
+  once?: OncePerSlot;
 }
 
 export interface OpenReviewSchedule {
@@ -68,9 +74,11 @@ export function scheduleOpenReviewSync(deps: OpenReviewScheduleDeps, clock: Cloc
   let job: Cron | undefined;
   let running: Promise<OpenReviewSyncSummary | undefined> | undefined;
   let controller: AbortController | undefined;
+  /** Claimed slots to hand back if the schedule is stopped while they run. */
+  const stopping = new Set<() => void>();
 
   const sync = async (signal: AbortSignal): Promise<OpenReviewSyncSummary | undefined> => {
-    const venues = dueVenues(deps.config.venues, deps.harvests, clock.now());
+    const venues = await dueVenues(deps.config.venues, deps.harvests, clock.now());
     if (venues.length === 0) return undefined;
     let summary: OpenReviewSyncSummary;
     try {
@@ -104,13 +112,27 @@ export function scheduleOpenReviewSync(deps: OpenReviewScheduleDeps, clock: Cloc
     start() {
       if (job || deps.config.venues.length === 0) return;
       job = new Cron(CHECK_PATTERN, { timezone: 'UTC', protect: true, catch: (err: unknown) => log.error({ err }, 'OpenReview sync job failed') }, async () => {
-        await runNow();
+        if (!deps.once) {
+          await runNow();
+          return;
+        }
+        // The day (UTC) is the slot: whichever process claims it first checks and syncs the due venues.
+        const day = clock.now().toISOString().slice(0, 10);
+        const signal = new AbortController();
+        const stopped = () => signal.abort();
+        stopping.add(stopped);
+        try {
+          await runOncePerSlot(deps.once, day, { clock, log }, () => runNow(), signal.signal);
+        } finally {
+          stopping.delete(stopped);
+        }
       });
       log.info({ venues: deps.config.venues, next: job.nextRun()?.toISOString() }, 'OpenReview venues kept fresh: weekly, daily in the month after decisions');
     },
     async stop() {
       job?.stop();
       job = undefined;
+      for (const stopped of stopping) stopped();
       controller?.abort();
       await running;
     },

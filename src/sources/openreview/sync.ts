@@ -7,9 +7,10 @@
  * decisions first appeared are kept, for the schedule of `npm start`.
  */
 import type { Logger } from 'pino';
+import type { PaperRecord } from '../../papers/model.js';
 import type { OpenReviewConfig } from '../../config.js';
-import type { HarvestStore } from '../../store/harvestStore.js';
-import type { PaperStore, UpsertOptions } from '../../store/paperStore.js';
+import type { HarvestStore } from '../../store/harvests.js';
+import type { PaperStore, UpsertOptions } from '../../store/papers.js';
 import type { Clock } from '../clock.js';
 import { FetchError, type HttpRequest, type PoliteOptions } from '../http.js';
 import { OpenReviewClient } from './client.js';
@@ -127,7 +128,7 @@ async function syncVenue(deps: OpenReviewSyncDeps, client: OpenReviewClient, ven
     result.error = describe(error, venue);
     log.warn({ err: error, venue }, 'OpenReview sync of a venue stopped');
   }
-  if (!result.error && !options.signal?.aborted) saveState(deps, venue, result);
+  if (!result.error && !options.signal?.aborted) await saveState(deps, venue, result);
   log.info({ venue, notes: result.notes, added: result.added, updated: result.updated, skipped: result.skipped.length }, 'OpenReview venue synced');
   return result;
 }
@@ -149,46 +150,54 @@ async function readQuery(
     result.pages++;
     read += page.size;
     if (page.count !== undefined) result.count = (result.count ?? 0) + (offset === 0 ? page.count : 0);
-    storePage(deps, page, venue, result, seen);
+    await storePage(deps, page, venue, result, seen);
     options.onProgress?.({ venue, notes: result.notes, ...(result.count !== undefined && { count: result.count }) });
     const total = page.count ?? Infinity;
     if (page.size < limit || offset + limit >= total || options.signal?.aborted) return read;
   }
 }
 
-function storePage(deps: OpenReviewSyncDeps, page: NotesPage, venue: string, result: VenueSummary, seen: Set<string>): void {
+/**
+ * Stores a page's notes in one transaction. Outcomes are counted into `result` once the write
+ * has committed (the store may run a write again from the start after a lost connection).
+ */
+async function storePage(deps: OpenReviewSyncDeps, page: NotesPage, venue: string, result: VenueSummary, seen: Set<string>): Promise<void> {
   const { store, classify, clock } = deps;
   const pageNo = result.pages;
   const options: UpsertOptions = { source: OPENREVIEW_SOURCE, classify, now: clock.now() };
   result.notes += page.size;
   for (const problem of page.problems) result.skipped.push({ page: pageNo, ...problem });
   const places = positions(page);
-  store.transaction(() => {
-    const gen = store.beginGeneration();
-    let changed = false;
-    page.notes.forEach((note, i) => {
-      const index = places[i]!;
-      if (seen.has(note.forum)) return;
-      seen.add(note.forum);
-      const mapped = noteToRecord(note, venue);
-      if (!mapped.ok) {
-        result.skipped.push({ page: pageNo, index, id: note.id, reason: mapped.reason });
-        return;
-      }
-      const decision = decisionOf(note);
-      result.byStatus[decision] = (result.byStatus[decision] ?? 0) + 1;
-      const before = store.findByRef({ kind: 'openreview', id: note.forum })?.status;
-      try {
-        const outcome = store.upsert(mapped.record, gen, options).outcome;
-        result[outcome]++;
-        if (outcome !== 'unchanged') changed = true;
-        if (before !== undefined && before !== store.findByRef({ kind: 'openreview', id: note.forum })?.status) result.decisionsChanged++;
-      } catch (error) {
-        if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
-        result.skipped.push({ page: pageNo, index, id: note.id, reason: `store refused the record: ${(error as Error).message}` });
-      }
-    });
-    if (!changed) store.releaseGeneration(gen);
+  // Each submission once (a venue read by several queries lists some twice), mapped before the write.
+  const pending: Array<{ index: number; id: string; forum: string; record: PaperRecord }> = [];
+  page.notes.forEach((note, i) => {
+    const index = places[i]!;
+    if (seen.has(note.forum)) return;
+    seen.add(note.forum);
+    const mapped = noteToRecord(note, venue);
+    if (!mapped.ok) {
+      result.skipped.push({ page: pageNo, index, id: note.id, reason: mapped.reason });
+      return;
+    }
+    const decision = decisionOf(note);
+    result.byStatus[decision] = (result.byStatus[decision] ?? 0) + 1;
+    pending.push({ index, id: note.id, forum: note.forum, record: mapped.record });
+  });
+  const tally = await store.write(async (tx) => {
+    const ref = (forum: string) => ({ kind: 'openreview' as const, id: forum });
+    const before = await Promise.all(pending.map(async (p) => (await tx.findByRef(ref(p.forum)))?.status));
+    const outcomes = await tx.upsertBatch(pending.map((p) => p.record), options);
+    const after = await Promise.all(pending.map(async (p, i) => (before[i] === undefined ? undefined : (await tx.findByRef(ref(p.forum)))?.status)));
+    return { outcomes, changedDecisions: pending.filter((_, i) => before[i] !== undefined && before[i] !== after[i]).length };
+  });
+  result.decisionsChanged += tally.changedDecisions;
+  tally.outcomes.forEach((outcome, i) => {
+    const p = pending[i]!;
+    if ('refused' in outcome) {
+      result.skipped.push({ page: pageNo, index: p.index, id: p.id, reason: `store refused the record: ${outcome.refused}` });
+      return;
+    }
+    result[outcome.outcome]++;
   });
 }
 
@@ -200,9 +209,9 @@ function positions(page: NotesPage): number[] {
   return out;
 }
 
-function saveState(deps: OpenReviewSyncDeps, venue: string, result: VenueSummary): void {
+async function saveState(deps: OpenReviewSyncDeps, venue: string, result: VenueSummary): Promise<void> {
   const now = deps.clock.now();
-  const before = deps.harvests.get<VenueState>(venueKey(venue))?.state;
+  const before = (await deps.harvests.get<VenueState>(venueKey(venue)))?.state;
   const decided = Object.entries(result.byStatus).some(([status, n]) => status !== 'Under review' && (n ?? 0) > 0);
   const decisionsSeenAt = before?.decisionsSeenAt ?? (decided ? now.toISOString() : undefined);
   const state: VenueState = {
@@ -212,7 +221,7 @@ function saveState(deps: OpenReviewSyncDeps, venue: string, result: VenueSummary
     ...(result.count !== undefined && { count: result.count }),
     byStatus: result.byStatus,
   };
-  deps.harvests.put(venueKey(venue), OPENREVIEW_SOURCE, state, now);
+  await deps.harvests.put(venueKey(venue), OPENREVIEW_SOURCE, state, now);
 }
 
 function describe(error: unknown, venue: string): string {

@@ -50,7 +50,7 @@ describe('Slack lookups of papers the library lacks', () => {
     expect(limitViolations(post!)).toEqual([]);
     expect(textOf(post!)).toContain('Quasicrystalline Tilings Learned by Equivariant Flow Matching');
     expect(textOf(post!)).toContain('fetched from arXiv and added');
-    expect(app.store.get('arxiv:2501.01234')).toBeDefined();
+    expect(await app.store.get('arxiv:2501.01234')).toBeDefined();
   });
 
   it('answers a thread mention of a DOI with the work from OpenAlex, in the thread', async () => {

@@ -9,10 +9,11 @@ import { fetchHttpGet } from '../../../src/sources/arxiv/client.js';
 import { harvestArxiv, harvestKey, type HarvestOptions, type OaiHarvestState } from '../../../src/sources/arxiv/harvest.js';
 import { formatHarvestSummary } from '../../../src/sources/arxiv/summary.js';
 import { userAgent } from '../../../src/sources/http.js';
-import { openDatabase, type Db } from '../../../src/store/db.js';
-import { SqliteHarvestStore } from '../../../src/store/harvestStore.js';
-import { PaperStore } from '../../../src/store/paperStore.js';
+import type { Db } from '../../../src/store/sqlite/db.js';
+import type { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
+import type { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { silentLog } from '../../helpers/corpus.js';
+import { memoryStores, putRecords } from '../../helpers/stores.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 import { fixture } from '../helpers/feedServer.js';
 import { Loopback, xml, type KeyOf } from '../helpers/loopback.js';
@@ -21,7 +22,7 @@ const { classify } = loadTopics();
 let clock: FakeClock;
 let server: Loopback;
 let db: Db;
-let store: PaperStore;
+let store: SqlitePaperStore;
 let harvests: SqliteHarvestStore;
 
 /** OAI requests by what they ask: a set from a day, or a resumption token. */
@@ -48,9 +49,7 @@ afterAll(() => server.stop());
 beforeEach(() => {
   clock = new FakeClock('2024-02-01T10:00:00Z');
   db?.close();
-  db = openDatabase(':memory:');
-  store = new PaperStore(db);
-  harvests = new SqliteHarvestStore(db);
+  ({ db, store, harvests } = memoryStores());
 });
 
 const harvest = (options: Partial<HarvestOptions> = {}) =>
@@ -60,25 +59,23 @@ const harvest = (options: Partial<HarvestOptions> = {}) =>
   );
 
 /** Stores an arXiv preprint as the daily sync would have. */
-function holdPreprint(id: string, venue = 'arXiv') {
-  store.transaction(() => {
-    const gen = store.beginGeneration();
-    store.upsert({ title: `Paper ${id}`, authors: ['A. Author'], abstract: '', venue, year: 2023, status: venue === 'arXiv' ? '' : 'Poster', keywords: [], labels: [], links: {}, externalIds: { arxiv: id }, sourceKey: `arxiv:${id}` }, gen, { source: venue === 'arXiv' ? 'arxiv' : 'paperlists:x', classify, now: clock.now() });
-  });
+async function holdPreprint(id: string, venue = 'arXiv') {
+  const record = { title: `Paper ${id}`, authors: ['A. Author'], abstract: '', venue, year: 2023, status: venue === 'arXiv' ? '' : 'Poster', keywords: [], labels: [], links: {}, externalIds: { arxiv: id }, sourceKey: `arxiv:${id}` };
+  await putRecords(store, [record], { source: venue === 'arXiv' ? 'arxiv' : 'paperlists:x', classify, now: clock.now() });
 }
 
 describe('harvestArxiv', () => {
   it('decodes LaTeX accents in names and titles (Bal\\\'azs to Balázs, Gr\\"obner to Gröbner)', async () => {
     server.serve(CS_AND_STAT, oaiKey);
     await harvest();
-    const paper = store.findByRef({ kind: 'arxiv', id: '2401.00001' })!;
+    const paper = (await store.findByRef({ kind: 'arxiv', id: '2401.00001' }))!.paper;
     expect(paper.authors.slice(0, 2)).toEqual(['Csaba Balázs', 'Ana María Ruiz']);
     expect(paper.title).toMatch(/^Gröbner Bases for Sparse Mixture-of-Experts/);
   });
 
   it('reads every page of each set, keeps the asked categories, stores a cross-list once and removes a deleted preprint', async () => {
     server.serve(CS_AND_STAT, oaiKey);
-    holdPreprint('2312.09999');
+    await holdPreprint('2312.09999');
     const progress: unknown[] = [];
     const summary = await harvest({ onProgress: (p) => progress.push(p) });
     expect(server.keys).toEqual(['set=cs&from=2024-01-01', 'token=7004309|4', 'set=stat&from=2024-01-01']);
@@ -87,19 +84,19 @@ describe('harvestArxiv', () => {
       { set: 'cs', start: { kind: 'fresh', from: '2024-01-01' }, pages: 2, records: 7, added: 4, outside: 1, deleted: 1, removed: 1, done: true, completeListSize: 7, skipped: [{ page: 2, index: 1, id: '2401.00005', reason: 'no title' }] },
       { set: 'stat', pages: 1, records: 2, added: 1, duplicates: 1, done: true },
     ]);
-    expect(store.count()).toBe(5);
-    expect(store.get('arxiv:2312.09999')).toBeUndefined();
-    expect(store.get('arxiv:2401.00002')).toBeUndefined(); // cs.CV only: not asked for
-    const paper = store.get('arxiv:2401.00001')!;
+    expect(await store.count()).toBe(5);
+    expect(await store.get('arxiv:2312.09999')).toBeUndefined();
+    expect(await store.get('arxiv:2401.00002')).toBeUndefined(); // cs.CV only: not asked for
+    const paper = (await store.get('arxiv:2401.00001'))!;
     expect(paper).toMatchObject({ venue: 'arXiv', year: 2023, published: '2023-12-29', labels: ['cs.LG', 'stat.ML'], links: { page: 'https://arxiv.org/abs/2401.00001' } });
     expect(paper.topics).toContain('deep-learning/large-language-models');
-    expect(store.get('arxiv:2401.00003')).toMatchObject({ authors: ['Mei Lin', 'John Smith Jr'], externalIds: { arxiv: '2401.00003', doi: '10.1234/invented.2024.3' } });
+    expect(await store.get('arxiv:2401.00003')).toMatchObject({ authors: ['Mei Lin', 'John Smith Jr'], externalIds: { arxiv: '2401.00003', doi: '10.1234/invented.2024.3' } });
     expect(progress).toEqual([
       { set: 'cs', pages: 1, records: 4, completeListSize: 7, datestamp: '2024-01-04' },
       { set: 'cs', pages: 2, records: 7, completeListSize: 7, datestamp: '2024-01-06' },
       { set: 'stat', pages: 1, records: 2, datestamp: '2024-01-05' },
     ]);
-    expect(harvests.get<OaiHarvestState>(harvestKey(OPTIONS, 'cs'))!.state).toMatchObject({ done: true, datestamp: '2024-01-06', pages: 2, records: 7 });
+    expect((await harvests.get<OaiHarvestState>(harvestKey(OPTIONS, 'cs')))!.state).toMatchObject({ done: true, datestamp: '2024-01-06', pages: 2, records: 7 });
   });
 
   it('asks at most once every 3 s with a User-Agent naming Paper Scout and its operator, and the request arXiv documents', async () => {
@@ -126,13 +123,13 @@ describe('harvestArxiv', () => {
     const first = await harvest({ categories: ['cs.LG', 'cs.CL'], signal: stop.signal, onProgress: () => stop.abort() });
     expect(first).toMatchObject({ aborted: true, added: 2 });
     expect(server.keys).toEqual(['set=cs&from=2024-01-01']);
-    expect(harvests.get<OaiHarvestState>(harvestKey({ ...OPTIONS, categories: ['cs.LG', 'cs.CL'] }, 'cs'))!.state).toMatchObject({ token: '7004309|4', pages: 1, datestamp: '2024-01-04', done: false });
+    expect((await harvests.get<OaiHarvestState>(harvestKey({ ...OPTIONS, categories: ['cs.LG', 'cs.CL'] }, 'cs')))!.state).toMatchObject({ token: '7004309|4', pages: 1, datestamp: '2024-01-04', done: false });
 
     server.serve(CS_AND_STAT, oaiKey);
     const again = await harvest({ categories: ['cs.CL', 'cs.LG'] }); // same command, categories in any order
     expect(server.keys).toEqual(['token=7004309|4']);
     expect(again.sets[0]).toMatchObject({ start: { kind: 'token' }, pages: 1, added: 2, done: true });
-    expect(store.count()).toBe(4);
+    expect(await store.count()).toBe(4);
     expect(formatHarvestSummary(again)).toContain('set cs, resumed at the stored resumption token: 1 page, 3 of 7 records: 2 added');
   });
 
@@ -176,8 +173,8 @@ describe('harvestArxiv', () => {
       { ...OPTIONS, categories: ['cs.LG'] },
     );
     expect(summary.failed).toEqual([{ set: 'cs', reason: 'classifier broke' }]);
-    expect(store.count()).toBe(0);
-    expect(harvests.get(harvestKey({ ...OPTIONS, categories: ['cs.LG'] }, 'cs'))).toBeUndefined();
+    expect(await store.count()).toBe(0);
+    expect(await harvests.get(harvestKey({ ...OPTIONS, categories: ['cs.LG'] }, 'cs'))).toBeUndefined();
   });
 
   it('skips a broken record of a page, naming the page and the record, and stores the rest', async () => {
@@ -187,7 +184,7 @@ describe('harvestArxiv', () => {
       { page: 2, index: 0, id: '2401.00004', reason: expect.stringMatching(/^not well-formed XML/) },
       { page: 2, index: 1, id: '2401.00005', reason: 'no title' },
     ]);
-    expect(store.get('arxiv:2401.00006')).toBeDefined();
+    expect(await store.get('arxiv:2401.00006')).toBeDefined();
     expect(formatHarvestSummary(summary)).toContain('    page 2, record 0 (arXiv 2401.00004) skipped: not well-formed XML');
   });
 
@@ -196,14 +193,14 @@ describe('harvestArxiv', () => {
     server.serve({ ...CS_AND_STAT, 'token=7004309|4': [html, page('oai-cs-page2.xml')] }, oaiKey);
     expect((await harvest({ categories: ['cs.LG'] })).sets[0]).toMatchObject({ done: true, pages: 2 });
 
-    store = new PaperStore((db = openDatabase(':memory:')));
-    harvests = new SqliteHarvestStore(db);
+    db.close();
+    ({ db, store, harvests } = memoryStores());
     server.serve({ ...CS_AND_STAT, 'token=7004309|4': html }, oaiKey);
     const summary = await harvest({ categories: ['cs.LG'] });
     expect(server.keys.filter((k) => k.startsWith('token'))).toHaveLength(3);
     expect(summary.failed).toEqual([{ set: 'cs', reason: 'page 2 of set cs: expected an OAI-PMH response, got <html> ("Gateway hiccup"); stopped here (run the same command again to resume)' }]);
-    expect(store.count()).toBe(2);
-    expect(harvests.get<OaiHarvestState>(harvestKey({ ...OPTIONS, categories: ['cs.LG'] }, 'cs'))!.state.token).toBe('7004309|4');
+    expect(await store.count()).toBe(2);
+    expect((await harvests.get<OaiHarvestState>(harvestKey({ ...OPTIONS, categories: ['cs.LG'] }, 'cs')))!.state.token).toBe('7004309|4');
   });
 
   it('stops rather than loop when arXiv hands back the token it was asked with', async () => {

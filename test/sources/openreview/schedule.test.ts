@@ -10,9 +10,7 @@ import { loadConfig } from '../../../src/config.js';
 import type { HttpRequest } from '../../../src/sources/http.js';
 import { dueVenues, isDue, scheduleOpenReviewSync } from '../../../src/sources/openreview/schedule.js';
 import { venueKey, type VenueState } from '../../../src/sources/openreview/sync.js';
-import { openDatabase } from '../../../src/store/db.js';
-import { SqliteHarvestStore } from '../../../src/store/harvestStore.js';
-import { PaperStore } from '../../../src/store/paperStore.js';
+import { memoryStores } from '../../helpers/stores.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 import { openreviewFixture } from './helpers.js';
 
@@ -38,10 +36,10 @@ describe('isDue', () => {
     expect(isDue(given, now)).toBe(due);
   });
 
-  it('picks the due venues among the configured ones', () => {
-    const harvests = new SqliteHarvestStore(openDatabase(':memory:'));
-    harvests.put(venueKey(VENUE), 'openreview', state('2025-02-08T03:40:00Z'), now);
-    expect(dueVenues([VENUE, 'NeurIPS.cc/2024/Conference'], harvests, now)).toEqual(['NeurIPS.cc/2024/Conference']);
+  it('picks the due venues among the configured ones', async () => {
+    const { harvests } = memoryStores();
+    await harvests.put(venueKey(VENUE), 'openreview', state('2025-02-08T03:40:00Z'), now);
+    expect(await dueVenues([VENUE, 'NeurIPS.cc/2024/Conference'], harvests, now)).toEqual(['NeurIPS.cc/2024/Conference']);
   });
 });
 
@@ -49,8 +47,7 @@ describe('scheduleOpenReviewSync', () => {
   it('checks daily at 03:40 UTC and syncs only the venues that are due', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     vi.setSystemTime(new Date('2025-01-30T01:00:00Z'));
-    const db = openDatabase(':memory:');
-    const harvests = new SqliteHarvestStore(db);
+    const { store, harvests } = memoryStores();
     const calls: string[] = [];
     const http: HttpRequest = async (url) => {
       calls.push(url);
@@ -60,13 +57,13 @@ describe('scheduleOpenReviewSync', () => {
     const onChange = vi.fn();
     const config = loadConfig({ OPENREVIEW_API_URL: 'http://openreview.test', OPENREVIEW_VENUES: VENUE }).openreview;
     const clock = new FakeClock('2025-01-30T03:40:00Z');
-    const schedule = scheduleOpenReviewSync({ store: new PaperStore(db), harvests, classify, config, log: pino({ level: 'silent' }), http, onChange }, clock);
+    const schedule = scheduleOpenReviewSync({ store, harvests, classify, config, log: pino({ level: 'silent' }), http, onChange }, clock);
     schedule.start();
     expect(schedule.nextRun()?.toISOString()).toBe('2025-01-30T03:40:00.000Z');
     await vi.advanceTimersByTimeAsync(3 * 3_600_000);
     await vi.waitFor(() => expect(onChange).toHaveBeenCalledTimes(1));
     expect(calls).toEqual([`http://openreview.test/notes?invitation=${encodeURIComponent(`${VENUE}/-/Submission`)}&limit=1000&offset=0`]);
-    expect(harvests.get<VenueState>(venueKey(VENUE))!.state.lastSync).toBe('2025-01-30T03:40:00.000Z');
+    expect((await harvests.get<VenueState>(venueKey(VENUE)))!.state.lastSync).toBe('2025-01-30T03:40:00.000Z');
 
     clock.advance(86_400_000); // the next day: synced yesterday, no decisions yet → not due
     expect(await schedule.runNow()).toBeUndefined();
@@ -78,10 +75,36 @@ describe('scheduleOpenReviewSync', () => {
     expect(schedule.nextRun()).toBeNull();
   });
 
+  it('with job leases, of two processes sharing a store one checks and syncs each day', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(new Date('2025-01-30T03:39:00Z'));
+    const { store, harvests, jobs } = memoryStores();
+    const calls: string[][] = [[], []];
+    const http = (i: number): HttpRequest => async (url) => {
+      calls[i]!.push(url);
+      const body = openreviewFixture('iclr2025-under-review.json');
+      return { status: 200, headers: new Headers(), text: async () => body };
+    };
+    const config = loadConfig({ OPENREVIEW_API_URL: 'http://openreview.test', OPENREVIEW_VENUES: VENUE }).openreview;
+    const onChange = vi.fn();
+    const schedules = [0, 1].map((i) =>
+      scheduleOpenReviewSync(
+        { store, harvests, classify, config, log: pino({ level: 'silent' }), http: http(i), onChange, once: { jobs, job: 'openreview-sync' } },
+        new FakeClock('2025-01-30T03:40:00Z'),
+      ),
+    );
+    for (const schedule of schedules) schedule.start();
+    await vi.advanceTimersByTimeAsync(2 * 60_000);
+    await vi.waitFor(async () => expect(await jobs.lastDone('openreview-sync')).toBe('2025-01-30'));
+    expect(calls.map((c) => c.length).sort()).toEqual([0, 1]);
+    expect(onChange).toHaveBeenCalledTimes(1);
+    for (const schedule of schedules) await schedule.stop();
+  });
+
   it('is not armed without OPENREVIEW_VENUES', () => {
-    const db = openDatabase(':memory:');
+    const { store, harvests } = memoryStores();
     const config = loadConfig({}).openreview;
-    const schedule = scheduleOpenReviewSync({ store: new PaperStore(db), harvests: new SqliteHarvestStore(db), classify, config, log: pino({ level: 'silent' }), onChange: () => {} });
+    const schedule = scheduleOpenReviewSync({ store, harvests, classify, config, log: pino({ level: 'silent' }), onChange: () => {} });
     schedule.start();
     expect(schedule.nextRun()).toBeNull();
   });

@@ -8,10 +8,11 @@ import { loadConfig } from '../../../src/config.js';
 import { fetchHttp } from '../../../src/sources/http.js';
 import { formatOpenReviewSummary } from '../../../src/sources/openreview/summary.js';
 import { syncOpenReview, venueKey, type OpenReviewSyncOptions, type VenueState } from '../../../src/sources/openreview/sync.js';
-import { openDatabase, type Db } from '../../../src/store/db.js';
-import { SqliteHarvestStore } from '../../../src/store/harvestStore.js';
-import { PaperStore } from '../../../src/store/paperStore.js';
+import type { Db } from '../../../src/store/sqlite/db.js';
+import type { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
+import type { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { silentLog } from '../../helpers/corpus.js';
+import { memoryStores, putRecords } from '../../helpers/stores.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 import { Loopback, json, type KeyOf } from '../helpers/loopback.js';
 import { openreviewFixture } from './helpers.js';
@@ -21,7 +22,7 @@ const VENUE = 'ICLR.cc/2025/Conference';
 let clock: FakeClock;
 let server: Loopback;
 let db: Db;
-let store: PaperStore;
+let store: SqlitePaperStore;
 let harvests: SqliteHarvestStore;
 
 /** `GET /notes` by what it asks (invitation or venueid) and its offset; `POST /login`. */
@@ -45,9 +46,7 @@ afterAll(() => server.stop());
 beforeEach(() => {
   clock = new FakeClock('2025-01-30T04:00:00Z');
   db?.close();
-  db = openDatabase(':memory:');
-  store = new PaperStore(db);
-  harvests = new SqliteHarvestStore(db);
+  ({ db, store, harvests } = memoryStores());
 });
 
 function sync(options: Partial<OpenReviewSyncOptions> = {}, env: Record<string, string> = {}) {
@@ -72,10 +71,10 @@ describe('syncOpenReview', () => {
         { page: 3, index: 0, id: 'Hh1gG2fF3e', reason: 'no content (the submission is not public?)' },
       ],
     });
-    expect(store.get('openreview:Kx7vQ2mN9a')).toMatchObject({ venue: 'ICLR', year: 2025, status: 'Oral', tldr: expect.stringContaining('scaling laws'), labels: ['foundation or frontier models, including LLMs'] });
-    expect(store.get('openreview:Kx7vQ2mN9a')!.topics).toContain('deep-learning/large-language-models');
-    expect(store.get('openreview:Pz1xC4vB5n')).toMatchObject({ venue: 'ICLR', status: 'Rejected' });
-    expect(store.get('openreview:Wm8nJ2kL3p')).toMatchObject({ venue: 'ICLR', status: 'Withdrawn' });
+    expect(await store.get('openreview:Kx7vQ2mN9a')).toMatchObject({ venue: 'ICLR', year: 2025, status: 'Oral', tldr: expect.stringContaining('scaling laws'), labels: ['foundation or frontier models, including LLMs'] });
+    expect((await store.get('openreview:Kx7vQ2mN9a'))!.topics).toContain('deep-learning/large-language-models');
+    expect(await store.get('openreview:Pz1xC4vB5n')).toMatchObject({ venue: 'ICLR', status: 'Rejected' });
+    expect(await store.get('openreview:Wm8nJ2kL3p')).toMatchObject({ venue: 'ICLR', status: 'Withdrawn' });
     expect(formatOpenReviewSummary(summary)).toBe(
       [
         `OpenReview ${VENUE}: 7 of 7 submissions: 5 added, 0 updated, 0 unchanged, 2 skipped`,
@@ -91,32 +90,31 @@ describe('syncOpenReview', () => {
     server.serve({ [`invitation=${VENUE}/-/Submission&offset=0`]: page('iclr2025-under-review.json') }, notesKey);
     const before = await sync({ pageSize: 1000 });
     expect(before.venues[0]!.byStatus).toEqual({ 'Under review': 5 });
-    expect(store.get('openreview:Kx7vQ2mN9a')!.status).toBe('Under review');
-    expect(harvests.get<VenueState>(venueKey(VENUE))!.state).toEqual({ venue: VENUE, lastSync: '2025-01-30T04:00:00.000Z', count: 5, byStatus: { 'Under review': 5 } });
+    expect((await store.get('openreview:Kx7vQ2mN9a'))!.status).toBe('Under review');
+    expect((await harvests.get<VenueState>(venueKey(VENUE)))!.state).toEqual({ venue: VENUE, lastSync: '2025-01-30T04:00:00.000Z', count: 5, byStatus: { 'Under review': 5 } });
 
     clock.advance(86_400_000);
     server.serve(DECIDED, notesKey);
     const after = await sync();
     expect(after.venues[0]).toMatchObject({ added: 0, updated: 5, decisionsChanged: 5 });
-    expect(store.get('openreview:Kx7vQ2mN9a')!.status).toBe('Oral');
-    expect(store.get('openreview:Pz1xC4vB5n')!.status).toBe('Rejected');
+    expect((await store.get('openreview:Kx7vQ2mN9a'))!.status).toBe('Oral');
+    expect((await store.get('openreview:Pz1xC4vB5n'))!.status).toBe('Rejected');
     expect(formatOpenReviewSummary(after)).toContain('  5 decisions changed since the last sync');
-    expect(harvests.get<VenueState>(venueKey(VENUE))!.state).toMatchObject({ lastSync: expect.stringMatching(/^2025-01-31T04:00/), decisionsSeenAt: expect.stringMatching(/^2025-01-31T04:00/) });
+    expect((await harvests.get<VenueState>(venueKey(VENUE)))!.state).toMatchObject({ lastSync: expect.stringMatching(/^2025-01-31T04:00/), decisionsSeenAt: expect.stringMatching(/^2025-01-31T04:00/) });
   });
 
   it('never lets a rejection take over an arXiv preprint, while an acceptance does', async () => {
-    store.transaction(() => {
-      const gen = store.beginGeneration();
-      const preprint = (arxiv: string, title: string, author: string) =>
-        store.upsert({ title, authors: [author], abstract: 'Preprint.', venue: 'arXiv', year: 2024, status: '', keywords: [], labels: ['cs.LG'], links: {}, externalIds: { arxiv } }, gen, { source: 'arxiv', classify, now: clock.now() });
-      preprint('2410.00001', 'A Benchmark of Benchmarks for Reasoning', 'Andrea Gelman');
-      preprint('2410.00002', 'Scaling Laws for Sparse Mixture-of-Experts Language Models', 'Ana Ruiz');
-    });
+    const preprint = (arxiv: string, title: string, author: string) => ({ title, authors: [author], abstract: 'Preprint.', venue: 'arXiv', year: 2024, status: '', keywords: [], labels: ['cs.LG'], links: {}, externalIds: { arxiv } });
+    await putRecords(
+      store,
+      [preprint('2410.00001', 'A Benchmark of Benchmarks for Reasoning', 'Andrea Gelman'), preprint('2410.00002', 'Scaling Laws for Sparse Mixture-of-Experts Language Models', 'Ana Ruiz')],
+      { source: 'arxiv', classify, now: clock.now() },
+    );
     server.serve(DECIDED, notesKey);
     await sync();
-    expect(store.get('arxiv:2410.00001')).toMatchObject({ venue: 'arXiv', year: 2024, status: '', externalIds: { arxiv: '2410.00001', openreview: 'Pz1xC4vB5n' } });
-    expect(store.get('arxiv:2410.00002')).toMatchObject({ venue: 'ICLR', year: 2025, status: 'Oral' });
-    expect(store.count()).toBe(5);
+    expect(await store.get('arxiv:2410.00001')).toMatchObject({ venue: 'arXiv', year: 2024, status: '', externalIds: { arxiv: '2410.00001', openreview: 'Pz1xC4vB5n' } });
+    expect(await store.get('arxiv:2410.00002')).toMatchObject({ venue: 'ICLR', year: 2025, status: 'Oral' });
+    expect(await store.count()).toBe(5);
   });
 
   it('logs in with the configured account and sends its token', async () => {
@@ -134,7 +132,7 @@ describe('syncOpenReview', () => {
     expect(summary.failed[0]!.reason).toMatch(
       /^OpenReview answered HTTP 403 Forbidden for .*: ChallengeRequiredError: Challenge verification required \(OpenReview wants a login for this query: set OPENREVIEW_USERNAME and OPENREVIEW_PASSWORD\)$/,
     );
-    expect(store.count()).toBe(0);
+    expect(await store.count()).toBe(0);
   });
 
   it('reads a venue that files no submission invitation by where its submissions stand', async () => {
