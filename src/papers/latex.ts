@@ -451,7 +451,11 @@ function accented(base: string, accent: string): string {
 function operator(s: string, name: string, end: number, to: number, out: string): { out: string; next: number } {
   const before = /[\p{L}\p{N})]$/u.test(out) ? ' ' : '';
   const p = skipSpaces(s, end, to);
-  const after = p < to && /[\p{L}\p{N}{\\]/u.test(s[p]!) ? ' ' : '';
+  // A space after it where one was, or where a brace or a command's backslash makes room
+  // (`\log{K}`, `\log\alpha`): the text never grows. A lone backslash is not a command.
+  const next = s[p] === '\\' ? (p + 1 < to ? s[p + 1] : undefined) : s[p];
+  const room = p > end || s[p] === '{' || s[p] === '\\';
+  const after = p < to && room && next !== undefined && /[\p{L}\p{N}{]/u.test(next) ? ' ' : '';
   return { out: out + before + name + after, next: p };
 }
 
