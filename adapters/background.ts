@@ -1,13 +1,13 @@
 /**
- * The bot's background work in `npm start`: every few seconds, a check that the search index
- * still reflects the store (at once when PostgreSQL says another process wrote papers); every
+ * The bot's background work in `npm start`: every two seconds (and at once when PostgreSQL says
+ * another process wrote papers), the search index catches up with the store: a sync, a lookup, an
+ * import by another process or instance becomes a small delta segment, built in slices; every
  * minute, the digests that are due (unless DIGEST_SCHEDULER=off); once a day, the arXiv sync, the
  * OpenReview venues that are due (OPENREVIEW_VENUES) and a purge of expired button state; the
  * syncs run once across the processes and instances sharing the store (job leases). When the
- * store has changed (a sync, a lookup of a paper the library lacked, an import by another process
- * or instance) and settled, or the snapshot was missing or damaged at start, the index is
- * rebuilt in a child process (7 s of CPU for 100k papers would stall every user) and the running
- * bot loads it; the first rebuild starts at once. Digests wait while there is no index at all.
+ * deltas have grown (and the store has settled), or the snapshot is missing or damaged, a child
+ * process merges or rebuilds the snapshot (one process at a time) and the bot swaps it in.
+ * Digests wait while there is no index at all.
  * The child runs the same build as this process: compiled JavaScript under `npm start`,
  * TypeScript through tsx under `npm run dev` (a compiled child of a TypeScript parent could be
  * older than the code that spawned it). The demo corpus lives in memory (papers looked up join
@@ -29,17 +29,18 @@ import { isStoreUnavailable } from '../src/store/errors.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
 const STDERR_TAIL = 2000;
-/** How often the index is checked against the store's generation (one cheap read). */
-export const INDEX_CHECK_MS = 5000;
-/** After a change another process announced, how long the store must stay quiet before the index is rebuilt. */
-export const SETTLE_MS = 2000;
+/** How often the index is checked against the store's generation (one cheap read) and caught up. */
+export const INDEX_CHECK_MS = 2000;
+/** After a write another process announced (PostgreSQL), how long to wait for more before catching up. */
+export const SETTLE_MS = 100;
 
 export interface BackgroundJobs {
   /**
-   * Brings the search index up to date now: loads a fresh snapshot, or has a child process
-   * rebuild it first (joining a rebuild under way). Resolves when done; failures are logged.
-   * `whenSettled`, as the regular check does: while the bot has an index, a store that changed
-   * since the last such check (an import under way in another process) is left alone for now.
+   * Brings the search index up to date now: catches up with the store, and merges the deltas
+   * into a new snapshot in a child process when they have grown (without an index: loads a
+   * snapshot, or has a child process build one), joining a merge or rebuild under way. Resolves
+   * when done; failures are logged. `whenSettled`, as the regular check does: a store that
+   * changed since the last such check (an import under way in another process) is not merged yet.
    */
   refreshIndex(options?: { whenSettled?: boolean }): Promise<void>;
   /** Stops the timers, waits for work under way, and ends a rebuild in progress. */
@@ -66,49 +67,58 @@ const START_PASS_WAIT_MS = 30_000;
 export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatform, DigestSender>>, hooks: BackgroundHooks = {}): BackgroundJobs {
   const { log } = app;
   const stopping = new AbortController();
-  let reindexing: Promise<void> | undefined;
 
+  /** A merge or rebuild of the snapshot in a child process (one at a time). */
+  let rebuilding: Promise<void> | undefined;
   /** The store generation the last regular check saw: another process's import moves it every second. */
   let seenGeneration: number | undefined;
 
+  /** Folds the store's changes since the index's generation in: a delta built in slices. */
+  const catchUpIndex = async (): Promise<void> => {
+    if (stopping.signal.aborted || !app.library.ready) return;
+    if (await app.library.checkStore()) await app.library.catchUp();
+  };
   /**
-   * Loads a fresh index when the store has moved on, rebuilding it out of process (one at a time).
-   * On the regular check (`whenSettled`) a store still changing since the last check is left
-   * alone while the bot has an index: an import in another process writes its own snapshot when
-   * it ends, and rebuilding beside it would only compete for the CPU.
+   * Brings the index up to date: catches up, and when the deltas have grown past the merge
+   * threshold has a child process merge them into a new snapshot, then swaps it in; without an
+   * index, loads a snapshot or has a child process build one. On the regular check
+   * (`whenSettled`) a store still changing since the last check is not merged yet: an import in
+   * another process merges its own snapshot when it ends, and a merge beside it would only
+   * compete for the CPU.
    */
   const ensureIndexFresh = async (options: { whenSettled?: boolean } = {}): Promise<void> => {
-    if (stopping.signal.aborted || reindexing) return reindexing;
-    if (!(await app.library.checkStore())) return;
-    if (app.demo) {
-      // In memory, some sixty papers: rebuilt in a blink, and a child would index DATA_DIR instead.
-      await app.library.refresh();
-      return;
+    if (stopping.signal.aborted) return;
+    if (!app.library.ready) {
+      rebuilding ??= loadOrRebuild().finally(() => (rebuilding = undefined));
+      return rebuilding;
     }
-    // Cleared in a later tick (`finally`), never before it is set, even when the work was synchronous.
-    reindexing ??= bringIndexUpToDate(options.whenSettled === true).finally(() => (reindexing = undefined));
-    return reindexing;
-  };
-  const bringIndexUpToDate = async (whenSettled: boolean): Promise<void> => {
-    const wasReady = app.library.ready;
-    const load = async (): Promise<boolean> => {
-      const started = performance.now();
-      const loaded = await app.library.refresh({ rebuild: false });
-      if (loaded) log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
-      return loaded;
-    };
-    if (await load()) return;
+    await catchUpIndex();
+    if (rebuilding) return rebuilding;
+    if (!(await app.library.needsMerge())) return;
     const generation = app.library.knownStoreGeneration;
-    const changing = whenSettled && wasReady && generation !== seenGeneration;
+    const changing = options.whenSettled === true && generation !== seenGeneration;
     seenGeneration = generation;
     if (changing) return;
-    if (await reindexInChild(app, stopping.signal)) await load();
-    if (!wasReady && app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
+    rebuilding ??= mergeInChild().finally(() => (rebuilding = undefined));
+    return rebuilding;
   };
-  /** Whether the last check found the store unreachable: said once per outage, not every 5 s. */
+  const loadOrRebuild = async (): Promise<void> => {
+    const started = performance.now();
+    if (await app.library.refresh({ rebuild: false })) {
+      log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
+      return;
+    }
+    if (await reindexInChild(app, stopping.signal)) await app.library.refresh({ rebuild: false });
+    if (app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
+  };
+  const mergeInChild = async (): Promise<void> => {
+    // The catch-up after it swaps the new snapshot in (and folds in what changed meanwhile).
+    if (await reindexInChild(app, stopping.signal, ['--merge'])) await app.library.catchUp();
+  };
+  /** Whether the last check found the store unreachable: said once per outage, not every check. */
   let storeDown = false;
-  const refreshIndex = (options: { whenSettled?: boolean } = {}) =>
-    ensureIndexFresh(options).then(
+  const followStore = (work: () => Promise<void>) =>
+    work().then(
       () => {
         if (storeDown) log.info('the store answers again: the search index follows it again');
         storeDown = false;
@@ -119,17 +129,20 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
         storeDown = true;
       },
     );
+  const refreshIndex = (options: { whenSettled?: boolean } = {}) => followStore(() => ensureIndexFresh(options));
 
   const checks = setInterval(() => void refreshIndex({ whenSettled: true }), INDEX_CHECK_MS);
   checks.unref();
-  // Another process's write, as PostgreSQL announces it: once the store has been quiet for a
-  // moment (an import writes batch after batch), the index is brought up to date.
+  // Another process's write, as PostgreSQL announces it: the index catches up at once (after a
+  // moment, so that an import's batches in quick succession are one catch-up, not many).
   let settling: NodeJS.Timeout | undefined;
   const watcher = app.demo
     ? undefined
     : app.stores.watchPapers?.(() => {
-        if (settling) clearTimeout(settling);
-        settling = setTimeout(() => void refreshIndex(), SETTLE_MS);
+        settling ??= setTimeout(() => {
+          settling = undefined;
+          void followStore(catchUpIndex);
+        }, SETTLE_MS);
         settling.unref();
       });
 
@@ -163,7 +176,8 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     const previous = pass;
     pass = (async () => {
       await previous;
-      await refreshIndex({ whenSettled: true });
+      // A merge under way is not waited for: the digests need the index caught up, not merged.
+      await followStore(catchUpIndex);
       await digestPass();
     })();
     await pass;
@@ -172,6 +186,14 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     const purged = await app.states.purge(new Date());
     if (purged) log.info({ purged }, 'expired button state purged');
   });
+  // Opening checked the snapshot's header, small sections and shape; the rest is checked now, in
+  // the background. A damaged one is rebuilt by a child process and swapped in.
+  void (async () => {
+    const problem = await app.library.verify().catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+    if (!problem || stopping.signal.aborted) return;
+    log.error(`The search index ${app.config.indexPath} is damaged (${problem}): rebuilding it in a child process`);
+    if (await reindexInChild(app, stopping.signal)) await app.library.reload();
+  })();
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
   let openreview: ReturnType<typeof scheduleOpenReviewSync> | undefined;
@@ -215,23 +237,23 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       daily.stop();
       await sync?.stop();
       await openreview?.stop();
-      await Promise.allSettled([pass, reindexing]);
+      await Promise.allSettled([pass, rebuilding]);
     },
   };
 }
 
 /**
- * Runs `paperscout reindex` for the app's DATA_DIR in a child process; resolves whether it
- * succeeded. Aborting the signal ends the child.
+ * Runs `paperscout reindex` (with `args`, e.g. `--merge`) for the app's DATA_DIR in a child
+ * process; resolves whether it succeeded. Aborting the signal ends the child.
  */
-export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortSignal): Promise<boolean> {
+export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortSignal, args: string[] = []): Promise<boolean> {
   const self = fileURLToPath(import.meta.url);
   const typescript = extname(self) === '.ts';
   const cli = fileURLToPath(new URL(`./cli/cli${extname(self)}`, import.meta.url));
   // Running from source, the child needs tsx too; compiled, it is plain node.
   const execArgv = typescript ? ['--import', import.meta.resolve('tsx')] : process.execArgv;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...execArgv, cli, 'reindex'], {
+    const child = spawn(process.execPath, [...execArgv, cli, 'reindex', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, DATA_DIR: app.config.dataDir },
       ...(signal && { signal }),
@@ -243,7 +265,8 @@ export function reindexInChild(app: Pick<App, 'config' | 'log'>, signal?: AbortS
       resolve(false);
     });
     child.on('exit', (code) => {
-      if (code !== 0 && !signal?.aborted) app.log.error({ code, stderr }, 'index rebuild failed; the bot keeps the index it has');
+      if (code === 75) app.log.info('another process is writing the search index; the bot loads it when it is done');
+      else if (code !== 0 && !signal?.aborted) app.log.error({ code, stderr }, 'index rebuild failed; the bot keeps the index it has');
       resolve(code === 0);
     });
   });

@@ -20,6 +20,41 @@ import { fmtMs, percentile } from './stats.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
+/**
+ * Only the burst: `size` /paper interactions written to the gateway at once; how long until the
+ * last answer, and how many were answered within Discord's 3 s.
+ */
+export async function benchDiscordBurst(app: App, size = 100): Promise<{ maxMs: number; inTime: number; failed: number }> {
+  const fake = await FakeDiscord.start();
+  const config = { token: fake.token, apiUrl: fake.apiUrl };
+  await deployCommands(config, () => undefined);
+  const bot = await startDiscord(app, config);
+  try {
+    for (const query of QUERIES.slice(0, 10)) await fake.interact(slashCommand(fake, 'paper', { query }), 10_000); // warm-up
+    const payloads = Array.from({ length: size }, (_, i) => slashCommand(fake, 'paper', { query: QUERIES[(i * 7) % QUERIES.length]! }));
+    const sentAt = new Map<string, number>();
+    const answers = payloads.map((p) =>
+      fake.waitFor((r) => r.kind === 'callback' && r.token === p.token, 10_000).then(
+        (r) => ({ ms: r.at - sentAt.get(p.token)!, ok: answered(r) }),
+        () => ({ ms: Infinity, ok: false }),
+      ),
+    );
+    for (const p of payloads) {
+      sentAt.set(p.token, performance.now());
+      fake.interactionCreate(p);
+    }
+    const burst = await Promise.all(answers);
+    return {
+      maxMs: Math.max(...burst.map((b) => b.ms)),
+      inTime: burst.filter((b) => b.ok && b.ms <= INTERACTION_DEADLINE_MS).length,
+      failed: burst.filter((b) => !b.ok).length,
+    };
+  } finally {
+    await bot.stop();
+    await fake.close();
+  }
+}
+
 export interface DiscordBenchOptions {
   /** Sequential /paper interactions timed (at least 200). */
   commands?: number;

@@ -13,6 +13,8 @@
  *   --skip-postgres     leave out the PostgreSQL section
  *   --pg-ingest-runs N  import the corpus N times into each store for the PostgreSQL comparison
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
+ *   --scale N           instead: the scale table for 95k (real), 300k and N recombined papers
+ *                       (bench/scale/run.ts; --seed S, --keep)
  *   --load              instead: the load run (bench/load.ts), 1,000 commands a minute for
  *                       --minutes (10) with digests, an import and a held write lock
  *                       (--rate, --lock-minute: 0 for no lock)
@@ -44,6 +46,9 @@ const { values } = parseArgs({
     'pg-ingest-runs': { type: 'string', default: '1' },
     'data-dir': { type: 'string' },
     runs: { type: 'string', default: '3' },
+    scale: { type: 'string' },
+    seed: { type: 'string', default: '42' },
+    keep: { type: 'boolean', default: false },
     load: { type: 'boolean', default: false },
     minutes: { type: 'string', default: '10' },
     rate: { type: 'string', default: '1000' },
@@ -56,6 +61,17 @@ const runs = Math.max(1, Number(values.runs) || 3);
 
 if (!existsSync(corpus)) {
   process.stdout.write(`No corpus at ${corpus}: set BENCH_CORPUS to a paperlists tree to benchmark.\n`);
+  process.exit(0);
+}
+
+if (values.scale !== undefined) {
+  const scale = Number(values.scale);
+  if (!Number.isInteger(scale) || scale < 100_000) {
+    process.stderr.write('--scale takes a whole number of papers, at least 100000 (e.g. --scale 1000000).\n');
+    process.exit(2);
+  }
+  const { runScaleBench } = await import('./scale/run.js');
+  await runScaleBench({ scale, seed: Number(values.seed) || 42, keep: values.keep === true, corpus, evalFile });
   process.exit(0);
 }
 

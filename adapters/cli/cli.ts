@@ -38,7 +38,8 @@ const USAGE = `Usage: paperscout <command> [options]
   topics                                  the topic taxonomy, with paper counts
   topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
   stats [--memory] [--json]               what the library holds (and the memory it takes)
-  reindex                                 rebuild the search index from the library (the bot reloads it)
+  reindex [--merge]                       rebuild the search index from the library, or with --merge fold
+                                          recent changes into its snapshot (the bot does this itself)
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
   digest preview <channel> [--at <time>]  print what a channel's digests would hold, sending nothing
 
@@ -61,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   locale = config.locale;
   if (command === 'ingest') return runIngest(rest, config, log);
   if (command === 'sync') return runSync(rest, config, log);
-  if (command === 'reindex') return runReindex(config, log);
+  if (command === 'reindex') return runReindex(rest, config, log);
   const app = await openApp(config, log);
   try {
     switch (command) {

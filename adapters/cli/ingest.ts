@@ -9,25 +9,35 @@ import { UserError } from '../../src/errors.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { createProgressBar } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
-import { rebuildIndex } from '../../src/search/indexFile.js';
+import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
+import { IngestIndexer } from '../../src/search/ingestIndex.js';
 import { openStores } from '../../src/store/open.js';
 import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 
+/** Imports larger than this are indexed while they run, by a worker thread on the second core. */
+const BACKGROUND_INDEX_BYTES = 32 << 20;
+
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
   if (paths.length === 0) throw new UserError('cli.giveFiles');
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const stores = await openStores(config, { log });
+  const stores = await openStores(config, { log, bulk: true });
   const store = stores.papers;
   const stop = abortOnSignal('Stopping after the current batch');
   try {
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
     const bar = createProgressBar(process.stderr);
+    const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
+    let indexing: Promise<IngestIndexer> | undefined;
     const summary = await ingestPaths(paths, {
       store,
       classify,
-      onProgress: (p) => bar.update(p),
+      onProgress: (p) => {
+        bar.update(p);
+        indexing ??= p.bytesTotal >= BACKGROUND_INDEX_BYTES ? IngestIndexer.start(source, stores.target, config.indexPath, log) : undefined;
+        void indexing?.then((indexer) => indexer.notify());
+      },
       signal: stop.signal,
       userAgent: config.userAgent,
     });
@@ -35,10 +45,12 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const ingestSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
-    const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+    // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
+    if (indexing) await (await indexing).finish();
+    else await settleIndex(source, config.indexPath, log);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     process.stdout.write(
-      `Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir} ` +
+      `Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir} ` +
         `(import ${ingestSeconds.toFixed(1)} s, search index ${indexSeconds.toFixed(1)} s)\n`,
     );
     const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
@@ -49,16 +61,33 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
   }
 }
 
-/** `paperscout reindex`: rebuilds the search index snapshot from the store. */
-export async function runReindex(config: Config, log: Logger): Promise<number> {
+/**
+ * `paperscout reindex [--merge]`: rebuilds the search index snapshot from the store, or with
+ * `--merge` folds the store's changes since the snapshot into a new one (what `npm start` runs
+ * in a child process when its deltas have grown).
+ */
+export async function runReindex(args: string[], config: Config, log: Logger): Promise<number> {
+  const merge = args.includes('--merge');
+  // --pause-ms N (undocumented): pause after each piece a merge writes, so a test can kill it half way.
+  const pauseAt = args.indexOf('--pause-ms');
+  const pauseMs = pauseAt >= 0 ? Number(args[pauseAt + 1]) || 0 : 0;
+  const unknown = args.filter((a, i) => a !== '--merge' && a !== '--pause-ms' && (pauseAt < 0 || i !== pauseAt + 1));
+  if (unknown.length > 0) throw new UserError('cli.reindexArgs', { args: unknown.join(' ') });
   const { taxonomy, taxonomyHash, classify } = loadTopics();
   const stores = await openStores(config, { log });
   try {
     const store = stores.papers;
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
-    const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-    process.stdout.write(`Search index: ${data.docCount.toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
+    const done = await withIndexLock(config.indexPath, async () =>
+      merge ? mergeIndex(source, config.indexPath, log, { pauseMs }) : (await buildBase(source, config.indexPath, log)).generation,
+    );
+    if (done === 'busy') {
+      process.stderr.write('Another process is writing the search index; it will be up to date when that finishes.\n');
+      return 75;
+    }
+    process.stdout.write(`Search index: ${(await store.count()).toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } finally {
     await stores.close();

@@ -8,7 +8,7 @@ import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { VENUE_ID, type Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
-import { rebuildIndex } from '../../src/search/indexFile.js';
+import { settleIndex } from '../../src/search/indexFile.js';
 import { systemClock } from '../../src/sources/clock.js';
 import { fetchHttp } from '../../src/sources/http.js';
 import { formatOpenReviewSummary } from '../../src/sources/openreview/summary.js';
@@ -37,8 +37,8 @@ export async function runOpenReviewSync(given: string[], config: Config, log: Lo
     bar.done();
     process.stdout.write(`${formatOpenReviewSummary(summary)}\n`);
     if (summary.changed || reclassified > 0) {
-      const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-      process.stdout.write(`Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir}\n`);
+      await settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      process.stdout.write(`Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir}\n`);
     }
     if (summary.aborted) return 130;
     return summary.venues.length > 0 && summary.failed.length === summary.venues.length ? 1 : 0;

@@ -13,7 +13,7 @@ import { abortOnSignal } from './signals.js';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
-import { rebuildIndex } from '../../src/search/indexFile.js';
+import { settleIndex } from '../../src/search/indexFile.js';
 import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { harvestArxiv, type HarvestProgress } from '../../src/sources/arxiv/harvest.js';
 import { formatHarvestSummary, formatSyncSummary } from '../../src/sources/arxiv/summary.js';
@@ -71,8 +71,8 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
       exit = summary.aborted ? 130 : summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
     }
     if (changed || reclassified > 0) {
-      const data = await rebuildIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-      process.stdout.write(`Library: ${data.docCount.toLocaleString('en-US')} papers in ${config.dataDir}\n`);
+      await settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      process.stdout.write(`Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir}\n`);
     }
     return exit;
   } finally {

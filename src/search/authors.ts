@@ -14,7 +14,7 @@ export function authorNameForms(words: readonly string[], vocab: Vocabulary): Ar
     if (vocab.id(word) !== undefined || budget === 0) return new Set([word]);
     for (let distance = 1; distance <= budget; distance++) {
       const found = vocab.fuzzy(word, distance);
-      if (found.length > 0) return new Set(found.map((m) => vocab.terms[m.term]!));
+      if (found.length > 0) return new Set(found.map((m) => vocab.term(m.term)));
     }
     return new Set([word]);
   });

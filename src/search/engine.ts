@@ -8,20 +8,22 @@
  *  3. an author's full name;
  *  4. BM25F over title, authors, keywords and abstract, scaled by the share of query words a
  *     paper matches, with a bonus when all of them are in the title.
- * Ties break by newer year, then by document order.
+ * Ties break by newer year, then by the store's document number (never by how the index is
+ * split into segments: a segmented index answers exactly as a full rebuild).
  */
 import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef, type PaperRef } from '../papers/ids.js';
 import { decodeLatex } from '../papers/latex.js';
 import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
-import { Field, type IndexData } from './index/types.js';
+import { Field } from './index/types.js';
+import type { IndexView } from './index/view.js';
 import { planWords } from './plan.js';
 import { isEmptyQuery, parseQuery, type ParsedQuery } from './query.js';
 import { Scorer, type TermGroup } from './scorer.js';
 import { matchTitle, type TitleMatch } from './titleMatch.js';
 import { TopK } from './topk.js';
-import { Vocabulary } from './vocab.js';
+import type { Vocabulary } from './vocab.js';
 import { authorNameForms, authorNameMatch } from './authors.js';
 import { titlePrefixDocs } from './titles.js';
 
@@ -31,6 +33,8 @@ export const MAX_RESULTS = 200;
 const RERANK_DEPTH = 200;
 /** Title-prefix matches pulled in directly when there are no more than this many. */
 const PREFIX_PULL_LIMIT = 300;
+/** Completions of the word being typed that autocomplete looks at. */
+const SUGGEST_COMPLETIONS = 10;
 /** Most candidates checked for a quoted phrase. */
 const PHRASE_CHECK_LIMIT = 400;
 
@@ -97,26 +101,35 @@ export interface Suggestion {
 export class SearchEngine {
   readonly vocab: Vocabulary;
   private readonly scorer: Scorer;
-  private readonly excludedMark: Uint32Array;
+  private excludedMark = new Uint32Array(0);
+  private candidateMark = new Uint32Array(0);
   private stamp = 0;
 
   constructor(
-    readonly data: IndexData,
+    readonly view: IndexView,
     private readonly deps: EngineDeps,
   ) {
-    this.vocab = new Vocabulary(data.terms, data.trie);
-    this.scorer = new Scorer(data);
-    this.excludedMark = new Uint32Array(data.docCount);
+    this.vocab = view.vocab;
+    this.scorer = new Scorer(view);
   }
 
   get size(): number {
-    return this.data.docCount;
+    return this.view.liveCount;
   }
 
   /** In how many papers a (folded) word occurs. */
   documentFrequency(word: string): number {
     const term = this.vocab.id(word);
-    return term === undefined ? 0 : this.data.docFreq[term]!;
+    return term === undefined ? 0 : this.vocab.df(term);
+  }
+
+  /** Grows the per-document scratch space after the view gained documents. */
+  private prepare(): void {
+    this.scorer.ensureCapacity();
+    if (this.excludedMark.length < this.view.docCount) {
+      this.excludedMark = new Uint32Array(Math.ceil(this.view.docCount * 1.25) + 1024);
+      this.candidateMark = new Uint32Array(this.excludedMark.length);
+    }
   }
 
   /**
@@ -135,16 +148,17 @@ export class SearchEngine {
     const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [...query.notes] };
     if (isEmptyQuery(query)) return result;
 
+    this.prepare();
     this.stamp = (this.stamp + 1) >>> 0 || 1;
-    const filter = compileFilter(query, this.data, this.vocab, this.deps.resolveTopic, this.excludedMark, this.stamp, options.firstSeenAfter);
+    const filter = compileFilter(query, this.view, this.deps.resolveTopic, this.excludedMark, this.stamp, options.firstSeenAfter);
     if (filter.impossible.length > 0) {
       result.notes.push(...filter.impossible);
       return result;
     }
-    const groups = planWords(query, this.vocab, this.data.docFreq, this.data.docCount);
-    result.words = groups.map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.terms[v.term]!) }));
+    const groups = planWords(query, this.vocab, this.view.liveCount);
+    result.words = groups.map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)) }));
 
-    const ranked = query.words.length === 0 ? this.filterOnly(filter) : this.rank(query, groups, filter, result, text);
+    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
     if (query.phrases.length > 0) ordered = await this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
@@ -162,22 +176,25 @@ export class SearchEngine {
     const text = input.slice(0, 200);
     const key = normalizeTitle(text);
     if (n === 0 || key.length === 0) return [];
+    this.prepare();
     const out: Suggestion[] = [];
     const seen = new Set<number>();
-    const prefixed = titlePrefixDocs(this.data, key, n);
+    const prefixed = titlePrefixDocs(this.view, key, n);
     for (const d of prefixed) {
       seen.add(d);
-      out.push({ id: this.data.ids[d]!, title: this.data.titles[d]!, storeDoc: this.data.storeDocs[d]! });
+      out.push({ id: this.view.id(d), title: this.view.title(d), storeDoc: this.view.storeDoc(d) });
     }
     if (out.length < n) {
       const query = parseQuery(text);
-      const groups = planWords(query, this.vocab, this.data.docFreq, this.data.docCount);
+      // Titles only, and fewer completions of the word being typed than a search takes: an
+      // autocomplete box answers on every keystroke.
+      const groups = planWords(query, this.vocab, this.view.liveCount, SUGGEST_COMPLETIONS);
       const required = groups.filter((group) => !group.optional).length;
       if (required > 0) {
         const scorer = this.scorer;
         scorer.reset();
         scorer.scoreGroups(groups.map((g) => ({ ...g, fields: [Field.Title] })));
-        const top = new TopK(n * 2);
+        const top = new TopK(n * 2, (d) => this.view.storeDoc(d));
         for (let i = 0; i < scorer.touchedCount; i++) {
           const d = scorer.touched[i]!;
           if (scorer.coverage[d] !== required || seen.has(d)) continue;
@@ -185,7 +202,7 @@ export class SearchEngine {
         }
         for (const { doc } of top.sorted()) {
           if (out.length >= n) break;
-          out.push({ id: this.data.ids[doc]!, title: this.data.titles[doc]!, storeDoc: this.data.storeDocs[doc]! });
+          out.push({ id: this.view.id(doc), title: this.view.title(doc), storeDoc: this.view.storeDoc(doc) });
         }
       }
     }
@@ -208,11 +225,11 @@ export class SearchEngine {
 
   /** Ranks by relevance; returns candidates best first. */
   private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string) {
-    const { scorer, data } = this;
+    const { scorer, view } = this;
     const g = groups.filter((group) => !group.optional).length;
     scorer.reset();
     scorer.scoreGroups(groups, { typedWords: query.text.split(/\s+/).filter(Boolean).length });
-    const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0));
+    const top = new TopK(Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0), (d) => view.storeDoc(d));
     const nameForms = query.words.length >= 2 ? authorNameForms(query.words, this.vocab) : undefined;
     const authorLevel = new Map<number, number>();
     let exactAuthorMatches = 0;
@@ -232,7 +249,7 @@ export class SearchEngine {
       let score = scorer.score[d]! * coverageFactor(c, g);
       if (scorer.titleCoverage[d] === g) score *= ALL_IN_TITLE_BONUS;
       if (nameForms && scorer.authorCoverage[d] === g) {
-        const level = authorNameMatch(this.data.authors[d]!, nameForms);
+        const level = authorNameMatch(view.authors(d), nameForms);
         if (level > 0) {
           score += level === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
           authorLevel.set(d, level);
@@ -242,7 +259,7 @@ export class SearchEngine {
       top.offer(score, d);
     }
     // Papers whose title is or starts with the query, even if words alone ranked them low.
-    const pulled = query.words.length > 0 ? titlePrefixDocs(this.data, normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
+    const pulled = query.words.length > 0 ? titlePrefixDocs(view, normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
     const candidates = new Map<number, number>();
     for (const { doc, score } of top.sorted()) candidates.set(doc, score);
     for (const d of pulled) {
@@ -252,15 +269,15 @@ export class SearchEngine {
     }
     let ranked: Array<{ doc: number; score: number }> = [];
     for (const [doc, base] of candidates) {
-      const match = matchTitle(query.words, data.titles[doc]!, tokenize, query.lastIsPrefix);
+      const match = matchTitle(query.words, view.title(doc), tokenize, query.lastIsPrefix);
       ranked.push({ doc, score: base + tierOf(match, query.words.length) });
     }
     // A title pasted whole is that paper, even where its text reads as query syntax
     // ("… System, -Development of …" is not an exclusion).
     const rawKey = normalizeTitle(input);
     if (rawKey !== normalizeTitle(query.text)) {
-      for (const d of titlePrefixDocs(this.data, rawKey, PREFIX_PULL_LIMIT)) {
-        if (normalizeTitle(data.titles[d]!) === rawKey && !candidates.has(d)) ranked.push({ doc: d, score: TIER_EXACT });
+      for (const d of titlePrefixDocs(view, rawKey, PREFIX_PULL_LIMIT)) {
+        if (normalizeTitle(view.title(d)) === rawKey && !candidates.has(d)) ranked.push({ doc: d, score: TIER_EXACT });
       }
     }
     if (authorLevel.size > 0 && query.phrases.length === 0) {
@@ -275,7 +292,9 @@ export class SearchEngine {
       else if (exactAuthorMatches < authorLevel.size) result.notes.push(msg('search.byAuthorMore', { name }));
       else result.notes.push(msg('search.byAuthor', { name }));
     }
-    ranked.sort((a, b) => b.score - a.score || data.years[b.doc]! - data.years[a.doc]! || a.doc - b.doc);
+    const keyed = ranked.map((r) => ({ ...r, year: view.year(r.doc), key: view.storeDoc(r.doc) }));
+    keyed.sort((a, b) => b.score - a.score || b.year - a.year || a.key - b.key);
+    ranked = keyed.map(({ doc, score }) => ({ doc, score }));
     result.total = fullCount > 0 ? fullCount : ranked.length;
     result.partial = fullCount === 0 && bestCoverage < g;
     if (result.partial && ranked.length > 0) {
@@ -284,38 +303,71 @@ export class SearchEngine {
     return ranked;
   }
 
-  /** Filters only (no words): newest first. */
-  private filterOnly(filter: CompiledFilter) {
+  /**
+   * Filters only (no words): newest first, the best `keep` of them (all of them when phrases
+   * still have to be checked); `result.total` counts every match. A short candidate list is
+   * sorted; otherwise the index's newest-first order is walked until `keep` are found.
+   */
+  private filterOnly(filter: CompiledFilter, keep: number, result: SearchResult) {
+    const view = this.view;
+    const passes = (d: number) => view.dead[d] === 0 && (!filter.active || filter.allows(d));
+    const list = filter.candidates;
+    // Sorting n candidates costs about n log n; walking the newest-first order until `keep` of
+    // them turn up costs about keep × library / n.
+    if (keep === Infinity || (list && list.length * list.length <= 4 * keep * view.liveCount)) {
+      const out: Array<{ doc: number; score: number }> = [];
+      if (list) for (const d of list) if (passes(d)) out.push({ doc: d, score: 0 });
+      if (!list) for (let d = 0; d < view.docCount; d++) if (passes(d)) out.push({ doc: d, score: 0 });
+      result.total = out.length;
+      return this.newestFirst(out).slice(0, keep);
+    }
+    let total = 0;
+    const stamp = this.stamp;
+    const mark = this.candidateMark;
+    if (list) {
+      for (const d of list) {
+        if (!passes(d)) continue;
+        total++;
+        mark[d] = stamp;
+      }
+    } else for (let d = 0; d < view.docCount; d++) if (passes(d)) total++;
     const out: Array<{ doc: number; score: number }> = [];
-    const take = (d: number) => {
-      if (!filter.active || filter.allows(d)) out.push({ doc: d, score: 0 });
-    };
-    if (filter.candidates) for (const d of filter.candidates) take(d);
-    else for (let d = 0; d < this.data.docCount; d++) take(d);
-    return this.newestFirst(out);
+    view.walkNewest((d) => {
+      if (list ? mark[d] === stamp : passes(d)) out.push({ doc: d, score: 0 });
+      return out.length < keep;
+    });
+    result.total = total;
+    return out;
   }
 
   /** Newest year first; within a year, best first (score, then the venue's distinction). */
   private newestFirst(list: Array<{ doc: number; score: number }>) {
-    const { years, standing, firstSeen } = this.data;
-    return [...list].sort(
-      (a, b) =>
-        years[b.doc]! - years[a.doc]! ||
-        b.score - a.score ||
-        standing[b.doc]! - standing[a.doc]! ||
-        firstSeen[b.doc]! - firstSeen[a.doc]! ||
-        a.doc - b.doc,
-    );
+    const view = this.view;
+    const n = list.length;
+    const year = new Uint16Array(n);
+    const standing = new Uint8Array(n);
+    const seen = new Float64Array(n);
+    const key = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const d = list[i]!.doc;
+      year[i] = view.year(d);
+      standing[i] = view.standing(d);
+      seen[i] = view.firstSeen(d);
+      key[i] = view.storeDoc(d);
+    }
+    const order = Array.from({ length: n }, (_, i) => i);
+    order.sort((a, b) => year[b]! - year[a]! || list[b]!.score - list[a]!.score || standing[b]! - standing[a]! || seen[b]! - seen[a]! || key[a]! - key[b]!);
+    return order.map((i) => list[i]!);
   }
 
   private async withPhrases(ranked: Array<{ doc: number; score: number }>, phrases: string[][], result: SearchResult) {
     const wanted = phrases.map((p) => ` ${p.join(' ')} `);
     const out: Array<{ doc: number; score: number }> = [];
     const checked = Math.min(ranked.length, PHRASE_CHECK_LIMIT);
-    const abstracts = await this.deps.lookupAbstracts(ranked.slice(0, checked).map((r) => this.data.storeDocs[r.doc]!));
+    const abstracts = await this.deps.lookupAbstracts(ranked.slice(0, checked).map((r) => this.view.storeDoc(r.doc)));
     for (let i = 0; i < checked; i++) {
       const { doc } = ranked[i]!;
-      const text = ` ${normalizeTitle(this.data.titles[doc]!)} ${normalizeTitle(abstracts.get(this.data.storeDocs[doc]!) ?? '')} `;
+      const text = ` ${normalizeTitle(this.view.title(doc))} ${normalizeTitle(abstracts.get(this.view.storeDoc(doc)) ?? '')} `;
       if (wanted.every((w) => text.includes(w))) out.push(ranked[i]!);
     }
     result.total = out.length;
@@ -323,7 +375,7 @@ export class SearchEngine {
   }
 
   private hit(doc: number, score: number): SearchHit {
-    return { storeDoc: this.data.storeDocs[doc]!, id: this.data.ids[doc]!, title: this.data.titles[doc]!, score };
+    return { storeDoc: this.view.storeDoc(doc), id: this.view.id(doc), title: this.view.title(doc), score };
   }
 }
 

@@ -1,14 +1,13 @@
 /**
  * The non-scoring part of a query: venue, year, topic, author and exclusion constraints,
- * compiled to checks over the index's per-document arrays.
+ * compiled to checks over the index's per-document arrays and to candidate lists.
  */
 import { msg, type Message } from '../i18n/index.js';
 import { venueKey } from '../papers/model.js';
-import type { IndexData } from './index/types.js';
 import type { ParsedQuery } from './query.js';
-import { Field } from './index/types.js';
-import type { Vocabulary } from './vocab.js';
-import { postings } from './scorer.js';
+import { FIELD_COUNT, Field } from './index/types.js';
+import type { IndexView } from './index/view.js';
+import { forEachPosting } from './scorer.js';
 import { planAuthor } from './plan.js';
 
 /** Resolves a topic name as typed to a topic id, or explains why it cannot. */
@@ -17,7 +16,7 @@ export type TopicResolver = (name: string) => { id: string } | { error: Message 
 export interface CompiledFilter {
   /** Whether document `d` passes every constraint. */
   allows(d: number): boolean;
-  /** When constraints pin the candidates down (author: filters), the only documents that can pass. */
+  /** When constraints pin the candidates down (topics, authors, first seen), the only documents that can pass, ascending. */
   candidates?: Int32Array;
   /** Constraints that cannot match anything, explained for the user; the result is empty. */
   impossible: Message[];
@@ -31,8 +30,7 @@ export interface CompiledFilter {
  */
 export function compileFilter(
   query: ParsedQuery,
-  data: IndexData,
-  vocab: Vocabulary,
+  view: IndexView,
   resolveTopic: TopicResolver,
   excludedMark: Uint32Array,
   stamp: number,
@@ -41,27 +39,33 @@ export function compileFilter(
   const impossible: Message[] = [];
   const checks: Array<(d: number) => boolean> = [];
 
+  let candidates: Int32Array | undefined;
+  const narrow = (docs: Int32Array) => (candidates = candidates ? intersectSorted(candidates, docs) : docs);
   if (firstSeenAfter) {
     const after = firstSeenAfter.getTime() / 1000;
-    checks.push((d) => data.firstSeen[d]! > after);
+    const recent = view.docsFirstSeenAfter(after);
+    if (recent) narrow(recent);
+    else checks.push((d) => view.firstSeen(d) > after);
   }
 
   if (query.venues.length > 0) {
     const wanted = new Set(query.venues.map(venueKey));
-    const allowed = new Uint8Array(data.venues.length);
-    data.venues.forEach((v, i) => (allowed[i] = wanted.has(venueKey(v)) ? 1 : 0));
-    if (!allowed.includes(1)) {
-      const known = [...new Set(data.venues.filter(Boolean))].sort().slice(0, 40).join(', ');
+    const allowed = new Map(view.parts.map((p) => [p, Uint8Array.from(p.data.venues, (v) => (wanted.has(venueKey(v)) ? 1 : 0))]));
+    if (![...allowed.values()].some((a) => a.includes(1))) {
+      const known = view.venueNames().filter(Boolean).sort().slice(0, 40).join(', ');
       impossible.push(msg('search.noVenue', { venues: query.venues.join('", "'), known }));
     }
-    checks.push((d) => allowed[data.venueOf[d]!] === 1);
+    checks.push((d) => {
+      const p = view.partOf(d);
+      return allowed.get(p)![p.data.venueOf[d - p.docBase]!] === 1;
+    });
   }
 
   if (query.years) {
     const from = query.years.from ?? 0;
     const to = query.years.to ?? 9999;
     checks.push((d) => {
-      const y = data.years[d]!;
+      const y = view.year(d);
       return y !== 0 && y >= from && y <= to;
     });
   }
@@ -72,25 +76,22 @@ export function compileFilter(
       impossible.push(resolved.error);
       continue;
     }
-    const bit = data.topics.indexOf(resolved.id);
+    const bit = view.topics.indexOf(resolved.id);
     if (bit < 0) {
       impossible.push(msg('search.noTopicPapers', { name }));
       continue;
     }
-    const word = bit >>> 5;
-    const mask = 1 << (bit & 31);
-    checks.push((d) => (data.topicBits[d * data.topicWords + word]! & mask) !== 0);
+    narrow(view.docsWithTopic(bit));
   }
 
-  let candidates: Int32Array | undefined;
   for (const tokens of query.authors) {
-    const docs = authorDocs(tokens, data, vocab);
+    const docs = authorDocs(tokens, view);
     if (docs.length === 0) impossible.push(msg('search.noAuthor', { name: tokens.join(' ') }));
-    candidates = candidates ? intersectSorted(candidates, docs) : docs;
+    narrow(docs);
   }
 
   for (const tokens of query.excluded) {
-    for (const d of docsWithAll(tokens, data, vocab)) excludedMark[d] = stamp;
+    for (const d of docsWithAll(tokens, view)) excludedMark[d] = stamp;
   }
   if (query.excluded.length > 0) checks.push((d) => excludedMark[d] !== stamp);
 
@@ -110,21 +111,23 @@ export function compileFilter(
  * Documents with an author whose name contains every token (initials match as prefixes):
  * `["y", "bengio"]` finds "Yoshua Bengio" but not a paper by "Yu Chen" and "Samy Bengio".
  */
-export function authorDocs(tokens: readonly string[], data: IndexData, vocab: Vocabulary): Int32Array {
-  const groups = planAuthor(tokens, vocab, data.docFreq, data.docCount);
+export function authorDocs(tokens: readonly string[], view: IndexView): Int32Array {
+  const vocab = view.vocab;
+  const groups = planAuthor(tokens, vocab, view.liveCount);
   // The rarest full word narrows the candidates; the author strings confirm.
-  let best: Uint32Array | undefined;
+  let best: Int32Array | undefined;
   for (const group of groups) {
     if (group.word.length === 1) continue;
-    const lists = group.variants.map((v) => postings(data, Field.Authors, v.term));
-    const merged = lists.length === 1 ? lists[0]! : unionSorted(lists);
+    const docs: number[] = [];
+    for (const v of group.variants) forEachPosting(view, Field.Authors, v.term, (g) => docs.push(g));
+    const merged = group.variants.length === 1 ? Int32Array.from(docs) : Int32Array.from(new Set(docs)).sort();
     if (!best || merged.length < best.length) best = merged;
   }
   if (!best) return new Int32Array(0);
-  const wordSets = groups.map((g) => new Set(g.variants.map((v) => vocab.terms[v.term]!)));
+  const wordSets = groups.map((g) => new Set(g.variants.map((v) => vocab.term(v.term))));
   const out: number[] = [];
   for (const d of best) {
-    if (data.authors[d]!.split(';').some((name) => nameMatches(name.split(' '), tokens, wordSets))) out.push(d);
+    if (view.authors(d).split(';').some((name) => nameMatches(name.split(' '), tokens, wordSets))) out.push(d);
   }
   return Int32Array.from(out);
 }
@@ -135,22 +138,16 @@ function nameMatches(nameWords: readonly string[], tokens: readonly string[], wo
   );
 }
 
-function docsWithAll(tokens: readonly string[], data: IndexData, vocab: Vocabulary): number[] {
+function docsWithAll(tokens: readonly string[], view: IndexView): number[] {
   let result: Set<number> | undefined;
   for (const token of tokens) {
-    const term = vocab.id(token);
+    const term = view.vocab.id(token);
     if (term === undefined) return [];
     const docs = new Set<number>();
-    for (let f = 0; f < data.fields.length; f++) for (const d of postings(data, f as Field, term)) docs.add(d);
+    for (let f = 0; f < FIELD_COUNT; f++) forEachPosting(view, f as Field, term, (g) => docs.add(g));
     result = result ? new Set([...result].filter((d) => docs.has(d))) : docs;
   }
   return result ? [...result] : [];
-}
-
-function unionSorted(lists: readonly Uint32Array[]): Uint32Array {
-  const all = new Set<number>();
-  for (const list of lists) for (const d of list) all.add(d);
-  return Uint32Array.from([...all].sort((a, b) => a - b));
 }
 
 function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {

@@ -1,16 +1,23 @@
 /**
- * Keeps the index snapshot in step with the store: load it when it reflects the store's current
- * generation and taxonomy, otherwise rebuild it from the store and write it back.
- *
- * A batch tool (the CLI, the terminal) rebuilds on the spot. The serving bot never does: 7 s of
- * CPU for 100k papers would stall every user, so it only loads snapshots ({@link loadSnapshot})
- * and has a child process rebuild them (adapters/background.ts).
+ * Keeps the search index in step with the store: the base segment from the snapshot file, and
+ * deltas built from the rows the store changed since (see docs/design.md, "Segments").
+ * - {@link openIndex}: the index for the store's current state, built in full only when there
+ *   is no usable snapshot;
+ * - {@link catchUp} / {@link catchUpNow}: folds the store's newer changes in as a delta, in
+ *   slices that leave the event loop free, or at once;
+ * - {@link mergeIndex} and {@link buildBase}: write a new snapshot (a merge of base and deltas,
+ *   or a full streaming build), one process at a time under a lock file.
  */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import type { PaperStore } from '../store/papers.js';
-import { buildIndex } from './index/build.js';
-import { SnapshotError, readSnapshot, writeSnapshot } from './index/snapshot.js';
-import type { IndexData } from './index/types.js';
+import { SegmentBuilder } from './index/build.js';
+import { SnapshotError, openSnapshot, readHeader } from './index/format.js';
+import { mergeSegments } from './index/merge.js';
+import type { SegmentData } from './index/types.js';
+import { IndexView } from './index/view.js';
+import { isAlive, writeSegmentFile } from './index/writer.js';
 
 export interface IndexSource {
   store: PaperStore;
@@ -19,41 +26,58 @@ export interface IndexSource {
   taxonomyHash: string;
 }
 
-/** A snapshot that could be loaded, or why not. */
+/** Rows read and tokenized per slice of a catch-up in a running process (~10–20 ms). */
+export const SLICE_ROWS = 200;
+/** Rows read per query when a whole range of changes is folded in at once. */
+const CATCH_UP_PAGE = 5_000;
+/** Documents per chunk of a full build: what one chunk holds in memory before it is written out. */
+export const CHUNK_DOCS = 100_000;
+/**
+ * Deltas past this many documents (or this many base documents masked) are worth a merge into a
+ * new base: they cost every process that opens the index a rebuild of them at start.
+ */
+export function mergeThreshold(baseDocs: number): number {
+  return Math.max(5_000, Math.min(50_000, Math.round(baseDocs * 0.02)));
+}
+
+/**
+ * The index for the store's current contents: the snapshot at `path` (mapped) when it fits the
+ * taxonomy, plus a delta of what changed since; else built in full (and saved to `path` unless it
+ * is undefined, as for an in-memory demo library).
+ * @example const view = await openIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
+ */
+export async function openIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexView> {
+  let base: SegmentData | undefined;
+  if (path) {
+    const load = await loadSnapshot(source, path);
+    if (load.ok && load.usable) base = load.segment;
+    else if (load.ok) log.info({ path }, 'the taxonomy changed since the index snapshot was written (or it is ahead of the store): rebuilding it');
+    else if (load.problem === 'damaged') log.warn(`${damagedLine(path, load.reason)}: rebuilding it from the library`);
+    else if (load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
+  }
+  base ??= await buildBase(source, path, log);
+  const view = new IndexView(base);
+  await catchUpNow(view, source.store);
+  return view;
+}
+
+/** A snapshot that could be opened (`usable` when it fits the taxonomy and the store), or why not. */
 export type SnapshotLoad =
-  | { ok: true; data: IndexData; fresh: boolean }
+  | { ok: true; segment: SegmentData; usable: boolean }
   | { ok: false; problem: SnapshotError['problem']; reason: string };
 
 /**
- * Loads the snapshot at `path` whatever generation it reflects (`fresh` says whether it is the
- * store's current one), checking its checksums and shape. Never builds anything; a directory in
- * its place throws a SetupError.
- * @example const load = await loadSnapshot(source, './data/index.bin'); if (!load.ok) console.log(load.reason);
+ * Opens (maps) the snapshot at `path`, checking its header, small sections and shape. Never
+ * builds anything; a directory in its place throws a SetupError.
  */
 export async function loadSnapshot(source: IndexSource, path: string): Promise<SnapshotLoad> {
   try {
-    const data = readSnapshot(path);
-    return { ok: true, data, fresh: data.generation === (await source.store.generation()) && data.taxonomyHash === source.taxonomyHash };
+    const { segment } = openSnapshot(path);
+    return { ok: true, segment, usable: segment.taxonomyHash === source.taxonomyHash && segment.generation <= (await source.store.generation()) };
   } catch (err) {
     if (err instanceof SnapshotError) return { ok: false, problem: err.problem, reason: err.message };
     throw err;
   }
-}
-
-/**
- * The index for the store's current contents: from `path` when fresh, else rebuilt (and saved
- * to `path` unless it is undefined, as for an in-memory demo library). A damaged snapshot is
- * rebuilt with one warning line saying why.
- * @example const data = await loadOrBuildIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
- */
-export async function loadOrBuildIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexData> {
-  if (path) {
-    const load = await loadSnapshot(source, path);
-    if (load.ok && load.fresh) return load.data;
-    if (!load.ok && load.problem === 'damaged') log.warn(`${damagedLine(path, load.reason)}: rebuilding it from the library`);
-    if (!load.ok && load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
-  }
-  return rebuildIndex(source, path, log);
 }
 
 /** The one line that says a snapshot is damaged and why. */
@@ -62,18 +86,195 @@ export function damagedLine(path: string, reason: string): string {
 }
 
 /**
- * Builds the index from the store and, when `path` is given, saves it there. The generation is
- * read first: rows written while the build reads are newer, and the next check catches up on them.
+ * Folds every change of the store since the view's generation into it as one delta (what a
+ * process opening the index, or a merge, does before it serves or writes). Returns whether it
+ * changed.
  */
-export async function rebuildIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexData> {
+export async function catchUpNow(view: IndexView, store: PaperStore): Promise<boolean> {
+  const from = view.generation;
+  const to = await store.generation();
+  if (from >= to) return false;
+  const builder = new SegmentBuilder({ generation: to, taxonomyHash: view.taxonomyHash, topicIds: view.topics });
+  for (let after = 0; ; ) {
+    const rows = await store.rowsChanged(from, to, after, CATCH_UP_PAGE);
+    for (const row of rows) builder.add(row);
+    if (rows.length < CATCH_UP_PAGE) break;
+    after = rows[rows.length - 1]!.doc;
+  }
+  const deleted = await store.deletedDocs(from, to);
+  // Another catch-up may have moved the view on meanwhile (its reads and ours cover the same rows).
+  if (view.generation !== from) return false;
+  view.apply(builder.finish(), deleted);
+  return true;
+}
+
+/**
+ * Folds the store's changes into the view in slices of {@link SLICE_ROWS} rows, yielding to the
+ * event loop between them: each slice becomes a small delta segment, applied in one synchronous
+ * step (so no step blocks for long, and a query sees each paper before or after, never half
+ * way); the view's generation moves only with the last one. Removals are masked with the first
+ * slice (before a slice could hold a paper that took a removed paper's document number).
+ * Returns whether it changed, or 'too-many' when the changes exceed `maxDocs` (a merge or
+ * rebuild should take them instead).
+ * @example while (isStale(view, generation)) await catchUp(view, store, 50_000);
+ */
+export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infinity): Promise<boolean | 'too-many'> {
+  const from = view.generation;
+  const to = await store.generation();
+  if (from >= to) return false;
+  if (maxDocs < Infinity && (await store.countChanged(from, maxDocs + 1)) > maxDocs) return 'too-many';
+  const options = { generation: from, taxonomyHash: view.taxonomyHash, topicIds: view.topics };
+  let deleted: number[] | undefined = await store.deletedDocs(from, to);
+  for (let after = 0; ; ) {
+    const rows = await store.rowsChanged(from, to, after, SLICE_ROWS);
+    // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
+    if (view.generation !== from) return false;
+    const last = rows.length < SLICE_ROWS;
+    const builder = new SegmentBuilder(last ? { ...options, generation: to } : options);
+    for (const row of rows) builder.add(row);
+    view.apply(builder.finish(), deleted ?? []);
+    deleted = undefined;
+    if (last) return true;
+    after = rows[rows.length - 1]!.doc;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Whether the store's generation (as last read) is ahead of the view's. */
+export function isStale(view: IndexView, storeGeneration: number): boolean {
+  return view.generation < storeGeneration;
+}
+
+/**
+ * Builds the index of the whole store. With a `path`, streams: rows are tokenized in chunks of
+ * {@link CHUNK_DOCS}, each written to a temporary segment file, and the chunks merged on disk
+ * into `path`, which is then mapped; memory stays bounded by the chunk size. The generation is
+ * read first: rows written while the build reads (in pages, not one snapshot of the store) are
+ * newer, and the first catch-up folds them in again, masking what the build took of them.
+ */
+export async function buildBase(source: IndexSource, path: string | undefined, log: Logger): Promise<SegmentData> {
   const started = performance.now();
   const generation = await source.store.generation();
-  const data = await buildIndex(source.store.rowsForIndex(), {
-    generation,
-    taxonomyHash: source.taxonomyHash,
-    topicIds: source.topicIds,
+  const options = { generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds };
+  if (!path) {
+    const builder = new SegmentBuilder(options);
+    for await (const row of source.store.rowsForIndex()) builder.add(row);
+    return builder.finish();
+  }
+  const chunks: string[] = [];
+  try {
+    let builder = new SegmentBuilder(options);
+    const flush = () => {
+      const file = `${path}.chunk${chunks.length}.${process.pid}.tmp`;
+      writeSegmentFile(file, builder.finish());
+      chunks.push(file);
+      builder = new SegmentBuilder(options);
+    };
+    for await (const row of source.store.rowsForIndex()) {
+      builder.add(row);
+      if (builder.size >= CHUNK_DOCS) flush();
+    }
+    if (chunks.length === 0) writeSegmentFile(path, builder.finish());
+    else {
+      if (builder.size > 0) flush();
+      mergeSegments(chunks.map((file) => ({ segment: openSnapshot(file).segment })), path, options);
+    }
+  } finally {
+    for (const file of chunks) rmSync(file, { force: true });
+  }
+  const { segment } = openSnapshot(path);
+  log.info({ papers: segment.docCount, terms: segment.docFreq.length, ms: Math.round(performance.now() - started) }, 'search index built');
+  return segment;
+}
+
+/**
+ * Writes a new base: the current base merged with a delta of everything the store changed since
+ * (no re-tokenizing of the base), or a full build when there is no usable base. Returns the new
+ * base's generation.
+ */
+export async function mergeIndex(source: IndexSource, path: string, log: Logger, options: { pauseMs?: number } = {}): Promise<number> {
+  const load = await loadSnapshot(source, path);
+  if (!load.ok || !load.usable) return (await buildBase(source, path, log)).generation;
+  const view = new IndexView(load.segment);
+  const started = performance.now();
+  await catchUpNow(view, source.store);
+  const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
+  const { docCount } = mergeSegments(inputs, path, { generation: view.generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds, ...options });
+  log.info({ papers: docCount, ms: Math.round(performance.now() - started) }, 'search index merged');
+  return view.generation;
+}
+
+/**
+ * After a process wrote to the store (an import, a sync): writes a new snapshot if the changes
+ * since the current one are past the merge threshold (or there is no usable snapshot), and
+ * otherwise leaves them to the deltas every reader builds. Another process already writing the
+ * index makes this a no-op ('busy').
+ */
+export function settleIndex(source: IndexSource, path: string, log: Logger): Promise<'delta' | 'merged' | 'built' | 'busy'> {
+  return withIndexLock(path, async () => {
+    const load = await loadSnapshot(source, path);
+    const base = load.ok && load.usable ? load.segment : undefined;
+    if (!base) {
+      await buildBase(source, path, log);
+      return 'built' as const;
+    }
+    const threshold = mergeThreshold(base.docCount);
+    if ((await source.store.countChanged(base.generation, threshold + 1)) <= threshold) return 'delta' as const;
+    await mergeIndex(source, path, log);
+    return 'merged' as const;
   });
-  if (path) writeSnapshot(path, data);
-  log.info({ papers: data.docCount, terms: data.terms.length, ms: Math.round(performance.now() - started) }, 'search index built');
-  return data;
+}
+
+/** The generation of the snapshot at `path`, or undefined. */
+export function snapshotGeneration(path: string): number | undefined {
+  try {
+    return readHeader(path).header.generation;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `fn` holding `<path>.lock`, so that one process writes the index at a time; resolves
+ * 'busy' when another live process holds it. A lock left by a process that is gone is taken over.
+ */
+export async function withIndexLock<T>(path: string, fn: () => Promise<T> | T): Promise<T | 'busy'> {
+  const lock = `${path}.lock`;
+  // DATA_DIR holds only the index when the store is PostgreSQL: it may not exist yet.
+  mkdirSync(dirname(path), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (lockHeld(lock)) return 'busy';
+      rmSync(lock, { force: true });
+      continue;
+    }
+    try {
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return await fn();
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+  return 'busy';
+}
+
+/** Whether a live process holds the index lock. */
+export function indexLocked(path: string): boolean {
+  return lockHeld(`${path}.lock`);
+}
+
+function lockHeld(lock: string): boolean {
+  try {
+    const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+    if (Number.isInteger(pid) && pid > 0) return pid !== process.pid && isAlive(pid);
+    // Created but not yet filled in: a young lock counts as held.
+    return Date.now() - statSync(lock).mtimeMs < 10_000;
+  } catch {
+    return false;
+  }
 }

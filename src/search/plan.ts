@@ -29,7 +29,7 @@ const TYPO_EVIDENCE_RATIO = 20;
  * nothing else, and repeated words count once.
  * @example planWords(parseQuery('lerning to rank'), vocab) // groups for 'lerning' (→ learning, ...) and 'rank'
  */
-export function planWords(query: ParsedQuery, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): TermGroup[] {
+export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: number, maxCompletions = MAX_COMPLETIONS): TermGroup[] {
   const words = query.words;
   const content = words.filter((w) => !STOPWORDS.has(w));
   const chosen = content.length > 0 ? content : words;
@@ -49,7 +49,7 @@ export function planWords(query: ParsedQuery, vocab: Vocabulary, docFreq: Uint32
     const key = isLast ? `${word}*` : word;
     if (seen.has(key)) return;
     seen.add(key);
-    const variants = variantsOf(word, isLast, vocab, docFreq, docCount);
+    const variants = variantsOf(word, isLast, vocab, docCount, maxCompletions);
     groups.push({ word, variants });
   });
   return groups;
@@ -59,15 +59,15 @@ export function planWords(query: ParsedQuery, vocab: Vocabulary, docFreq: Uint32
  * Groups for an `author:` filter: each name word matched in the authors field only, initials
  * as prefixes ("Y." matches "Yoshua").
  */
-export function planAuthor(tokens: readonly string[], vocab: Vocabulary, docFreq: Uint32Array, docCount: number): TermGroup[] {
+export function planAuthor(tokens: readonly string[], vocab: Vocabulary, docCount: number): TermGroup[] {
   return tokens.map((word) => ({
     word,
-    variants: word.length === 1 ? completions(word, vocab, docFreq, 1, 200) : exactOrTypo(word, vocab, docFreq, docCount),
+    variants: word.length === 1 ? completions(word, vocab, 1, 200) : exactOrTypo(word, vocab, docCount),
     fields: AUTHOR_FIELDS,
   }));
 }
 
-function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): Variant[] {
+function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount: number, maxCompletions: number): Variant[] {
   const out = new Map<number, number>();
   const add = (term: number | undefined, weight: number) => {
     if (term === undefined) return;
@@ -78,23 +78,23 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docFreq:
   for (const form of inflections(word)) add(vocab.id(form), WEIGHT_PLURAL);
   if (isPrefix && word.length >= MIN_PREFIX_LENGTH) {
     // A completion never outweighs the word as typed: its idf is capped at the typed word's.
-    const cap = exact === undefined ? Infinity : idf(docFreq[exact]!, docCount);
-    for (const v of completions(word, vocab, docFreq, WEIGHT_COMPLETION, MAX_COMPLETIONS)) {
-      const own = idf(docFreq[v.term]!, docCount);
+    const cap = exact === undefined ? Infinity : idf(vocab.df(exact), docCount);
+    for (const v of completions(word, vocab, WEIGHT_COMPLETION, maxCompletions)) {
+      const own = idf(vocab.df(v.term), docCount);
       add(v.term, v.weight * Math.min(1, cap / own));
     }
   }
-  const exactDf = exact === undefined ? 0 : docFreq[exact]!;
+  const exactDf = exact === undefined ? 0 : vocab.df(exact);
   if (exactDf < RARE_WORD_DF) {
-    for (const v of typoCorrections(word, exactDf, vocab, docFreq, docCount)) add(v.term, v.weight);
+    for (const v of typoCorrections(word, exactDf, vocab, docCount)) add(v.term, v.weight);
   }
   return [...out].map(([term, weight]) => ({ term, weight }));
 }
 
-function exactOrTypo(word: string, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): Variant[] {
+function exactOrTypo(word: string, vocab: Vocabulary, docCount: number): Variant[] {
   const exact = vocab.id(word);
   if (exact !== undefined) return [{ term: exact, weight: 1 }];
-  return typoCorrections(word, 0, vocab, docFreq, docCount);
+  return typoCorrections(word, 0, vocab, docCount);
 }
 
 /**
@@ -103,19 +103,19 @@ function exactOrTypo(word: string, vocab: Vocabulary, docFreq: Uint32Array, docC
  * corrections weigh more: a correction's weight follows how common it is next to the most
  * common one, and no correction scores more than that most common one would.
  */
-function typoCorrections(word: string, exactDf: number, vocab: Vocabulary, docFreq: Uint32Array, docCount: number): Variant[] {
+function typoCorrections(word: string, exactDf: number, vocab: Vocabulary, docCount: number): Variant[] {
   // Four-letter words get one typo too when the index lacks them or holds them as a rarity.
   const budget = typoBudget(word) || (word.length === 4 ? 1 : 0);
   for (let distance = 1; distance <= budget; distance++) {
     const matches = vocab.fuzzy(word, distance);
     if (matches.length === 0) continue;
     let maxDf = 0;
-    for (const m of matches) maxDf = Math.max(maxDf, docFreq[m.term]!);
+    for (const m of matches) maxDf = Math.max(maxDf, vocab.df(m.term));
     // A rare word with no much commoner neighbour is probably meant as typed.
     if (exactDf > 0 && maxDf < exactDf * TYPO_EVIDENCE_RATIO) return [];
     const cap = idf(maxDf, docCount);
     return matches.map((m) => {
-      const df = docFreq[m.term]!;
+      const df = vocab.df(m.term);
       const prior = Math.sqrt(df / maxDf);
       return { term: m.term, weight: (WEIGHT_TYPO[m.distance] ?? 0.5) * prior * Math.min(1, cap / idf(df, docCount)) };
     });
@@ -123,15 +123,61 @@ function typoCorrections(word: string, exactDf: number, vocab: Vocabulary, docFr
   return [];
 }
 
-function completions(prefix: string, vocab: Vocabulary, docFreq: Uint32Array, weight: number, max: number): Variant[] {
-  const [from, to] = vocab.prefixRange(prefix);
-  const ids: number[] = [];
-  for (let t = from; t < to; t++) ids.push(t);
-  if (ids.length > max) {
-    ids.sort((a, b) => docFreq[b]! - docFreq[a]! || a - b);
-    ids.length = max;
+/**
+ * The `max` most frequent terms that start with `prefix` (ties in term order), kept with a small
+ * heap: a short prefix may have thousands of completions, and only the best few are wanted.
+ */
+function completions(prefix: string, vocab: Vocabulary, weight: number, max: number): Variant[] {
+  const all = vocab.withPrefix(prefix);
+  let ids = all;
+  if (all.length > max) {
+    // Worse first: lower frequency, then later in term order.
+    const worse = (a: number, b: number) => {
+      const d = vocab.df(a) - vocab.df(b);
+      if (d !== 0) return d < 0;
+      return termAfter(vocab, a, b);
+    };
+    const heap: number[] = [];
+    for (const t of all) {
+      if (heap.length < max) {
+        heap.push(t);
+        siftUp(heap, heap.length - 1, worse);
+      } else if (worse(heap[0]!, t)) {
+        heap[0] = t;
+        siftDown(heap, 0, worse);
+      }
+    }
+    ids = heap.sort((a, b) => vocab.df(b) - vocab.df(a) || (termAfter(vocab, a, b) ? 1 : -1));
   }
-  return ids.map((term) => ({ term, weight: term === vocab.id(prefix) ? 1 : weight }));
+  const exact = vocab.id(prefix);
+  return ids.map((term) => ({ term, weight: term === exact ? 1 : weight }));
+}
+
+/** Whether term `a` sorts after term `b`. */
+function termAfter(vocab: Vocabulary, a: number, b: number): boolean {
+  return vocab.after(a, b);
+}
+
+function siftUp(heap: number[], i: number, worse: (a: number, b: number) => boolean): void {
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!worse(heap[i]!, heap[parent]!)) break;
+    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+    i = parent;
+  }
+}
+
+function siftDown(heap: number[], i: number, worse: (a: number, b: number) => boolean): void {
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let w = i;
+    if (l < heap.length && worse(heap[l]!, heap[w]!)) w = l;
+    if (r < heap.length && worse(heap[r]!, heap[w]!)) w = r;
+    if (w === i) return;
+    [heap[i], heap[w]] = [heap[w]!, heap[i]!];
+    i = w;
+  }
 }
 
 /** Plural and singular forms of an English word, as candidates to look up. */

@@ -4,7 +4,8 @@
  * itself, its plural, prefix completions, typo corrections) each with a weight. A document's
  * group score is its best variant's score, so a word counts once however many forms it matched.
  */
-import { FIELD_COUNT, Field, type IndexData } from './index/types.js';
+import { FIELD_COUNT, Field } from './index/types.js';
+import type { IndexView, Part } from './index/view.js';
 import { idf } from './plan.js';
 
 export interface Variant {
@@ -45,22 +46,32 @@ const FIELDS_WITHOUT_ABSTRACT: readonly Field[] = [Field.Title, Field.Authors, F
  * that matched any group, with their summed score, group coverage and per-field coverage.
  */
 export class Scorer {
-  readonly score: Float32Array;
-  readonly coverage: Uint8Array;
-  readonly titleCoverage: Uint8Array;
-  readonly authorCoverage: Uint8Array;
-  readonly touched: Int32Array;
+  score!: Float32Array;
+  coverage!: Uint8Array;
+  titleCoverage!: Uint8Array;
+  authorCoverage!: Uint8Array;
+  touched!: Int32Array;
   touchedCount = 0;
 
-  private readonly groupScore: Float32Array;
-  private readonly groupFlags: Uint8Array;
-  private readonly groupTouched: Int32Array;
-  private readonly variantScore: Float32Array;
-  private readonly variantFlags: Uint8Array;
-  private readonly variantTouched: Int32Array;
+  private groupScore!: Float32Array;
+  private groupFlags!: Uint8Array;
+  private groupTouched!: Int32Array;
+  private variantScore!: Float32Array;
+  private variantFlags!: Uint8Array;
+  private variantTouched!: Int32Array;
+  private capacity = -1;
 
-  constructor(private readonly data: IndexData) {
-    const n = data.docCount;
+  constructor(private readonly view: IndexView) {
+    this.ensureCapacity();
+  }
+
+  /** Grows the accumulators when the view has gained documents (they are all zero between queries). */
+  ensureCapacity(): void {
+    const needed = this.view.docCount;
+    if (needed <= this.capacity) return;
+    const n = this.capacity < 0 ? needed : Math.ceil(needed * 1.25) + 1024;
+    this.capacity = n;
+    this.touchedCount = 0;
     this.score = new Float32Array(n);
     this.coverage = new Uint8Array(n);
     this.titleCoverage = new Uint8Array(n);
@@ -76,7 +87,7 @@ export class Scorer {
 
   /** Inverse document frequency of a term over the whole index. */
   idf(term: number): number {
-    return idf(this.data.docFreq[term]!, this.data.docCount);
+    return idf(this.view.df[term]!, this.view.liveCount);
   }
 
   /** Clears the accumulators of the previous query. */
@@ -96,7 +107,7 @@ export class Scorer {
     // In a long query (a pasted title), words in a good share of all abstracts decide nothing
     // there: they are scored in titles, keywords and authors only, which saves most of the work.
     const long = (options.typedWords ?? 0) >= LONG_QUERY_WORDS;
-    const commonDf = long ? this.data.docCount * COMMON_WORD_SHARE : Infinity;
+    const commonDf = long ? this.view.liveCount * COMMON_WORD_SHARE : Infinity;
     for (const group of groups) if (!group.optional) this.scoreGroup(group, commonDf);
     for (const group of groups) if (group.optional) this.scoreGroup(group, commonDf);
   }
@@ -104,14 +115,15 @@ export class Scorer {
   private scoreGroup(group: TermGroup, commonDf: number): void {
     const { groupScore, groupFlags, groupTouched, variantScore, variantFlags, variantTouched } = this;
     const fieldsOf = (v: Variant) =>
-      group.fields ?? (this.data.docFreq[v.term]! > commonDf ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS);
+      group.fields ?? (this.view.df[v.term]! > commonDf ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS);
+    if (group.variants.length === 0) return;
     let groupCount = 0;
-    if (group.variants.length === 1) {
-      // One variant: its scores are the group's.
-      const variant = group.variants[0]!;
-      groupCount = this.accumulate(variant, fieldsOf(variant), groupScore, groupFlags, groupTouched, 0);
-    } else {
-      for (const variant of group.variants) {
+    {
+      // The first variant's scores go straight into the group's; later ones are kept where better.
+      const first = group.variants[0]!;
+      groupCount = this.accumulate(first, fieldsOf(first), groupScore, groupFlags, groupTouched, 0);
+      for (let k = 1; k < group.variants.length; k++) {
+        const variant = group.variants[k]!;
         const variantCount = this.accumulate(variant, fieldsOf(variant), variantScore, variantFlags, variantTouched, 0);
         for (let i = 0; i < variantCount; i++) {
           const d = variantTouched[i]!;
@@ -152,30 +164,55 @@ export class Scorer {
     count: number,
   ): number {
     const weight = variant.weight * this.idf(variant.term);
+    const dead = this.view.dead;
     for (const f of fields) {
-      const { offsets, docs, tfs, lengths, avgLength } = this.data.fields[f]!;
       const boost = weight * FIELD_BOOST[f]! * (K1 + 1);
       const b = FIELD_B[f]!;
       const norm0 = K1 * (1 - b);
-      const norm1 = (K1 * b) / avgLength;
+      const norm1 = (K1 * b) / this.view.avgLength(f);
       const flag = FIELD_FLAG[f]! | TOUCHED_FLAG;
-      const end = offsets[variant.term + 1]!;
-      for (let i = offsets[variant.term]!; i < end; i++) {
-        const d = docs[i]!;
-        const tf = tfs[i]!;
-        if (flags[d] === 0) touched[count++] = d;
-        scores[d]! += (boost * tf) / (tf + norm0 + norm1 * lengths[d]!);
-        flags[d]! |= flag;
+      for (const part of this.view.parts) {
+        const local = localTerm(part, variant.term);
+        if (local < 0) continue;
+        const { offsets, docs, tfs, lengths } = part.data.fields[f]!;
+        const base = part.docBase;
+        const masked = part.deadCount > 0;
+        const end = offsets[local + 1]!;
+        for (let i = offsets[local]!; i < end; i++) {
+          const d = base + docs[i]!;
+          if (masked && dead[d] === 1) continue;
+          const tf = tfs[i]!;
+          if (flags[d] === 0) touched[count++] = d;
+          scores[d]! += (boost * tf) / (tf + norm0 + norm1 * lengths[d - base]!);
+          flags[d]! |= flag;
+        }
       }
     }
     return count;
   }
 }
 
-/** Documents that contain `term` in field `f`, ascending. */
-export function postings(data: IndexData, f: Field, term: number): Uint32Array {
-  const p = data.fields[f]!;
-  return p.docs.subarray(p.offsets[term]!, p.offsets[term + 1]!);
+/** A global term's id within a segment, or -1 if the segment lacks it. */
+export function localTerm(part: Part, term: number): number {
+  if (part.localOf) return part.localOf.get(term) ?? -1;
+  return term < part.data.docFreq.length ? term : -1;
+}
+
+/**
+ * Calls `fn` with the global number of every live document that holds `term` in field `f`,
+ * segment by segment (ascending within each, and segments in order, so ascending overall).
+ */
+export function forEachPosting(view: IndexView, f: Field, term: number, fn: (g: number) => void): void {
+  const dead = view.dead;
+  for (const part of view.parts) {
+    const local = localTerm(part, term);
+    if (local < 0) continue;
+    const { offsets, docs } = part.data.fields[f]!;
+    for (let i = offsets[local]!; i < offsets[local + 1]!; i++) {
+      const g = part.docBase + docs[i]!;
+      if (dead[g] === 0) fn(g);
+    }
+  }
 }
 
 export { FIELD_COUNT };

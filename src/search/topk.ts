@@ -1,15 +1,22 @@
 /**
  * Keeps the k best (score, doc) pairs seen, in O(log k) per offer. Ties break toward the
- * smaller document number, so results never depend on iteration order.
+ * smaller key (the store's document number), so results depend neither on iteration order nor
+ * on how the index is split into segments.
  */
 export class TopK {
   private readonly scores: Float64Array;
   private readonly docs: Int32Array;
+  private readonly keys: Float64Array;
   size = 0;
 
-  constructor(readonly capacity: number) {
+  /** `keyOf(doc)` gives the tie-break key; it is asked only for documents that make the cut. */
+  constructor(
+    readonly capacity: number,
+    private readonly keyOf: (doc: number) => number = (doc) => doc,
+  ) {
     this.scores = new Float64Array(capacity);
     this.docs = new Int32Array(capacity);
+    this.keys = new Float64Array(capacity);
   }
 
   offer(score: number, doc: number): void {
@@ -17,6 +24,7 @@ export class TopK {
       let i = this.size++;
       this.scores[i] = score;
       this.docs[i] = doc;
+      this.keys[i] = this.keyOf(doc);
       while (i > 0) {
         const parent = (i - 1) >> 1;
         if (!this.worse(i, parent)) break;
@@ -27,9 +35,12 @@ export class TopK {
     }
     if (this.capacity === 0) return;
     // Replace the worst (the root) when the newcomer beats it.
-    if (score < this.scores[0]! || (score === this.scores[0]! && doc > this.docs[0]!)) return;
+    if (score < this.scores[0]!) return;
+    const key = this.keyOf(doc);
+    if (score === this.scores[0]! && key > this.keys[0]!) return;
     this.scores[0] = score;
     this.docs[0] = doc;
+    this.keys[0] = key;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
@@ -45,15 +56,15 @@ export class TopK {
 
   /** The documents kept, best first. */
   sorted(): Array<{ doc: number; score: number }> {
-    const out: Array<{ doc: number; score: number }> = [];
-    for (let i = 0; i < this.size; i++) out.push({ doc: this.docs[i]!, score: this.scores[i]! });
-    return out.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const out: Array<{ doc: number; score: number; key: number }> = [];
+    for (let i = 0; i < this.size; i++) out.push({ doc: this.docs[i]!, score: this.scores[i]!, key: this.keys[i]! });
+    return out.sort((a, b) => b.score - a.score || a.key - b.key);
   }
 
   private worse(a: number, b: number): boolean {
     const sa = this.scores[a]!;
     const sb = this.scores[b]!;
-    return sa < sb || (sa === sb && this.docs[a]! > this.docs[b]!);
+    return sa < sb || (sa === sb && this.keys[a]! > this.keys[b]!);
   }
 
   private swap(a: number, b: number): void {
@@ -63,5 +74,8 @@ export class TopK {
     const d = this.docs[a]!;
     this.docs[a] = this.docs[b]!;
     this.docs[b] = d;
+    const k = this.keys[a]!;
+    this.keys[a] = this.keys[b]!;
+    this.keys[b] = k;
   }
 }

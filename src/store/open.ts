@@ -11,7 +11,7 @@ import type { JobLeases } from './jobs.js';
 import type { PaperStore } from './papers.js';
 import type { SeenEvents } from './seenEvents.js';
 import type { StateStore } from './states.js';
-import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout } from './sqlite/db.js';
+import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, tuneForBulkWrites } from './sqlite/db.js';
 import { SqliteDigestStore } from './sqlite/digests.js';
 import { SqliteHarvestStore } from './sqlite/harvests.js';
 import { SqliteJobLeases } from './sqlite/jobs.js';
@@ -22,10 +22,23 @@ import { sqliteStateStore } from './sqlite/states.js';
 /** How long the command line waits for an unreachable PostgreSQL before giving up. */
 export const CLI_PATIENCE_MS = 30_000;
 
+/**
+ * Where the configured store is, as plain data: what a worker thread needs to open the paper
+ * store again on a connection of its own.
+ */
+export type StoreTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** The store the configuration names. */
+export function storeTarget(config: Pick<Config, 'database' | 'dbPath'>): StoreTarget {
+  return config.database ? { kind: 'postgres', url: config.database.url } : { kind: 'sqlite', path: config.dbPath };
+}
+
 /** Everything the bot keeps, behind one interface per kind. */
 export interface Stores {
   /** Where it is, for logs: the database file, or PostgreSQL's host, port and database. */
   readonly description: string;
+  /** Where it is, to open it again elsewhere (a worker thread). */
+  readonly target: StoreTarget;
   papers: PaperStore;
   /** Interaction state (buttons). */
   states: StateStore;
@@ -58,6 +71,8 @@ export interface OpenStoresOptions {
    * bot, a service) or milliseconds (default {@link CLI_PATIENCE_MS}).
    */
   patience?: 'forever' | number;
+  /** The connection will write many papers (an import): SQLite gets a larger page cache. */
+  bulk?: boolean;
 }
 
 /**
@@ -69,11 +84,13 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
   if (config.database) {
     const [{ openPostgres }, { describeTarget }] = await Promise.all([import('./postgres/index.js'), import('./postgres/connection.js')]);
     const pg = await openPostgres(config.database.url, { log, patience: options.patience ?? CLI_PATIENCE_MS });
-    return { ...pg, description: `PostgreSQL ${describeTarget(config.database.url)}`, serve: () => undefined, close: () => pg.close() };
+    return { ...pg, description: `PostgreSQL ${describeTarget(config.database.url)}`, target: storeTarget(config), serve: () => undefined, close: () => pg.close() };
   }
   const db = openDatabase(config.dbPath);
+  if (options.bulk) tuneForBulkWrites(db);
   return {
     description: config.dbPath,
+    target: storeTarget(config),
     papers: new SqlitePaperStore(db),
     states: sqliteStateStore(db),
     digests: new SqliteDigestStore(db),
@@ -95,6 +112,20 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
       db.close();
     },
   };
+}
+
+/**
+ * The paper store at `target` alone, on a connection of its own (a worker thread's).
+ * @example const { papers, close } = await openPaperStoreAt(stores.target, log);
+ */
+export async function openPaperStoreAt(target: StoreTarget, log: Logger): Promise<{ papers: PaperStore; close(): Promise<void> }> {
+  if (target.kind === 'postgres') {
+    const { openPostgres } = await import('./postgres/index.js');
+    const pg = await openPostgres(target.url, { log, patience: CLI_PATIENCE_MS, max: 2 });
+    return { papers: pg.papers, close: () => pg.close() };
+  }
+  const db = openDatabase(target.path);
+  return { papers: new SqlitePaperStore(db), close: async () => void (db.open && db.close()) };
 }
 
 /**

@@ -6,8 +6,9 @@
  * interface; the contract suite (`test/store/papers.contract.test.ts`) holds them to it.
  *
  * Every change of papers happens under a *generation*: a counter that grows by one per write
- * that changed papers. Each row records the generation that last wrote it, so a search index at
- * generation G catches up by reading the rows with `gen` > G, wherever it runs.
+ * that changed papers. Each row records the generation that last wrote it, and each removal
+ * leaves a tombstone with its generation, so a search index at generation G catches up by
+ * reading the rows with `gen` > G and masking the tombstones', wherever it runs.
  */
 import type { Paper, PaperRecord } from '../papers/model.js';
 import type { PaperRef } from '../papers/ids.js';
@@ -59,7 +60,8 @@ export interface PaperWriter {
   findByRef(ref: PaperRef): Promise<Paper | undefined>;
   /**
    * Removes a paper and the identifiers filed for it (a source withdrew it), under this write's
-   * generation; resolves whether there was such a paper.
+   * generation, leaving a tombstone so that search indexes following the store mask it;
+   * resolves whether there was such a paper.
    */
   remove(id: string): Promise<boolean>;
   setMeta(key: string, value: string): Promise<void>;
@@ -139,8 +141,16 @@ export interface PaperStore {
   /**
    * The papers written in generations (from, to], in document order, at most `limit` of them
    * after document `afterDoc`: what a search index at generation `from` lacks.
+   * @example await store.rowsChanged(41, await store.generation(), 0, 500)
    */
   rowsChanged(from: number, to: number, afterDoc: number, limit: number): Promise<IndexRow[]>;
+  /** Documents of papers removed in generations (from, to] (their tombstones): what an index at `from` must mask. */
+  deletedDocs(from: number, to: number): Promise<number[]>;
+  /**
+   * How many papers were written, and how many removed, after generation `from`; counting stops
+   * past `limit`, so that asking "more than N?" costs N at most.
+   */
+  countChanged(from: number, limit?: number): Promise<number>;
 
   /** Closes what this store opened (the in-memory demo store's database). */
   close(): Promise<void>;

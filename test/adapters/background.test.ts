@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { messages } from '../../src/i18n/index.js';
 
 const INDEX_REBUILDING = messages('en').t('error.indexRebuilding');
-import { readSnapshotInfo } from '../../src/search/index/snapshot.js';
+import { readSnapshotInfo } from '../../src/search/index/format.js';
 import { startHarness, textOf, type SlackHarness } from './slack/harness.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
@@ -21,22 +21,33 @@ beforeEach(async () => {
 afterEach(() => app.dispose());
 
 describe('new papers in a running bot', () => {
-  it('appear in searches once the index rebuilt by a child process is loaded, without a restart', async () => {
+  it('appear in searches as soon as the bot catches up, and a merge by a child process is swapped in', async () => {
     const before = app.library.size;
     // A sync in another process adds papers to the store…
-    await app.store.write((tx) => tx.upsertBatch([{ title: 'Quokka Alignment for Marsupial Language Models', authors: ['Ann Lee'], abstract: 'Quokkas.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2611.99999' } }], { source: 'arxiv', classify: app.classify, now: new Date() }));
+    await app.store.write((tx) =>
+      tx.upsertBatch(
+        [{ title: 'Quokka Alignment for Marsupial Language Models', authors: ['Ann Lee'], abstract: 'Quokkas.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2611.99999' } }],
+        { source: 'arxiv', classify: app.classify, now: new Date() },
+      ),
+    );
     expect((await app.library.search('quokka alignment')).hits).toHaveLength(0);
-    // …the bot has the index rebuilt out of process, then loads it, without rebuilding itself.
+    // …the bot folds it in as a small delta, without any rebuild…
     expect(await app.library.checkStore()).toBe(true);
-    expect(await app.library.refresh({ rebuild: false })).toBe(false);
-    expect(await reindexInChild({ config: app.config, log: silentLog })).toBe(true);
-    expect(await app.library.refresh({ rebuild: false })).toBe(true);
+    const snapshot = readSnapshotInfo(app.config.indexPath);
+    expect(await app.library.catchUp()).toBe(true);
     expect(app.library.stale).toBe(false);
+    expect(readSnapshotInfo(app.config.indexPath)).toEqual(snapshot);
+    expect(app.library.size).toBe(before + 1);
+    expect((await app.library.search('quokka alignment')).hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
+    // …and when a child process merges the deltas into a new snapshot, the bot swaps it in.
+    expect(await reindexInChild({ config: app.config, log: silentLog }, undefined, ['--merge'])).toBe(true);
+    expect(readSnapshotInfo(app.config.indexPath)?.generation).toBe(await app.store.generation());
+    expect(await app.library.catchUp()).toBe(true);
     expect(app.library.size).toBe(before + 1);
     expect((await app.library.search('quokka alignment')).hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
   });
 
-  it('refresh rebuilds in process when no fresh snapshot exists and rebuilding is allowed', async () => {
+  it('refresh folds the store’s changes in at once', async () => {
     const before = app.library.size;
     await addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
     expect(app.library.size).toBe(before + 1);
@@ -102,7 +113,12 @@ describe('the serving bot and its index snapshot', () => {
     jobs = startBackgroundJobs(serving, {});
     const before = serving.library.size;
     for (const n of [1, 2]) {
-      await serving.store.write((tx) => tx.upsertBatch([{ title: `Wombat Burrows for Sparse Attention ${n}`, authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.9000${n}` } }], { source: 'arxiv', classify: serving!.classify, now: new Date() }));
+      await serving.store.write((tx) =>
+        tx.upsertBatch(
+          [{ title: `Wombat Burrows for Sparse Attention ${n}`, authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.9000${n}` } }],
+          { source: 'arxiv', classify: serving!.classify, now: new Date() },
+        ),
+      );
       expect(await reindexInChild({ config: serving.config, log: silentLog })).toBe(true);
       await jobs.refreshIndex();
       expect(serving.library.size).toBe(before + n);
@@ -111,28 +127,34 @@ describe('the serving bot and its index snapshot', () => {
 });
 
 describe('the minute’s index check beside an import in another process', () => {
-  it('leaves a library that is still changing alone, and rebuilds once it has settled', async () => {
+  it('folds small changes in at once, and merges large ones only once the library has settled', async () => {
     const jobs = startBackgroundJobs(app, {});
     try {
-      const addPaper = (n: number) =>
-        app.store.write((tx) => tx.upsertBatch([{ title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.8000${n}` } }], { source: 'arxiv', classify: app.classify, now: new Date() }));
+      const addPapers = (from: number, count: number) =>
+        app.store.write((tx) =>
+          tx.upsertBatch(
+            Array.from({ length: count }, (_, i) => ({ title: `Platypus Pretraining ${from + i}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.${String(80000 + from + i)}` } })),
+            { source: 'arxiv', classify: app.classify, now: new Date() },
+          ),
+        );
       const saved = () => readSnapshotInfo(app.config.indexPath)?.generation;
       const before = saved();
-      await addPaper(1);
-      await jobs.refreshIndex({ whenSettled: true }); // changed since the last check: an import may be under way
-      expect(app.library.stale).toBe(true);
+      await addPapers(1, 1);
+      await jobs.refreshIndex({ whenSettled: true }); // one paper: a delta, no new snapshot
+      expect(app.library.stale).toBe(false);
       expect(saved()).toBe(before);
-      await addPaper(2);
-      await jobs.refreshIndex({ whenSettled: true }); // still changing
+      expect((await app.library.search('platypus pretraining 1')).hits[0]?.title).toBe('Platypus Pretraining 1');
+      await addPapers(2, 6000);
+      await jobs.refreshIndex({ whenSettled: true }); // past the threshold, but still changing: left alone
       expect(saved()).toBe(before);
-      await jobs.refreshIndex({ whenSettled: true }); // settled: rebuilt in a child and loaded
+      await jobs.refreshIndex({ whenSettled: true }); // settled: merged in a child and swapped in
       expect(app.library.stale).toBe(false);
       expect(saved()).toBe(await app.store.generation());
-      expect((await app.library.search('platypus pretraining')).hits.filter((h) => h.title.startsWith('Platypus Pretraining'))).toHaveLength(2);
+      expect((await app.library.search('platypus pretraining 5000')).hits[0]?.title).toBe('Platypus Pretraining 5000');
     } finally {
       await jobs.stop();
     }
-  });
+  }, 60_000);
 });
 
 describe('a paper looked up while the library is the demo corpus', () => {

@@ -3,7 +3,8 @@
  * of its own, against the loopback Discord and Slack fakes: digests are posted once per due slot
  * however many instances run the scheduler, and finished by another instance when the one holding
  * the lease is killed; any instance answers any Slack request; a paper imported by a third process
- * is found on every instance; each Discord shard's servers are answered by the instance running it.
+ * is found on every instance (by catching up, never rebuilding); each Discord shard's servers are
+ * answered by the instance running it.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readSnapshotInfo } from '../../src/search/index/format.js';
 import { createTestDatabase, dropTestDatabase, postgresMissing } from '../helpers/postgres.js';
 import { discordPlatform, type TestPlatform } from '../digest/platforms.js';
 import { FakeDiscord, shardOf } from './discord/fakeDiscord.js';
@@ -180,6 +182,9 @@ describe.skipIf(postgresMissing)('several npm start on one PostgreSQL', () => {
     const slack = await FakeSlack.start();
     closers.push(() => slack.close());
     const both = await instances(2, { databaseUrl: url, slackApiUrl: slack.apiUrl });
+    // Each instance built its own snapshot at start; the import must not make either rebuild it.
+    const snapshots = both.map((i) => readSnapshotInfo(join(i.dataDir, 'index.bin')));
+    expect(snapshots.every((info) => info !== undefined)).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'paperscout-importer-'));
     closers.push(async () => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'new.jsonl');
@@ -197,6 +202,8 @@ describe.skipIf(postgresMissing)('several npm start on one PostgreSQL', () => {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }
+    // Found by catching up (a small delta segment in memory), not by rebuilding: the snapshots are as they were.
+    expect(both.map((i) => readSnapshotInfo(join(i.dataDir, 'index.bin')))).toEqual(snapshots);
   });
 
   it('Discord shards: each shard’s server is answered by the instance that runs it', { timeout: 120_000 }, async () => {

@@ -9,9 +9,9 @@ import { openDatabase } from '../../src/store/sqlite/db.js';
 import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import type { PaperStore } from '../../src/store/papers.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
-import { buildIndex } from '../../src/search/index/build.js';
+import { SegmentBuilder } from '../../src/search/index/build.js';
 import { SearchEngine } from '../../src/search/engine.js';
-import type { IndexData } from '../../src/search/index/types.js';
+import { IndexView } from '../../src/search/index/view.js';
 
 export const FIXTURE_PAPERS = fileURLToPath(new URL('../fixtures/papers.jsonl', import.meta.url));
 export const silentLog = pino({ level: 'silent' });
@@ -25,9 +25,16 @@ export async function storeOf(paths: string[] = [FIXTURE_PAPERS], classify: (p: 
 }
 
 /** A search engine over a store, resolving topics by id only. */
-export async function engineOf(store: PaperStore, topicIds: string[] = []): Promise<{ engine: SearchEngine; data: IndexData }> {
-  const data = await buildIndex(store.rowsForIndex(), { generation: await store.generation(), taxonomyHash: 'test', topicIds });
-  const engine = new SearchEngine(data, {
+export async function engineOf(store: PaperStore, topicIds: string[] = []): Promise<{ engine: SearchEngine; view: IndexView }> {
+  const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'test', topicIds });
+  for await (const row of store.rowsForIndex()) builder.add(row);
+  const view = new IndexView(builder.finish());
+  return { engine: engineOver(view, store, topicIds), view };
+}
+
+/** A search engine over an index view of `store`'s papers. */
+export function engineOver(view: IndexView, store: PaperStore, topicIds: string[] = []): SearchEngine {
+  return new SearchEngine(view, {
     lookupRef: async (ref) => {
       const found = await store.findByRef(ref);
       return found ? { storeDoc: found.doc, id: found.paper.id, title: found.paper.title } : undefined;
@@ -35,5 +42,4 @@ export async function engineOf(store: PaperStore, topicIds: string[] = []): Prom
     lookupAbstracts: (docs) => store.abstractsOf(docs),
     resolveTopic: (name) => (topicIds.includes(name) ? { id: name } : { error: msg('search.noTopic', { name }) }),
   });
-  return { engine, data };
 }

@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SegmentBuilder } from '../../src/search/index/build.js';
+import { textAt } from '../../src/search/index/columns.js';
+import { SnapshotError, openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
 import { SetupError } from '../../src/errors.js';
-import { buildIndex } from '../../src/search/index/build.js';
-import { SnapshotError, readSnapshot, readSnapshotInfo, writeSnapshot } from '../../src/search/index/snapshot.js';
-import type { IndexData } from '../../src/search/index/types.js';
-import { loadOrBuildIndex } from '../../src/search/indexFile.js';
+import type { SegmentData } from '../../src/search/index/types.js';
+import { writeSegmentFile } from '../../src/search/index/writer.js';
+import { openIndex, settleIndex } from '../../src/search/indexFile.js';
 import type { PaperStore } from '../../src/store/papers.js';
+import { TEXT_VERSION } from '../../src/text.js';
 import { silentLog, storeOf } from '../helpers/corpus.js';
 
 let dir: string;
@@ -21,61 +25,108 @@ beforeEach(async () => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const source = () => ({ store, topicIds: ['a', 'b'], taxonomyHash: 'h1' });
+const record = (title: string) => ({ title, authors: ['Ann Lee'], abstract: '', venue: '', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: {} });
+async function addPaper(title: string): Promise<void> {
+  await store.write((tx) => tx.upsertBatch([record(title)], { source: 't', classify: () => [], now: new Date() }));
+}
+/** The whole store as one segment, as a full rebuild makes it. */
+async function build(): Promise<SegmentData> {
+  const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+  for await (const row of store.rowsForIndex()) builder.add(row);
+  return builder.finish();
+}
 
 describe('index snapshot', () => {
-  it('reads back exactly what was written', async () => {
-    const data = await buildIndex(store.rowsForIndex(), { generation: await store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+  it('maps back exactly what was written', async () => {
+    const data = await build();
     const path = join(dir, 'index.bin');
-    writeSnapshot(path, data);
-    const back = readSnapshot(path);
-    expect(back.terms).toEqual(data.terms);
-    expect(back.titles).toEqual(data.titles);
-    expect(back.ids).toEqual(data.ids);
+    writeSegmentFile(path, data);
+    const { segment: back } = openSnapshot(path);
+    expect([...back.terms.bytes]).toEqual([...data.terms.bytes]);
+    expect(textAt(back.titles, 0)).toBe(textAt(data.titles, 0));
     expect([...back.fields[3]!.docs]).toEqual([...data.fields[3]!.docs]);
     expect([...back.trie.end]).toEqual([...data.trie.end]);
-    expect(back.fields.map((f) => f.avgLength)).toEqual(data.fields.map((f) => f.avgLength));
+    expect([...back.forward.bytes]).toEqual([...data.forward.bytes]);
+    expect(back.fields.map((f) => f.lengthSum)).toEqual(data.fields.map((f) => f.lengthSum));
     expect(readSnapshotInfo(path)).toEqual({ generation: data.generation, taxonomyHash: 'h1', docCount: data.docCount });
   });
 
-  it('is rebuilt when the store has changed, the taxonomy changed, or the file is damaged', async () => {
+  it('follows the store with a delta, and is rebuilt for a new taxonomy or a damaged file', async () => {
     const path = join(dir, 'index.bin');
-    const first = await loadOrBuildIndex(source(), path, silentLog);
+    const first = await openIndex(source(), path, silentLog);
     expect(readSnapshotInfo(path)?.generation).toBe(first.generation);
 
-    await store.write((tx) =>
-      tx.upsertBatch([{ title: 'A New Paper', authors: ['Ann Lee'], abstract: '', venue: '', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: {} }], { source: 't', classify: () => [], now: new Date() }),
-    );
-    const second = await loadOrBuildIndex(source(), path, silentLog);
-    expect(second.docCount).toBe(first.docCount + 1);
+    await addPaper('A New Paper');
+    const second = await openIndex(source(), path, silentLog);
+    expect(second.liveCount).toBe(first.liveCount + 1);
+    // The new paper is a delta: the snapshot on disk is unchanged.
+    expect(second.deltaDocs).toBe(1);
+    expect(readSnapshotInfo(path)?.generation).toBe(first.generation);
 
-    const third = await loadOrBuildIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog);
+    const third = await openIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog);
     expect(third.taxonomyHash).toBe('h2');
+    expect(third.deltaDocs).toBe(0);
 
-    writeFileSync(path, readFileSync(path).subarray(0, 1000));
-    expect(readSnapshotInfo(path)).toBeUndefined();
-    expect((await loadOrBuildIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog)).docCount).toBe(second.docCount);
+    const whole = readFileSync(path);
+    writeFileSync(path, whole.subarray(0, whole.length - 100));
+    expect(readSnapshotInfo(path)).toBeDefined();
+    expect(() => openSnapshot(path)).toThrow(/truncated/);
+    expect((await openIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog)).liveCount).toBe(second.liveCount);
   });
 
-  it('rejects files that are not snapshots', async () => {
-    const path = join(dir, 'junk.bin');
-    writeFileSync(path, 'hello');
-    expect(() => readSnapshot(path)).toThrow(/not a Paper Scout index snapshot/);
+  it('rejects files that are not snapshots, and rebuilds a snapshot of an earlier format', async () => {
+    const junk = join(dir, 'junk.bin');
+    writeFileSync(junk, 'hello');
+    expect(() => openSnapshot(junk)).toThrow(/not a Paper Scout index snapshot/);
+    const old = join(dir, 'index.bin');
+    writeFileSync(old, Buffer.concat([Buffer.from('PSIDX\u0002\n\0', 'latin1'), Buffer.alloc(64)]));
+    expect(() => openSnapshot(old)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 2, expected 4' }));
+    expect((await openIndex(source(), old, silentLog)).liveCount).toBe(await store.count());
+    expect(() => openSnapshot(old)).not.toThrow();
+  });
+
+  it('rebuilds a snapshot written with another text normalization (its terms were folded otherwise)', async () => {
+    const path = join(dir, 'index.bin');
+    await openIndex(source(), path, silentLog);
+    // The same file as an older version would have written it: text version 1, a good header checksum.
+    const file = readFileSync(path);
+    const length = file.readUInt32LE(8);
+    const header = file.toString('utf8', 16, 16 + length);
+    expect(header).toContain(`"textVersion":${TEXT_VERSION}`);
+    Buffer.from(header.replace(`"textVersion":${TEXT_VERSION}`, '"textVersion":1'), 'utf8').copy(file, 16);
+    file.writeUInt32LE(crc32(file.subarray(16, 16 + length)), 12);
+    writeFileSync(path, file);
+    expect(() => openSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: `index snapshot format 4 (text 1), expected 4 (text ${TEXT_VERSION})` }));
+    expect((await openIndex(source(), path, silentLog)).liveCount).toBe(await store.count());
+    expect(() => openSnapshot(path)).not.toThrow();
+  });
+
+  it('merges into the snapshot once the changes since it pass the threshold', async () => {
+    const path = join(dir, 'index.bin');
+    expect(await settleIndex(source(), path, silentLog)).toBe('built');
+    await addPaper('One More Paper');
+    expect(await settleIndex(source(), path, silentLog)).toBe('delta');
+    const bulk = Array.from({ length: 5_001 }, (_, i) => record(`Bulk Paper ${i}`));
+    await store.write((tx) => tx.upsertBatch(bulk, { source: 't', classify: () => [], now: new Date() }));
+    expect(await settleIndex(source(), path, silentLog)).toBe('merged');
+    expect(readSnapshotInfo(path)).toEqual({ generation: await store.generation(), taxonomyHash: 'h1', docCount: await store.count() });
   });
 });
 
 describe('a damaged snapshot', () => {
-  const build = async (): Promise<IndexData> => await buildIndex(store.rowsForIndex(), { generation: await store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
-  const damagedReason = (path: string): string => {
+  /** Why the file is refused: at open (header, small sections, shape), or by the background check. */
+  const damagedReason = async (path: string): Promise<string> => {
     try {
-      readSnapshot(path);
+      openSnapshot(path);
     } catch (err) {
       expect(err).toBeInstanceOf(SnapshotError);
       expect((err as SnapshotError).problem).toBe('damaged');
       return (err as Error).message;
     }
-    throw new Error('the damaged snapshot was loaded');
+    const found = await verifySnapshot(path);
+    if (found) return found;
+    throw new Error('the damaged snapshot passed every check');
   };
-  /** The section names and spans of a snapshot, from its (intact) header. */
   const sectionsOf = (file: Buffer): Array<{ name: string; offset: number; bytes: number }> => {
     const length = file.readUInt32LE(8);
     const header = JSON.parse(file.toString('utf8', 16, 16 + length)) as { sections: Array<{ name: string; offset: number; bytes: number }> };
@@ -85,46 +136,45 @@ describe('a damaged snapshot', () => {
 
   it('random bytes over the middle of the file, its size unchanged, are refused by checksum', async () => {
     const path = join(dir, 'index.bin');
-    writeSnapshot(path, await build());
+    writeSegmentFile(path, await build());
     const file = readFileSync(path);
     const size = file.length;
     randomBytes(Math.floor(size / 2)).copy(file, Math.floor(size / 4));
     writeFileSync(path, file);
     expect(statSync(path).size).toBe(size);
-    expect(damagedReason(path)).toMatch(/^section \S+ fails its checksum$/);
+    expect(await damagedReason(path)).toMatch(/fails its checksum|names a document|do not fit together/);
   });
 
   it('one changed byte in any section, or in the header, is found', async () => {
     const path = join(dir, 'index.bin');
-    writeSnapshot(path, await build());
+    writeSegmentFile(path, await build());
     const intact = readFileSync(path);
     for (const section of sectionsOf(intact).filter((s) => s.bytes > 0)) {
       const file = Buffer.from(intact);
       file[section.offset + Math.floor(section.bytes / 2)]! ^= 0x40;
       writeFileSync(path, file);
-      expect(damagedReason(path)).toBe(`section ${section.name} fails its checksum`);
+      expect(await damagedReason(path), section.name).toMatch(new RegExp(`section ${section.name.replace('.', '\\.')} fails its checksum|names a document|do not fit together`));
     }
     const file = Buffer.from(intact);
     file[20]! ^= 0x01; // inside the JSON header
     writeFileSync(path, file);
-    expect(damagedReason(path)).toBe('the header fails its checksum');
+    expect(await damagedReason(path)).toBe('the header fails its checksum');
     expect(readSnapshotInfo(path)).toBeUndefined();
   });
 
   it('arrays whose shape would send a query out of bounds or into a loop are refused even with good checksums', async () => {
     const path = join(dir, 'index.bin');
-    const cases: Array<[string, (d: IndexData) => void, RegExp]> = [
-      ['offsets running backwards', (d) => d.fields[3]!.offsets.set([d.fields[3]!.offsets[2]! + 5], 1), /^abstract postings: offsets go backwards at term 2$/],
-      ['a posting range past the end', (d) => d.fields[0]!.offsets.set([0xffffffff], d.terms.length), /^title postings: offsets do not span the postings$/],
-      ['a posting for no document', (d) => d.fields[1]!.docs.set([d.docCount + 7], 0), /^authors postings: a posting names a document that does not exist$/],
-      ['a trie node ending before itself', (d) => d.trie.end.set([1], 1), /^term trie node 1 ends outside its subtree$/],
-      ['a title order past the documents', (d) => d.titleOrder.set([d.docCount], 0), /^titleOrder names a document that does not exist$/],
+    const cases: Array<[(d: SegmentData) => void, RegExp]> = [
+      [(d) => d.fields[3]!.offsets.set([d.fields[3]!.offsets[2]! + 5], 1), /posting offsets do not fit together/],
+      [(d) => d.fields[0]!.offsets.set([0xffffffff], d.docFreq.length), /posting offsets do not fit together/],
+      [(d) => d.fields[1]!.docs.set([d.docCount + 7], 0), /^f1\.docs names a document that does not exist$/],
+      [(d) => d.titleOrder.set([d.docCount], 0), /^titleOrder names a document that does not exist$/],
     ];
-    for (const [, damage, reason] of cases) {
+    for (const [damage, reason] of cases) {
       const data = await build();
       damage(data);
-      writeSnapshot(path, data);
-      expect(damagedReason(path)).toMatch(reason);
+      writeSegmentFile(path, data);
+      expect(await damagedReason(path)).toMatch(reason);
     }
   });
 
@@ -132,33 +182,24 @@ describe('a damaged snapshot', () => {
     const path = join(dir, 'index.bin');
     const lines: Array<{ level: number; msg: string }> = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
-    const first = await loadOrBuildIndex(source(), path, log);
+    const first = await openIndex(source(), path, log);
     const file = readFileSync(path);
-    randomBytes(Math.floor(file.length / 2)).copy(file, Math.floor(file.length / 4));
+    file[20]! ^= 0x01;
     writeFileSync(path, file);
-    const rebuilt = await loadOrBuildIndex(source(), path, log);
-    expect(rebuilt.docCount).toBe(first.docCount);
+    const rebuilt = await openIndex(source(), path, log);
+    expect(rebuilt.liveCount).toBe(first.liveCount);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40 });
-    expect(lines[0]!.msg).toMatch(new RegExp(`^The search index ${path} is damaged \\(section \\S+ fails its checksum\\): rebuilding it from the library$`));
-    expect(readSnapshot(path).docCount).toBe(first.docCount);
-  });
-
-  it('a snapshot of the previous format is rebuilt, not called damaged', async () => {
-    const path = join(dir, 'index.bin');
-    writeSnapshot(path, await build());
-    const file = readFileSync(path);
-    file[5] = 1;
-    writeFileSync(path, file);
-    expect(() => readSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 1, expected 3' }));
+    expect(lines[0]!.msg).toBe(`The search index ${path} is damaged (the header fails its checksum): rebuilding it from the library`);
+    expect(openSnapshot(path).segment.docCount).toBe(first.liveCount);
   });
 
   it('a directory in its place is one line naming the path and the fix', async () => {
     const path = join(dir, 'index.bin');
     mkdirSync(path);
     const expected = `${path} is a directory, not the search index file: remove it (rm -r ${path}) and start again; Paper Scout rebuilds the index from the library.`;
-    await expect(loadOrBuildIndex(source(), path, silentLog)).rejects.toThrow(new SetupError(expected));
+    await expect(openIndex(source(), path, silentLog)).rejects.toThrow(new SetupError(expected));
     const data = await build();
-    expect(() => writeSnapshot(path, data)).toThrow(SetupError);
+    expect(() => writeSegmentFile(path, data)).toThrow(SetupError);
   });
 });

@@ -257,6 +257,7 @@ export const en = {
   'cli.fromInFuture': '--from {from} is in the future: arXiv has nothing to harvest yet',
   'cli.giveVenue': 'Name the venue: paperscout sync openreview --venue ICLR.cc/2025/Conference (or set OPENREVIEW_VENUES)',
   'cli.badVenue': '--venue takes an OpenReview venue id such as ICLR.cc/2025/Conference (not {bad})',
+  'cli.reindexArgs': 'reindex takes only --merge (not {args}).',
   'cli.badCategories': '--categories takes arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML',
   'cli.badCategoriesNot': '--categories takes arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML (not {bad})',
   'cli.badAt': '--at takes an ISO time such as 2026-11-30T09:00:00Z, not "{value}".',

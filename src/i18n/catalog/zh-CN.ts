@@ -254,6 +254,7 @@ export const zhCN: Catalog = {
   'cli.fromInFuture': '--from {from} 在未来：arXiv 还没有可以抓取的内容',
   'cli.giveVenue': '请给出会议：paperscout sync openreview --venue ICLR.cc/2025/Conference（或设置 OPENREVIEW_VENUES）',
   'cli.badVenue': '--venue 需要 OpenReview 会议编号，例如 ICLR.cc/2025/Conference（而不是 {bad}）',
+  'cli.reindexArgs': 'reindex 只接受 --merge（不接受 {args}）。',
   'cli.badCategories': '--categories 需要用逗号分隔的 arXiv 分类，例如 cs.LG,cs.CL,stat.ML',
   'cli.badCategoriesNot': '--categories 需要用逗号分隔的 arXiv 分类，例如 cs.LG,cs.CL,stat.ML（而不是 {bad}）',
   'cli.badAt': '--at 需要 ISO 时间，例如 2026-11-30T09:00:00Z，而不是“{value}”。',

@@ -1,15 +1,17 @@
 /**
- * Builds the search index from the store's rows in one pass: tokenize each field once, collect
- * (term, doc, tf) triples in flat typed arrays, then renumber terms in sorted order and
- * counting-sort the triples into posting lists.
+ * Builds one segment from store rows: tokenize each field once, collect (term, doc, tf) triples
+ * in flat typed arrays, then renumber terms in sorted order and counting-sort the triples into
+ * posting lists. Rows can be fed a few at a time (a running bot builds a delta in slices).
  */
 import type { IndexRow } from '../../store/papers.js';
 import { STOPWORDS, normalizeTitle, tokenize } from '../../text.js';
-import { FIELD_COUNT, Field, type FieldPostings, type IndexData } from './types.js';
-import { buildTermTrie } from '../vocab.js';
+import { FIELD_COUNT, Field, type FieldPostings, type SegmentData } from './types.js';
+import { TrieBuilder } from '../vocab.js';
 import { standingOf } from '../../papers/model.js';
+import { GrowableArray, TextColumnBuilder, pushVarint } from './columns.js';
 
 export interface BuildOptions {
+  /** Store generation the segment reflects. */
   generation: number;
   taxonomyHash: string;
   /** Topic ids of the taxonomy, in a fixed order (bit positions). */
@@ -17,141 +19,230 @@ export interface BuildOptions {
 }
 
 /**
- * Builds an index over `rows` (in store order), read as they come.
- * @example const data = await buildIndex(store.rowsForIndex(), { generation: await store.generation(), taxonomyHash, topicIds });
+ * Builds a segment over `rows` (ascending store document numbers).
+ * @example const segment = buildSegment(rows, { generation: 12, taxonomyHash, topicIds });
  */
-export async function buildIndex(rows: AsyncIterable<IndexRow> | Iterable<IndexRow>, options: BuildOptions): Promise<IndexData> {
-  const termIds = new Map<string, number>();
-  const termList: string[] = [];
-  const triples = Array.from({ length: FIELD_COUNT }, () => new TripleBuffer());
-  const lengths = Array.from({ length: FIELD_COUNT }, () => new GrowableArray(Uint16Array));
-  const storeDocs = new GrowableArray(Uint32Array);
-  const years = new GrowableArray(Uint16Array);
-  const standing = new GrowableArray(Uint8Array);
-  const venueOf = new GrowableArray(Uint16Array);
-  const firstSeen = new GrowableArray(Float64Array);
-  const ids: string[] = [];
-  const titles: string[] = [];
-  const normalizedTitles: string[] = [];
-  const authors: string[] = [];
-  const venues: string[] = [];
-  const venueIndex = new Map<string, number>();
-  const topicIndex = new Map(options.topicIds.map((id, i) => [id, i]));
-  const topicWords = Math.max(1, Math.ceil(options.topicIds.length / 32));
-  const topicBits = new GrowableArray(Uint32Array);
+export function buildSegment(rows: Iterable<IndexRow>, options: BuildOptions): SegmentData {
+  const builder = new SegmentBuilder(options);
+  for (const row of rows) builder.add(row);
+  return builder.finish();
+}
 
-  // Stopwords get the first ids so one map lookup answers both "which term" and "is it a stopword".
-  const tfOf: number[] = [];
-  const idOf = (term: string): number => {
-    let id = termIds.get(term);
+/** Accumulates rows into a segment; {@link finish} sorts and packs them. */
+export class SegmentBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly termList: string[] = [];
+  private readonly tfOf: number[] = [];
+  private readonly stopwordCount: number;
+  private readonly triples = Array.from({ length: FIELD_COUNT }, () => new TripleBuffer());
+  private readonly lengths = Array.from({ length: FIELD_COUNT }, () => new GrowableArray(Uint16Array));
+  private readonly lengthSums = new Array<number>(FIELD_COUNT).fill(0);
+  private readonly forwardIds = new GrowableArray(Uint32Array, 1 << 16);
+  private readonly forwardEnds = new GrowableArray(Uint32Array);
+  private readonly docMark: number[] = [];
+  private readonly storeDocs = new GrowableArray(Uint32Array);
+  private readonly years = new GrowableArray(Uint16Array);
+  private readonly standing = new GrowableArray(Uint8Array);
+  private readonly venueOf = new GrowableArray(Uint16Array);
+  private readonly firstSeen = new GrowableArray(Float64Array);
+  private readonly topicBits = new GrowableArray(Uint32Array);
+  private readonly ids = new TextColumnBuilder();
+  private readonly titles = new TextColumnBuilder();
+  private readonly authors = new TextColumnBuilder();
+  private readonly normalizedTitles: Buffer[] = [];
+  private readonly venues: string[] = [];
+  private readonly venueIndex = new Map<string, number>();
+  private readonly topicIndex: Map<string, number>;
+  private readonly topicWords: number;
+  private readonly touched: number[] = [];
+  private maxFirstSeen = 0;
+  private doc = 0;
+
+  constructor(private readonly options: BuildOptions) {
+    // Stopwords get the first ids so one map lookup answers both "which term" and "is it a stopword".
+    for (const word of STOPWORDS) this.idOf(word);
+    this.stopwordCount = this.termList.length;
+    this.topicIndex = new Map(options.topicIds.map((id, i) => [id, i]));
+    this.topicWords = Math.max(1, Math.ceil(options.topicIds.length / 32));
+  }
+
+  /** Documents added so far. */
+  get size(): number {
+    return this.doc;
+  }
+
+  add(row: IndexRow): void {
+    const doc = this.doc;
+    if (doc > 0 && row.doc <= this.storeDocs.raw[doc - 1]!) throw new Error(`index rows out of order: store doc ${row.doc} after ${this.storeDocs.raw[doc - 1]}`);
+    this.addField(doc, Field.Title, tokenize(row.title), false);
+    const names = row.authors.map((name) => tokenize(name));
+    this.addField(doc, Field.Authors, names.flat(), false);
+    // The first author is a field of its own: "Vaswani attention" means the first author.
+    this.addField(doc, Field.FirstAuthor, names[0] ?? [], false);
+    this.addField(doc, Field.Keywords, tokenize(row.keywords.join(' ')), true);
+    this.addField(doc, Field.Abstract, tokenize(row.abstract), true);
+    this.forwardEnds.push(this.forwardIds.length);
+    this.ids.add(row.id);
+    this.titles.add(row.title.replace(/\s+/g, ' '));
+    this.normalizedTitles.push(Buffer.from(normalizeTitle(row.title), 'utf8'));
+    this.authors.add(names.map((n) => n.join(' ')).join(';'));
+    this.storeDocs.push(row.doc);
+    this.years.push(row.year ?? 0);
+    this.standing.push(standingOf(row.status));
+    let venue = this.venueIndex.get(row.venue);
+    if (venue === undefined) {
+      venue = this.venues.length;
+      this.venueIndex.set(row.venue, venue);
+      this.venues.push(row.venue);
+    }
+    this.venueOf.push(venue);
+    const seen = Date.parse(row.firstSeen) / 1000 || 0;
+    if (seen > this.maxFirstSeen) this.maxFirstSeen = seen;
+    this.firstSeen.push(seen);
+    const bits = new Uint32Array(this.topicWords);
+    for (const topic of row.topics) {
+      const bit = this.topicIndex.get(topic);
+      if (bit !== undefined) bits[bit >>> 5]! |= 1 << (bit & 31);
+    }
+    this.topicBits.pushAll(bits);
+    this.doc++;
+  }
+
+  finish(): SegmentData {
+    const { termList } = this;
+    const docCount = this.doc;
+    // Renumber terms so that ids follow sorted order (prefix ranges become contiguous), dropping
+    // the stopwords that were registered up front but never kept.
+    const used = new Uint8Array(termList.length);
+    const fwd = this.forwardIds.raw;
+    for (let i = 0; i < this.forwardIds.length; i++) used[fwd[i]!] = 1;
+    const order = termList
+      .map((_, i) => i)
+      .filter((i) => used[i] === 1)
+      .sort((a, b) => (termList[a]! < termList[b]! ? -1 : 1));
+    const remap = new Uint32Array(termList.length);
+    order.forEach((oldId, newId) => (remap[oldId] = newId));
+    const terms = new TextColumnBuilder();
+    const trie = new TrieBuilder();
+    for (const oldId of order) {
+      terms.add(termList[oldId]!);
+      trie.push(termList[oldId]!);
+    }
+
+    const fields: FieldPostings[] = this.triples.map((buffer, field) =>
+      toPostings(buffer, remap, order.length, this.lengths[field]!.toArray(), this.lengthSums[field]!),
+    );
+
+    // Forward index and document frequencies from the same per-document term sets.
+    const docFreq = new Uint32Array(order.length);
+    const forward = new TextColumnBuilder();
+    const bytes = new GrowableArray(Uint8Array, 256);
+    const ends = this.forwardEnds.raw;
+    let start = 0;
+    for (let d = 0; d < docCount; d++) {
+      const end = ends[d]!;
+      const local = new Uint32Array(end - start);
+      for (let i = start; i < end; i++) local[i - start] = remap[fwd[i]!]!;
+      local.sort();
+      bytes.length = 0;
+      let prev = 0;
+      for (const t of local) {
+        docFreq[t]!++;
+        pushVarint(bytes, t - prev);
+        prev = t;
+      }
+      forward.addBytes(bytes.raw.subarray(0, bytes.length));
+      start = end;
+    }
+
+    const keys = this.normalizedTitles;
+    const titleOrder = Uint32Array.from(keys.keys()).sort((a, b) => Buffer.compare(keys[a]!, keys[b]!) || a - b);
+    const titleKeys = new TextColumnBuilder();
+    for (const d of titleOrder) titleKeys.addBytes(keys[d]!);
+
+    const years = this.years.toArray();
+    const standing = this.standing.toArray();
+    const firstSeen = this.firstSeen.toArray();
+    const storeDocs = this.storeDocs.toArray();
+    return {
+      generation: this.options.generation,
+      taxonomyHash: this.options.taxonomyHash,
+      docCount,
+      storeDocs,
+      terms: terms.finish(),
+      trie: trie.finish(),
+      docFreq,
+      fields,
+      forward: forward.finish(),
+      ids: this.ids.finish(),
+      titles: this.titles.finish(),
+      authors: this.authors.finish(),
+      titleKeys: titleKeys.finish(),
+      titleOrder,
+      newestOrder: newestOrder(docCount, (d) => years[d]!, (d) => standing[d]!, (d) => firstSeen[d]!, (d) => storeDocs[d]!),
+      years,
+      standing,
+      venueOf: this.venueOf.toArray(),
+      venues: this.venues,
+      firstSeen,
+      maxFirstSeen: this.maxFirstSeen,
+      topics: [...this.options.topicIds],
+      topicWords: this.topicWords,
+      topicBits: this.topicBits.toArray(),
+    };
+  }
+
+  private idOf(term: string): number {
+    let id = this.termIds.get(term);
     if (id === undefined) {
-      id = termList.length;
-      termIds.set(term, id);
-      termList.push(term);
-      tfOf.push(0);
+      id = this.termList.length;
+      this.termIds.set(term, id);
+      this.termList.push(term);
+      this.tfOf.push(0);
+      this.docMark.push(-1);
     }
     return id;
-  };
-  for (const word of STOPWORDS) idOf(word);
-  const stopwordCount = termList.length;
-  const touched: number[] = [];
-  const addField = (doc: number, field: Field, tokens: readonly string[], skipStopwords: boolean): void => {
+  }
+
+  private addField(doc: number, field: Field, tokens: readonly string[], skipStopwords: boolean): void {
+    const { tfOf, touched, docMark } = this;
     let length = 0;
     for (const token of tokens) {
-      const id = idOf(token);
-      if (skipStopwords && id < stopwordCount) continue;
+      const id = this.idOf(token);
+      if (skipStopwords && id < this.stopwordCount) continue;
       length++;
       if (tfOf[id]++ === 0) touched.push(id);
     }
-    const out = triples[field]!;
+    const out = this.triples[field]!;
     for (const id of touched) {
       out.push(id, doc, Math.min(tfOf[id]!, 255));
       tfOf[id] = 0;
+      if (docMark[id] !== doc) {
+        docMark[id] = doc;
+        this.forwardIds.push(id);
+      }
     }
     touched.length = 0;
-    lengths[field]!.push(Math.min(length, 65535));
-  };
-
-  let doc = 0;
-  for await (const row of rows) {
-    addField(doc, Field.Title, tokenize(row.title), false);
-    const names = row.authors.map((name) => tokenize(name));
-    addField(doc, Field.Authors, names.flat(), false);
-    // The first author is a field of its own: "Vaswani attention" means the first author.
-    addField(doc, Field.FirstAuthor, names[0] ?? [], false);
-    addField(doc, Field.Keywords, tokenize(row.keywords.join(' ')), true);
-    addField(doc, Field.Abstract, tokenize(row.abstract), true);
-    ids.push(row.id);
-    titles.push(row.title.replace(/\s+/g, ' '));
-    normalizedTitles.push(normalizeTitle(row.title));
-    authors.push(names.map((n) => n.join(' ')).join(';'));
-    storeDocs.push(row.doc);
-    years.push(row.year ?? 0);
-    standing.push(standingOf(row.status));
-    let venue = venueIndex.get(row.venue);
-    if (venue === undefined) {
-      venue = venues.length;
-      venueIndex.set(row.venue, venue);
-      venues.push(row.venue);
-    }
-    venueOf.push(venue);
-    firstSeen.push(Date.parse(row.firstSeen) / 1000 || 0);
-    const bits = new Uint32Array(topicWords);
-    for (const topic of row.topics) {
-      const bit = topicIndex.get(topic);
-      if (bit !== undefined) bits[bit >>> 5]! |= 1 << (bit & 31);
-    }
-    for (const word of bits) topicBits.push(word);
-    doc++;
+    const kept = Math.min(length, 65535);
+    this.lengths[field]!.push(kept);
+    this.lengthSums[field]! += kept;
   }
-  const docCount = doc;
-
-  // Renumber terms so that ids follow sorted order (prefix ranges become contiguous), dropping
-  // the stopwords that were registered up front but never kept.
-  const used = new Uint8Array(termList.length);
-  for (const buffer of triples) for (let i = 0; i < buffer.length; i++) used[buffer.terms[i]!] = 1;
-  const order = termList
-    .map((_, i) => i)
-    .filter((i) => used[i] === 1)
-    .sort((a, b) => (termList[a]! < termList[b]! ? -1 : 1));
-  const remap = new Uint32Array(termList.length);
-  order.forEach((oldId, newId) => (remap[oldId] = newId));
-  const terms = order.map((oldId) => termList[oldId]!);
-
-  const fields: FieldPostings[] = triples.map((buffer, field) =>
-    toPostings(buffer, remap, terms.length, lengths[field]!.toArray()),
-  );
-  const docFreq = documentFrequencies(fields, terms.length, docCount);
-
-  const titleOrder = Uint32Array.from(normalizedTitles.keys()).sort((a, b) =>
-    normalizedTitles[a]! < normalizedTitles[b]! ? -1 : normalizedTitles[a]! > normalizedTitles[b]! ? 1 : a - b,
-  );
-
-  return {
-    generation: options.generation,
-    taxonomyHash: options.taxonomyHash,
-    docCount,
-    storeDocs: storeDocs.toArray(),
-    terms,
-    trie: buildTermTrie(terms),
-    docFreq,
-    fields,
-    ids,
-    titles,
-    titleOrder,
-    authors,
-    years: years.toArray(),
-    standing: standing.toArray(),
-    venueOf: venueOf.toArray(),
-    venues,
-    firstSeen: firstSeen.toArray(),
-    topics: [...options.topicIds],
-    topicWords,
-    topicBits: topicBits.toArray(),
-  };
 }
 
-function toPostings(buffer: TripleBuffer, remap: Uint32Array, termCount: number, lengths: Uint16Array): FieldPostings {
+/** Document numbers 0..n-1 newest first (see {@link SegmentData.newestOrder}). */
+export function newestOrder(
+  n: number,
+  year: (d: number) => number,
+  standing: (d: number) => number,
+  firstSeen: (d: number) => number,
+  storeDoc: (d: number) => number,
+): Uint32Array {
+  const order = Array.from({ length: n }, (_, d) => d);
+  order.sort((a, b) => year(b) - year(a) || standing(b) - standing(a) || firstSeen(b) - firstSeen(a) || storeDoc(a) - storeDoc(b));
+  return Uint32Array.from(order);
+}
+
+function toPostings(buffer: TripleBuffer, remap: Uint32Array, termCount: number, lengths: Uint16Array, lengthSum: number): FieldPostings {
   const n = buffer.length;
   const offsets = new Uint32Array(termCount + 1);
   const ids = buffer.terms;
@@ -165,54 +256,7 @@ function toPostings(buffer: TripleBuffer, remap: Uint32Array, termCount: number,
     docs[at] = buffer.docs[i]!;
     tfs[at] = buffer.tfs[i]!;
   }
-  let total = 0;
-  for (const length of lengths) total += length;
-  return { offsets, docs, tfs, lengths, avgLength: lengths.length ? Math.max(1, total / lengths.length) : 1 };
-}
-
-function documentFrequencies(fields: readonly FieldPostings[], termCount: number, docCount: number): Uint32Array {
-  const docFreq = new Uint32Array(termCount);
-  const seen = new Int32Array(docCount).fill(-1);
-  for (let t = 0; t < termCount; t++) {
-    let df = 0;
-    for (const f of fields) {
-      for (let i = f.offsets[t]!; i < f.offsets[t + 1]!; i++) {
-        const d = f.docs[i]!;
-        if (seen[d] !== t) {
-          seen[d] = t;
-          df++;
-        }
-      }
-    }
-    docFreq[t] = df;
-  }
-  return docFreq;
-}
-
-type TypedArrayCtor<T> = { new (length: number): T; BYTES_PER_ELEMENT: number };
-type NumericArray = Uint8Array | Uint16Array | Uint32Array | Float64Array;
-
-/** An append-only typed array that doubles its capacity. */
-class GrowableArray<T extends NumericArray> {
-  private data: T;
-  length = 0;
-  constructor(private readonly ctor: TypedArrayCtor<T>) {
-    this.data = new ctor(1024);
-  }
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new this.ctor(this.data.length * 2);
-      bigger.set(this.data as never);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-  toArray(): T {
-    return this.data.slice(0, this.length) as T;
-  }
-  get raw(): T {
-    return this.data;
-  }
+  return { offsets, docs, tfs, lengths, lengthSum };
 }
 
 class TripleBuffer {

@@ -1,7 +1,7 @@
 /**
- * The in-memory search index: typed arrays and a few string blobs, so that it can be written to
- * and read from a snapshot file without re-tokenizing anything. Abstract texts are not here (only
- * their postings); the store serves them for snippets.
+ * One segment of the search index: typed arrays and UTF-8 blobs only, so that a segment is the
+ * same thing whether it was built in memory (a delta) or mapped from the snapshot file (the
+ * base). Abstract texts are not here (only their postings); the store serves them for snippets.
  */
 import type { TermTrie } from '../vocab.js';
 
@@ -18,39 +18,57 @@ export interface FieldPostings {
   tfs: Uint8Array;
   /** Length of this field in words, per document. */
   lengths: Uint16Array;
-  avgLength: number;
+  /** Sum of `lengths` (an integer, so that sums over segments are exact). */
+  lengthSum: number;
 }
 
-export interface IndexData {
-  /** Store generation the index reflects; a newer store means the index is stale. */
+/** Strings stored as one UTF-8 blob: string i is bytes[offsets[i] .. offsets[i+1]). */
+export interface TextColumn {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+}
+
+export interface SegmentData {
+  /** Store generation the segment reflects: it holds every change up to it (in its document range). */
   generation: number;
   /** Hash of the topic taxonomy the papers' topics were computed with. */
   taxonomyHash: string;
   docCount: number;
-  /** Index document number → the store's `doc` number. */
+  /** Local document number → the store's `doc` number, ascending. */
   storeDocs: Uint32Array;
-  /** Sorted vocabulary; a term's id is its position. */
-  terms: string[];
-  /** The vocabulary as a trie, for typo-tolerant lookup. */
+  /** Sorted vocabulary (UTF-16 code unit order); a term's local id is its position. */
+  terms: TextColumn;
+  /** The vocabulary as a trie: exact, prefix and typo-tolerant lookup without a Map. */
   trie: TermTrie;
-  /** Documents that contain the term in any field. */
+  /** Documents of this segment that contain the term in any field. */
   docFreq: Uint32Array;
   fields: FieldPostings[];
-  /** Paper ids, one per document. */
-  ids: string[];
-  /** Titles as written, one per document, and documents ordered by normalized title. */
-  titles: string[];
+  /**
+   * Per document, its distinct term ids (any field), ascending, as LEB128 deltas: what a document
+   * contributed to `docFreq`, read only when the document is masked by a newer version.
+   */
+  forward: TextColumn;
+  /** Paper ids, titles as written, and normalized author names joined by `;`, one per document. */
+  ids: TextColumn;
+  titles: TextColumn;
+  authors: TextColumn;
+  /** Normalized titles in title order (UTF-8 byte order, then document), and the documents in that order. */
+  titleKeys: TextColumn;
   titleOrder: Uint32Array;
-  /** Normalized author names per document, joined by `;`. */
-  authors: string[];
   years: Uint16Array;
   /** How the venue distinguished the paper: 2 oral, spotlight or award; 1 accepted; 0 rejected or withdrawn. */
   standing: Uint8Array;
   /** Venue per document as an index into `venues` (display names). */
   venueOf: Uint16Array;
   venues: string[];
-  /** First-seen time per document, seconds since the epoch. */
+  /**
+   * Documents newest first: year (newest first), then the venue's distinction, then first seen
+   * (latest first), then store document — the order of a filter-only search.
+   */
+  newestOrder: Uint32Array;
+  /** First-seen time per document, seconds since the epoch, and the newest of them. */
   firstSeen: Float64Array;
+  maxFirstSeen: number;
   /** Topic ids, and per document a bitset over them (`topicWords` 32-bit words a document). */
   topics: string[];
   topicWords: number;

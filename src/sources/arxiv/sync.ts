@@ -108,7 +108,7 @@ const CATCH_UP_MARGIN_DAYS = 3;
  * Syncs the configured (or given) arXiv categories into the store.
  * @example
  * const summary = await syncArxiv({ store, classify, config: config.arxiv, http: fetchHttpGet(), clock: systemClock, log });
- * if (summary.changed) rebuildIndex(…);
+ * if (summary.changed) await settleIndex(…);
  */
 export async function syncArxiv(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const client = new ArxivClient({ http: deps.http, clock: deps.clock, log: deps.log }, deps.politeness);

@@ -169,9 +169,9 @@ export class PgPaperStore implements PaperStore {
           return row && toPaper(row);
         },
         remove: async (id) => {
-          const { rowCount } = await client.query('DELETE FROM papers WHERE id = $1', [id]);
-          if (!rowCount) return false;
-          await generation();
+          const gone = (await client.query<{ doc: number }>('DELETE FROM papers WHERE id = $1 RETURNING doc', [id])).rows[0];
+          if (!gone) return false;
+          await client.query('INSERT INTO paper_tombstones (doc, gen) VALUES ($1, $2) ON CONFLICT (doc) DO UPDATE SET gen = excluded.gen', [gone.doc, await generation()]);
           await client.query('DELETE FROM paper_aliases WHERE paper_id = $1', [id]);
           return true;
         },
@@ -288,6 +288,19 @@ export class PgPaperStore implements PaperStore {
       limit,
     ]);
     return rows.map(toIndexRow);
+  }
+
+  async deletedDocs(from: number, to: number): Promise<number[]> {
+    const { rows } = await this.db.query<{ doc: number }>('SELECT doc FROM paper_tombstones WHERE gen > $1 AND gen <= $2 ORDER BY doc', [from, to]);
+    return rows.map((r) => r.doc);
+  }
+
+  async countChanged(from: number, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM (SELECT 1 FROM papers WHERE gen > $1 LIMIT $2) p)::int + (SELECT count(*) FROM (SELECT 1 FROM paper_tombstones WHERE gen > $1 LIMIT $2) t)::int AS n`,
+      [from, limit],
+    );
+    return rows[0]!.n;
   }
 
   async close(): Promise<void> {

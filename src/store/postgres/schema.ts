@@ -119,4 +119,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE papers ADD COLUMN tldr text;
   `,
+  // 4: papers deleted, by the generation that deleted them: search indexes following the store mask them.
+  `
+  CREATE TABLE paper_tombstones (
+    doc bigint PRIMARY KEY,
+    gen bigint NOT NULL
+  );
+  CREATE INDEX paper_tombstones_gen ON paper_tombstones (gen);
+  `,
 ];

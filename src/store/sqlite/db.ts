@@ -154,6 +154,14 @@ const MIGRATIONS: readonly string[] = [
     lease_until TEXT
   ) WITHOUT ROWID;
   `,
+  // Deleted papers, by the generation that deleted them: search indexes following the store mask them.
+  `
+  CREATE TABLE paper_tombstones (
+    doc INTEGER PRIMARY KEY,
+    gen INTEGER NOT NULL
+  );
+  CREATE INDEX paper_tombstones_gen ON paper_tombstones(gen);
+  `,
 ];
 
 /**
@@ -216,4 +224,18 @@ function migrate(db: Db, migrations: readonly string[]): void {
       db.pragma(`user_version = ${version + 1}`);
     }).immediate();
   }
+}
+
+/** SQLite page cache for a bulk import (KiB): the alias and id indexes of a million papers stay in memory. */
+export const BULK_CACHE_KIB = 163_840;
+
+/**
+ * Settings for a connection that writes many papers: a page cache large enough that inserts
+ * into the identifier indexes (random keys) do not go to the file for every page.
+ */
+export function tuneForBulkWrites(db: Db): void {
+  db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+  // Checkpoint every ~40 MB of WAL instead of 4 MB: pages written again and again (index
+  // interiors) are copied into the database once per checkpoint, not once per batch.
+  db.pragma('wal_autocheckpoint = 10000');
 }

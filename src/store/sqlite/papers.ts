@@ -53,7 +53,11 @@ export class SqlitePaperStore implements PaperStore {
         updated_at=@updated_at, gen=@gen WHERE id=@id`),
       count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM papers'),
       statusCounts: db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM papers GROUP BY status ORDER BY n DESC, status'),
-      deletePaper: db.prepare<[string]>('DELETE FROM papers WHERE id = ?'),
+      deletePaper: db.prepare<[string], { doc: number }>('DELETE FROM papers WHERE id = ? RETURNING doc'),
+      tombstone: db.prepare<[number, number]>('INSERT OR REPLACE INTO paper_tombstones (doc, gen) VALUES (?, ?)'),
+      deleted: db.prepare<[number, number], { doc: number }>('SELECT doc FROM paper_tombstones WHERE gen > ? AND gen <= ? ORDER BY doc'),
+      countChanged: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM papers INDEXED BY papers_gen WHERE gen > ? LIMIT ?)'),
+      countDeleted: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM paper_tombstones WHERE gen > ? LIMIT ?)'),
       deleteAliases: db.prepare<[string]>('DELETE FROM paper_aliases WHERE paper_id = ?'),
       putHarvest: db.prepare<[string, string, string, string]>(PUT_HARVEST),
       docOf: db.prepare<[string], { doc: number }>('SELECT doc FROM papers WHERE id = ?'),
@@ -61,7 +65,9 @@ export class SqlitePaperStore implements PaperStore {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       page: db.prepare<[number, number], PaperRow>(`SELECT ${INDEX_COLUMNS} FROM papers WHERE doc > ? ORDER BY doc LIMIT ?`),
-      changed: db.prepare<[number, number, number, number], PaperRow>(`SELECT ${INDEX_COLUMNS} FROM papers WHERE gen > ? AND gen <= ? AND doc > ? ORDER BY doc LIMIT ?`),
+      changed: db.prepare<[number, number, number, number], PaperRow>(
+        `SELECT ${INDEX_COLUMNS} FROM papers INDEXED BY papers_gen WHERE gen > ? AND gen <= ? AND doc > ? ORDER BY doc LIMIT ?`,
+      ),
     };
   }
 
@@ -210,6 +216,14 @@ export class SqlitePaperStore implements PaperStore {
     return this.stmts.changed.all(from, to, afterDoc, limit).map(toIndexRow);
   }
 
+  async deletedDocs(from: number, to: number): Promise<number[]> {
+    return this.stmts.deleted.all(from, to).map((r) => r.doc);
+  }
+
+  async countChanged(from: number, limit = Number.MAX_SAFE_INTEGER): Promise<number> {
+    return this.stmts.countChanged.get(from, limit)!.n + this.stmts.countDeleted.get(from, limit)!.n;
+  }
+
   async close(): Promise<void> {
     if (this.options.ownsDatabase && this.db.open) this.db.close();
   }
@@ -233,8 +247,9 @@ export class SqlitePaperStore implements PaperStore {
       upsertBatch: async (records, options) => this.upsertBatch(records, options, generation),
       findByRef: async (ref) => (await this.findByRef(ref))?.paper,
       remove: async (id) => {
-        if (this.stmts.deletePaper.run(id).changes === 0) return false;
-        generation();
+        const gone = this.stmts.deletePaper.get(id);
+        if (!gone) return false;
+        this.stmts.tombstone.run(gone.doc, generation());
         this.stmts.deleteAliases.run(id);
         return true;
       },

@@ -1,0 +1,440 @@
+/**
+ * Merges segments into one snapshot file without re-tokenizing anything: the live documents of
+ * every input, in store-document order, their postings merged term by term. Sections are
+ * streamed to disk in pieces, so memory stays a few bytes per document and term however large
+ * the inputs (mapped files) are. The result is the file a full rebuild over the same live
+ * papers would write.
+ */
+import { NO_TERM, TrieBuilder } from '../vocab.js';
+import { GrowableArray, TextColumnBuilder, bytesAt, compareAt, pushVarint, textAt } from './columns.js';
+import { FIELD_COUNT, type SegmentData, type TextColumn } from './types.js';
+import type { ArrayKind, SectionData } from './format.js';
+import { SnapshotWriter } from './writer.js';
+import { newestOrder } from './build.js';
+import { releasePages } from './mmap.js';
+
+export interface MergeInput {
+  segment: SegmentData;
+  /** Per local document: 1 if it must be left out (replaced by a newer version, or deleted). */
+  dead?: Uint8Array;
+}
+
+export interface MergeOptions {
+  generation: number;
+  taxonomyHash: string;
+  topicIds: readonly string[];
+  /** Pause after each piece written (tests that kill a merge half way). */
+  pauseMs?: number;
+}
+
+/** Elements buffered per section before a write. */
+const PIECE = 1 << 18;
+
+/**
+ * Writes the union of the inputs' live documents to `path` (atomically). Inputs must share a
+ * taxonomy; a store document live in two inputs is an error (mask the older one).
+ * @example mergeSegments([{ segment: base, dead }, { segment: delta }], 'data/index.bin', { generation, taxonomyHash, topicIds });
+ */
+export function mergeSegments(inputs: readonly MergeInput[], path: string, options: MergeOptions): { docCount: number; termCount: number } {
+  const live = (i: number, d: number) => inputs[i]!.dead?.[d] !== 1;
+
+  // 1. Documents: a k-way merge by store document.
+  const newIds = inputs.map((inp) => new Int32Array(inp.segment.docCount).fill(-1));
+  const outInput = new GrowableArray(Uint8Array);
+  const outLocal = new GrowableArray(Uint32Array);
+  {
+    const cursor = inputs.map(() => 0);
+    const advance = (i: number) => {
+      while (cursor[i]! < inputs[i]!.segment.docCount && !live(i, cursor[i]!)) cursor[i]!++;
+    };
+    inputs.forEach((_, i) => advance(i));
+    for (;;) {
+      let best = -1;
+      let bestDoc = Infinity;
+      for (let i = 0; i < inputs.length; i++) {
+        if (cursor[i]! >= inputs[i]!.segment.docCount) continue;
+        const sd = inputs[i]!.segment.storeDocs[cursor[i]!]!;
+        if (sd === bestDoc) throw new Error(`merge: store document ${sd} is live in two segments`);
+        if (sd < bestDoc) {
+          bestDoc = sd;
+          best = i;
+        }
+      }
+      if (best < 0) break;
+      newIds[best]![cursor[best]!] = outLocal.length;
+      outInput.push(best);
+      outLocal.push(cursor[best]!);
+      cursor[best]!++;
+      advance(best);
+    }
+  }
+  const docCount = outLocal.length;
+  const inputOf = outInput.raw;
+  const localOf = outLocal.raw;
+
+  // 2. Vocabulary: a k-way merge by term, keeping terms with a live posting; per-field counts.
+  const termMap = inputs.map((inp) => new Uint32Array(inp.segment.docFreq.length).fill(NO_TERM));
+  const terms = new TextColumnBuilder();
+  const trie = new TrieBuilder();
+  const fieldCounts = Array.from({ length: FIELD_COUNT }, () => new GrowableArray(Uint32Array));
+  {
+    const cursor = inputs.map(() => 0);
+    const current = inputs.map((inp) => (inp.segment.docFreq.length > 0 ? textAt(inp.segment.terms, 0) : undefined));
+    const holders: number[] = [];
+    for (;;) {
+      let word: string | undefined;
+      for (const w of current) if (w !== undefined && (word === undefined || w < word)) word = w;
+      if (word === undefined) break;
+      holders.length = 0;
+      for (let i = 0; i < inputs.length; i++) if (current[i] === word) holders.push(i);
+      const counts = new Array<number>(FIELD_COUNT).fill(0);
+      for (const i of holders) {
+        const seg = inputs[i]!.segment;
+        const t = cursor[i]!;
+        for (let f = 0; f < FIELD_COUNT; f++) {
+          const { offsets, docs } = seg.fields[f]!;
+          const ids = newIds[i]!;
+          for (let k = offsets[t]!; k < offsets[t + 1]!; k++) if (ids[docs[k]!]! >= 0) counts[f]!++;
+        }
+      }
+      if (counts.some((c) => c > 0)) {
+        const id = terms.count;
+        terms.add(word);
+        trie.push(word);
+        for (const i of holders) termMap[i]![cursor[i]!] = id;
+        for (let f = 0; f < FIELD_COUNT; f++) fieldCounts[f]!.push(counts[f]!);
+      }
+      for (const i of holders) {
+        const seg = inputs[i]!.segment;
+        cursor[i]!++;
+        current[i] = cursor[i]! < seg.docFreq.length ? textAt(seg.terms, cursor[i]!) : undefined;
+      }
+    }
+  }
+  const termCount = terms.count;
+  const termColumn = terms.finish();
+  const termTrie = trie.finish();
+
+  // 3. Document frequencies and the forward index's size, from the live documents' term lists.
+  const docFreq = new Uint32Array(termCount);
+  let forwardBytes = 0;
+  for (let n = 0; n < docCount; n++) {
+    const i = inputOf[n]!;
+    let prev = 0;
+    forEachTerm(inputs[i]!.segment.forward, localOf[n]!, (t) => {
+      const id = termMap[i]![t]!;
+      docFreq[id]!++;
+      forwardBytes += varintLength(id - prev);
+      prev = id;
+    });
+  }
+
+  // Venues and topics: one table for all inputs.
+  const venues: string[] = [];
+  const venueIndex = new Map<string, number>();
+  const venueMap = inputs.map((inp) =>
+    Uint16Array.from(inp.segment.venues, (v) => {
+      let k = venueIndex.get(v);
+      if (k === undefined) {
+        k = venues.length;
+        venueIndex.set(v, k);
+        venues.push(v);
+      }
+      return k;
+    }),
+  );
+  const topicWords = Math.max(1, Math.ceil(options.topicIds.length / 32));
+  for (const inp of inputs) {
+    if (inp.segment.topicWords !== topicWords || inp.segment.topics.join('\n') !== options.topicIds.join('\n')) {
+      throw new Error('merge: segments were built with another taxonomy');
+    }
+  }
+
+  for (const inp of inputs) releasePages(inp.segment.storeDocs.buffer);
+
+  // 4. Lay the file out and stream every section.
+  const textBytes = (pick: (s: SegmentData) => TextColumn) => {
+    let total = 0;
+    for (let n = 0; n < docCount; n++) {
+      const c = pick(inputs[inputOf[n]!]!.segment);
+      total += c.offsets[localOf[n]! + 1]! - c.offsets[localOf[n]!]!;
+    }
+    return total;
+  };
+  const titleKeyBytes = inputs.reduce((sum, inp, i) => {
+    const { titleKeys, titleOrder, docCount: n } = inp.segment;
+    for (let pos = 0; pos < n; pos++) if (live(i, titleOrder[pos]!)) sum += titleKeys.offsets[pos + 1]! - titleKeys.offsets[pos]!;
+    return sum;
+  }, 0);
+  const postings = fieldCounts.map((c) => {
+    let total = 0;
+    for (let t = 0; t < termCount; t++) total += c.raw[t]!;
+    return total;
+  });
+  const sizes: Array<{ name: string; kind: ArrayKind; bytes: number }> = [
+    { name: 'storeDocs', kind: 'u32', bytes: docCount * 4 },
+    { name: 'terms.bytes', kind: 'u8', bytes: termColumn.bytes.byteLength },
+    { name: 'terms.offsets', kind: 'u32', bytes: termColumn.offsets.byteLength },
+    { name: 'docFreq', kind: 'u32', bytes: termCount * 4 },
+    { name: 'trie.chars', kind: 'u16', bytes: termTrie.chars.byteLength },
+    { name: 'trie.depth', kind: 'u8', bytes: termTrie.depth.byteLength },
+    { name: 'trie.end', kind: 'u32', bytes: termTrie.end.byteLength },
+    { name: 'trie.term', kind: 'u32', bytes: termTrie.term.byteLength },
+    { name: 'ids.bytes', kind: 'u8', bytes: textBytes((s) => s.ids) },
+    { name: 'ids.offsets', kind: 'u32', bytes: (docCount + 1) * 4 },
+    { name: 'titles.bytes', kind: 'u8', bytes: textBytes((s) => s.titles) },
+    { name: 'titles.offsets', kind: 'u32', bytes: (docCount + 1) * 4 },
+    { name: 'authors.bytes', kind: 'u8', bytes: textBytes((s) => s.authors) },
+    { name: 'authors.offsets', kind: 'u32', bytes: (docCount + 1) * 4 },
+    { name: 'titleKeys.bytes', kind: 'u8', bytes: titleKeyBytes },
+    { name: 'titleKeys.offsets', kind: 'u32', bytes: (docCount + 1) * 4 },
+    { name: 'titleOrder', kind: 'u32', bytes: docCount * 4 },
+    { name: 'newestOrder', kind: 'u32', bytes: docCount * 4 },
+    { name: 'years', kind: 'u16', bytes: docCount * 2 },
+    { name: 'standing', kind: 'u8', bytes: docCount },
+    { name: 'venueOf', kind: 'u16', bytes: docCount * 2 },
+    { name: 'firstSeen', kind: 'f64', bytes: docCount * 8 },
+    { name: 'topicBits', kind: 'u32', bytes: docCount * topicWords * 4 },
+    ...Array.from({ length: FIELD_COUNT }, (_, f) => [
+      { name: `f${f}.offsets`, kind: 'u32' as const, bytes: (termCount + 1) * 4 },
+      { name: `f${f}.lengths`, kind: 'u16' as const, bytes: docCount * 2 },
+      { name: `f${f}.docs`, kind: 'u32' as const, bytes: postings[f]! * 4 },
+      { name: `f${f}.tfs`, kind: 'u8' as const, bytes: postings[f]! },
+    ]).flat(),
+    { name: 'forward.bytes', kind: 'u8', bytes: forwardBytes },
+    { name: 'forward.offsets', kind: 'u32', bytes: (docCount + 1) * 4 },
+  ];
+  const lengthSums = new Array<number>(FIELD_COUNT).fill(0);
+  let maxFirstSeen = 0;
+  for (let n = 0; n < docCount; n++) {
+    const seg = inputs[inputOf[n]!]!.segment;
+    for (let f = 0; f < FIELD_COUNT; f++) lengthSums[f]! += seg.fields[f]!.lengths[localOf[n]!]!;
+    maxFirstSeen = Math.max(maxFirstSeen, seg.firstSeen[localOf[n]!]!);
+  }
+  const writer = new SnapshotWriter(
+    path,
+    { generation: options.generation, taxonomyHash: options.taxonomyHash, docCount, termCount, venues, topics: [...options.topicIds], topicWords, lengthSums, maxFirstSeen },
+    sizes,
+    options.pauseMs ?? 0,
+  );
+  try {
+    const out = new SectionOut(writer);
+    // Mapped inputs' pages stay resident once read: let them go between passes.
+    const release = () => {
+      for (const inp of inputs) releasePages(inp.segment.storeDocs.buffer);
+    };
+    release();
+    const perDoc = (name: string, kind: ArrayKind, value: (seg: SegmentData, local: number, i: number) => number) => {
+      out.begin(name, kind);
+      for (let n = 0; n < docCount; n++) out.push(value(inputs[inputOf[n]!]!.segment, localOf[n]!, inputOf[n]!));
+      out.end();
+    };
+    perDoc('storeDocs', 'u32', (seg, d) => seg.storeDocs[d]!);
+    writer.write('terms.bytes', termColumn.bytes);
+    writer.write('terms.offsets', termColumn.offsets);
+    writer.write('docFreq', docFreq);
+    writer.write('trie.chars', termTrie.chars);
+    writer.write('trie.depth', termTrie.depth);
+    writer.write('trie.end', termTrie.end);
+    writer.write('trie.term', termTrie.term);
+    for (const [name, pick] of [['ids', (s: SegmentData) => s.ids], ['titles', (s: SegmentData) => s.titles], ['authors', (s: SegmentData) => s.authors]] as const) {
+      out.begin(`${name}.bytes`, 'u8');
+      const offsets = new Uint32Array(docCount + 1);
+      let at = 0;
+      for (let n = 0; n < docCount; n++) {
+        const bytes = bytesAt(pick(inputs[inputOf[n]!]!.segment), localOf[n]!);
+        out.pushAll(bytes);
+        at += bytes.length;
+        offsets[n + 1] = at;
+      }
+      out.end();
+      writer.write(`${name}.offsets`, offsets);
+    }
+    writeTitleOrder(inputs, newIds, out, writer, docCount);
+    const seg = (n: number) => inputs[inputOf[n]!]!.segment;
+    writer.write(
+      'newestOrder',
+      newestOrder(docCount, (n) => seg(n).years[localOf[n]!]!, (n) => seg(n).standing[localOf[n]!]!, (n) => seg(n).firstSeen[localOf[n]!]!, (n) => seg(n).storeDocs[localOf[n]!]!),
+    );
+    perDoc('years', 'u16', (seg, d) => seg.years[d]!);
+    perDoc('standing', 'u8', (seg, d) => seg.standing[d]!);
+    perDoc('venueOf', 'u16', (seg, d, i) => venueMap[i]![seg.venueOf[d]!]!);
+    perDoc('firstSeen', 'f64', (seg, d) => seg.firstSeen[d]!);
+    out.begin('topicBits', 'u32');
+    for (let n = 0; n < docCount; n++) {
+      const seg = inputs[inputOf[n]!]!.segment;
+      out.pushAll(seg.topicBits.subarray(localOf[n]! * topicWords, (localOf[n]! + 1) * topicWords));
+    }
+    out.end();
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const counts = fieldCounts[f]!.raw;
+      const offsets = new Uint32Array(termCount + 1);
+      for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t]! + counts[t]!;
+      writer.write(`f${f}.offsets`, offsets);
+      perDoc(`f${f}.lengths`, 'u16', (seg, d) => seg.fields[f]!.lengths[d]!);
+      writePostings(inputs, newIds, termMap, f, termCount, writer);
+      release();
+    }
+    out.begin('forward.bytes', 'u8');
+    const forwardOffsets = new Uint32Array(docCount + 1);
+    const scratch = new GrowableArray(Uint8Array, 1024);
+    let at = 0;
+    for (let n = 0; n < docCount; n++) {
+      const i = inputOf[n]!;
+      scratch.length = 0;
+      let prev = 0;
+      forEachTerm(inputs[i]!.segment.forward, localOf[n]!, (t) => {
+        const id = termMap[i]![t]!;
+        pushVarint(scratch, id - prev);
+        prev = id;
+      });
+      out.pushAll(scratch.raw.subarray(0, scratch.length));
+      at += scratch.length;
+      forwardOffsets[n + 1] = at;
+    }
+    out.end();
+    writer.write('forward.offsets', forwardOffsets);
+    writer.commit();
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+  return { docCount, termCount };
+}
+
+/** Titles in merged title order: normalized title bytes, then store document. */
+function writeTitleOrder(inputs: readonly MergeInput[], newIds: Int32Array[], out: SectionOut, writer: SnapshotWriter, docCount: number): void {
+  const pos = inputs.map(() => 0);
+  const skip = (i: number) => {
+    const { titleOrder, docCount: n } = inputs[i]!.segment;
+    while (pos[i]! < n && newIds[i]![titleOrder[pos[i]!]!]! < 0) pos[i]!++;
+  };
+  inputs.forEach((_, i) => skip(i));
+  const order = new Uint32Array(docCount);
+  const keyOffsets = new Uint32Array(docCount + 1);
+  out.begin('titleKeys.bytes', 'u8');
+  let at = 0;
+  for (let n = 0; n < docCount; n++) {
+    let best = -1;
+    for (let i = 0; i < inputs.length; i++) {
+      if (pos[i]! >= inputs[i]!.segment.docCount) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      const a = inputs[i]!.segment;
+      const b = inputs[best]!.segment;
+      const c = compareAt(a.titleKeys, pos[i]!, bytesAt(b.titleKeys, pos[best]!));
+      if (c < 0 || (c === 0 && a.storeDocs[a.titleOrder[pos[i]!]!]! < b.storeDocs[b.titleOrder[pos[best]!]!]!)) best = i;
+    }
+    const seg = inputs[best]!.segment;
+    const key = bytesAt(seg.titleKeys, pos[best]!);
+    out.pushAll(key);
+    at += key.length;
+    keyOffsets[n + 1] = at;
+    order[n] = newIds[best]![seg.titleOrder[pos[best]!]!]!;
+    pos[best]!++;
+    skip(best);
+  }
+  out.end();
+  writer.write('titleKeys.offsets', keyOffsets);
+  writer.write('titleOrder', order);
+}
+
+/** One field's postings, term by term: each input's live postings renumbered, merged by document. */
+function writePostings(inputs: readonly MergeInput[], newIds: Int32Array[], termMap: Uint32Array[], f: number, termCount: number, writer: SnapshotWriter): void {
+  // For each output term, where it is in each input: walk the inputs' terms in step.
+  const cursor = inputs.map(() => 0);
+  const docsOut = new Uint32Array(PIECE);
+  const tfsOut = new Uint8Array(PIECE);
+  let filled = 0;
+  const flush = () => {
+    writer.write(`f${f}.docs`, docsOut.subarray(0, filled));
+    writer.write(`f${f}.tfs`, tfsOut.subarray(0, filled));
+    filled = 0;
+  };
+  const pairs = new GrowableArray(Float64Array, 1024);
+  for (let t = 0; t < termCount; t++) {
+    pairs.length = 0;
+    let sources = 0;
+    for (let i = 0; i < inputs.length; i++) {
+      const map = termMap[i]!;
+      while (cursor[i]! < map.length && (map[cursor[i]!] === NO_TERM || map[cursor[i]!]! < t)) cursor[i]!++;
+      if (cursor[i]! >= map.length || map[cursor[i]!] !== t) continue;
+      const { offsets, docs, tfs } = inputs[i]!.segment.fields[f]!;
+      const local = cursor[i]!;
+      const ids = newIds[i]!;
+      const before = pairs.length;
+      for (let k = offsets[local]!; k < offsets[local + 1]!; k++) {
+        const id = ids[docs[k]!]!;
+        if (id >= 0) pairs.push(id * 256 + tfs[k]!);
+      }
+      if (pairs.length > before) sources++;
+    }
+    const list = pairs.raw.subarray(0, pairs.length);
+    if (sources > 1) list.sort();
+    for (let k = 0; k < list.length; k++) {
+      if (filled === PIECE) flush();
+      const v = list[k]!;
+      docsOut[filled] = Math.floor(v / 256);
+      tfsOut[filled] = v % 256;
+      filled++;
+    }
+  }
+  flush();
+}
+
+/** Buffers one section's values and writes them in pieces. */
+class SectionOut {
+  private name = '';
+  private buffer: SectionData = new Uint8Array(0);
+  private filled = 0;
+  constructor(private readonly writer: SnapshotWriter) {}
+  begin(name: string, kind: ArrayKind): void {
+    this.name = name;
+    this.filled = 0;
+    this.buffer = kind === 'u8' ? new Uint8Array(PIECE) : kind === 'u16' ? new Uint16Array(PIECE) : kind === 'u32' ? new Uint32Array(PIECE) : new Float64Array(PIECE);
+  }
+  push(value: number): void {
+    if (this.filled === this.buffer.length) this.flush();
+    this.buffer[this.filled++] = value;
+  }
+  pushAll(values: ArrayLike<number>): void {
+    for (let k = 0; k < values.length; k++) this.push(values[k]!);
+  }
+  end(): void {
+    this.flush();
+  }
+  private flush(): void {
+    if (this.filled > 0) this.writer.write(this.name, this.buffer.subarray(0, this.filled));
+    this.filled = 0;
+  }
+}
+
+function forEachTerm(column: TextColumn, i: number, fn: (t: number) => void): void {
+  const bytes = column.bytes;
+  let at = column.offsets[i]!;
+  const end = column.offsets[i + 1]!;
+  let term = 0;
+  while (at < end) {
+    let value = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = bytes[at++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    term += value;
+    fn(term);
+  }
+}
+
+function varintLength(value: number): number {
+  let n = 1;
+  while (value >= 0x80) {
+    value = Math.floor(value / 128);
+    n++;
+  }
+  return n;
+}

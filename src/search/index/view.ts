@@ -1,0 +1,363 @@
+/**
+ * The index as the engine sees it: a base segment and delta segments searched as one. Global
+ * document numbers run through the segments in order; older versions of papers that a newer
+ * segment holds again (or that the store deleted) are masked. Document frequencies and field
+ * lengths are kept over the live documents only, so that scores are exactly those of a full
+ * rebuild, and every tie breaks on the store's document number.
+ *
+ * A view changes only in {@link IndexView.apply}, which is synchronous: a query sees it before or
+ * after, never half way.
+ */
+import { NO_TERM, TrieBuilder, Vocabulary, buildTermTrie, trieFind, type TermTrie, type VocabularyParts } from '../vocab.js';
+import { bytesAt, compareAt, forEachForward, startsWithAt, textAt } from './columns.js';
+import { FIELD_COUNT, type SegmentData } from './types.js';
+
+/** A segment in the view. */
+export interface Part {
+  data: SegmentData;
+  /** Global number of the segment's document 0. */
+  docBase: number;
+  /** For deltas: local term id → global id. The base's ids are global. */
+  globalOf?: Uint32Array;
+  /** For deltas: global term id → local id. */
+  localOf?: Map<number, number>;
+  /** How many of its documents are masked. */
+  deadCount: number;
+}
+
+const EMPTY_TRIE: TermTrie = new TrieBuilder().finish();
+
+export class IndexView {
+  readonly parts: Part[];
+  /** Per global document: 1 if masked. */
+  dead: Uint8Array;
+  /** Documents in all segments, masked ones included (the global numbering's extent). */
+  docCount: number;
+  /** Documents that are live: what a full rebuild would hold. */
+  liveCount: number;
+  /** Per field, the summed lengths of live documents. */
+  readonly lengthSums: number[];
+  /** Documents per global term id, over live documents. */
+  df: Uint32Array;
+  /** Store generation the view reflects. */
+  generation: number;
+  readonly vocab: Vocabulary;
+  private readonly baseTermCount: number;
+  private extras: VocabularyParts['extras'] = { terms: [], ids: new Uint32Array(0), trie: EMPTY_TRIE, byWord: new Map() };
+  private readonly extraByWord = new Map<string, number>();
+  private readonly extraById: string[] = [];
+  private readonly topicDocs = new Map<number, Int32Array>();
+  private firstSeenOrder: { docs: Int32Array; times: Float64Array } | undefined;
+
+  constructor(readonly base: SegmentData) {
+    this.parts = [{ data: base, docBase: 0, deadCount: 0 }];
+    this.docCount = base.docCount;
+    this.liveCount = base.docCount;
+    this.dead = new Uint8Array(base.docCount + 1024);
+    this.lengthSums = base.fields.map((f) => f.lengthSum);
+    this.baseTermCount = base.docFreq.length;
+    this.df = new Uint32Array(this.baseTermCount + 1024);
+    this.df.set(base.docFreq);
+    this.generation = base.generation;
+    const view = this; // eslint-disable-line @typescript-eslint/no-this-alias
+    this.vocab = new Vocabulary({
+      base: { trie: base.trie, termCount: this.baseTermCount },
+      get extras() {
+        return view.extras;
+      },
+      get df() {
+        return view.df;
+      },
+      termString: (id) => view.termString(id),
+    });
+  }
+
+  get taxonomyHash(): string {
+    return this.base.taxonomyHash;
+  }
+
+  get topics(): string[] {
+    return this.base.topics;
+  }
+
+  get topicWords(): number {
+    return this.base.topicWords;
+  }
+
+  /** Documents in delta segments (live or not): what a merge would fold into the base. */
+  get deltaDocs(): number {
+    return this.docCount - this.base.docCount;
+  }
+
+  /** Masked documents in the base. */
+  get baseMasked(): number {
+    return this.parts[0]!.deadCount;
+  }
+
+  /** Average length of a field over live documents. */
+  avgLength(field: number): number {
+    return this.liveCount > 0 ? Math.max(1, this.lengthSums[field]! / this.liveCount) : 1;
+  }
+
+  /**
+   * Adds a delta segment (the store's rows changed since the view's generation) and masks what
+   * it replaces, along with the store documents deleted since.
+   */
+  apply(delta: SegmentData, deletedStoreDocs: readonly number[] = []): void {
+    for (let i = 0; i < delta.docCount; i++) this.maskStoreDoc(delta.storeDocs[i]!);
+    for (const storeDoc of deletedStoreDocs) this.maskStoreDoc(storeDoc);
+    if (delta.docCount > 0) {
+      const termCount = delta.docFreq.length;
+      const globalOf = new Uint32Array(termCount);
+      const localOf = new Map<number, number>();
+      let added = false;
+      for (let t = 0; t < termCount; t++) {
+        const word = textAt(delta.terms, t);
+        const node = trieFind(this.base.trie, word);
+        let g = node < 0 ? NO_TERM : this.base.trie.term[node]!;
+        if (g === NO_TERM) {
+          g = this.extraByWord.get(word) ?? NO_TERM;
+          if (g === NO_TERM) {
+            g = this.baseTermCount + this.extraById.length;
+            this.extraByWord.set(word, g);
+            this.extraById.push(word);
+            added = true;
+          }
+        }
+        globalOf[t] = g;
+        localOf.set(g, t);
+      }
+      if (added) this.rebuildExtras();
+      for (let t = 0; t < termCount; t++) this.df[globalOf[t]!]! += delta.docFreq[t]!;
+      for (let f = 0; f < FIELD_COUNT; f++) this.lengthSums[f]! += delta.fields[f]!.lengthSum;
+      this.parts.push({ data: delta, docBase: this.docCount, globalOf, localOf, deadCount: 0 });
+      this.docCount += delta.docCount;
+      this.liveCount += delta.docCount;
+      if (this.dead.length < this.docCount) {
+        const bigger = new Uint8Array(Math.ceil(this.docCount * 1.25) + 1024);
+        bigger.set(this.dead);
+        this.dead = bigger;
+      }
+    }
+    this.generation = Math.max(this.generation, delta.generation);
+    this.topicDocs.clear();
+    this.firstSeenOrder = undefined;
+  }
+
+  /** Masks the live version of a store document, if the view has one. */
+  private maskStoreDoc(storeDoc: number): void {
+    for (const part of this.parts) {
+      const local = findAscending(part.data.storeDocs, storeDoc);
+      if (local < 0 || this.dead[part.docBase + local] === 1) continue;
+      this.dead[part.docBase + local] = 1;
+      part.deadCount++;
+      this.liveCount--;
+      const globalOf = part.globalOf;
+      forEachForward(part.data.forward, local, (t) => {
+        this.df[globalOf ? globalOf[t]! : t]!--;
+      });
+      for (let f = 0; f < FIELD_COUNT; f++) this.lengthSums[f]! -= part.data.fields[f]!.lengths[local]!;
+    }
+  }
+
+  private rebuildExtras(): void {
+    const words = [...this.extraByWord.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.extras = { terms: words, ids: Uint32Array.from(words, (w) => this.extraByWord.get(w)!), trie: buildTermTrie(words), byWord: this.extraByWord };
+    const need = this.baseTermCount + words.length;
+    if (this.df.length < need) {
+      const bigger = new Uint32Array(Math.ceil(need * 1.25) + 1024);
+      bigger.set(this.df);
+      this.df = bigger;
+    }
+  }
+
+  /** A global term id's string. */
+  termString(id: number): string {
+    if (id < this.baseTermCount) return textAt(this.base.terms, id);
+    return this.extraById[id - this.baseTermCount] ?? '';
+  }
+
+  /** The segment holding global document `g`. */
+  partOf(g: number): Part {
+    const parts = this.parts;
+    if (g < parts[0]!.data.docCount) return parts[0]!;
+    let lo = 1;
+    let hi = parts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (parts[mid]!.docBase <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    return parts[lo]!;
+  }
+
+  storeDoc(g: number): number {
+    const p = this.partOf(g);
+    return p.data.storeDocs[g - p.docBase]!;
+  }
+  year(g: number): number {
+    const p = this.partOf(g);
+    return p.data.years[g - p.docBase]!;
+  }
+  standing(g: number): number {
+    const p = this.partOf(g);
+    return p.data.standing[g - p.docBase]!;
+  }
+  firstSeen(g: number): number {
+    const p = this.partOf(g);
+    return p.data.firstSeen[g - p.docBase]!;
+  }
+  venue(g: number): string {
+    const p = this.partOf(g);
+    return p.data.venues[p.data.venueOf[g - p.docBase]!] ?? '';
+  }
+  hasTopicBit(g: number, word: number, mask: number): boolean {
+    const p = this.partOf(g);
+    return (p.data.topicBits[(g - p.docBase) * p.data.topicWords + word]! & mask) !== 0;
+  }
+  id(g: number): string {
+    const p = this.partOf(g);
+    return textAt(p.data.ids, g - p.docBase);
+  }
+  title(g: number): string {
+    const p = this.partOf(g);
+    return textAt(p.data.titles, g - p.docBase);
+  }
+  /** Normalized author names joined by `;`. */
+  authors(g: number): string {
+    const p = this.partOf(g);
+    return textAt(p.data.authors, g - p.docBase);
+  }
+
+  /** Venue display names across segments. */
+  venueNames(): string[] {
+    return [...new Set(this.parts.flatMap((p) => p.data.venues))];
+  }
+
+  /** Calls `fn` on every live document. */
+  forEachLive(fn: (g: number) => void): void {
+    const dead = this.dead;
+    for (let g = 0; g < this.docCount; g++) if (dead[g] === 0) fn(g);
+  }
+
+  /** The newest first-seen time of any paper, in seconds. */
+  maxFirstSeen(): number {
+    let max = 0;
+    for (const p of this.parts) if (p.data.maxFirstSeen > max) max = p.data.maxFirstSeen;
+    return max;
+  }
+
+  /** Live documents with a topic bit set, ascending (cached until the view changes). */
+  docsWithTopic(bit: number): Int32Array {
+    let docs = this.topicDocs.get(bit);
+    if (!docs) {
+      const word = bit >>> 5;
+      const mask = 1 << (bit & 31);
+      const out: number[] = [];
+      for (const p of this.parts) {
+        const { topicBits, topicWords, docCount } = p.data;
+        for (let d = 0; d < docCount; d++) {
+          if ((topicBits[d * topicWords + word]! & mask) !== 0 && this.dead[p.docBase + d] === 0) out.push(p.docBase + d);
+        }
+      }
+      docs = Int32Array.from(out);
+      this.topicDocs.set(bit, docs);
+    }
+    return docs;
+  }
+
+  /**
+   * Live documents first seen after `seconds`, ascending; undefined when that is more than an
+   * eighth of the library (then a per-document check is cheaper than a list).
+   */
+  docsFirstSeenAfter(seconds: number): Int32Array | undefined {
+    if (!this.firstSeenOrder) {
+      const docs: number[] = [];
+      this.forEachLive((g) => docs.push(g));
+      const times = Float64Array.from(docs, (g) => this.firstSeen(g));
+      const order = Int32Array.from(docs.keys()).sort((a, b) => times[a]! - times[b]!);
+      this.firstSeenOrder = { docs: Int32Array.from(order, (i) => docs[i]!), times: Float64Array.from(order, (i) => times[i]!) };
+    }
+    const { docs, times } = this.firstSeenOrder;
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (times[mid]! <= seconds) lo = mid + 1;
+      else hi = mid;
+    }
+    if ((times.length - lo) * 8 > times.length) return undefined;
+    return docs.slice(lo).sort();
+  }
+
+  /**
+   * Calls `fn` on live documents newest first (year, distinction, first seen, store document)
+   * until it returns false: each segment's stored order, merged.
+   */
+  walkNewest(fn: (g: number) => boolean): void {
+    const parts = this.parts;
+    const pos = new Array<number>(parts.length).fill(0);
+    const head = (i: number): number => {
+      const p = parts[i]!;
+      while (pos[i]! < p.data.docCount && this.dead[p.docBase + p.data.newestOrder[pos[i]!]!] === 1) pos[i]!++;
+      return pos[i]! < p.data.docCount ? p.docBase + p.data.newestOrder[pos[i]!]! : -1;
+    };
+    const newer = (a: number, b: number) =>
+      this.year(a) - this.year(b) || this.standing(a) - this.standing(b) || this.firstSeen(a) - this.firstSeen(b) || this.storeDoc(b) - this.storeDoc(a);
+    for (;;) {
+      let best = -1;
+      let bestDoc = -1;
+      for (let i = 0; i < parts.length; i++) {
+        const g = head(i);
+        if (g >= 0 && (bestDoc < 0 || newer(g, bestDoc) > 0)) {
+          best = i;
+          bestDoc = g;
+        }
+      }
+      if (best < 0 || !fn(bestDoc)) return;
+      pos[best]!++;
+    }
+  }
+
+  /**
+   * Live documents whose normalized title starts with `key` (UTF-8), in title order (then store
+   * document), at most `max`.
+   */
+  titlePrefix(key: Uint8Array, max: number): number[] {
+    if (key.length === 0 || max <= 0) return [];
+    const found: Array<{ part: Part; pos: number; g: number }> = [];
+    for (const part of this.parts) {
+      const { titleKeys, titleOrder, docCount } = part.data;
+      let lo = 0;
+      let hi = docCount;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareAt(titleKeys, mid, key) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      let taken = 0;
+      for (let pos = lo; pos < docCount && taken < max && startsWithAt(titleKeys, pos, key); pos++) {
+        const g = part.docBase + titleOrder[pos]!;
+        if (this.dead[g] === 1) continue;
+        found.push({ part, pos, g });
+        taken++;
+      }
+    }
+    if (this.parts.length > 1) {
+      found.sort((a, b) => compareAt(a.part.data.titleKeys, a.pos, bytesAt(b.part.data.titleKeys, b.pos)) || this.storeDoc(a.g) - this.storeDoc(b.g));
+    }
+    return found.slice(0, max).map((f) => f.g);
+  }
+}
+
+/** Position of `value` in an ascending array, or -1. */
+export function findAscending(sorted: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === value ? lo : -1;
+}
