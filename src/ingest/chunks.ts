@@ -27,12 +27,14 @@ export async function* decodeUtf8(
 
 /**
  * The file at `path` as decoded text chunks; `onBytes` hears how many bytes each read brought.
- * Stopping the iteration early closes the file.
+ * The file is opened on the first read; stopping the iteration early closes it.
  * @example
  * for await (const text of readTextChunks('papers.jsonl', (n) => (done += n))) splitter.push(text);
  */
-export function readTextChunks(path: string, onBytes?: (bytes: number) => void): AsyncGenerator<string, void, undefined> {
-  return decodeUtf8(countBytes(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }), onBytes));
+export async function* readTextChunks(path: string, onBytes?: (bytes: number) => void): AsyncGenerator<string, void, undefined> {
+  // Opened on the first read, not before: a file whose head already ruled it out is never opened,
+  // so no stream is left to fail (or hold a descriptor) unread.
+  yield* decodeUtf8(countBytes(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }), onBytes));
 }
 
 async function* countBytes(stream: AsyncIterable<Buffer>, onBytes?: (bytes: number) => void): AsyncGenerator<Buffer> {
