@@ -139,8 +139,11 @@ class Run {
       this.bytesTotal += opened.bytes;
     }
     const detection = detectFormat(input.fileName, opened.head);
-    if (detection.kind === 'empty') return done('done');
-    if (detection.kind === 'unknown') return done(this.fail(path, detection.reason));
+    if (detection.kind === 'empty' || detection.kind === 'unknown') {
+      // Nothing more will be read: close the file or download now rather than when it is collected.
+      await opened.close();
+      return done(detection.kind === 'empty' ? 'done' : this.fail(path, detection.reason));
+    }
     const plan = planFile(input.fileName, detection);
     const report = () =>
       this.deps.onProgress?.({ file: path, bytesDone: this.bytesBefore + fileBytes, bytesTotal: this.bytesTotal, records: this.records });

@@ -19,6 +19,8 @@ export const REMOTE_HEADERS_TIMEOUT_MS = 30_000;
 export interface Opened {
   head: string;
   chunks: AsyncIterable<string>;
+  /** Releases the file or download when the rest will not be read (the head ruled it out). */
+  close(): Promise<void>;
   /** The size in raw bytes, when known once opened (a remote file's Content-Length). */
   bytes?: number;
 }
@@ -57,7 +59,7 @@ export function localInput(path: string, bytes: number): Input {
     fileName: innerName(basename(path)),
     bytes,
     async open(onBytes) {
-      if (!(await startsWithGzip(path))) return { head: await readHead(path, HEAD_CHARS), chunks: readTextChunks(path, onBytes) };
+      if (!(await startsWithGzip(path))) return { head: await readHead(path, HEAD_CHARS), chunks: readTextChunks(path, onBytes), close: async () => undefined };
       return peek(decodeUtf8(gunzip(counted(createReadStream(path, { highWaterMark: 1024 * 1024 }), onBytes), path)));
     },
   };
@@ -192,7 +194,10 @@ async function peek(chunks: AsyncGenerator<string>): Promise<Opened> {
       yield next.value;
     }
   }
-  return { head: buffered.join('').slice(0, HEAD_CHARS), chunks: replay() };
+  const close = async () => {
+    await chunks.return(undefined).catch(() => undefined);
+  };
+  return { head: buffered.join('').slice(0, HEAD_CHARS), chunks: replay(), close };
 }
 
 function describeNetwork(error: unknown): string {
