@@ -13,9 +13,9 @@
 import { openApp } from '../src/app.js';
 import { bootstrap } from '../src/bootstrap.js';
 import { SetupError } from '../src/errors.js';
+import { StoreUnavailableError } from '../src/store/errors.js';
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
-import { checkpointAndClose } from './ops/close.js';
 import { onShutdownSignals } from './ops/signals.js';
 import { runTerminal } from './terminal/terminal.js';
 
@@ -26,17 +26,14 @@ async function main(): Promise<void> {
   const { config, log } = bootstrap();
   if (config.discord || config.slack) return runService(config, log);
 
-  const app = await openApp(config, log);
+  const app = await openApp(config, log, { storePatience: 'forever' });
   log.info({ adapter: 'terminal' }, 'no Discord or Slack credentials configured: starting the terminal adapter');
   onShutdownSignals({
-    graceful: () => {
-      checkpointAndClose(app);
-      process.exit(0);
-    },
+    graceful: () => void app.close({ checkpoint: true }).finally(() => process.exit(0)),
     immediate: (_, code) => process.exit(code),
   });
   await runTerminal(app, { input: process.stdin, output: process.stdout, interactive: process.stdin.isTTY === true });
-  checkpointAndClose(app);
+  await app.close({ checkpoint: true });
   process.exit(0);
 }
 
@@ -48,8 +45,14 @@ async function runService(config: Config, log: Logger): Promise<void> {
   ]);
   let service: Awaited<ReturnType<typeof startService>> | undefined;
   let stopping: { reason: string; code?: number } | undefined;
+  /** While the store is being opened (a database that is not up yet is waited for), a stop ends the process at once. */
+  let opening = true;
   const stop = (reason: string, code?: number) => {
     stopping ??= { reason, ...(code !== undefined && { code }) };
+    if (opening) {
+      log.info({ reason }, 'stopped before the store was open');
+      process.exit(code ?? 0);
+    }
     // Before the service is up there is nothing under way to wait for.
     if (!service) return;
     // A shutdown that hangs must not leave a half-stopped bot (nor end as if it were clean).
@@ -70,9 +73,11 @@ async function runService(config: Config, log: Logger): Promise<void> {
 
   const metrics = createMetrics();
   // Serving many users, the bot never waits long for a lock nor rebuilds the index itself.
-  const app = await openApp(config, log, { observer: metrics.observer, serving: true });
+  // A database that is not up yet is waited for (one line per attempt, with backoff), however long.
+  const app = await openApp(config, log, { observer: metrics.observer, serving: true, storePatience: 'forever' });
+  opening = false;
   if (stopping) {
-    checkpointAndClose(app);
+    await app.close({ checkpoint: true });
     process.exit(0);
   }
   service = await startService(app, metrics, { onFatal: (code) => stop('no platform could start', code) });
@@ -83,7 +88,7 @@ async function runService(config: Config, log: Logger): Promise<void> {
 
 main().catch((err: unknown) => {
   // A SetupError's message is the whole story (the path and the fix): no stack trace.
-  const detail = err instanceof SetupError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  const detail = err instanceof SetupError || err instanceof StoreUnavailableError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
   process.stderr.write(`Paper Scout could not start: ${detail}\n`);
   process.exit(1);
 });

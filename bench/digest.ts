@@ -11,10 +11,10 @@ import type { DigestSender } from '../src/digest/sender.js';
 export async function benchDigest(app: App, subscriptions = 1000): Promise<string[]> {
   const topics = app.taxonomy.topics;
   const created = '2026-01-01T00:00:00.000Z';
-  app.db.transaction(() => {
+  {
     for (let i = 0; i < subscriptions; i++) {
       const topic = topics[i % topics.length]!;
-      app.digests.subscribe({
+      await app.digests.subscribe({
         platform: i % 2 === 0 ? 'discord' : 'slack',
         workspace: 'bench',
         channel: `bench-${i}`,
@@ -29,7 +29,7 @@ export async function benchDigest(app: App, subscriptions = 1000): Promise<strin
         createdAt: created,
       });
     }
-  })();
+  }
   let posts = 0;
   const sender = (platform: 'discord' | 'slack'): DigestSender => ({
     platform,

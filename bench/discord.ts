@@ -73,11 +73,18 @@ const QUERIES = [
   'transfomer',
 ];
 
+export interface DiscordBench {
+  /** The report lines. */
+  lines: string[];
+  /** Each timed /paper round trip, in ms. */
+  paperMs: number[];
+}
+
 /**
- * Runs the Discord benchmark against `app` and returns the report lines.
- * @example for (const line of await benchDiscord(app)) console.log(line);
+ * Runs the Discord benchmark against `app` and returns the report lines and the /paper timings.
+ * @example for (const line of (await benchDiscord(app)).lines) console.log(line);
  */
-export async function benchDiscord(app: App, options: DiscordBenchOptions = {}): Promise<string[]> {
+export async function benchDiscord(app: App, options: DiscordBenchOptions = {}): Promise<DiscordBench> {
   const commands = Math.max(200, options.commands ?? 300);
   const burstSize = options.burst ?? 100;
   const fake = await FakeDiscord.start();
@@ -131,7 +138,7 @@ export async function benchDiscord(app: App, options: DiscordBenchOptions = {}):
     const p = (ms: number[]) => `${fmtMs(percentile(ms, 0.5))} / ${fmtMs(percentile(ms, 0.99))}`;
     const trouble = (f: number, d: number) => `${f} failed${d > 0 ? `, ${d} deferred` : ''}`;
     const burstFailed = burst.filter((b) => !b.ok).length;
-    return [
+    const lines = [
       'Discord: INTERACTION_CREATE dispatched on a loopback gateway → interaction callback received (discord.js)',
       row('  /paper p50 / p99', `${p(paper)} (${commands} queries, ${trouble(failed, deferred)})`, '≤ 50 ms p99'),
       row('  autocomplete p50 / p99', `${p(suggest)} (${commands} prefixes)`),
@@ -142,6 +149,7 @@ export async function benchDiscord(app: App, options: DiscordBenchOptions = {}):
         'all in 3 s, none failed',
       ),
     ];
+    return { lines, paperMs: paper };
   } finally {
     await bot.stop();
     await fake.close();
@@ -156,8 +164,8 @@ function answered(request: CapturedRequest): boolean {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
   const dataDir = values['data-dir'] ?? process.env.DATA_DIR ?? './data';
-  const app = await openApp(loadConfig({ DATA_DIR: dataDir }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
+  const app = await openApp(loadConfig({ DATA_DIR: dataDir, LOOKUP_UPSTREAM: 'off' }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
   process.stdout.write(`Library: ${app.library.size.toLocaleString('en-US')} papers in ${dataDir}\n`);
-  for (const line of await benchDiscord(app)) process.stdout.write(`${line}\n`);
-  app.close();
+  for (const line of (await benchDiscord(app)).lines) process.stdout.write(`${line}\n`);
+  await app.close();
 }

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { decodeLatex } from '../src/papers/latex.js';
 import { normalizeTitle } from '../src/text.js';
 import { percentile } from './stats.js';
 
@@ -44,22 +45,24 @@ interface KindStats {
 }
 const stats = new Map<string, KindStats>();
 // One warm-up pass so that the timings are of a running bot, not of a cold JIT.
-for (const c of cases) app.library.search(c.query, { limit: 10 });
+for (const c of cases) await app.library.search(c.query, { limit: 10 });
 for (const c of cases) {
   const s = stats.get(c.kind) ?? { n: 0, hit1: 0, hit10: 0, rr: 0, share: 0, ms: [] };
   stats.set(c.kind, s);
   const started = performance.now();
-  const result = app.library.search(c.query, { limit: 10 });
+  const result = await app.library.search(c.query, { limit: 10 });
   s.ms.push(performance.now() - started);
   s.n++;
   if (c.kind === 'author') {
-    const want = normalizeTitle(c.author ?? '');
-    const by = result.hits.filter((h) => app.store.getByDoc(h.storeDoc)?.authors.some((a) => normalizeTitle(a) === want)).length;
+    const want = normalizeTitle(decodeLatex(c.author ?? ''));
+    const papers = await app.library.papersByDocs(result.hits.map((h) => h.storeDoc));
+    const by = result.hits.filter((h) => papers.get(h.storeDoc)?.authors.some((a) => normalizeTitle(a) === want)).length;
     s.share += result.hits.length > 0 ? by / result.hits.length : 0;
     if (values.verbose && by < result.hits.length) process.stdout.write(`author ${by}/${result.hits.length}: ${c.query}\n`);
     continue;
   }
-  const want = normalizeTitle(c.title ?? '');
+  // The library stores titles with their LaTeX decoded; the file has them as the corpus does.
+  const want = normalizeTitle(decodeLatex(c.title ?? ''));
   const rank = result.hits.findIndex((h) => normalizeTitle(h.title) === want);
   if (rank === 0) s.hit1++;
   if (rank >= 0) {
@@ -74,4 +77,4 @@ const rows = [...stats].map(([kind, s]) => {
   return `${kind.padEnd(13)} n=${String(s.n).padEnd(4)} ${quality.padEnd(40)} p50 ${percentile(s.ms, 0.5).toFixed(2)} ms  p99 ${percentile(s.ms, 0.99).toFixed(2)} ms`;
 });
 process.stdout.write(`Relevance of ${app.library.size.toLocaleString('en-US')} papers on ${file}\n${rows.join('\n')}\n`);
-app.close();
+await app.close();

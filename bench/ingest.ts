@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../src/store/db.js';
-import { PaperStore } from '../src/store/paperStore.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../src/store/sqlite/papers.js';
 import { ingestPaths, type IngestSummary } from '../src/ingest/ingest.js';
 import { formatSummary } from '../src/ingest/summary.js';
 
@@ -27,13 +27,13 @@ for (let run = 1; run <= runs; run++) {
   const dir = mkdtempSync(join(tmpdir(), 'paperscout-bench-'));
   try {
     const db = openDatabase(join(dir, 'db.sqlite'));
-    const store = new PaperStore(db);
+    const store = new SqlitePaperStore(db);
     const started = performance.now();
     summary = await ingestPaths(args, { store, classify: () => [] });
     const seconds = (performance.now() - started) / 1000;
     const records = summary.added + summary.updated + summary.unchanged + summary.rejected;
     times.push(seconds);
-    console.log(`run ${run}: ${seconds.toFixed(2)} s, ${Math.round(records / seconds).toLocaleString('en-US')} records/s, ${store.count().toLocaleString('en-US')} papers`);
+    console.log(`run ${run}: ${seconds.toFixed(2)} s, ${Math.round(records / seconds).toLocaleString('en-US')} records/s, ${(await store.count()).toLocaleString('en-US')} papers`);
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -14,8 +14,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { deployCommands } from '../adapters/discord/deploy.js';
-import { SqliteDigestStore } from '../src/store/digestStore.js';
-import { openDatabase } from '../src/store/db.js';
+import { SqliteDigestStore } from '../src/store/sqlite/digests.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
 import { loadTaxonomy } from '../src/topics/taxonomy.js';
 import { FakeDiscord } from '../test/adapters/discord/fakeDiscord.js';
 import { BOT_TOKEN, FakeSlack } from '../test/adapters/slack/fakeSlack.js';
@@ -65,7 +65,7 @@ export async function runLoad(o: LoadOptions): Promise<void> {
     const first = spawnSync(process.execPath, [cli, 'ingest', ...base.files], { env, encoding: 'utf8' });
     if (first.status !== 0) throw new Error(`ingest failed: ${first.stderr}`);
     const startsAt = Date.now() + 90_000; // set-up and warm-up take about that long
-    subscribe(join(dataDir, 'paperscout.db'), startsAt, o.minutes);
+    await subscribe(join(dataDir, 'paperscout.db'), startsAt, o.minutes);
 
     // ── The platforms, and the bot as `npm start` runs it.
     const discord = (fakes.discord = await FakeDiscord.start());
@@ -176,7 +176,7 @@ function splitCorpus(corpus: string) {
 }
 
 /** Subscriptions due in every minute of the run from the second, on both platforms, daily in UTC. */
-function subscribe(dbPath: string, startsAt: number, minutes: number): void {
+async function subscribe(dbPath: string, startsAt: number, minutes: number): Promise<void> {
   const db = openDatabase(dbPath);
   try {
     const digests = new SqliteDigestStore(db);
@@ -188,7 +188,7 @@ function subscribe(dbPath: string, startsAt: number, minutes: number): void {
       for (const platform of ['discord', 'slack'] as const) {
         for (let i = 0; i < DIGESTS_PER_MINUTE; i++, n++) {
           const topic = topics[n % topics.length]!;
-          digests.subscribe({
+          await digests.subscribe({
             platform,
             workspace: platform === 'discord' ? '1190000000000000100' : 'T0LAB',
             channel: platform === 'discord' ? String(1190000000000900000n + BigInt(n)) : `C0LOAD${n}`,

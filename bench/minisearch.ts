@@ -8,16 +8,18 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
-import { openDatabase } from '../src/store/db.js';
-import { PaperStore } from '../src/store/paperStore.js';
+import { openDatabase } from '../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../src/store/sqlite/papers.js';
 
 const FIELDS = ['title', 'authors', 'keywords', 'abstract'];
 const [mode, a, b] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;
 
 if (mode === 'build') {
-  const store = new PaperStore(openDatabase(join(a!, 'paperscout.db')));
-  const docs = [...store.rowsForIndex()].map((r) => ({ id: r.doc, title: r.title, authors: r.authors.join(', '), keywords: r.keywords.join(', '), abstract: r.abstract }));
+  const store = new SqlitePaperStore(openDatabase(join(a!, 'paperscout.db')));
+  const rows = [];
+  for await (const row of store.rowsForIndex()) rows.push(row);
+  const docs = rows.map((r) => ({ id: r.doc, title: r.title, authors: r.authors.join(', '), keywords: r.keywords.join(', '), abstract: r.abstract }));
   const started = performance.now();
   const ms = new MiniSearch({ fields: FIELDS });
   ms.addAll(docs);

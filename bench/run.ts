@@ -5,9 +5,13 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, and `digest run-due` for 1,000 subscriptions.
+ * loopback, `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
+ * records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
+ * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package).
  *
  *   --skip-minisearch   leave out the (slow) baseline
+ *   --skip-postgres     leave out the PostgreSQL section
+ *   --pg-ingest-runs N  import the corpus N times into each store for the PostgreSQL comparison
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
  *   --scale N           instead: the scale table for 95k (real), 300k and N recombined papers
  *                       (bench/scale/run.ts; --seed S, --keep)
@@ -26,7 +30,9 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
+import { benchPostgres, timedIngest } from './postgres.js';
 import { benchSlack } from './slack.js';
+import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
 import { benchStart } from './start.js';
 import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
@@ -36,6 +42,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     'skip-minisearch': { type: 'boolean', default: false },
+    'skip-postgres': { type: 'boolean', default: false },
+    'pg-ingest-runs': { type: 'string', default: '1' },
     'data-dir': { type: 'string' },
     runs: { type: 'string', default: '3' },
     scale: { type: 'string' },
@@ -85,13 +93,11 @@ const ownDir = values['data-dir'] === undefined;
 const dataDir = values['data-dir'] ?? mkdtempSync(join(tmpdir(), 'paperscout-bench-'));
 const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
 let ingestLine = 'skipped (--data-dir)';
+let sqliteImport: number | undefined;
 if (ownDir) {
-  const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, 'ingest', corpus], { env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`ingest failed: ${result.stderr}`);
-  const seconds = (performance.now() - started) / 1000;
-  const detail = /Library: ([\d,]+) papers .*\(import ([\d.]+) s, search index ([\d.]+) s\)/.exec(result.stdout);
-  ingestLine = `${seconds.toFixed(1)} s wall (${detail?.[1]} papers: import ${detail?.[2]} s + index ${detail?.[3]} s)`;
+  const ingest = timedIngest(cli, corpus, env);
+  sqliteImport = ingest.importSeconds;
+  ingestLine = `${ingest.wall.toFixed(1)} s wall (${ingest.papers} papers: import ${ingest.importSeconds} s + index ${ingest.indexSeconds} s)`;
 }
 
 // ── Cold start: process start → first answered query ──────────────────────────────────────
@@ -119,7 +125,7 @@ const mem = spawnSync(process.execPath, ['--expose-gc', cli, 'stats', '--memory'
 const heapMatch = /heap ([\d.]+) MB, external ([\d.]+) MB, RSS ([\d.]+) MB/.exec(mem.stdout);
 
 // ── Search and autocomplete latency ───────────────────────────────────────────────────────
-const app = await openApp(loadConfig({ DATA_DIR: dataDir }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
+const app = await openApp(loadConfig({ DATA_DIR: dataDir, LOOKUP_UPSTREAM: 'off' }), createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
 const cases = [
   ...readFileSync(evalFile, 'utf8')
     .split('\n')
@@ -128,12 +134,12 @@ const cases = [
   ...KEYWORD_QUERIES.map((query) => ({ kind: 'keywords', query })),
 ];
 const kinds = [...new Set(cases.map((c) => c.kind))];
-for (const c of cases) app.library.search(c.query, { limit: 10 }); // warm-up
+for (const c of cases) await app.library.search(c.query, { limit: 10 }); // warm-up
 const searchMs = new Map<string, number[]>(kinds.map((k) => [k, []]));
 for (let r = 0; r < runs; r++) {
   for (const c of cases) {
     const t = performance.now();
-    app.library.search(c.query, { limit: 10 });
+    await app.library.search(c.query, { limit: 10 });
     searchMs.get(c.kind)!.push(performance.now() - t);
   }
 }
@@ -148,10 +154,21 @@ for (let r = 0; r < runs * 3; r++) {
 }
 const papers = app.library.size;
 out('Measuring the Discord and Slack adapters on loopback, and digest run-due…');
-const discordLines = await benchDiscord(app);
+const discord = await benchDiscord(app);
 const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
-app.close();
+await app.close();
+const postgresLines = values['skip-postgres']
+  ? ['PostgreSQL: skipped (--skip-postgres)']
+  : await benchPostgres({
+      cli,
+      corpus,
+      sqlite: { importSeconds: sqliteImport === undefined ? [] : [sqliteImport], paperMs: discord.paperMs },
+      ingestRuns: Math.max(sqliteImport === undefined ? 2 : 1, Number(values['pg-ingest-runs']) || 1),
+      out,
+    });
+out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on loopback…');
+const sourceLines = await benchSources();
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
 interface MiniBuild {
@@ -205,6 +222,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discordLines, '', ...slackLines, '', ...digestLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...sourceLines, '', ...postgresLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -27,7 +27,7 @@ const WARM_UP = 20;
  * @example (await benchSlack(app)).forEach((line) => console.log(line));
  */
 export async function benchSlack(app: App): Promise<string[]> {
-  const queries = benchQueries(app);
+  const queries = await benchQueries(app);
   const h = await startHarness(app);
   try {
     for (const q of queries.slice(0, WARM_UP)) await roundTrip(h, q);
@@ -64,13 +64,13 @@ async function roundTrip(h: SlackHarness, query: string): Promise<{ status: numb
  * At least 200 varied queries: keyword queries, titles and author names of papers spread
  * through the library, and filtered queries.
  */
-function benchQueries(app: App): string[] {
+async function benchQueries(app: App): Promise<string[]> {
   const titles: string[] = [];
   const authors: string[] = [];
   const size = app.library.size;
   const step = Math.max(1, Math.floor(size / 90));
   for (let doc = 1; doc <= size * 2 && titles.length < 80; doc += step) {
-    const paper = app.library.paperByDoc(doc);
+    const paper = await app.library.paperByDoc(doc);
     if (!paper) continue;
     titles.push(paper.title);
     if (paper.authors[0] && authors.length < 40) authors.push(paper.authors[0]);
@@ -81,11 +81,11 @@ function benchQueries(app: App): string[] {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
-  const config = loadConfig({ ...process.env, DATA_DIR: values['data-dir'] ?? process.env.DATA_DIR ?? './data' });
+  const config = loadConfig({ ...process.env, DATA_DIR: values['data-dir'] ?? process.env.DATA_DIR ?? './data', LOOKUP_UPSTREAM: 'off' });
   const app = await openApp(config, createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
   try {
     for (const line of await benchSlack(app)) process.stdout.write(`${line}\n`);
   } finally {
-    app.close();
+    await app.close();
   }
 }

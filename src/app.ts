@@ -12,17 +12,19 @@ import type { Config } from './config.js';
 import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
 import { silentObserver, type Observer } from './observer.js';
-import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, type Db } from './store/db.js';
-import { PaperStore } from './store/paperStore.js';
-import { SqliteSeenEvents, type SeenEvents } from './store/seenEvents.js';
-import { StateStore } from './store/stateStore.js';
+import { openMemoryPaperStore, openStores, type Stores } from './store/open.js';
+import type { JobLeases } from './store/jobs.js';
+import type { PaperStore } from './store/papers.js';
+import type { SeenEvents } from './store/seenEvents.js';
+import type { StateStore } from './store/states.js';
 import type { DigestStore } from './digest/store.js';
-import { SqliteDigestStore } from './store/digestStore.js';
 import { createDictionary, loadGlossary, messages, type Dictionary } from './i18n/index.js';
 import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
 import { seedPath } from './paths.js';
+import { systemClock, type Clock } from './sources/clock.js';
+import { UpstreamLookup, type PaperLookup } from './sources/lookup.js';
 
 /** The demo corpus a fresh clone searches until a real one is ingested. */
 export const DEMO_CORPUS_FILE = 'demo-papers.jsonl';
@@ -30,14 +32,17 @@ export const DEMO_CORPUS_FILE = 'demo-papers.jsonl';
 export interface App {
   config: Config;
   log: Logger;
-  db: Db;
-  /** The papers searched: DATA_DIR's store, or the in-memory demo store when that is empty. */
+  /** The store the configuration names (SQLite under DATA_DIR, or DATABASE_URL's PostgreSQL). */
+  stores: Stores;
+  /** The papers searched: the store's, or the in-memory demo store when that is empty. */
   store: PaperStore;
   states: StateStore;
   /** Digest subscriptions, ledger and runs. */
   digests: DigestStore;
   /** Platform event ids already taken, so that a redelivered event is answered once. */
   seenEvents: SeenEvents;
+  /** Leases of scheduled jobs, so that one process (or instance) runs each. */
+  jobs: JobLeases;
   /** The clock (injected in tests). */
   now: () => Date;
   taxonomy: Taxonomy;
@@ -46,12 +51,18 @@ export interface App {
   registry: CommandRegistry;
   /** Whether the library is the bundled demo corpus. */
   demo: boolean;
+  /** Fetches papers the library lacks; undefined with LOOKUP_UPSTREAM=off. */
+  lookup?: PaperLookup;
   /**
    * A context for running commands on behalf of a user, in the language of `extra.locale` (the
    * terminal's, from the environment, when none is given there).
    */
   context(platform: Platform, user: CommandContext['user'], extra?: Partial<CommandContext>): CommandContext;
-  close(): void;
+  /**
+   * Writes what is queued (button state) and closes the store; with `checkpoint` (a clean stop of
+   * the bot) SQLite is checkpointed first.
+   */
+  close(options?: { checkpoint?: boolean }): Promise<void>;
 }
 
 export interface OpenAppOptions {
@@ -59,39 +70,44 @@ export interface OpenAppOptions {
   /** Use the demo corpus when DATA_DIR has no papers (default true). */
   demoWhenEmpty?: boolean;
   taxonomyPath?: string;
+  /** Time for outbound lookups (their politeness waits); the system clock by default. */
+  clock?: Clock;
   /**
-   * The bot serving many users (`npm start` with Discord or Slack): once open, it waits at most
-   * SERVING_BUSY_TIMEOUT_MS for another process's write lock, and it never rebuilds the search
+   * The bot serving many users (`npm start` with Discord or Slack): once open, it waits only
+   * briefly for another process's write lock, and it never rebuilds the search
    * index itself (a child process does; see adapters/background.ts). Default false: a batch
    * tool that may wait and rebuild.
    */
   serving?: boolean;
   /** Hears of commands and searches (the metrics of `npm start`); silent by default. */
   observer?: Observer;
+  /**
+   * How long to keep trying to reach a PostgreSQL store that does not answer at start:
+   * `forever` for the bot, else milliseconds (default: the command line's 30 s).
+   */
+  storePatience?: 'forever' | number;
 }
 
 /**
- * Opens the database under DATA_DIR, brings topics and the search index up to date, and
- * returns the assembled core.
- * @example const app = await openApp(loadConfig(), log); … app.close();
+ * Opens the store (DATA_DIR's SQLite database, or DATABASE_URL's PostgreSQL), brings topics and
+ * the search index up to date, and returns the assembled core.
+ * @example const app = await openApp(loadConfig(), log); … await app.close();
  */
 export async function openApp(config: Config, log: Logger, options: OpenAppOptions = {}): Promise<App> {
   const now = options.now ?? (() => new Date());
   const { taxonomy, taxonomyHash, classify } = loadTopics(options.taxonomyPath);
-  const db = openDatabase(config.dbPath);
-  const states = new StateStore(db);
+  const stores = await openStores(config, { log, ...(options.storePatience !== undefined && { patience: options.storePatience }) });
+  const { states } = stores;
   try {
-    const states = new StateStore(db);
-    if (states.purge(now()) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
-    const digests = new SqliteDigestStore(db);
-    let store = new PaperStore(db);
+    if ((await states.purge(now())) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
+    let store = stores.papers;
     let demo = false;
-    if (store.count() === 0 && options.demoWhenEmpty !== false) {
+    if ((await store.count()) === 0 && options.demoWhenEmpty !== false) {
       store = await demoStore(classify, now);
       demo = true;
-      log.info({ papers: store.count() }, 'DATA_DIR has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
+      log.info({ papers: await store.count() }, 'the library has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
     } else {
-      const changed = ensureTopicsCurrent(store, { taxonomyHash, classify });
+      const changed = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
       if (changed > 0) log.info({ changed }, 'topics recomputed for the current taxonomy');
     }
     const library = new Library({
@@ -104,38 +120,44 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       rebuild: options.serving ? 'elsewhere' : 'inline',
       log,
       observer: options.observer ?? silentObserver,
-    }).open();
+    });
+    await library.open();
     const registry = createRegistry(options.observer);
-    if (options.serving) setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS);
+    if (options.serving) stores.serve();
     states.start();
+    const { digests } = stores;
+    // In the demo, looked-up papers join the in-memory demo store: DATA_DIR stays empty.
+    const lookup = config.lookup.upstream ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
     return {
       config,
       log,
-      db,
+      stores,
       store,
       states,
       digests,
-      seenEvents: new SqliteSeenEvents(db),
+      seenEvents: stores.seenEvents,
+      jobs: stores.jobs,
       now,
       taxonomy,
       classify,
       library,
       registry,
       demo,
+      ...(lookup && { lookup }),
       context: (platform, user, extra = {}) => {
         const locale = extra.locale ?? (platform === 'terminal' ? config.locale : undefined);
-        return { library, states, digests, platform, user, now, log, ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
+        return { library, states, digests, platform, user, now, log, ...(lookup && { lookup }), ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
       },
-      close: () => {
-        const unsaved = states.stop();
-        if (unsaved > 0) log.warn({ unsaved }, 'the database stayed locked: the buttons of these searches will say they expired');
-        if (demo) store.close();
-        db.close();
+      close: async ({ checkpoint } = {}) => {
+        const unsaved = await states.stop();
+        if (unsaved > 0) log.warn({ unsaved }, 'the store stayed locked or unreachable: the buttons of these searches will say they expired');
+        if (demo) await store.close();
+        await stores.close({ ...(checkpoint !== undefined && { checkpoint }) });
       },
     };
   } catch (err) {
-    states.stop();
-    db.close();
+    await states.stop();
+    await stores.close();
     throw err;
   }
 }
@@ -164,18 +186,36 @@ export function chineseDictionary(taxonomy: Taxonomy): Dictionary {
 }
 
 /**
+ * Brings a library in DATA_DIR up to what this version reads, before anything reads or writes
+ * it: text and title aliases in the current normalization (once, after an upgrade, logged),
+ * then topics for the current taxonomy. Returns how many papers' topics the taxonomy changed.
+ */
+export async function ensureLibraryCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }, log: Logger): Promise<number> {
+  const upgrade = await store.upgradeText(topics.classify);
+  if (upgrade) {
+    log.info(
+      upgrade,
+      `library upgraded to text normalization ${upgrade.to}: LaTeX decoded in ${upgrade.decoded} of ${upgrade.papers} papers, ` +
+        `${upgrade.aliases} title aliases recomputed` +
+        (upgrade.shared > 0 ? `, ${upgrade.shared} of them already another paper's (kept with it)` : ''),
+    );
+  }
+  return ensureTopicsCurrent(store, topics);
+}
+
+/**
  * Recomputes the papers' topics if the taxonomy changed since they were computed, and records
  * the taxonomy they are now computed with. Returns how many papers changed.
  */
-export function ensureTopicsCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }): number {
-  if (store.getMeta('taxonomy_hash') === topics.taxonomyHash) return 0;
-  const changed = store.count() > 0 ? store.reclassify(topics.classify) : 0;
-  store.setMeta('taxonomy_hash', topics.taxonomyHash);
+export async function ensureTopicsCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }): Promise<number> {
+  if ((await store.getMeta('taxonomy_hash')) === topics.taxonomyHash) return 0;
+  const changed = (await store.count()) > 0 ? await store.reclassify(topics.classify) : 0;
+  await store.setMeta('taxonomy_hash', topics.taxonomyHash);
   return changed;
 }
 
 async function demoStore(classify: Classifier, now: () => Date): Promise<PaperStore> {
-  const store = new PaperStore(openDatabase(':memory:'));
+  const store = openMemoryPaperStore();
   const path = seedPath(DEMO_CORPUS_FILE);
   const summary = await ingestPaths([path], { store, classify, now });
   if (summary.rejected > 0 || summary.failedFiles.length > 0) {

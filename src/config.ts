@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { posixLocale } from './i18n/locale.js';
+import { userAgent } from './sources/http.js';
 
 const optionalText = z
   .string()
@@ -14,18 +15,30 @@ const optionalText = z
 const url = (example: string) =>
   optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), `must be an http(s) URL such as ${example}`);
 
+/** An OpenReview venue id: `ICLR.cc/2025/Conference`, `NeurIPS.cc/2024/Datasets_and_Benchmarks_Track`. */
+export const VENUE_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)+$/;
+
 const prefixed = (prefix: string, what: string) =>
   optionalText.refine((v) => v === undefined || v.startsWith(prefix), `must be ${what} (it starts with "${prefix}")`);
 
 export const ConfigSchema = z
   .object({
     DATA_DIR: z.string().trim().min(1).default('./data'),
+    DATABASE_URL: optionalText.refine(
+      (v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v),
+      'must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
     LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
     DISCORD_TOKEN: optionalText,
     DISCORD_APPLICATION_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be the numeric application id from the Discord developer portal'),
     DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be a numeric server (guild) id'),
     DISCORD_API_URL: url('https://discord.com/api'),
+    DISCORD_SHARD_COUNT: optionalText.refine((v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) >= 1), 'must be the total number of shards of the bot across all instances, a whole number from 1, e.g. 4'),
+    DISCORD_SHARDS: optionalText.refine(
+      (v) => v === undefined || /^\d{1,5}(\s*,\s*\d{1,5})*$/.test(v),
+      "must be this instance's shard ids separated by commas, each below DISCORD_SHARD_COUNT, e.g. 0,1",
+    ),
     SLACK_BOT_TOKEN: prefixed('xoxb-', 'a bot token'),
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: prefixed('xapp-', 'an app-level token with the connections:write scope'),
@@ -37,6 +50,20 @@ export const ConfigSchema = z
     ARXIV_RSS_URL: url('https://rss.arxiv.org/rss/'),
     ARXIV_API_URL: url('https://export.arxiv.org/api/query'),
     ARXIV_SYNC_TIME: optionalText.refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30'),
+    ARXIV_OAI_URL: url('https://oaipmh.arxiv.org/oai'),
+    OPENREVIEW_API_URL: url('https://api2.openreview.net'),
+    OPENREVIEW_VENUES: optionalText.refine(
+      (v) => v === undefined || v.split(',').every((venue) => VENUE_ID.test(venue.trim())),
+      'must be OpenReview venue ids separated by commas, e.g. ICLR.cc/2025/Conference,NeurIPS.cc/2024/Conference',
+    ),
+    OPENREVIEW_USERNAME: optionalText,
+    OPENREVIEW_PASSWORD: optionalText,
+    OPENALEX_API_URL: url('https://api.openalex.org'),
+    LOOKUP_UPSTREAM: z.enum(['on', 'off'], 'must be on or off').default('on'),
+    PAPERSCOUT_CONTACT: optionalText.refine(
+      (v) => v === undefined || /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v) || /^https?:\/\/\S+$/.test(v),
+      'must be an email address or an http(s) URL where the people running this bot can be reached, e.g. lab-admin@example.org',
+    ),
     DIGEST_SCHEDULER: z.enum(['on', 'off'], 'must be on or off').default('on'),
     // The terminal's language, as POSIX orders them: LC_ALL over LC_MESSAGES over LANG.
     LC_ALL: optionalText,
@@ -56,6 +83,12 @@ export type RawConfig = z.infer<typeof ConfigSchema>;
 
 export interface DiscordConfig {
   token: string;
+  /**
+   * Sharding: the bot's shards across all instances (`count`, discord.js's `shardCount`) and the
+   * ones this instance runs (`ids`, discord.js's `shards`; all of them when unset). Unset: one
+   * shard, as Discord allows below 2,500 servers.
+   */
+  shards?: { count: number; ids?: number[] };
   /** Needed only to register commands before the bot has connected once; read from Discord otherwise. */
   applicationId?: string;
   /** Register commands to this server only (instant) instead of globally. */
@@ -85,6 +118,25 @@ export interface ArxivConfig {
   apiUrl: string;
   /** When `npm start` syncs each day, HH:MM in UTC. */
   syncTime: string;
+  /** The OAI-PMH endpoint for backfills (`sync arxiv --from`). */
+  oaiUrl: string;
+}
+
+export interface OpenReviewConfig {
+  /** API v2 base URL. */
+  apiUrl: string;
+  /** Venue ids `npm start` keeps fresh, e.g. ['ICLR.cc/2025/Conference']. */
+  venues: string[];
+  /** An OpenReview account, for venues (or times) that do not answer anonymous queries. */
+  username?: string;
+  password?: string;
+}
+
+export interface LookupConfig {
+  /** Whether papers the library lacks are fetched from arXiv, OpenAlex and OpenReview (LOOKUP_UPSTREAM). */
+  upstream: boolean;
+  /** OpenAlex API base URL, for DOIs. */
+  openalexUrl: string;
 }
 
 /** What `npm start` and `paperscout sync arxiv` follow unless ARXIV_CATEGORIES says otherwise. */
@@ -92,7 +144,10 @@ export const DEFAULT_ARXIV_CATEGORIES = ['cs.LG', 'cs.CL', 'cs.CV', 'cs.AI', 'cs
 
 export interface Config {
   dataDir: string;
+  /** SQLite's database under DATA_DIR, the store unless {@link database} is set. */
   dbPath: string;
+  /** DATABASE_URL: PostgreSQL is the store (several instances share it); DATA_DIR keeps the index only. */
+  database?: { url: string };
   indexPath: string;
   logLevel: RawConfig['LOG_LEVEL'];
   logFormat: RawConfig['LOG_FORMAT'];
@@ -113,6 +168,12 @@ export interface Config {
   /** Set when SLACK_BOT_TOKEN is (with SLACK_SIGNING_SECRET for HTTP mode, or SLACK_APP_TOKEN). */
   slack?: SlackConfig;
   arxiv: ArxivConfig;
+  openreview: OpenReviewConfig;
+  lookup: LookupConfig;
+  /** Who runs this bot (PAPERSCOUT_CONTACT): an email or URL sent in the User-Agent to arXiv, OpenReview and OpenAlex. */
+  contact?: string;
+  /** The User-Agent every outbound request sends. */
+  userAgent: string;
 }
 
 export class ConfigError extends Error {
@@ -140,8 +201,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "SLACK_SIGNING_SECRET: is required with SLACK_BOT_TOKEN in HTTP mode: copy it from your Slack app's Basic Information page (or set SLACK_APP_TOKEN for Socket Mode)",
     );
   }
+  problems.push(...shardProblems(env));
   if (!set('SLACK_BOT_TOKEN') && (set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN'))) {
     problems.push('SLACK_BOT_TOKEN: is required to run the Slack app: copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions');
+  }
+  if (set('OPENREVIEW_USERNAME') !== set('OPENREVIEW_PASSWORD')) {
+    problems.push('OPENREVIEW_USERNAME, OPENREVIEW_PASSWORD: set both (an OpenReview account) or neither');
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const raw = parsed.data;
@@ -150,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     dataDir,
     dbPath: resolve(dataDir, 'paperscout.db'),
+    ...(raw.DATABASE_URL && { database: { url: raw.DATABASE_URL } }),
     indexPath: resolve(dataDir, 'index.bin'),
     logLevel: raw.LOG_LEVEL,
     logFormat: raw.LOG_FORMAT,
@@ -161,13 +227,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rssUrl: raw.ARXIV_RSS_URL ?? 'https://rss.arxiv.org/rss/',
       apiUrl: raw.ARXIV_API_URL ?? 'https://export.arxiv.org/api/query',
       syncTime: raw.ARXIV_SYNC_TIME ?? '02:30',
+      oaiUrl: raw.ARXIV_OAI_URL ?? 'https://oaipmh.arxiv.org/oai',
     },
+    openreview: {
+      apiUrl: (raw.OPENREVIEW_API_URL ?? 'https://api2.openreview.net').replace(/\/+$/, ''),
+      venues: raw.OPENREVIEW_VENUES ? [...new Set(raw.OPENREVIEW_VENUES.split(',').map((v) => v.trim()).filter(Boolean))] : [],
+      ...(raw.OPENREVIEW_USERNAME && { username: raw.OPENREVIEW_USERNAME }),
+      ...(raw.OPENREVIEW_PASSWORD && { password: raw.OPENREVIEW_PASSWORD }),
+    },
+    lookup: {
+      upstream: raw.LOOKUP_UPSTREAM === 'on',
+      openalexUrl: (raw.OPENALEX_API_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
+    },
+    ...(raw.PAPERSCOUT_CONTACT && { contact: raw.PAPERSCOUT_CONTACT }),
+    userAgent: userAgent(raw.PAPERSCOUT_CONTACT),
     ...(raw.DISCORD_TOKEN && {
       discord: {
         token: raw.DISCORD_TOKEN,
         ...(raw.DISCORD_APPLICATION_ID && { applicationId: raw.DISCORD_APPLICATION_ID }),
         ...(raw.DISCORD_GUILD_ID && { guildId: raw.DISCORD_GUILD_ID }),
         ...(raw.DISCORD_API_URL && { apiUrl: raw.DISCORD_API_URL }),
+        ...(raw.DISCORD_SHARD_COUNT && {
+          shards: { count: Number(raw.DISCORD_SHARD_COUNT), ...(raw.DISCORD_SHARDS && { ids: shardIds(raw.DISCORD_SHARDS) }) },
+        }),
       },
     }),
     ...(raw.SLACK_BOT_TOKEN && {
@@ -182,3 +264,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+
+function shardIds(list: string): number[] {
+  return list.split(',').map((id) => Number(id.trim()));
+}
+
+/** What the two shard settings say together: ids only with a count, each below it, none twice. */
+function shardProblems(env: Record<string, string | undefined>): string[] {
+  const count = env.DISCORD_SHARD_COUNT?.trim();
+  const list = env.DISCORD_SHARDS?.trim();
+  if (!list || !/^\d{1,5}(\s*,\s*\d{1,5})*$/.test(list)) return [];
+  if (!count) return ["DISCORD_SHARDS: needs DISCORD_SHARD_COUNT, the bot's total number of shards across all instances (set it on every instance)"];
+  if (!/^\d{1,5}$/.test(count) || Number(count) < 1) return [];
+  const ids = shardIds(list);
+  const problems: string[] = [];
+  const over = ids.filter((id) => id >= Number(count));
+  if (over.length > 0) problems.push(`DISCORD_SHARDS: shard ids run from 0 to ${Number(count) - 1} with DISCORD_SHARD_COUNT=${count}; ${over.join(', ')} ${over.length === 1 ? 'is' : 'are'} out of range`);
+  if (new Set(ids).size !== ids.length) problems.push('DISCORD_SHARDS: lists a shard id twice');
+  return problems;
+}

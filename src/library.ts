@@ -15,7 +15,7 @@ import { catchUp, catchUpNow, damagedLine, isStale, loadSnapshot, mergeThreshold
 import { IndexView } from './search/index/view.js';
 import { verifySnapshot } from './search/index/format.js';
 import { buildSnippet } from './search/snippet.js';
-import type { PaperStore } from './store/paperStore.js';
+import type { PaperStore, StoredPaper } from './store/papers.js';
 import { STOPWORDS, tokenize } from './text.js';
 import type { Taxonomy, Topic } from './topics/taxonomy.js';
 
@@ -53,6 +53,8 @@ const SIMILAR_MAX_SHARE = 0.05;
 export class Library {
   private engine: SearchEngine | undefined;
   private catching: Promise<boolean> | undefined;
+  /** The store's generation when last read (see {@link checkStore}). */
+  private storeGeneration = 0;
 
   constructor(private readonly options: LibraryOptions) {}
 
@@ -74,18 +76,19 @@ export class Library {
    * or damaged snapshot leaves the library without an index until a child process has built
    * one (see {@link ready}); a snapshot far behind the store is served while the bot catches up.
    */
-  open(): this {
+  async open(): Promise<this> {
     const { indexPath, log } = this.options;
+    await this.checkStore();
     if (!indexPath || this.options.rebuild !== 'elsewhere') {
-      this.engine = this.createEngine(openIndex(this.indexSource(), indexPath, log));
+      this.engine = this.createEngine(await openIndex(this.indexSource(), indexPath, log));
       return this;
     }
-    const load = loadSnapshot(this.indexSource(), indexPath);
+    const load = await loadSnapshot(this.indexSource(), indexPath);
     if (load.ok && load.usable) {
       const view = new IndexView(load.segment);
       // A small gap is a delta built now; a large one is left to the background (a merge).
       const threshold = mergeThreshold(view.base.docCount);
-      if (this.store.countChanged(view.generation, threshold + 1) <= threshold) catchUpNow(view, this.store);
+      if ((await this.store.countChanged(view.generation, threshold + 1)) <= threshold) await catchUpNow(view, this.store);
       else log.info('the search index is far behind the library: serving it until a fresh one is merged');
       this.engine = this.createEngine(view);
     } else if (load.ok) {
@@ -104,32 +107,35 @@ export class Library {
    * bot) nothing is built from scratch: without an index, only a snapshot someone else saved
    * will do. Returns whether the index changed.
    */
-  refresh(options: { rebuild?: boolean } = {}): boolean {
+  async refresh(options: { rebuild?: boolean } = {}): Promise<boolean> {
+    // One catch-up at a time: a sliced one under way finishes first.
+    await this.catching?.catch(() => undefined);
+    await this.checkStore();
     if (!this.engine) {
       const path = this.options.indexPath;
       if (options.rebuild !== false || !path) {
-        this.engine = this.createEngine(openIndex(this.indexSource(), path, this.options.log));
+        this.engine = this.createEngine(await openIndex(this.indexSource(), path, this.options.log));
         return true;
       }
-      const load = loadSnapshot(this.indexSource(), path);
+      const load = await loadSnapshot(this.indexSource(), path);
       if (!load.ok || !load.usable) {
         if (!load.ok && load.problem === 'damaged') this.options.log.error(`${damagedLine(path, load.reason)}: searches still say it is being rebuilt`);
         return false;
       }
       const view = new IndexView(load.segment);
-      catchUpNow(view, this.store);
+      await catchUpNow(view, this.store);
       this.engine = this.createEngine(view);
       return true;
     }
-    const swapped = this.swapToNewerSnapshot();
-    return catchUpNow(this.engine.view, this.store) || swapped;
+    const swapped = await this.swapToNewerSnapshot();
+    return (await catchUpNow(this.engine.view, this.store)) || swapped;
   }
 
   /**
    * Brings the index up to date without blocking the event loop for long: the store's changes
    * since the index's generation become a small delta segment, built in slices. What a running
-   * bot calls before a command when the store has moved on, and every few seconds. Returns
-   * whether the index changed.
+   * bot calls before a command when the store has moved on, and every few seconds (and at once
+   * when PostgreSQL announces a write). Returns whether the index changed.
    */
   catchUp(): Promise<boolean> {
     if (!this.catching) {
@@ -145,10 +151,10 @@ export class Library {
 
   private async runCatchUp(): Promise<boolean> {
     if (!this.engine) return false;
-    const swapped = this.swapToNewerSnapshot();
+    const swapped = await this.swapToNewerSnapshot();
     let changed = false;
     const maxDocs = Math.max(mergeThreshold(this.engine_.view.base.docCount), 50_000);
-    while (isStale(this.engine_.view, this.store)) {
+    while (await this.checkStore()) {
       const done = await catchUp(this.engine_.view, this.store, maxDocs);
       if (done !== true) break;
       changed = true;
@@ -167,13 +173,27 @@ export class Library {
   }
 
   /** Loads the snapshot on disk in place of the one in use (after a rebuild of a damaged one). */
-  reload(): boolean {
+  reload(): Promise<boolean> {
     return this.swapToNewerSnapshot(true);
   }
 
-  /** Whether the store has papers the index does not reflect yet (or there is no index). */
+  /**
+   * Whether the store had papers the index does not reflect yet (or there is no index), as of
+   * the last {@link checkStore}.
+   */
   get stale(): boolean {
-    return !this.engine || isStale(this.engine.view, this.store);
+    return !this.engine || isStale(this.engine.view, this.storeGeneration);
+  }
+
+  /** The store's generation as last read. */
+  get knownStoreGeneration(): number {
+    return this.storeGeneration;
+  }
+
+  /** Reads the store's generation; resolves whether the index is behind it ({@link stale}). */
+  async checkStore(): Promise<boolean> {
+    this.storeGeneration = await this.store.generation();
+    return this.stale;
   }
 
   /** Whether there is an index to search; false while the serving bot waits for a rebuild. */
@@ -182,11 +202,11 @@ export class Library {
   }
 
   /** Whether the index's deltas have grown enough to be merged into a new snapshot (or it is far behind). */
-  get needsMerge(): boolean {
+  async needsMerge(): Promise<boolean> {
     const view = this.engine?.view;
     if (!view || this.options.indexPath === undefined) return false;
     const threshold = mergeThreshold(view.base.docCount);
-    return view.deltaDocs + view.baseMasked > threshold || this.store.countChanged(view.generation, threshold + 1) > threshold;
+    return view.deltaDocs + view.baseMasked > threshold || (await this.store.countChanged(view.generation, threshold + 1)) > threshold;
   }
 
   /**
@@ -202,9 +222,9 @@ export class Library {
     return this.engine?.size ?? 0;
   }
 
-  /** The store generation the loaded index reflects (it grows with every import or sync). */
+  /** The store generation the loaded index reflects (it grows with every import or sync); 0 while there is none. */
   get generation(): number {
-    return this.engine_.view.generation;
+    return this.engine?.view.generation ?? 0;
   }
 
   /** Whether an index is loaded (searching works). */
@@ -215,12 +235,12 @@ export class Library {
   /**
    * Runs a search-box query. Chinese in it is read as English terms and topics first (see
    * {@link readQuery}), with a note on how it was read.
-   * @example library.search('diffusion transformers', { limit: 50 }).hits.length
+   * @example (await library.search('diffusion transformers', { limit: 50 })).hits.length
    */
-  search(query: string, options: SearchOptions = {}): SearchResult {
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const started = performance.now();
     const reading = this.readQuery(query);
-    const found = this.engine_.search(reading.query, options);
+    const found = await this.engine_.search(reading.query, options);
     const result = reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found;
     (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
     return result;
@@ -242,53 +262,66 @@ export class Library {
   /**
    * The paper a link or identifier names (arXiv abs/pdf, doi.org, OpenReview, or one of the
    * paper's own page or pdf URLs), for link unfurls.
-   * @example library.findByLink('https://arxiv.org/abs/1706.03762v5')?.paper.title
+   * @example (await library.findByLink('https://arxiv.org/abs/1706.03762v5'))?.paper.title
    */
-  findByLink(link: string): { doc: number; paper: Paper } | undefined {
+  async findByLink(link: string): Promise<StoredPaper | undefined> {
     const ref = parsePaperRef(link);
-    const paper = ref && this.store.findByRef(ref);
-    return paper && this.withDoc(paper);
+    return ref && this.store.findByRef(ref);
   }
 
   /** A paper by id, with its document number (the handle cards and buttons use). */
-  findById(id: string): { doc: number; paper: Paper } | undefined {
-    const paper = this.store.get(id);
-    return paper && this.withDoc(paper);
+  async findById(id: string): Promise<StoredPaper | undefined> {
+    return (await this.store.papersByIds([id])).get(id);
   }
 
-  private withDoc(paper: Paper): { doc: number; paper: Paper } | undefined {
-    const doc = this.store.docOf(paper.id);
-    return doc === undefined ? undefined : { doc, paper };
+  /**
+   * Papers by id with their document numbers, read together (one query where the store is remote).
+   * @example (await library.papersByIds(run.papers)).get(run.papers[0])?.doc
+   */
+  papersByIds(ids: readonly string[]): Promise<Map<string, StoredPaper>> {
+    return this.store.papersByIds(ids);
   }
 
-  paperByDoc(doc: number): Paper | undefined {
-    return this.store.getByDoc(doc);
+  /**
+   * The papers with these document numbers, read together (one query where the store is remote).
+   * @example (await library.papersByDocs([3, 7])).get(3)?.title
+   */
+  papersByDocs(docs: readonly number[]): Promise<Map<number, Paper>> {
+    return this.store.papersByDocs(docs);
   }
 
-  paperById(id: string): Paper | undefined {
+  async paperByDoc(doc: number): Promise<Paper | undefined> {
+    return (await this.store.papersByDocs([doc])).get(doc);
+  }
+
+  paperById(id: string): Promise<Paper | undefined> {
     return this.store.get(id);
   }
 
   /** The store's document number of a paper id, for button handles. */
-  docOf(id: string): number | undefined {
+  docOf(id: string): Promise<number | undefined> {
     return this.store.docOf(id);
   }
 
   /**
    * Result cards for `result.hits[from .. from+count)`, with snippets of the matched words, topic
-   * labels and link names in the language of `messages` (paper text stays as published).
+   * labels and link names in the language of `messages` (paper text stays as published). The
+   * papers are read in one go.
    */
-  cards(result: SearchResult, from: number, count: number, messages?: Messages): PaperCard[] {
-    return result.hits.slice(from, from + count).flatMap((hit, i) => {
-      const paper = this.store.getByDoc(hit.storeDoc);
+  async cards(result: SearchResult, from: number, count: number, messages?: Messages): Promise<PaperCard[]> {
+    const hits = result.hits.slice(from, from + count);
+    const papers = await this.store.papersByDocs(hits.map((h) => h.storeDoc));
+    return hits.flatMap((hit, i) => {
+      const paper = papers.get(hit.storeDoc);
       return paper ? [this.card(paper, hit.storeDoc, { words: result.words, position: from + i + 1, ...(messages && { messages }) })] : [];
     });
   }
 
   /**
    * A paper as a card: a snippet of its abstract around `words` for a result list, or with
-   * `detail` its whole abstract. Topic labels and link names are in the language of `messages`
-   * (English by default); the paper's own text is as published.
+   * `detail` its whole abstract (after the authors' TL;DR, where the venue has one). Topic labels
+   * and link names are in the language of `messages` (English by default); the paper's own text
+   * is as published.
    */
   card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number; messages?: Messages } = {}): PaperCard {
     const m = options.messages ?? messagesFor();
@@ -310,16 +343,16 @@ export class Library {
       links: links.slice(1),
       ...(options.position !== undefined && { position: options.position }),
     };
-    if (options.detail) card.abstract = paper.abstract;
+    if (options.detail) card.abstract = paper.tldr ? `${m.t('paper.tldr', { tldr: paper.tldr })}\n\n${paper.abstract}` : paper.abstract;
     else if (paper.abstract) card.snippet = buildSnippet(paper.abstract, options.words ?? []);
     return card;
   }
 
   /**
    * Papers like `paper`: a search for its most distinctive title and keyword words.
-   * @example library.similar(paper, 5).map((p) => p.title)
+   * @example (await library.similar(paper, 5)).map((p) => p.paper.title)
    */
-  similar(paper: Paper, count: number): Array<{ doc: number; paper: Paper }> {
+  async similar(paper: Paper, count: number): Promise<StoredPaper[]> {
     const engine = this.engine;
     if (!engine) return [];
     // "More like this": the paper's most telling words by tf-idf (title words count most), as a
@@ -341,14 +374,13 @@ export class Library {
       .map((x) => x.w);
     if (words.length === 0) return [];
     // A trailing space: the last word is complete, not a prefix.
-    const result = engine.search(`${words.join(' ')} `, { limit: count + 1 });
-    return result.hits
-      .filter((h) => h.id !== paper.id)
-      .slice(0, count)
-      .flatMap((h) => {
-        const p = this.store.getByDoc(h.storeDoc);
-        return p ? [{ doc: h.storeDoc, paper: p }] : [];
-      });
+    const result = await engine.search(`${words.join(' ')} `, { limit: count + 1 });
+    const hits = result.hits.filter((h) => h.id !== paper.id).slice(0, count);
+    const papers = await this.store.papersByDocs(hits.map((h) => h.storeDoc));
+    return hits.flatMap((h) => {
+      const p = papers.get(h.storeDoc);
+      return p ? [{ doc: h.storeDoc, paper: p }] : [];
+    });
   }
 
   /** Papers per topic id, from the index. */
@@ -392,19 +424,19 @@ export class Library {
    * After another process merged a new snapshot: map it, catch it up to the store, and swap it
    * in between two queries (the old mapping lives on until it is collected).
    */
-  private swapToNewerSnapshot(force = false): boolean {
+  private async swapToNewerSnapshot(force = false): Promise<boolean> {
     const path = this.options.indexPath;
     const current = this.engine?.view;
     if (!path || !current) return false;
     const generation = snapshotGeneration(path);
     if (generation === undefined || (generation <= current.base.generation && !force)) return false;
-    const load = loadSnapshot(this.indexSource(), path);
+    const load = await loadSnapshot(this.indexSource(), path);
     if (!load.ok || !load.usable) {
       if (!load.ok) this.options.log.warn(`${damagedLine(path, load.reason)}: keeping the index already loaded`);
       return false;
     }
     const view = new IndexView(load.segment);
-    catchUpNow(view, this.store);
+    await catchUpNow(view, this.store);
     this.engine = this.createEngine(view);
     this.options.log.info({ papers: view.liveCount, generation: view.generation }, 'search index snapshot loaded');
     return true;
@@ -427,12 +459,11 @@ export class Library {
   private createEngine(view: IndexView): SearchEngine {
     const store = this.store;
     return new SearchEngine(view, {
-      lookupRef: (ref) => {
-        const paper = store.findByRef(ref);
-        const found = paper && this.withDoc(paper);
+      lookupRef: async (ref) => {
+        const found = await store.findByRef(ref);
         return found && { storeDoc: found.doc, id: found.paper.id, title: found.paper.title };
       },
-      lookupAbstract: (doc) => store.abstractOf(doc),
+      lookupAbstracts: (docs) => store.abstractsOf(docs),
       resolveTopic: (name) => {
         const found = this.topics.resolve(name);
         if ('topic' in found) return { id: found.topic.id };

@@ -7,19 +7,54 @@
 /** Longest token kept; longer runs (hashes, base64, hostile input) are cut to this length. */
 export const MAX_TOKEN_LENGTH = 40;
 
+/**
+ * Version of the text normalization: {@link foldText}, {@link tokenize} and the LaTeX decoding
+ * applied at import. Keys derived from normalized text (the store's title aliases, the index
+ * snapshot) record it, and are recomputed when it changes. Bump it with every change to either.
+ */
+export const TEXT_VERSION = 2;
+
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const ASCII_WORD = /[a-z0-9]+/g;
 const UNICODE_WORD = /[\p{L}\p{N}]+/gu;
 
 /**
- * Lowercases and strips diacritics ("Rocktäschel" → "rocktaschel").
- * @example foldText('Rocktäschel') // 'rocktaschel'
+ * Letters that Unicode does not decompose into an ASCII letter and a mark, with the ASCII
+ * spelling a reader would type for them ("Łukasz" is typed "Lukasz", "Søren" "Soren").
+ */
+const LETTER_FOLDS: Readonly<Record<string, string>> = {
+  'ł': 'l', 'ø': 'o', 'đ': 'd', 'ð': 'd', 'ß': 'ss', 'æ': 'ae', 'œ': 'oe', 'þ': 'th', 'ı': 'i',
+  'ȷ': 'j', 'ħ': 'h', 'ŧ': 't', 'ŋ': 'ng', 'ĸ': 'k', 'ƒ': 'f', 'ƀ': 'b', 'ɨ': 'i', 'ʉ': 'u',
+  'ƶ': 'z', 'ǥ': 'g', 'ɍ': 'r', 'ɖ': 'd', 'ɗ': 'd', 'ɓ': 'b', 'ƙ': 'k', 'ə': 'e', 'ǝ': 'e', 'ɛ': 'e', 'ɔ': 'o',
+};
+const FOLDABLE_LETTER = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'g');
+
+/**
+ * Greek letters standing alone (a symbol in a title, "α-divergences", "β-VAE", "π₀") are read
+ * as their names, as LaTeX writes them (`$\alpha$`) and people type them. Runs of Greek
+ * letters are words of Greek and stay as they are.
+ */
+const GREEK_NAMES = [
+  'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu',
+  'nu', 'xi', 'omicron', 'pi', 'rho', 'sigma', 'sigma', 'tau', 'upsilon', 'phi', 'chi', 'psi', 'omega',
+];
+const GREEK = /[\u0370-\u03ff]/;
+const LONE_GREEK_LETTER = /(?<!\p{Script=Greek})[\u03b1-\u03c9](?!\p{Script=Greek})/gu;
+
+/**
+ * Lowercases and folds to ASCII where a reader would: diacritics stripped ("Rocktäschel" →
+ * "rocktaschel"), letters without a decomposition spelled out ("Łukasz" → "lukasz",
+ * "Søren" → "soren", "Straße" → "strasse"), lone Greek letters named ("β-VAE" → "beta-vae").
+ * Other scripts are lowercased and kept.
+ * @example foldText('Łukasz Kaiser, Søren Hauberg') // 'lukasz kaiser, soren hauberg'
  */
 export function foldText(text: string): string {
   const lower = text.toLowerCase();
   if (!NON_ASCII.test(lower)) return lower;
-  return lower.normalize('NFKD').replace(COMBINING_MARKS, '');
+  let folded = lower.normalize('NFKD').replace(COMBINING_MARKS, '').replace(FOLDABLE_LETTER, (ch) => LETTER_FOLDS[ch]!);
+  if (GREEK.test(folded)) folded = folded.replace(LONE_GREEK_LETTER, (ch) => ` ${GREEK_NAMES[ch.charCodeAt(0) - 0x3b1]!} `);
+  return folded;
 }
 
 /**

@@ -28,6 +28,38 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080);
   });
 
+  it('takes DATABASE_URL for PostgreSQL, and says what it must look like', () => {
+    expect(loadConfig({}).database).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/paperscout' }).database).toEqual({ url: 'postgres://u:p@db:5432/paperscout' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/paperscout' }).database).toEqual({ url: 'postgresql://db/paperscout' });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/x' })).toThrow(
+      'DATABASE_URL: must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
+    );
+  });
+
+  it('maps DISCORD_SHARD_COUNT and DISCORD_SHARDS to the shards this instance runs, and refuses ids that cannot be', () => {
+    expect(loadConfig({ DISCORD_TOKEN: 't' }).discord!.shards).toBeUndefined();
+    expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_SHARD_COUNT: '4' }).discord!.shards).toEqual({ count: 4 });
+    expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_SHARD_COUNT: '4', DISCORD_SHARDS: '2, 3' }).discord!.shards).toEqual({ count: 4, ids: [2, 3] });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DISCORD_TOKEN: 't', ...env });
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(problems({ DISCORD_SHARDS: '0' })).toEqual([
+      "DISCORD_SHARDS: needs DISCORD_SHARD_COUNT, the bot's total number of shards across all instances (set it on every instance)",
+    ]);
+    expect(problems({ DISCORD_SHARD_COUNT: '2', DISCORD_SHARDS: '1,2,3' })).toEqual(['DISCORD_SHARDS: shard ids run from 0 to 1 with DISCORD_SHARD_COUNT=2; 2, 3 are out of range']);
+    expect(problems({ DISCORD_SHARD_COUNT: '2', DISCORD_SHARDS: '1,1' })).toEqual(['DISCORD_SHARDS: lists a shard id twice']);
+    expect(problems({ DISCORD_SHARD_COUNT: '0', DISCORD_SHARDS: 'one' })).toEqual([
+      'DISCORD_SHARD_COUNT: must be the total number of shards of the bot across all instances, a whole number from 1, e.g. 4',
+      "DISCORD_SHARDS: must be this instance's shard ids separated by commas, each below DISCORD_SHARD_COUNT, e.g. 0,1",
+    ]);
+  });
+
   it('takes PORT for health and metrics without Slack too; 0 picks a free port; out of range is refused', () => {
     expect(loadConfig({}).port).toBe(3000);
     expect(loadConfig({ DISCORD_TOKEN: 't', PORT: '9100' }).port).toBe(9100);
@@ -47,6 +79,37 @@ describe('loadConfig', () => {
       }
       expect(message).toContain('.env.example');
     }
+  });
+
+  it('configures the sources: OAI and OpenReview endpoints, venues, lookups and the contact in the User-Agent', () => {
+    const config = loadConfig({
+      OPENREVIEW_VENUES: ' ICLR.cc/2025/Conference, NeurIPS.cc/2024/Conference,ICLR.cc/2025/Conference ',
+      OPENREVIEW_API_URL: 'http://127.0.0.1:9/',
+      LOOKUP_UPSTREAM: 'off',
+      PAPERSCOUT_CONTACT: 'lab-admin@example.org',
+    });
+    expect(config.arxiv.oaiUrl).toBe('https://oaipmh.arxiv.org/oai');
+    expect(config.openreview).toEqual({ apiUrl: 'http://127.0.0.1:9', venues: ['ICLR.cc/2025/Conference', 'NeurIPS.cc/2024/Conference'] });
+    expect(config.lookup).toEqual({ upstream: false, openalexUrl: 'https://api.openalex.org' });
+    expect(config.userAgent).toBe('PaperScout/0.1 (paper-search bot for research groups; mailto:lab-admin@example.org)');
+    expect(loadConfig({}).userAgent).toBe('PaperScout/0.1 (paper-search bot for research groups)');
+    expect(loadConfig({}).lookup.upstream).toBe(true);
+  });
+
+  it('explains bad source settings', () => {
+    const message = (() => {
+      try {
+        loadConfig({ OPENREVIEW_VENUES: 'ICLR 2025', PAPERSCOUT_CONTACT: 'me', LOOKUP_UPSTREAM: 'maybe', OPENREVIEW_USERNAME: 'a@b.org', ARXIV_OAI_URL: 'oaipmh.arxiv.org' });
+        return '';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(message).toContain('OPENREVIEW_VENUES: must be OpenReview venue ids separated by commas, e.g. ICLR.cc/2025/Conference');
+    expect(message).toContain('PAPERSCOUT_CONTACT: must be an email address or an http(s) URL');
+    expect(message).toContain('LOOKUP_UPSTREAM: must be on or off');
+    expect(message).toContain('OPENREVIEW_USERNAME, OPENREVIEW_PASSWORD: set both (an OpenReview account) or neither');
+    expect(message).toContain('ARXIV_OAI_URL: must be an http(s) URL such as https://oaipmh.arxiv.org/oai');
   });
 
   it('.env.example mirrors the schema key for key', () => {

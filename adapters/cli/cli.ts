@@ -10,11 +10,12 @@ import { paperLinks } from '../../src/library.js';
 import { SetupError, UserError } from '../../src/errors.js';
 import { messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
+import type { Paper } from '../../src/papers/model.js';
 import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
-import { WRITER_BUSY_TIMEOUT_MS, isBusyError } from '../../src/store/db.js';
+import { BATCH_LOCK_WAIT_MS, StoreUnavailableError, isStoreBusy } from '../../src/store/errors.js';
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
@@ -23,14 +24,20 @@ const USAGE = `Usage: paperscout <command> [options]
 
   ingest <file-or-dir>...                 import papers: Paper Copilot paperlists JSON, the arXiv
                                           metadata snapshot (JSONL), or JSONL/CSV with the paper fields
+  ingest <https URL>                      import a remote file of those formats (gzip too)
   sync arxiv [--categories cs.LG,cs.CL]   fetch the new submissions of arXiv categories (default:
                                           ARXIV_CATEGORIES), one request every 3 s as arXiv asks
+  sync arxiv --from YYYY-MM-DD [--until YYYY-MM-DD] [--categories …]
+                                          backfill from arXiv's OAI-PMH interface; run it again
+                                          after an interruption to resume where it stopped
+  sync openreview --venue <venue id>      all submissions of an OpenReview venue, with decisions
+                                          (e.g. ICLR.cc/2025/Conference; default: OPENREVIEW_VENUES)
   search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
   search --stdin --json                   one query a line in, one JSON array of hits a line out
   show <id|arXiv id|DOI|URL> [--json]     one paper in full
   topics                                  the topic taxonomy, with paper counts
   topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
-  stats [--memory]                        what the library holds (and the memory it takes)
+  stats [--memory] [--json]               what the library holds (and the memory it takes)
   reindex [--merge]                       rebuild the search index from the library, or with --merge fold
                                           recent changes into its snapshot (the bot does this itself)
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
@@ -41,7 +48,7 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
 const LOCKED_MESSAGE =
-  `Another process held the library's write lock for more than ${WRITER_BUSY_TIMEOUT_MS / 1000} s (an import, a re-index, ` +
+  `Another process held the library's write lock for more than ${BATCH_LOCK_WAIT_MS / 1000} s (an import, a re-index, ` +
   'a sqlite3 shell left in a transaction). What was written before stays; run the command again once that process is done.';
 
 async function main(argv: string[]): Promise<number> {
@@ -62,13 +69,13 @@ async function main(argv: string[]): Promise<number> {
       case 'search':
         return await search(app, rest);
       case 'show':
-        return show(app, rest);
+        return await show(app, rest);
       case 'topics':
         return topics(app);
       case 'topic':
         return await topic(app, rest);
       case 'stats':
-        return stats(app, rest);
+        return await stats(app, rest);
       case 'digest':
         return await runDigestCommand(app, rest, async (a) => (await import('../senders.js')).createSenders(a));
       default:
@@ -76,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } finally {
-    app.close();
+    await app.close();
   }
 }
 
@@ -90,17 +97,17 @@ async function search(app: App, args: string[]): Promise<number> {
   if (values.stdin) {
     const lines = createInterface({ input: process.stdin, terminal: false });
     for await (const line of lines) {
-      const result = app.library.search(line, { limit });
-      const hits = result.hits.map((h) => hitJson(app, h));
+      const result = await app.library.search(line, { limit });
+      const hits = await hitsJson(app, result.hits);
       process.stdout.write(values.json ? `${JSON.stringify(hits)}\n` : `${hits.map((h) => h.title).join('\n')}\n\n`);
     }
     return 0;
   }
   const query = positionals.join(' ');
   if (query.trim() === '') throw new UserError('cli.giveQuery');
-  const result = app.library.search(query, { limit });
+  const result = await app.library.search(query, { limit });
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(result.hits.map((h) => hitJson(app, h)), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await hitsJson(app, result.hits), null, 2)}\n`);
     return 0;
   }
   const m = messages(locale);
@@ -109,25 +116,25 @@ async function search(app: App, args: string[]): Promise<number> {
     process.stderr.write(`${m.t('cli.noResults')}\n`);
     return 1;
   }
-  const cards = app.library.cards(result, 0, limit, m);
+  const cards = await app.library.cards(result, 0, limit, m);
   const reply = { fallback: '', blocks: cards.map((paper) => ({ kind: 'paper' as const, paper })) };
   process.stdout.write(renderText({ ...reply, locale: m.locale }, textStyle()));
   process.stderr.write(`${m.t('cli.matching', { total: result.total, shown: result.hits.length })}\n`);
   return 0;
 }
 
-function show(app: App, args: string[]): number {
+async function show(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
   const key = positionals.join(' ').trim();
   if (!key) throw new UserError('cli.giveId');
   const ref = parsePaperRef(key);
-  const paper = app.store.get(key) ?? (ref && app.store.findByRef(ref));
-  if (!paper) throw new UserError('cli.noPaper', { key });
+  const found = (await app.library.findById(key)) ?? (ref && (await app.store.findByRef(ref)));
+  if (!found) throw new UserError('cli.noPaper', { key });
+  const { paper, doc } = found;
   if (values.json) {
     process.stdout.write(`${JSON.stringify(paper, null, 2)}\n`);
     return 0;
   }
-  const doc = app.store.docOf(paper.id)!;
   const m = messages(locale);
   const card = app.library.card(paper, doc, { detail: true, messages: m });
   process.stdout.write(renderText({ locale: m.locale, fallback: '', blocks: [{ kind: 'paper', paper: card }] }, textStyle()));
@@ -166,11 +173,15 @@ async function topic(app: App, args: string[]): Promise<number> {
   return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
 }
 
-function stats(app: App, args: string[]): number {
-  const { values } = parseArgs({ args, options: { memory: { type: 'boolean', default: false } } });
+async function stats(app: App, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { memory: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
   const s = app.library.stats();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(await statsJson(app, s))}\n`);
+    return 0;
+  }
   const lines = [
-    `Library: ${app.demo ? 'bundled demo corpus (DATA_DIR has no papers yet)' : app.config.dbPath}`,
+    `Library: ${app.demo ? 'bundled demo corpus (the library has no papers yet)' : app.stores.description}`,
     `Papers: ${s.papers.toLocaleString('en-US')} (index generation ${s.generation}, ${s.terms.toLocaleString('en-US')} distinct words)`,
     `Years: ${s.years}`,
     `Venues: ${s.venues.map(([v, n]) => `${v || '(none)'} ${n.toLocaleString('en-US')}`).join(', ')}`,
@@ -186,14 +197,37 @@ function stats(app: App, args: string[]): number {
   return 0;
 }
 
-function hitJson(app: App, hit: SearchHit) {
-  const paper = app.store.getByDoc(hit.storeDoc);
+/** `stats --json`: the library's counts as one object. */
+async function statsJson(app: App, s: ReturnType<App['library']['stats']>) {
+  const [min, max] = s.years === 'none' ? [] : s.years.split('–').map(Number);
+  return {
+    papers: s.papers,
+    stored: await app.store.count(),
+    demo: app.demo,
+    generation: s.generation,
+    terms: s.terms,
+    years: min !== undefined ? { min, max } : null,
+    withTopic: s.withTopic,
+    venues: Object.fromEntries(s.venues),
+    statuses: Object.fromEntries(await app.store.statusCounts()),
+    harvests: app.demo ? [] : (await app.stores.harvests.list()).map((h) => ({ key: h.key, source: h.source, updatedAt: h.updatedAt })),
+  };
+}
+
+/** The hits as `search --json` prints them, their papers read in one go. */
+async function hitsJson(app: App, hits: readonly SearchHit[]) {
+  const papers = await app.library.papersByDocs(hits.map((h) => h.storeDoc));
+  return hits.map((hit) => hitJson(hit, papers.get(hit.storeDoc)));
+}
+
+function hitJson(hit: SearchHit, paper: Paper | undefined) {
   return {
     id: hit.id,
     title: hit.title,
     authors: paper?.authors ?? [],
     venue: paper?.venue ?? '',
     year: paper?.year ?? null,
+    status: paper?.status ?? '',
     score: Math.round(hit.score * 1000) / 1000,
     topics: paper?.topics ?? [],
     url: (paper && paperLinks(paper)[0]?.url) ?? null,
@@ -223,12 +257,13 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof UserError) {
       process.stderr.write(`${messages(locale).text(err.reason)}\n`);
-    } else if (err instanceof SetupError) {
+    } else if (err instanceof SetupError || err instanceof StoreUnavailableError) {
+      // The message is the whole story (what, where, what to do): no stack trace.
       process.stderr.write(`${err.message}\n`);
       process.exitCode = 1;
       return;
     }
-    if (isBusyError(err)) {
+    if (isStoreBusy(err)) {
       process.stderr.write(`${LOCKED_MESSAGE}\n`);
       process.exitCode = 1;
       return;

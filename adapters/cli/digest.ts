@@ -39,12 +39,12 @@ export async function runDigestCommand(app: App, args: string[], createSenders: 
   if (verb === 'preview') {
     const channel = positionals[0];
     if (!channel) throw new UserError('cli.giveChannel');
-    const subs = (['discord', 'slack'] as const).flatMap((p) => app.digests.forChannel(p, channel));
+    const subs = (await Promise.all((['discord', 'slack'] as const).map((p) => app.digests.forChannel(p, channel)))).flat();
     if (subs.length === 0) throw new UserError('cli.noDigests', { channel });
     for (const sub of subs) {
       const slot = latestSlot(sub, at) ?? at;
-      const plan = choosePapers(app.library, app.digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt));
-      const parts = renderDigest({ library: app.library, states: app.states, now: at }, sub, { ...plan, papers: plan.papers.map((p) => p.id) }, slot);
+      const plan = await choosePapers(app.library, app.digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt));
+      const parts = await renderDigest({ library: app.library, states: app.states, now: at }, sub, { ...plan, papers: plan.papers.map((p) => p.id) }, slot);
       process.stdout.write(`── ${sub.platform} ${sub.channel} · ${sub.label} (${sub.status}) ──\n`);
       for (const part of parts) process.stdout.write(renderText(part.reply, { ansi: process.stdout.isTTY === true, width: 100 }));
     }

@@ -1,5 +1,5 @@
 /**
- * `paperscout ingest <file-or-dir>...`: import papers into DATA_DIR, then bring the search
+ * `paperscout ingest <file-or-dir-or-URL>...`: import papers into DATA_DIR, then bring the search
  * index up to date. Ctrl-C stops after the batch being written; running the same command again
  * finishes the job.
  */
@@ -11,54 +11,53 @@ import { createProgressBar } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
+import { openStores } from '../../src/store/open.js';
+import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
+import { abortOnSignal } from './signals.js';
 
 /** Imports larger than this are indexed while they run, by a worker thread on the second core. */
 const BACKGROUND_INDEX_BYTES = 32 << 20;
-import { openDatabase, tuneForBulkWrites } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
-import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
-import { abortOnSignal } from './signals.js';
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
   if (paths.length === 0) throw new UserError('cli.giveFiles');
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
-  tuneForBulkWrites(db);
-  const store = new PaperStore(db);
+  const stores = await openStores(config, { log, bulk: true });
+  const store = stores.papers;
   const stop = abortOnSignal('Stopping after the current batch');
   try {
-    ensureTopicsCurrent(store, { taxonomyHash, classify });
+    await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
     const bar = createProgressBar(process.stderr);
     const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
-    let indexer: IngestIndexer | undefined;
+    let indexing: Promise<IngestIndexer> | undefined;
     const summary = await ingestPaths(paths, {
       store,
       classify,
       onProgress: (p) => {
         bar.update(p);
-        if (!indexer && p.bytesTotal >= BACKGROUND_INDEX_BYTES) indexer = new IngestIndexer(source, config.dbPath, config.indexPath, log);
-        indexer?.notify();
+        indexing ??= p.bytesTotal >= BACKGROUND_INDEX_BYTES ? IngestIndexer.start(source, stores.target, config.indexPath, log) : undefined;
+        void indexing?.then((indexer) => indexer.notify());
       },
       signal: stop.signal,
+      userAgent: config.userAgent,
     });
     bar.done();
     const ingestSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
     // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
-    if (indexer) await indexer.finish();
-    else settleIndex(source, config.indexPath, log);
+    if (indexing) await (await indexing).finish();
+    else await settleIndex(source, config.indexPath, log);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     process.stdout.write(
-      `Library: ${store.count().toLocaleString('en-US')} papers in ${config.dataDir} ` +
+      `Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir} ` +
         `(import ${ingestSeconds.toFixed(1)} s, search index ${indexSeconds.toFixed(1)} s)\n`,
     );
     const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
     stop.dispose();
-    db.close();
+    await stores.close();
   }
 }
 
@@ -75,20 +74,22 @@ export async function runReindex(args: string[], config: Config, log: Logger): P
   const unknown = args.filter((a, i) => a !== '--merge' && a !== '--pause-ms' && (pauseAt < 0 || i !== pauseAt + 1));
   if (unknown.length > 0) throw new UserError('cli.reindexArgs', { args: unknown.join(' ') });
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
+  const stores = await openStores(config, { log });
   try {
-    const store = new PaperStore(db);
-    ensureTopicsCurrent(store, { taxonomyHash, classify });
+    const store = stores.papers;
+    await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
     const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
-    const done = withIndexLock(config.indexPath, () => (merge ? mergeIndex(source, config.indexPath, log, { pauseMs }) : buildBase(source, config.indexPath, log).generation));
+    const done = await withIndexLock(config.indexPath, async () =>
+      merge ? mergeIndex(source, config.indexPath, log, { pauseMs }) : (await buildBase(source, config.indexPath, log)).generation,
+    );
     if (done === 'busy') {
       process.stderr.write('Another process is writing the search index; it will be up to date when that finishes.\n');
       return 75;
     }
-    process.stdout.write(`Search index: ${store.count().toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(`Search index: ${(await store.count()).toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } finally {
-    db.close();
+    await stores.close();
   }
 }

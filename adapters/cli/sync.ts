@@ -1,55 +1,109 @@
 /**
- * `paperscout sync arxiv [--categories cs.LG,cs.CL]`: fetch the day's new submissions of the
- * followed arXiv categories into DATA_DIR, then bring the search index up to date. Ctrl-C stops
- * before the next request; the categories already synced stay synced.
+ * `paperscout sync arxiv [--categories cs.LG,cs.CL]`: the day's new submissions of the followed
+ * arXiv categories. With `--from YYYY-MM-DD [--until YYYY-MM-DD]`: a backfill over arXiv's
+ * OAI-PMH interface, resumable (run the same command again after a kill).
+ * `paperscout sync openreview --venue ICLR.cc/2025/Conference`: all of a venue's submissions.
+ * Each brings the search index up to date at the end. Ctrl-C stops before the next request;
+ * what was stored stays stored.
  */
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { ensureTopicsCurrent, loadTopics } from '../../src/app.js';
+import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
+import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
 import { settleIndex } from '../../src/search/indexFile.js';
 import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
-import { formatSyncSummary } from '../../src/sources/arxiv/summary.js';
+import { harvestArxiv, type HarvestProgress } from '../../src/sources/arxiv/harvest.js';
+import { formatHarvestSummary, formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
 import { systemClock } from '../../src/sources/clock.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openStores } from '../../src/store/open.js';
+import { runOpenReviewSync } from './openreview.js';
 
 const CATEGORY = /^[a-z-]+(\.[A-Za-z-]+)?$/;
 
 export async function runSync(args: string[], config: Config, log: Logger): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { categories: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { categories: { type: 'string' }, from: { type: 'string' }, until: { type: 'string' }, venue: { type: 'string', multiple: true } },
+  });
   const [source, ...extra] = positionals;
+  if (source === 'openreview' && extra.length === 0) return runOpenReviewSync(values.venue ?? [], config, log);
   if (source !== 'arxiv' || extra.length > 0) {
-    throw source && source !== 'arxiv' ? new UserError('cli.syncSourceNot', { source }) : new UserError('cli.syncSource');
+    throw source && source !== 'arxiv' && source !== 'openreview' ? new UserError('cli.syncSourceNot', { source }) : new UserError('cli.syncSource');
   }
+  if (values.venue) throw new UserError('cli.venueIsOpenReview');
   const categories = values.categories?.split(',').map((c) => c.trim()).filter(Boolean) ?? config.arxiv.categories;
   const bad = categories.filter((c) => !CATEGORY.test(c));
   if (categories.length === 0 || bad.length > 0) {
     throw bad.length > 0 ? new UserError('cli.badCategoriesNot', { bad: bad.map((c) => `"${c}"`).join(', ') }) : new UserError('cli.badCategories');
   }
+  const range = dateRange(values.from, values.until, systemClock.now());
   const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const db = openDatabase(config.dbPath);
-  const store = new PaperStore(db);
+  const stores = await openStores(config, { log });
+  const store = stores.papers;
   const stop = abortOnSignal('Stopping before the next request');
   try {
-    const reclassified = ensureTopicsCurrent(store, { taxonomyHash, classify });
-    if (categories.length > 1) process.stderr.write(`Syncing ${categories.length} arXiv categories, one request every 3 s as arXiv asks…\n`);
-    const summary = await syncArxiv(
-      { store, classify, config: config.arxiv, http: fetchHttpGet(), clock: systemClock, log },
-      { categories, signal: stop.signal },
-    );
-    process.stdout.write(`${formatSyncSummary(summary)}\n`);
-    if (summary.changed || reclassified > 0) {
-      settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-      process.stdout.write(`Library: ${store.count().toLocaleString('en-US')} papers in ${config.dataDir}\n`);
+    const reclassified = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
+    const http = fetchHttpGet({ userAgent: config.userAgent, ...(range && { timeoutMs: 180_000 }) });
+    let changed: boolean;
+    let exit: number;
+    if (range) {
+      if (!config.contact) process.stderr.write('Tip: set PAPERSCOUT_CONTACT (an email or URL) so arXiv can reach whoever runs this harvest.\n');
+      process.stderr.write(`Harvesting arXiv from ${range.from} to ${range.until ?? 'now'} over OAI-PMH, one request every 3 s as arXiv asks…\n`);
+      const bar = createProgressBar<HarvestProgress>(process.stderr, { render: harvestLine });
+      const summary = await harvestArxiv(
+        { store, harvests: stores.harvests, jobs: stores.jobs, classify, oaiUrl: config.arxiv.oaiUrl, http, clock: systemClock, log },
+        { ...range, categories, signal: stop.signal, onProgress: (p) => bar.update(p) },
+      );
+      bar.done();
+      process.stdout.write(`${formatHarvestSummary(summary)}\n`);
+      changed = summary.changed;
+      exit = summary.aborted ? 130 : summary.sets.length > 0 && summary.failed.length === summary.sets.length ? 1 : 0;
+    } else {
+      if (categories.length > 1) process.stderr.write(`Syncing ${categories.length} arXiv categories, one request every 3 s as arXiv asks…\n`);
+      const summary = await syncArxiv({ store, classify, config: config.arxiv, http, clock: systemClock, log }, { categories, signal: stop.signal });
+      process.stdout.write(`${formatSyncSummary(summary)}\n`);
+      changed = summary.changed;
+      exit = summary.aborted ? 130 : summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
     }
-    if (summary.aborted) return 130;
-    return summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
+    if (changed || reclassified > 0) {
+      await settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
+      process.stdout.write(`Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir}\n`);
+    }
+    return exit;
   } finally {
     stop.dispose();
-    db.close();
+    await stores.close();
   }
+}
+
+/**
+ * The backfill's dates, checked: real days, `--until` not before `--from`, `--until` only with
+ * `--from`. Undefined without `--from` (the daily sync).
+ */
+export function dateRange(from: string | undefined, until: string | undefined, now: Date): { from: string; until?: string } | undefined {
+  if (from === undefined) {
+    if (until !== undefined) throw new UserError('cli.untilNeedsFrom');
+    return undefined;
+  }
+  for (const [flag, value] of [['--from', from], ['--until', until]] as const) {
+    if (value !== undefined && !isDay(value)) throw new UserError('cli.badDay', { flag, value });
+  }
+  if (until !== undefined && until < from) throw new UserError('cli.untilBeforeFrom', { until, from });
+  if (from > now.toISOString().slice(0, 10)) throw new UserError('cli.fromInFuture', { from });
+  return { from, ...(until !== undefined && { until }) };
+}
+
+function isDay(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
+function harvestLine(p: HarvestProgress, width: number): string {
+  const label = `set ${p.set}, page ${p.pages}${p.datestamp ? `, up to ${p.datestamp}` : ''}`;
+  return renderCountLine({ done: p.records, ...(p.completeListSize !== undefined && { total: p.completeListSize }), unit: 'records', label }, width);
 }

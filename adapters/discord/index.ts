@@ -42,6 +42,8 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Dis
     intents: [GatewayIntentBits.Guilds],
     allowedMentions: { parse: [], repliedUser: false },
     ...(config.apiUrl && { rest: { api: config.apiUrl } }),
+    // Several instances: Discord routes each server's events to shard (guild_id >> 22) % count.
+    ...(config.shards && { shardCount: config.shards.count, ...(config.shards.ids && { shards: config.shards.ids }) }),
   });
   // Before login: no gateway payload may reach discord.js unguarded.
   handleInteractions(client, app, guardGateway(client, log), options);
@@ -95,7 +97,7 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Dis
     await client.destroy();
     throw startFailure(err, api, config);
   }
-  log.info({ user: client.user?.tag, application: client.application?.id, api }, 'connected to Discord');
+  log.info({ user: client.user?.tag, application: client.application?.id, api, shards: client.options.shards, shardCount: client.options.shardCount }, 'connected to Discord');
   await warnIfCommandsDiffer(client, app, config, log);
   return {
     name: 'discord',

@@ -3,7 +3,7 @@
  * {@link Supervisor} (retried, restarted, never taking the other down), the background jobs,
  * health, readiness and metrics on PORT (Slack's own server in HTTP mode, else a small one), and
  * a graceful shutdown that takes no new requests, lets those under way finish (up to
- * {@link DRAIN_TIMEOUT_MS}), checkpoints SQLite and reports the exit code.
+ * {@link DRAIN_TIMEOUT_MS}), closes the store (checkpointing SQLite) and reports the exit code.
  */
 import type { App } from '../../src/app.js';
 import type { DiscordConfig, SlackConfig } from '../../src/config.js';
@@ -12,7 +12,6 @@ import type { ChatPlatform } from '../../src/digest/store.js';
 import { lastSyncKey } from '../../src/sources/arxiv/sync.js';
 import { systemClock, type Clock } from '../../src/sources/clock.js';
 import { startBackgroundJobs, type BackgroundJobs } from '../background.js';
-import { checkpointAndClose } from './close.js';
 import { healthReport, readiness, type DigestRunHealth, type HealthSnapshot, type SyncHealth } from './health.js';
 import { listenFailure, opsRoutes, startOpsServer, type OpsServer } from './http.js';
 import { InFlight } from './inflight.js';
@@ -72,15 +71,29 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     },
   });
 
-  const snapshot = (): HealthSnapshot => ({
-    now: clock.now(),
-    startedAt,
-    stopping,
-    adapters: supervisor.status(),
-    library: { loaded: app.library.loaded, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.store.generation(), demo: app.demo },
-    digests: { scheduler: app.config.digestScheduler, ...(lastDigestRun && { lastRun: lastDigestRun }) },
-    sync: { scheduled: !app.demo, ...lastSync(app), ...(lastSyncRun && { lastRun: lastSyncRun }) },
-  });
+  // When any process last synced: read from the store now and then, so a health probe never waits for it.
+  let lastSyncAt: Pick<SyncHealth, 'at'> = {};
+  let lastSyncRead = 0;
+  const readLastSync = () => {
+    lastSyncRead = clock.now().getTime();
+    lastSync(app).then(
+      (at) => (lastSyncAt = at),
+      (err: unknown) => log.warn({ err }, 'could not read when arXiv was last synced'),
+    );
+  };
+  readLastSync();
+  const snapshot = (): HealthSnapshot => {
+    if (clock.now().getTime() - lastSyncRead > 60_000) readLastSync();
+    return {
+      now: clock.now(),
+      startedAt,
+      stopping,
+      adapters: supervisor.status(),
+      library: { loaded: app.library.loaded, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.library.knownStoreGeneration, demo: app.demo },
+      digests: { scheduler: app.config.digestScheduler, ...(lastDigestRun && { lastRun: lastDigestRun }) },
+      sync: { scheduled: !app.demo, ...lastSyncAt, ...(lastSyncRun && { lastRun: lastSyncRun }) },
+    };
+  };
   metrics.watch({
     library: () => ({ papers: app.library.size, generation: app.library.generation }),
     adapters: () => supervisor.status(),
@@ -91,26 +104,27 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
   let slackEndpoint: import('../slack/index.js').SlackEndpoint | undefined;
   let opsServer: OpsServer | undefined;
   let listening = port;
+  // Every platform is registered before anything listens: /readyz must not say ready before they connect.
+  if (discord) {
+    const { startDiscord } = await import('../discord/index.js');
+    supervisor.add({ name: 'discord', start: (signal) => startDiscord(app, discord, { track: inFlight.track, signal }) });
+  }
   if (slack) {
     const { createSlack } = await import('../slack/index.js');
     const endpoint = createSlack(app, slack, { track: inFlight.track, ...(!slack.appToken && { customRoutes: routes }) });
     slackEndpoint = endpoint;
+    supervisor.add({ name: 'slack', start: (signal) => endpoint.connect(signal) });
     try {
       listening = (await endpoint.listen()) ?? listening;
     } catch (err) {
       throw listenFailure(err, slack.port);
     }
-    supervisor.add({ name: 'slack', start: (signal) => endpoint.connect(signal) });
   }
   if (!slack || slack.appToken) {
     opsServer = await startOpsServer(port, routes);
     listening = opsServer.port;
   }
   log.info({ port: listening, paths: routes.map((r) => r.path) }, 'health, readiness and metrics are served');
-  if (discord) {
-    const { startDiscord } = await import('../discord/index.js');
-    supervisor.add({ name: 'discord', start: (signal) => startDiscord(app, discord, { track: inFlight.track, signal }) });
-  }
   supervisor.start();
 
   // Digests go through whichever adapters are connected when they are due.
@@ -128,11 +142,13 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     });
   }
   const jobs: BackgroundJobs = startBackgroundJobs(app, senders, {
+    platformsReady: () => supervisor.allConnected,
     onDigestRun: (at, result) => {
       lastDigestRun = 'summary' in result ? { at: at.toISOString(), summary: result.summary } : { at: at.toISOString(), error: String(result.error) };
     },
     onSync: (result) => {
       const at = clock.now().toISOString();
+      readLastSync();
       if ('summary' in result) {
         metrics.synced(result.summary);
         lastSyncRun = { at, added: result.summary.added, updated: result.summary.updated, failedCategories: result.summary.failed.length };
@@ -166,7 +182,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
         await supervisor.stop();
         await slackEndpoint?.close();
         await opsServer?.close();
-        checkpointAndClose(app);
+        await app.close({ checkpoint: true });
         log.info({ clean: drained }, 'stopped');
         return drained ? 0 : 1;
       })();
@@ -176,10 +192,10 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
 }
 
 /** When any process last synced arXiv wholly (the newest of the followed categories). */
-function lastSync(app: App): Pick<SyncHealth, 'at'> {
+async function lastSync(app: App): Promise<Pick<SyncHealth, 'at'>> {
   let newest: string | undefined;
   for (const category of app.config.arxiv.categories) {
-    const at = app.store.getMeta(lastSyncKey(category));
+    const at = await app.store.getMeta(lastSyncKey(category));
     if (at && (!newest || at > newest)) newest = at;
   }
   return newest ? { at: newest } : {};

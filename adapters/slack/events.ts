@@ -4,12 +4,16 @@
  *   mention's thread (or starts one under a top-level mention) with chat.postMessage; a reply
  *   the core marks ephemeral goes to the asker only (chat.postEphemeral, same thread).
  * - `link_shared`: links to papers in the library (arXiv, OpenReview, doi.org, a paper's own page
- *   or pdf) get a compact card through chat.unfurl; other links are left alone.
+ *   or pdf) get a compact card through chat.unfurl; an arXiv, DOI or OpenReview link to a paper
+ *   the library lacks is looked up (and the paper added) first. Bolt has acknowledged the event
+ *   before this runs, so a lookup only delays the card. Other links are left alone.
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { Logger } from 'pino';
+import type { StoredPaper } from '../../src/store/papers.js';
 import type { App } from '../../src/app.js';
-import { messages } from '../../src/i18n/index.js';
+import { messages, translate } from '../../src/i18n/index.js';
+import { parsePaperRef } from '../../src/papers/ids.js';
 import { messageReply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
 import { channelKind, mentionRequest, sharedLinkUrl } from './incoming.js';
@@ -45,10 +49,9 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
   });
 
   bolt.event('link_shared', async ({ event, client }) => {
-    const found = event.links.slice(0, MAX_UNFURLS).flatMap(({ url }) => {
-      const paper = typeof url === 'string' ? paperAt(app, url, log) : undefined;
-      return paper ? [{ url, ...paper }] : [];
-    });
+    const urls = [...new Set(event.links.slice(0, MAX_UNFURLS).map((l) => l.url).filter((u): u is string => typeof u === 'string'))];
+    const papers = await Promise.all(urls.map((url) => paperFor(app, url, log)));
+    const found = urls.flatMap((url, i) => (papers[i] ? [{ url, ...papers[i] }] : []));
     if (found.length === 0) return;
     // Slack has no workspace language: the card speaks the language of whoever shared the link.
     const m = messages((await memberInfo(client, event.user, app)).locale);
@@ -60,11 +63,23 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
   });
 }
 
+/** The paper a shared link names: held, or looked up when the library lacks it. */
+async function paperFor(app: App, url: string, log: Logger): Promise<StoredPaper | undefined> {
+  const held = await paperAt(app, url, log);
+  if (held || !app.lookup || url.length > 2000) return held;
+  const ref = parsePaperRef(sharedLinkUrl(url));
+  if (!ref || ref.kind === 'url') return undefined;
+  const outcome = await app.lookup.find(ref);
+  if (outcome.kind === 'found') return { doc: outcome.doc, paper: outcome.paper };
+  log.info({ url: url.slice(0, 200), outcome: outcome.kind, reason: translate('en', outcome.message) }, 'shared link names no paper we could find');
+  return undefined;
+}
+
 /** The paper a shared link names, if any; an odd URL is simply not a paper. */
-function paperAt(app: App, url: string, log: Logger): ReturnType<App['library']['findByLink']> {
+async function paperAt(app: App, url: string, log: Logger): Promise<StoredPaper | undefined> {
   if (url.length > 2000) return undefined;
   try {
-    return app.library.findByLink(sharedLinkUrl(url));
+    return await app.library.findByLink(sharedLinkUrl(url));
   } catch (err) {
     log.warn({ err, url: url.slice(0, 200) }, 'link lookup failed');
     return undefined;

@@ -28,7 +28,7 @@ const openMs = performance.now() - openStarted;
 const rssAfterLoad = rssMb();
 
 const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as Array<{ kind: string; query: string }>;
-for (const q of queries) app.library.search(q.query, { limit: 10 }); // warm-up
+for (const q of queries) await app.library.search(q.query, { limit: 10 }); // warm-up
 const wall: number[] = [];
 const cpu: number[] = [];
 const byKind = new Map<string, number[]>();
@@ -36,7 +36,7 @@ for (let pass = 0; pass < 3; pass++) {
   for (const q of queries) {
     const t = performance.now();
     const u = process.cpuUsage();
-    app.library.search(q.query, { limit: 10 });
+    await app.library.search(q.query, { limit: 10 });
     const c = process.cpuUsage(u);
     const ms = performance.now() - t;
     wall.push(ms);
@@ -56,7 +56,7 @@ for (let pass = 0; pass < 5; pass++) {
 const titles = JSON.parse(readFileSync(titlesFile, 'utf8')) as string[];
 let exactHits = 0;
 for (const title of titles) {
-  const top = app.library.search(title, { limit: 1 }).hits[0];
+  const top = (await app.library.search(title, { limit: 1 })).hits[0];
   if (top && normalizeTitle(top.title) === normalizeTitle(title)) exactHits++;
 }
 
@@ -82,7 +82,8 @@ const watchdog = setInterval(() => {
 await app.library.catchUp();
 clearInterval(watchdog);
 const catchUpMs = performance.now() - catchUpStarted;
-const botFound = newTitles.slice(0, 50).filter((t) => normalizeTitle(app.library.search(t, { limit: 1 }).hits[0]?.title ?? '') === normalizeTitle(t)).length;
+let botFound = 0;
+for (const t of newTitles.slice(0, 50)) if (normalizeTitle((await app.library.search(t, { limit: 1 })).hits[0]?.title ?? '') === normalizeTitle(t)) botFound++;
 
 const burst = await benchDiscordBurst(app, 100);
 const digestLine = (await benchDigest(app, 1000))[0]!;
@@ -104,5 +105,5 @@ process.stdout.write(
     digestSeconds,
   })}\n`,
 );
-app.close();
+await app.close();
 process.exit(0);

@@ -45,19 +45,19 @@ const subscribe = defineSubcommand({
     const { fill, ...rest } = parseOptionText(text, Object.keys(subscribeOptions.shape));
     return { ...(rest as unknown as z.input<typeof subscribeOptions>), ...(fill !== undefined && { fill: yesNo(fill) }) };
   },
-  run(ctx, args) {
+  async run(ctx, args) {
     const { platform, channel } = where(ctx);
     const cannotPost = whyNoDigestsHere(ctx);
     if (cannotPost) throw new UserError(cannotPost);
-    const target = resolveTarget(ctx, args.topic);
+    const target = await resolveTarget(ctx, args.topic);
     const time = args.time === undefined ? DEFAULT_TIME : parseTimeOfDay(args.time);
     if (!time) throw new UserError('digest.badTime', { value: shorten(args.time ?? '', 20) });
     const zoneInput = args.timezone ?? ctx.user.timezone ?? 'UTC';
     const timezone = canonicalTimeZone(zoneInput);
     if (!timezone) throw new UserError('digest.badZone', { value: shorten(zoneInput, 40) });
-    const existing = ctx.digests.forChannel(platform, channel).find((s) => s.query === target.query);
+    const existing = (await ctx.digests.forChannel(platform, channel)).find((s) => s.query === target.query);
     requirePermission(ctx, existing);
-    const sub = ctx.digests.subscribe({
+    const sub = await ctx.digests.subscribe({
       platform,
       workspace: ctx.workspace?.id ?? '',
       channel,
@@ -89,9 +89,9 @@ const unsubscribe = defineSubcommand({
   name: 'unsubscribe',
   options: unsubscribeOptions,
   fromText: (text) => parseOptionText(text, ['topic']),
-  run(ctx, { topic }) {
+  async run(ctx, { topic }) {
     const { platform, channel } = where(ctx);
-    const subs = ctx.digests.forChannel(platform, channel);
+    const subs = await ctx.digests.forChannel(platform, channel);
     if (subs.length === 0) throw new UserError(noDigestsHere(ctx) ?? msg('digest.none'));
     let chosen: Subscription[] = subs;
     if (topic) {
@@ -134,8 +134,8 @@ export const digestCommand = defineCommand({
     });
   },
   actions: {
-    stop(ctx, [id]) {
-      const sub = ctx.digests.get(Number(id));
+    async stop(ctx, [id]) {
+      const sub = await ctx.digests.get(Number(id));
       const { platform, channel } = where(ctx);
       if (!sub || sub.platform !== platform || sub.channel !== channel) throw new UserError('digest.gone');
       return stop(ctx, sub);
@@ -143,26 +143,27 @@ export const digestCommand = defineCommand({
   },
 });
 
-function stop(ctx: CommandContext, sub: Subscription): Reply {
+async function stop(ctx: CommandContext, sub: Subscription): Promise<Reply> {
   requirePermission(ctx, sub);
-  ctx.digests.unsubscribe(sub.id);
+  await ctx.digests.unsubscribe(sub.id);
   return messageReply(ctx.i18n.t('digest.stopped', { label: subscriptionLabel(ctx.library.taxonomy, sub, ctx.i18n) }));
 }
 
-function listReply(ctx: CommandContext): Reply {
+async function listReply(ctx: CommandContext): Promise<Reply> {
   const { platform, channel } = where(ctx);
-  const subs = ctx.digests.forChannel(platform, channel);
+  const subs = await ctx.digests.forChannel(platform, channel);
   if (subs.length === 0) return messageReply(ctx.i18n.text(noDigestsHere(ctx) ?? msg('digest.noneYet')), { ephemeral: true });
   const label = (s: Subscription) => subscriptionLabel(ctx.library.taxonomy, s, ctx.i18n);
   const labels = subs.map(label).join('; ');
   // Listed even where the bot can no longer post (permissions taken away, or set up before this check), with why they cannot arrive.
   const cannotPost = whyNoDigestsHere(ctx);
+  const details = await Promise.all(subs.map((s) => describeWithRuns(ctx, s)));
   return {
     fallback: cannotPost ? ctx.i18n.t('digest.listFallbackCannotPost', { labels, reason: [cannotPost] }) : ctx.i18n.t('digest.listFallback', { labels }),
     blocks: [
       { kind: 'heading', text: ctx.i18n.t('digest.listHeading') },
       ...(cannotPost ? [{ kind: 'text' as const, text: ctx.i18n.text(cannotPost) }] : []),
-      { kind: 'list', items: subs.map((s) => ({ text: label(s), detail: describeWithRuns(ctx, s) })) },
+      { kind: 'list', items: subs.map((s, i) => ({ text: label(s), detail: details[i]! })) },
     ],
     ephemeral: true,
   };
@@ -184,8 +185,8 @@ function describe(ctx: CommandContext, sub: Subscription): string {
 }
 
 /** A subscription's line, with a digest still being retried and why. */
-function describeWithRuns(ctx: CommandContext, sub: Subscription): string {
-  const retrying = ctx.digests.openRuns(sub.id).find((r) => r.lastError);
+async function describeWithRuns(ctx: CommandContext, sub: Subscription): Promise<string> {
+  const retrying = (await ctx.digests.openRuns(sub.id)).find((r) => r.lastError);
   const problem = retrying ? ctx.i18n.t('digest.retrying', { date: ctx.i18n.date(new Date(retrying.slot), sub.timezone), error: retrying.lastError ?? '' }) : '';
   return `${describe(ctx, sub)}${problem}`;
 }
@@ -249,14 +250,14 @@ function yesNo(value: string): boolean {
 }
 
 /** A topic of the taxonomy when the words name one, else a search. */
-function resolveTarget(ctx: CommandContext, input: string): { query: string; label: string } {
+async function resolveTarget(ctx: CommandContext, input: string): Promise<{ query: string; label: string }> {
   if (parsePaperRef(input)) {
     throw new UserError('digest.notOnePaper');
   }
   const found = ctx.library.topics.resolve(input);
   if ('topic' in found) return { query: `topic:"${found.topic.id}"`, label: found.topic.label };
   const words = input.replace(/\s+/g, ' ').trim();
-  if (ctx.library.search(words, { limit: 1 }).hits.length === 0) {
+  if ((await ctx.library.search(words, { limit: 1 })).hits.length === 0) {
     const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
     if (suggestions.length === 0) throw new UserError('digest.noMatch', { words: shorten(words, 60) });
     throw new UserError('digest.noMatchMaybe', { words: shorten(words, 60), suggestions: { items: suggestions, type: 'disjunction' } });

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { MAX_QUERY_LENGTH } from '../search/query.js';
-import { showPage, showPaper, startSearch, shorten } from './results.js';
+import { parsePaperRef } from '../papers/ids.js';
+import { showLookedUp, showPage, showPaper, startSearch, shorten } from './results.js';
 import { MAX_CHOICE_LENGTH, defineCommand } from './types.js';
 
 /** The value an autocomplete choice submits: opens exactly that paper. */
@@ -23,24 +24,24 @@ export const paperCommand = defineCommand({
   name: 'paper',
   options,
   fromText: (text) => ({ query: text }),
-  run(ctx, { query }) {
+  async run(ctx, { query }) {
     const open = new RegExp(`^${OPEN_PREFIX}(\\d{1,12})$`).exec(query);
     if (open) return showPaper(ctx, Number(open[1]));
+    const ref = parsePaperRef(query);
+    // A paper named by an id or link that the library lacks is fetched, shown and kept.
+    if (ref && ref.kind !== 'url' && ctx.lookup && !(await ctx.library.store.findByRef(ref))) return showLookedUp(ctx, ctx.lookup, ref);
     return startSearch(ctx, { query });
   },
   autocomplete(ctx, option, value) {
     if (option !== 'query' || value.trim().length < 2) return [];
     // Chinese terms suggest the titles their English reading finds.
-    return ctx.library.suggest(ctx.library.readQuery(value).query, 25).flatMap((s) => {
-      const doc = ctx.library.docOf(s.id);
-      return doc === undefined ? [] : [{ name: shorten(s.title, MAX_CHOICE_LENGTH), value: `${OPEN_PREFIX}${doc}` }];
-    });
+    return ctx.library.suggest(ctx.library.readQuery(value).query, 25).map((s) => ({ name: shorten(s.title, MAX_CHOICE_LENGTH), value: `${OPEN_PREFIX}${s.storeDoc}` }));
   },
   actions: {
     page: (ctx, [stateId, page]) => showPage(ctx, required(stateId), integer(page)),
     // From a message the whole channel reads (a digest): the results open privately, for the
     // one who asked, instead of replacing that message.
-    more: (ctx, [stateId]) => ({ ...showPage(ctx, required(stateId), 0, { inClickersLanguage: true }), ephemeral: true }),
+    more: async (ctx, [stateId]) => ({ ...(await showPage(ctx, required(stateId), 0, { inClickersLanguage: true })), ephemeral: true }),
     open: (ctx, [doc, stateId, page]) =>
       showPaper(ctx, integer(doc), stateId !== undefined && page !== undefined ? { stateId, page: integer(page) } : undefined),
   },

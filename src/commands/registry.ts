@@ -9,7 +9,7 @@ import { UserError, apology, errorReference } from '../errors.js';
 import { isMessageKey, messages, msg, type Messages, type MessageKey } from '../i18n/index.js';
 import { silentObserver, type CommandEvent, type CommandOutcome, type Observer } from '../observer.js';
 import { messageReply, parseAction, type Reply } from '../reply.js';
-import { isBusyError } from '../store/db.js';
+import { isStoreBusy, isStoreUnavailable } from '../store/errors.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
@@ -124,11 +124,14 @@ export class CommandRegistry {
     let outcome: CommandOutcome = 'ok';
     const locale = ctx.i18n.locale;
     try {
-      // Papers another process added (an import, a sync) are searchable by the next command.
-      // (Only when there is something to catch up: an await here would queue a burst of
-      // commands behind one another before any of them answers.)
-      if (ctx.library.ready && ctx.library.stale) {
-        await ctx.library.catchUp().catch((err: unknown) => ctx.log.error({ err }, 'search index catch-up failed; answering from the index as it is'));
+      // Papers another process or instance added (an import, a sync) are searchable by the next
+      // command. (A catch-up is awaited only when there is something to catch up: awaiting one
+      // for every command would queue a burst of commands behind one another.)
+      if (ctx.library.ready) {
+        await ctx.library
+          .checkStore()
+          .then((stale) => (stale ? ctx.library.catchUp() : false))
+          .catch((err: unknown) => ctx.log.warn({ err }, 'search index catch-up failed; answering from the index as it is'));
       }
       return { locale, ...(await fn()) };
     } catch (err) {
@@ -136,10 +139,15 @@ export class CommandRegistry {
         outcome = 'user_error';
         return messageReply(ctx.i18n.text(err.reason), { ephemeral: true, locale });
       }
-      if (isBusyError(err)) {
+      if (isStoreBusy(err)) {
         outcome = 'busy';
         ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what }, 'command could not write: another process holds the database write lock');
         return messageReply(ctx.i18n.t('error.busy'), { ephemeral: true, locale });
+      }
+      if (isStoreUnavailable(err)) {
+        outcome = 'busy';
+        ctx.log.warn({ platform: ctx.platform, user: ctx.user.id, ...what, reason: (err as Error).message }, 'command could not be answered: the store is unreachable');
+        return messageReply(ctx.i18n.t('error.storeUnavailable'), { ephemeral: true, locale });
       }
       outcome = 'error';
       const reference = errorReference();

@@ -9,6 +9,8 @@ import { messages as messagesFor, type Localized, type Messages } from '../i18n/
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import type { CommandContext } from './types.js';
+import type { PaperRef } from '../papers/ids.js';
+import type { PaperLookup } from '../sources/lookup.js';
 import { shorten } from '../text.js';
 
 export { shorten };
@@ -31,38 +33,38 @@ export interface SearchState {
  * saying so, when the library is too busy to save it).
  * @example await startSearch(ctx, { query: 'diffusion transformers' })
  */
-export function startSearch(ctx: CommandContext, state: SearchState): Reply {
-  const result = ctx.library.search(state.query, { limit: MAX_RESULTS });
+export async function startSearch(ctx: CommandContext, state: SearchState): Promise<Reply> {
+  const result = await ctx.library.search(state.query, { limit: MAX_RESULTS });
   if (result.hits.length === 0) return noResults(ctx.i18n, state, result);
   const saved: SearchState = { ...state, locale: ctx.i18n.locale };
-  const stateId = ctx.states.put(saved, ctx.now());
-  return renderPage(ctx, ctx.i18n, saved, stateId, result, 0);
+  // The state and the page's papers are read and written at once (two round trips where the store is remote, in parallel).
+  const [stateId, page] = await Promise.all([ctx.states.put(saved, ctx.now()), pageCards(ctx, ctx.i18n, result, 0)]);
+  return renderPage(ctx.i18n, saved, stateId, result, page);
 }
 
 /**
  * Page `page` (0-based) of a saved search, for the Prev/Next buttons: in the language the
  * message was written in, or with `inClickersLanguage` in the clicker's (a private copy).
  */
-export function showPage(ctx: CommandContext, stateId: string, page: number, options: { inClickersLanguage?: boolean } = {}): Reply {
-  const state = ctx.states.get<SearchState>(stateId, ctx.now());
+export async function showPage(ctx: CommandContext, stateId: string, page: number, options: { inClickersLanguage?: boolean } = {}): Promise<Reply> {
+  const state = await ctx.states.get<SearchState>(stateId, ctx.now());
   if (!state) throw new UserError('paper.expired');
   const m = options.inClickersLanguage || !state.locale ? ctx.i18n : messagesFor(state.locale);
-  const result = ctx.library.search(state.query, { limit: MAX_RESULTS });
+  const result = await ctx.library.search(state.query, { limit: MAX_RESULTS });
   if (result.hits.length === 0) return { locale: m.locale, ...noResults(m, state, result) };
-  return { locale: m.locale, ...renderPage(ctx, m, state, stateId, result, page) };
+  return { locale: m.locale, ...renderPage(m, state, stateId, result, await pageCards(ctx, m, result, page)) };
 }
 
 /**
  * One paper in full: abstract, every link, similar papers, and a way back to the results it
  * was opened from (in the language of those results).
  */
-export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: string; page: number }): Reply {
-  const paper = ctx.library.paperByDoc(doc);
+export async function showPaper(ctx: CommandContext, doc: number, back?: { stateId: string; page: number }): Promise<Reply> {
+  const [paper, from] = await Promise.all([ctx.library.paperByDoc(doc), back && ctx.states.get<SearchState>(back.stateId, ctx.now())]);
   if (!paper) throw new UserError('paper.gone');
-  const from = back && ctx.states.get<SearchState>(back.stateId, ctx.now());
   const m = from && from.locale ? messagesFor(from.locale) : ctx.i18n;
   const card = ctx.library.card(paper, doc, { detail: true, messages: m });
-  const similar = ctx.library.similar(paper, SIMILAR_COUNT);
+  const similar = await ctx.library.similar(paper, SIMILAR_COUNT);
   const blocks: Block[] = [{ kind: 'paper', paper: card }];
   if (similar.length > 0) {
     blocks.push({
@@ -97,10 +99,31 @@ export function showPaper(ctx: CommandContext, doc: number, back?: { stateId: st
   };
 }
 
-function renderPage(ctx: CommandContext, m: Messages, state: SearchState, stateId: string | undefined, result: SearchResult, requested: number): Reply {
+/**
+ * A paper the library lacked, fetched by `lookup`: shown like any other, with a note that it was
+ * just added; or a private line saying why it could not be.
+ * @example await showLookedUp(ctx, ctx.lookup, { kind: 'arxiv', id: '1706.03762' })
+ */
+export async function showLookedUp(ctx: CommandContext, lookup: PaperLookup, ref: PaperRef): Promise<Reply> {
+  const outcome = await lookup.find(ref);
+  const m = ctx.i18n;
+  if (outcome.kind !== 'found') {
+    const text = m.text(outcome.message);
+    return { locale: m.locale, fallback: text, blocks: [{ kind: 'text', text }], ephemeral: true };
+  }
+  const reply = await showPaper(ctx, outcome.doc);
+  if (!outcome.added) return reply;
+  return { ...reply, blocks: [{ kind: 'note', text: m.t('lookup.fetched', { source: outcome.source }) }, ...reply.blocks] };
+}
+
+/** Page `requested` (kept within the pages there are) and its cards. */
+async function pageCards(ctx: CommandContext, m: Messages, result: SearchResult, requested: number): Promise<{ page: number; pages: number; cards: PaperCard[] }> {
   const pages = Math.max(1, Math.ceil(result.hits.length / PAGE_SIZE));
   const page = Math.min(Math.max(0, requested), pages - 1);
-  const cards = ctx.library.cards(result, page * PAGE_SIZE, PAGE_SIZE, m);
+  return { page, pages, cards: await ctx.library.cards(result, page * PAGE_SIZE, PAGE_SIZE, m) };
+}
+
+function renderPage(m: Messages, state: SearchState, stateId: string | undefined, result: SearchResult, { page, pages, cards }: { page: number; pages: number; cards: PaperCard[] }): Reply {
   const heading = headingOf(m, state);
   const blocks: Block[] = [
     { kind: 'heading', text: heading },

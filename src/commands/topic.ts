@@ -43,7 +43,7 @@ function label(ctx: CommandContext, topic: Topic): string {
   return ctx.library.taxonomy.label(topic, ctx.i18n.dataLocale);
 }
 
-function topicPapers(ctx: CommandContext, topic: Topic): Reply {
+function topicPapers(ctx: CommandContext, topic: Topic): Promise<Reply> {
   return startSearch(ctx, { query: `topic:"${topic.id}"`, heading: topic.labels });
 }
 

@@ -6,8 +6,9 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Library } from '../library.js';
 import type { Reply } from '../reply.js';
-import type { StateStore } from '../store/stateStore.js';
+import type { StateStore } from '../store/states.js';
 import type { DigestStore } from '../digest/store.js';
+import type { PaperLookup } from '../sources/lookup.js';
 import type { Messages } from '../i18n/index.js';
 
 export type Platform = 'discord' | 'slack' | 'terminal';
@@ -66,6 +67,8 @@ export interface CommandContext {
   bot?: BotAccess;
   now: () => Date;
   log: Logger;
+  /** Fetches papers the library lacks (arXiv, OpenAlex, OpenReview); absent with LOOKUP_UPSTREAM=off. */
+  lookup?: PaperLookup;
 }
 
 /** An autocomplete suggestion: shown as `name`, submitted as `value` (both at most 100 characters). */

@@ -7,7 +7,7 @@ import { messages as messagesFor, type Localized, type Messages } from '../i18n/
 import type { Library } from '../library.js';
 import { action, type Block, type Reply } from '../reply.js';
 import { shorten } from '../text.js';
-import type { StateStore } from '../store/stateStore.js';
+import type { StateStore } from '../store/states.js';
 import type { Taxonomy } from '../topics/taxonomy.js';
 import { paperKeys } from './keys.js';
 import type { DigestStore, Subscription } from './store.js';
@@ -29,29 +29,37 @@ export interface DigestPlan {
 
 /**
  * Chooses the papers for a subscription's next digest.
- * @example choosePapers(library, digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt))
+ * @example await choosePapers(library, digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt))
  */
-export function choosePapers(library: Library, digests: DigestStore, sub: Subscription, since: Date): DigestPlan {
-  const pick = (firstSeenAfter?: Date) => {
-    const result = library.search(sub.query, { limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) });
+export async function choosePapers(library: Library, digests: DigestStore, sub: Subscription, since: Date): Promise<DigestPlan> {
+  const pick = async (firstSeenAfter?: Date) => {
+    const result = await library.search(sub.query, { limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) });
     const chosen: DigestPlan['papers'] = [];
     const taken = new Set<string>();
-    for (const hit of result.hits) {
-      if (chosen.length >= sub.count) break;
-      const paper = library.paperByDoc(hit.storeDoc);
-      if (!paper) continue;
-      const keys = paperKeys(paper);
-      if (keys.some((k) => taken.has(k)) || digests.wasSent(sub.platform, sub.channel, keys)) continue;
-      for (const k of keys) taken.add(k);
-      chosen.push({ id: paper.id, keys });
+    // Candidates in slices, each one read of papers and one of the ledger (most were never sent).
+    const slice = Math.max(10, sub.count * 2);
+    for (let i = 0; i < result.hits.length && chosen.length < sub.count; i += slice) {
+      const hits = result.hits.slice(i, i + slice);
+      const papers = await library.papersByDocs(hits.map((h) => h.storeDoc));
+      const candidates = hits.flatMap((hit) => {
+        const paper = papers.get(hit.storeDoc);
+        return paper ? [{ paper, keys: paperKeys(paper) }] : [];
+      });
+      const sent = await digests.sentAmong(sub.platform, sub.channel, candidates.flatMap((c) => c.keys));
+      for (const { paper, keys } of candidates) {
+        if (chosen.length >= sub.count) break;
+        if (keys.some((k) => taken.has(k) || sent.has(k))) continue;
+        for (const k of keys) taken.add(k);
+        chosen.push({ id: paper.id, keys });
+      }
     }
     return chosen;
   };
   const newest = library.newestFirstSeen();
   const until = (newest > since ? newest : since).toISOString();
-  const fresh = pick(since);
+  const fresh = await pick(since);
   if (fresh.length > 0 || !sub.fill) return { papers: fresh, fill: false, since: since.toISOString(), until };
-  return { papers: pick(), fill: true, since: since.toISOString(), until };
+  return { papers: await pick(), fill: true, since: since.toISOString(), until };
 }
 
 /** How many messages a digest of `paperCount` papers takes (an empty digest is one line). */
@@ -77,13 +85,14 @@ export interface DigestPart {
  * The messages of a digest. The same plan gives the same papers in the same parts, so a resumed
  * digest sends the parts it has not sent as they would have been.
  */
-export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers: string[]; fill: boolean; since: string }, slot: Date): DigestPart[] {
+export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers: string[]; fill: boolean; since: string }, slot: Date): Promise<DigestPart[]> {
   const { library } = deps;
   const m = deps.messages ?? messagesFor();
   const label = subscriptionLabel(library.taxonomy, sub, m);
   const heading = m.t('digest.heading', { label, date: m.date(slot, sub.timezone) });
+  const stored = await library.papersByIds(plan.papers);
   const found = plan.papers.flatMap((id) => {
-    const hit = library.findById(id);
+    const hit = stored.get(id);
     return hit ? [{ id, ...hit }] : [];
   });
   const since = m.date(new Date(plan.since), sub.timezone);
@@ -93,7 +102,7 @@ export function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers
   }
   const note = plan.fill ? m.t('digest.fill', { since }) : m.t('digest.newCount', { count: found.length, since });
   // One state for the More button of this subscription and slot, however often it is rendered.
-  const more = deps.states.putAt(
+  const more = await deps.states.putAt(
     `dg-${sub.id.toString(36)}-${Math.floor(slot.getTime() / 60_000).toString(36)}`,
     { query: `${sub.query} sort:new`, heading: subscriptionLabels(library.taxonomy, sub), locale: m.locale },
     deps.now,

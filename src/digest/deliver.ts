@@ -38,17 +38,17 @@ const LOOKUP_LEASE_MS = 3 * 60_000;
 /**
  * Sends the parts of `claimed` (a run whose lease this pass holds) not yet confirmed; returns
  * whether the run is complete.
- * @example const run = digests.claimRun(listed, leaseFor(pass)); if (run && (await deliverRun(pass, sender, sub, run))) …
+ * @example const run = await digests.claimRun(listed, leaseFor(pass)); if (run && (await deliverRun(pass, sender, sub, run))) …
  */
 export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscription, claimed: DigestRun): Promise<boolean> {
   const { digests, clock, owner, log, summary } = pass;
   // In the subscriber's language, else the platform's default for the channel's server.
   const messages = messagesFor(sub.locale ?? (await defaultLocale(sender, sub, log)));
-  const parts = renderDigest({ library: pass.library, states: pass.states, now: pass.at, messages }, sub, claimed, new Date(claimed.slot));
+  const parts = await renderDigest({ library: pass.library, states: pass.states, now: pass.at, messages }, sub, claimed, new Date(claimed.slot));
   const context = { subscription: sub.id, channel: sub.channel, slot: claimed.slot };
   let waits = 0;
   for (;;) {
-    const run = digests.renewLease(claimed, leaseFor(pass));
+    const run = await digests.renewLease(claimed, leaseFor(pass));
     if (!run) {
       log.warn(context, 'digest run taken over or removed by someone else; leaving it');
       summary.busy++;
@@ -56,7 +56,7 @@ export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscrip
     }
     const index = run.partsDone;
     if (index >= parts.length) {
-      if (!digests.finishRun(sub, run, owner, clock.now())) continue;
+      if (!(await digests.finishRun(sub, run, owner, clock.now()))) continue;
       summary.sent++;
       if (run.papers.length === 0) summary.empty++;
       log.info({ ...context, papers: run.papers.length, parts: parts.length }, 'digest sent');
@@ -66,7 +66,7 @@ export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscrip
     const id = partId(sub, run, index);
     if (run.inFlight && !withinDuplicateWindow(sender, run, clock.now())) {
       // An earlier attempt's answer was lost: find out whether it arrived before posting again.
-      digests.renewLease(run, leaseFor(pass, LOOKUP_LEASE_MS));
+      await digests.renewLease(run, leaseFor(pass, LOOKUP_LEASE_MS));
       let found: boolean;
       try {
         found = await sender.find(sub.channel, id, lookupWindow(run));
@@ -74,13 +74,13 @@ export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscrip
         return failed(pass, sub, run, parts, asDeliveryError(err, 'transient'), 'lookup');
       }
       log.info({ ...context, part: index, found }, found ? 'digest part of unknown outcome had arrived' : 'digest part of unknown outcome had not arrived; posting it');
-      if (found) digests.finishPart(run, owner, index + 1, clock.now());
-      else digests.clearInFlight(run, owner, clock.now());
+      if (found) await digests.finishPart(run, owner, index + 1, clock.now());
+      else await digests.clearInFlight(run, owner, clock.now());
       continue;
     }
     const blocked = pass.waitUntil.get(sub.platform);
     if (blocked !== undefined) return deferred(pass, run, blocked);
-    if (!digests.startPart(run, owner, clock.now())) continue; // the lease is gone: the next renewal says so
+    if (!(await digests.startPart(run, owner, clock.now()))) continue; // the lease is gone: the next renewal says so
     let failure: DeliveryError | undefined;
     try {
       await sender.post(sub.channel, part.reply, id);
@@ -88,21 +88,21 @@ export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscrip
       failure = asDeliveryError(err, 'unknown');
     }
     if (!failure) {
-      digests.finishPart(run, owner, index + 1, clock.now());
+      await digests.finishPart(run, owner, index + 1, clock.now());
       continue;
     }
     if (failure.failure === 'rejected') {
       // This message will never go: skip it, and let its papers go out another day.
       log.error({ ...context, part: index, err: failure.message }, 'platform refused a digest message; skipping it');
-      digests.releaseUndelivered(sub, run, owner, part.paperIds);
-      digests.finishPart(run, owner, index + 1, clock.now());
+      await digests.releaseUndelivered(sub, run, owner, part.paperIds);
+      await digests.finishPart(run, owner, index + 1, clock.now());
       continue;
     }
     const wait = failure.failure === 'rateLimited' ? failure.retryAfterMs : undefined;
     if (wait !== undefined && wait <= RATE_LIMIT_WAIT_CAP_MS && waits++ < MAX_RATE_LIMIT_WAITS) {
       // Not posted; a short wait is cheaper than a reschedule. The lease covers the wait.
-      digests.failPart(run, owner, { error: failure.message, inFlight: run.inFlight, attempts: run.attempts, state: 'sending' }, clock.now());
-      digests.renewLease(run, leaseFor(pass, wait));
+      await digests.failPart(run, owner, { error: failure.message, inFlight: run.inFlight, attempts: run.attempts, state: 'sending' }, clock.now());
+      await digests.renewLease(run, leaseFor(pass, wait));
       log.info({ ...context, part: index, waitMs: wait }, 'digest post rate limited; waiting');
       await clock.sleep(wait);
       continue;
@@ -113,10 +113,10 @@ export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscrip
 }
 
 /** A long rate limit: try the part again when the platform said, and leave the platform alone until then. */
-function rescheduled(pass: Pass, sub: Subscription, run: DigestRun, failure: DeliveryError, wait: number): false {
+async function rescheduled(pass: Pass, sub: Subscription, run: DigestRun, failure: DeliveryError, wait: number): Promise<false> {
   const now = pass.clock.now();
   const next = new Date(now.getTime() + wait);
-  pass.digests.failPart(run, pass.owner, { error: failure.message, inFlight: run.inFlight, attempts: run.attempts + 1, next, state: 'sending' }, now);
+  await pass.digests.failPart(run, pass.owner, { error: failure.message, inFlight: run.inFlight, attempts: run.attempts + 1, next, state: 'sending' }, now);
   if (failure.platformWide) pass.waitUntil.set(sub.platform, next.getTime());
   pass.summary.retrying++;
   pass.log.warn({ subscription: sub.id, slot: run.slot, part: run.partsDone, retryAt: next.toISOString(), platformWide: failure.platformWide }, 'digest post rate limited for longer than this pass waits; rescheduled');
@@ -124,14 +124,14 @@ function rescheduled(pass: Pass, sub: Subscription, run: DigestRun, failure: Del
 }
 
 /** The platform asked this pass to wait (for another digest): try again when it said. */
-function deferred(pass: Pass, run: DigestRun, until: number): false {
+async function deferred(pass: Pass, run: DigestRun, until: number): Promise<false> {
   const error = 'the platform asked for a wait (rate limit)';
-  pass.digests.failPart(run, pass.owner, { error, inFlight: run.inFlight, attempts: run.attempts, next: new Date(until), state: 'sending' }, pass.clock.now());
+  await pass.digests.failPart(run, pass.owner, { error, inFlight: run.inFlight, attempts: run.attempts, next: new Date(until), state: 'sending' }, pass.clock.now());
   pass.summary.retrying++;
   return false;
 }
 
-function failed(pass: Pass, sub: Subscription, run: DigestRun, parts: readonly DigestPart[], err: DeliveryError, phase: 'post' | 'lookup'): false {
+async function failed(pass: Pass, sub: Subscription, run: DigestRun, parts: readonly DigestPart[], err: DeliveryError, phase: 'post' | 'lookup'): Promise<false> {
   const { digests, log, owner, summary } = pass;
   const now = pass.clock.now();
   const attempts = run.attempts + 1;
@@ -142,13 +142,13 @@ function failed(pass: Pass, sub: Subscription, run: DigestRun, parts: readonly D
   if (err.failure === 'forbidden' && attempts >= MAX_FORBIDDEN_ATTEMPTS) {
     if (inFlight) {
       // Whether the part arrived cannot be checked: it stays unresolved (resubscribing resumes it).
-      digests.failPart(run, owner, { error: err.message, inFlight: true, attempts, state: 'sending' }, now);
-      digests.pause(sub.id, msg(phase === 'lookup' ? 'digest.pausedUnreadable' : 'digest.pausedForbidden', { reason: err.message }));
+      await digests.failPart(run, owner, { error: err.message, inFlight: true, attempts, state: 'sending' }, now);
+      await digests.pause(sub.id, msg(phase === 'lookup' ? 'digest.pausedUnreadable' : 'digest.pausedForbidden', { reason: err.message }));
       log.warn(context, 'digest channel forbidden with a part of unknown outcome: subscription paused, the part left to check');
     } else {
-      digests.releaseUndelivered(sub, run, owner, undelivered);
-      digests.failPart(run, owner, { error: err.message, inFlight: false, attempts, state: 'failed' }, now);
-      digests.pause(sub.id, msg('digest.pausedForbidden', { reason: err.message }));
+      await digests.releaseUndelivered(sub, run, owner, undelivered);
+      await digests.failPart(run, owner, { error: err.message, inFlight: false, attempts, state: 'failed' }, now);
+      await digests.pause(sub.id, msg('digest.pausedForbidden', { reason: err.message }));
       log.warn(context, 'digest channel gone or forbidden: subscription paused');
     }
     summary.paused++;
@@ -158,14 +158,14 @@ function failed(pass: Pass, sub: Subscription, run: DigestRun, parts: readonly D
   // papers can neither be counted as sent nor released without knowing. It keeps being looked
   // for (every 12 hours at most) until the platform answers.
   if (err.failure !== 'forbidden' && attempts >= MAX_TRANSIENT_ATTEMPTS && !inFlight) {
-    digests.releaseUndelivered(sub, run, owner, undelivered);
-    digests.failPart(run, owner, { error: err.message, inFlight, attempts, state: 'failed' }, now);
-    digests.completeSlot(sub, run.slot);
+    await digests.releaseUndelivered(sub, run, owner, undelivered);
+    await digests.failPart(run, owner, { error: err.message, inFlight, attempts, state: 'failed' }, now);
+    await digests.completeSlot(sub, run.slot);
     log.error(context, 'digest given up after repeated failures; its papers go to the next digest');
     return false;
   }
   const next = backoff(now, attempts);
-  digests.failPart(run, owner, { error: err.message, inFlight, attempts, next, state: 'sending' }, now);
+  await digests.failPart(run, owner, { error: err.message, inFlight, attempts, next, state: 'sending' }, now);
   summary.retrying++;
   const what =
     phase === 'lookup'

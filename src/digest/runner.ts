@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Library } from '../library.js';
 import { clockStartingAt, type Clock } from '../sources/clock.js';
-import type { StateStore } from '../store/stateStore.js';
+import type { StateStore } from '../store/states.js';
 import { choosePapers, partCount } from './compose.js';
 import { deliverRun } from './deliver.js';
 import { latestSlot } from './schedule.js';
@@ -83,7 +83,7 @@ export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueS
     summary: { due: 0, sent: 0, empty: 0, retrying: 0, paused: 0, skipped: 0, busy: 0, deferred: 0 },
     waitUntil: new Map(),
   };
-  const queue = deps.digests.active();
+  const queue = await deps.digests.active();
   const worker = async () => {
     for (let sub = queue.shift(); sub; sub = queue.shift()) {
       const sender = deps.senders[sub.platform];
@@ -114,11 +114,11 @@ export function leaseFor(pass: Pass, extraMs = 0): Lease {
 async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscription): Promise<void> {
   const { digests, summary, owner } = pass;
   const slot = latestSlot(sub, pass.at, new Date(sub.createdAt));
-  for (const listed of digests.openRuns(sub.id)) {
-    const run = digests.claimRun(listed, leaseFor(pass));
+  for (const listed of await digests.openRuns(sub.id)) {
+    const run = await digests.claimRun(listed, leaseFor(pass));
     if (!run) {
       // Not due yet, or another process is sending it: either way, nothing newer goes first.
-      const stored = digests.run(listed.subscriptionId, listed.slot);
+      const stored = await digests.run(listed.subscriptionId, listed.slot);
       if (stored?.state === 'sending') {
         if (stored.nextAttemptAt && stored.nextAttemptAt > pass.clock.now().toISOString()) summary.retrying++;
         else summary.busy++;
@@ -128,29 +128,29 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
     try {
       if (slot && run.slot < slot.toISOString() && run.partsDone === 0 && !run.inFlight) {
         // Nothing of it arrived and a newer slot is due: the newer digest takes its papers.
-        digests.dropUndelivered(sub, run, owner);
+        await digests.dropUndelivered(sub, run, owner);
         continue;
       }
       summary.due++;
       if (!(await deliverRun(pass, sender, sub, run))) return;
     } finally {
-      digests.releaseRun(run, owner);
+      await digests.releaseRun(run, owner);
     }
   }
   if (!slot) return;
   const slotIso = slot.toISOString();
-  const current = digests.get(sub.id);
+  const current = await digests.get(sub.id);
   if (!current || current.status !== 'active') return;
   if (current.lastSlot && current.lastSlot >= slotIso) return;
-  const existing = digests.run(sub.id, slotIso);
+  const existing = await digests.run(sub.id, slotIso);
   if (existing) {
-    if (existing.state !== 'sending') digests.completeSlot(current, slotIso);
+    if (existing.state !== 'sending') await digests.completeSlot(current, slotIso);
     else summary.busy++; // planned by another process since this one listed the open runs
     return;
   }
   const since = new Date(current.lastDigestAt ?? current.createdAt);
-  const plan = choosePapers(pass.library, digests, current, since);
-  const run = digests.planRun(current, slotIso, plan, partCount(plan.papers.length), leaseFor(pass));
+  const plan = await choosePapers(pass.library, digests, current, since);
+  const run = await digests.planRun(current, slotIso, plan, partCount(plan.papers.length), leaseFor(pass));
   if (!run) {
     summary.busy++;
     return;
@@ -159,7 +159,7 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
   try {
     await deliverRun(pass, sender, current, run);
   } finally {
-    digests.releaseRun(run, owner);
+    await digests.releaseRun(run, owner);
   }
 }
 

@@ -126,55 +126,55 @@ export interface PartFailure {
 
 export interface DigestStore {
   /** Adds a subscription, or updates the channel's subscription to the same search. */
-  subscribe(sub: NewSubscription): Subscription;
-  get(id: number): Subscription | undefined;
-  forChannel(platform: ChatPlatform, channel: string): Subscription[];
-  active(): Subscription[];
+  subscribe(sub: NewSubscription): Promise<Subscription>;
+  get(id: number): Promise<Subscription | undefined>;
+  forChannel(platform: ChatPlatform, channel: string): Promise<Subscription[]>;
+  active(): Promise<Subscription[]>;
   /** Removes a subscription and its runs (a run being sent stops at its next step). */
-  unsubscribe(id: number): void;
+  unsubscribe(id: number): Promise<void>;
   /** Pauses a subscription, with why (shown by /digest list in the reader's language). */
-  pause(id: number, reason: Message): void;
-  /** Whether the channel was sent a paper known by any of `keys`. */
-  wasSent(platform: ChatPlatform, channel: string, keys: readonly string[]): boolean;
+  pause(id: number, reason: Message): Promise<void>;
+  /** Which of `keys` the channel was sent (a paper is known by several: arXiv id, DOI, title …). */
+  sentAmong(platform: ChatPlatform, channel: string, keys: readonly string[]): Promise<Set<string>>;
   /** Marks `slot` done for the subscription unless a later one already is. */
-  completeSlot(sub: Subscription, slot: string): void;
+  completeSlot(sub: Subscription, slot: string): Promise<void>;
 
-  run(subscriptionId: number, slot: string): DigestRun | undefined;
+  run(subscriptionId: number, slot: string): Promise<DigestRun | undefined>;
   /** Runs of a subscription that are still being sent, oldest first. */
-  openRuns(subscriptionId: number): DigestRun[];
+  openRuns(subscriptionId: number): Promise<DigestRun[]>;
   /**
    * Records the papers chosen for a slot, with the ledger entries for every key of every paper,
    * and the lease on the new run: from here on the channel counts them as sent. Returns
    * undefined, recording nothing, when the slot already has a run (another process planned it).
    */
-  planRun(sub: Subscription, slot: string, plan: RunPlan, parts: number, lease: Lease): DigestRun | undefined;
+  planRun(sub: Subscription, slot: string, plan: RunPlan, parts: number, lease: Lease): Promise<DigestRun | undefined>;
   /**
    * Takes the lease on a run still being sent whose lease is free, expired or already the
    * owner's, and whose next attempt is due; returns the run as stored, or undefined.
    */
-  claimRun(run: RunRef, lease: Lease): DigestRun | undefined;
+  claimRun(run: RunRef, lease: Lease): Promise<DigestRun | undefined>;
   /** Extends the owner's lease; returns the run as stored, or undefined when it is not the owner's. */
-  renewLease(run: RunRef, lease: Lease): DigestRun | undefined;
+  renewLease(run: RunRef, lease: Lease): Promise<DigestRun | undefined>;
   /** Gives the lease up (if it is the owner's). */
-  releaseRun(run: RunRef, owner: string): void;
+  releaseRun(run: RunRef, owner: string): Promise<void>;
 
   /** Marks part `partsDone` in flight, keeping the start of an earlier unresolved attempt. */
-  startPart(run: RunRef, owner: string, now: Date): boolean;
+  startPart(run: RunRef, owner: string, now: Date): Promise<boolean>;
   /** The part in flight is known not to have arrived. */
-  clearInFlight(run: RunRef, owner: string, now: Date): boolean;
+  clearInFlight(run: RunRef, owner: string, now: Date): Promise<boolean>;
   /** Records parts up to `partsDone` as confirmed. */
-  finishPart(run: RunRef, owner: string, partsDone: number, now: Date): boolean;
-  failPart(run: RunRef, owner: string, failure: PartFailure, now: Date): boolean;
+  finishPart(run: RunRef, owner: string, partsDone: number, now: Date): Promise<boolean>;
+  failPart(run: RunRef, owner: string, failure: PartFailure, now: Date): Promise<boolean>;
   /** Marks the run complete, its slot done, and gives up the lease. */
-  finishRun(sub: Subscription, run: RunRef, owner: string, now: Date): boolean;
+  finishRun(sub: Subscription, run: RunRef, owner: string, now: Date): Promise<boolean>;
   /**
    * Deletes a run that delivered nothing, releasing its papers so that the next digest takes
    * them again (a later slot supersedes it).
    */
-  dropUndelivered(sub: Subscription, run: DigestRun, owner: string): boolean;
+  dropUndelivered(sub: Subscription, run: DigestRun, owner: string): Promise<boolean>;
   /**
    * Releases papers of a run that never arrived, so that a later digest can send them: out of
    * the ledger, and the subscription's "new since" moved back to the run's.
    */
-  releaseUndelivered(sub: Subscription, run: DigestRun, owner: string, paperIds: readonly string[]): boolean;
+  releaseUndelivered(sub: Subscription, run: DigestRun, owner: string, paperIds: readonly string[]): Promise<boolean>;
 }

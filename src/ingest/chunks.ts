@@ -27,12 +27,13 @@ export async function* decodeUtf8(
 
 /**
  * The file at `path` as decoded text chunks; `onBytes` hears how many bytes each read brought.
- * Stopping the iteration early closes the file.
+ * The file is opened when the iteration starts (one never iterated, as a file whose head was
+ * refused, is never opened); stopping the iteration early closes it.
  * @example
  * for await (const text of readTextChunks('papers.jsonl', (n) => (done += n))) splitter.push(text);
  */
-export function readTextChunks(path: string, onBytes?: (bytes: number) => void): AsyncGenerator<string, void, undefined> {
-  return decodeUtf8(countBytes(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }), onBytes));
+export async function* readTextChunks(path: string, onBytes?: (bytes: number) => void): AsyncGenerator<string, void, undefined> {
+  yield* decodeUtf8(countBytes(createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }), onBytes));
 }
 
 async function* countBytes(stream: AsyncIterable<Buffer>, onBytes?: (bytes: number) => void): AsyncGenerator<Buffer> {

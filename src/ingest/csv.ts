@@ -1,7 +1,9 @@
 /**
- * A streaming CSV reader (RFC 4180): comma-separated fields, double-quoted fields that may hold
- * commas, doubled quotes and line breaks, LF or CRLF row ends, a header row naming the columns.
- * Lenient where it costs nothing: a quote inside an unquoted field is kept as a character.
+ * A streaming CSV reader (RFC 4180): separated fields, double-quoted fields that may hold
+ * separators, doubled quotes and line breaks, LF or CRLF row ends, a header row naming the
+ * columns. The separator is a comma, a semicolon (spreadsheets in many locales) or a tab,
+ * sniffed from the first lines ({@link sniffDelimiter}). Lenient where it costs nothing: a quote
+ * inside an unquoted field is kept as a character, an Excel `sep=;` line is understood.
  */
 import { FormatError, MAX_RECORD_CHARS, type SourceItem, type TextChunks } from './types.js';
 
@@ -15,6 +17,14 @@ export interface CsvRow {
 }
 
 type State = 'fieldStart' | 'unquoted' | 'quoted' | 'quoteInQuoted' | 'afterQuoted';
+
+/** The separators a CSV file may use. */
+export type CsvDelimiter = ',' | ';' | '\t';
+const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
+/** Rows of a file's head compared when sniffing its separator. */
+const SNIFF_ROWS = 20;
+/** The line Excel reads (and some tools write) to say which separator a file uses. */
+const SEP_LINE = /^\uFEFF?sep=([,;\t])\r?\n/;
 
 /**
  * Splits CSV text fed in arbitrary pieces into rows of fields. Pure and synchronous; blank lines
@@ -35,6 +45,8 @@ export class CsvTokenizer {
   /** The previous character was a CR ending a row, so a LF right after it belongs to it. */
   private afterCr = false;
   private started = false;
+
+  constructor(private readonly delimiter: CsvDelimiter = ',') {}
 
   push(chunk: string): CsvRow[] {
     const out: CsvRow[] = [];
@@ -76,7 +88,7 @@ export class CsvTokenizer {
           break;
       }
       // Outside quotes: separators end the field or row; anything else is field content.
-      if (ch === ',') this.endField();
+      if (ch === this.delimiter) this.endField();
       else if (ch === '\n' || ch === '\r') {
         this.line++;
         this.afterCr = ch === '\r';
@@ -122,19 +134,65 @@ export class CsvTokenizer {
 }
 
 /**
- * Streams the data rows of a CSV file with a header row, as objects keyed by the header's
- * column names (trimmed). A row with a different number of fields than the header is an error
- * item; an empty or duplicated column name is a {@link FormatError}.
- * @example
- * for await (const item of readCsv(['title,year\n', 'Attention,2017\n'])) console.log(item.value); // { title: 'Attention', year: '2017' }
+ * The separator of a CSV file, from its first lines: an Excel `sep=` line if there is one, else
+ * the one of `,` `;` and tab that splits the header into the most columns and the rows after it
+ * into as many (quotes respected). One column whichever is tried reads as a comma.
+ * @example sniffDelimiter('title;authors;year\nA, B and C;Ann Lee;2020\n') // ';'
  */
-export async function* readCsv(chunks: TextChunks): AsyncGenerator<SourceItem, void, undefined> {
-  const tokenizer = new CsvTokenizer();
+export function sniffDelimiter(head: string): CsvDelimiter {
+  const hint = SEP_LINE.exec(head);
+  if (hint) return hint[1] as CsvDelimiter;
+  let best: CsvDelimiter = ',';
+  let bestScore = 0;
+  for (const delimiter of DELIMITERS) {
+    const tokenizer = new CsvTokenizer(delimiter);
+    let rows = tokenizer.push(head);
+    if (rows.length < 2) rows = [...rows, ...tokenizer.end()];
+    rows = rows.slice(0, SNIFF_ROWS);
+    const width = rows[0]?.fields.length ?? 0;
+    if (width < 2) continue;
+    const data = rows.slice(1);
+    const agreeing = data.filter((row) => row.error === undefined && row.fields.length === width).length;
+    // Rows agreeing with the header matter most; among equals, more columns.
+    const score = (data.length === 0 ? 1 : agreeing / data.length) * 1000 + Math.min(width, 999);
+    if (score > bestScore) {
+      best = delimiter;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+export interface CsvOptions {
+  /** The separator (default a comma); see {@link sniffDelimiter}. */
+  delimiter?: CsvDelimiter;
+  /**
+   * Checks the header's column names and gives the names to key rows by (renaming aliases, for
+   * example); throwing a {@link FormatError} stops the file with one error.
+   */
+  columns?: (names: string[]) => string[];
+}
+
+/**
+ * Streams the data rows of a CSV file with a header row, as objects keyed by the header's
+ * column names (trimmed; a column without a name is "column N"). A row with a different number
+ * of fields than the header is an error item; a duplicated column name is a {@link FormatError}.
+ * @example
+ * for await (const item of readCsv(['title;year\n', 'Attention;2017\n'], { delimiter: ';' })) console.log(item.value); // { title: 'Attention', year: '2017' }
+ */
+export async function* readCsv(chunks: TextChunks, options: CsvOptions = {}): AsyncGenerator<SourceItem, void, undefined> {
+  const delimiter = options.delimiter ?? ',';
+  const tokenizer = new CsvTokenizer(delimiter);
   let header: string[] | undefined;
   let index = 0;
+  let first = true;
   const toItem = (row: CsvRow): SourceItem | undefined => {
+    const isFirst = first;
+    first = false;
+    if (isFirst && row.fields.length === 2 && row.fields[0] === 'sep=' && row.fields[1] === '') return undefined;
     if (header === undefined) {
-      header = checkHeader(row);
+      const names = checkHeader(row);
+      header = options.columns ? options.columns(names) : names;
       return undefined;
     }
     if (row.error !== undefined) return { index: index++, line: row.line, error: row.error };
@@ -160,10 +218,11 @@ export async function* readCsv(chunks: TextChunks): AsyncGenerator<SourceItem, v
 
 function checkHeader(row: CsvRow): string[] {
   if (row.error !== undefined) throw new FormatError(`the header row is malformed: ${row.error}`);
-  const names = row.fields.map((name) => name.trim());
+  // A column without a name (a spreadsheet's index column, a trailing separator) is kept
+  // under a name of its own; only the named columns mean anything to the mappers.
+  const names = row.fields.map((name, i) => name.trim() || `column ${i + 1}`);
   const seen = new Set<string>();
-  for (const [i, name] of names.entries()) {
-    if (name === '') throw new FormatError(`the header row has an empty column name (column ${i + 1})`);
+  for (const name of names) {
     if (seen.has(name)) throw new FormatError(`the header row names the column "${name}" twice`);
     seen.add(name);
   }

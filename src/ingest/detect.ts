@@ -5,33 +5,37 @@
 import { basename, extname } from 'node:path';
 import { JsonArraySplitter, readJsonArray } from './jsonArray.js';
 import { JsonLinesSplitter, readJsonLines } from './jsonLines.js';
-import { readCsv } from './csv.js';
+import { readCsv, sniffDelimiter, type CsvDelimiter } from './csv.js';
 import { describeStart, type SourceItem, type TextChunks } from './types.js';
 import { mapPaperlists, parsePaperlistsFileName } from './formats/paperlists.js';
 import { mapArxiv } from './formats/arxiv.js';
-import { mapGeneric } from './formats/generic.js';
+import { csvColumns, mapGeneric } from './formats/generic.js';
 import type { Mapper } from './formats/fields.js';
 
 /** What a file holds, as far as its name and first bytes tell. */
 export type Detection =
   | { kind: 'paperlists'; venueCode: string; year: number }
   | { kind: 'arxiv' }
-  | { kind: 'generic'; container: 'json-array' | 'jsonl' | 'csv' }
+  | { kind: 'generic'; container: 'json-array' | 'jsonl' }
+  | { kind: 'generic'; container: 'csv'; delimiter: CsvDelimiter }
   | { kind: 'empty' }
   | { kind: 'unknown'; reason: string };
 
 /** How many complete records of the head are looked at to recognize a format. */
 const SAMPLE_RECORDS = 20;
 
+/** Extensions of delimited text, whose separator is sniffed. */
+const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.tsv']);
+
 /**
- * Recognizes a file's format: `.csv` by name; a first character `[` as a JSON array (paperlists
+ * Recognizes a file's format: `.csv` and `.tsv` by name (the separator sniffed from the head); a first character `[` as a JSON array (paperlists
  * when the name is `<venue><year>.json` and its records have an `author` string); `{` as JSON
  * Lines (the arXiv snapshot when records carry `authors_parsed` or `versions`).
  * @example detectFormat('icml2019.json', '[{"title":"T","author":"A; B"}]') // { kind: 'paperlists', venueCode: 'icml', year: 2019 }
  */
 export function detectFormat(fileName: string, head: string): Detection {
   const name = basename(fileName);
-  if (extname(name).toLowerCase() === '.csv') return { kind: 'generic', container: 'csv' };
+  if (CSV_EXTENSIONS.has(extname(name).toLowerCase())) return { kind: 'generic', container: 'csv', delimiter: sniffDelimiter(head) };
   const start = head.replace(/^[\s\uFEFF]+/, '');
   if (start.length === 0) return { kind: 'empty' };
   if (start[0] === '[') {
@@ -68,7 +72,7 @@ export interface FilePlan {
 
 /**
  * The reader, mapper and source name for a file of a recognized format.
- * @example planFile('data/mine.csv', { kind: 'generic', container: 'csv' }).source // 'file:mine'
+ * @example planFile('data/mine.csv', { kind: 'generic', container: 'csv', delimiter: ';' }).source // 'file:mine'
  */
 export function planFile(path: string, detection: Extract<Detection, { kind: 'paperlists' | 'arxiv' | 'generic' }>): FilePlan {
   switch (detection.kind) {
@@ -80,7 +84,10 @@ export function planFile(path: string, detection: Extract<Detection, { kind: 'pa
       return { source: 'arxiv', read: readJsonLines, map: mapArxiv };
     case 'generic': {
       const fileKey = basename(path, extname(path));
-      const read = { 'json-array': readJsonArray, jsonl: readJsonLines, csv: readCsv }[detection.container];
+      const read =
+        detection.container === 'csv'
+          ? (chunks: TextChunks) => readCsv(chunks, { delimiter: detection.delimiter, columns: csvColumns })
+          : { 'json-array': readJsonArray, jsonl: readJsonLines }[detection.container];
       return { source: `file:${fileKey}`, read, map: (value) => mapGeneric(value, fileKey) };
     }
   }

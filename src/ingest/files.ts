@@ -4,8 +4,17 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, extname, resolve } from 'node:path';
 
-/** Extensions picked up when walking a directory; a file named explicitly is read whatever its name. */
-export const INGEST_EXTENSIONS: ReadonlySet<string> = new Set(['.json', '.jsonl', '.ndjson', '.csv']);
+/** Extensions picked up when walking a directory (also under `.gz`); a file named explicitly is read whatever its name. */
+export const INGEST_EXTENSIONS: ReadonlySet<string> = new Set(['.json', '.jsonl', '.ndjson', '.csv', '.tsv']);
+
+/**
+ * Whether a directory walk picks up a file of this name.
+ * @example ingestible('iclr2024.json.gz') // true
+ */
+export function ingestible(name: string): boolean {
+  const inner = name.toLowerCase().replace(/\.gz$/, '');
+  return INGEST_EXTENSIONS.has(extname(inner));
+}
 
 export interface InputFiles {
   /** Files with their sizes in bytes, each once, in the order given (directories expanded in name order). */
@@ -35,7 +44,7 @@ export async function listInputFiles(paths: readonly string[]): Promise<InputFil
       if (entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else if ((entry.isFile() || entry.isSymbolicLink()) && INGEST_EXTENSIONS.has(extname(entry.name).toLowerCase())) {
+      else if ((entry.isFile() || entry.isSymbolicLink()) && ingestible(entry.name)) {
         const info = await stat(path).catch(() => undefined);
         if (info?.isFile()) add(path, info.size);
       }

@@ -1,13 +1,14 @@
 /**
- * The import pipeline behind `paperscout ingest <file-or-dir>...`: find the files, recognize each
- * one's format, stream its records through a mapper and write them to the store in batches, one
- * transaction a batch, so an interrupted import leaves whole batches behind and a rerun finishes it.
+ * The import pipeline behind `paperscout ingest <file-or-dir-or-URL>...`: find the files (local,
+ * or at an http(s) URL; gzip either way), recognize each one's format, stream its records through
+ * a mapper and write them to the store in batches, one transaction a batch, so an interrupted
+ * import leaves whole batches behind and a rerun finishes it.
  */
-import type { PaperStore, UpsertOptions } from '../store/paperStore.js';
+import type { PaperStore, UpsertOptions } from '../store/papers.js';
 import type { PaperRecord } from '../papers/model.js';
-import { readHead, readTextChunks } from './chunks.js';
 import { detectFormat, planFile } from './detect.js';
 import { describeFsError, listInputFiles } from './files.js';
+import { InputError, isUrl, localInput, remoteInput, type Input, type Opened } from './inputs.js';
 import { FormatError, type SourceItem } from './types.js';
 
 /** Records written per store transaction unless told otherwise. */
@@ -35,6 +36,8 @@ export interface IngestDeps {
   signal?: AbortSignal;
   /** Records written per transaction (default {@link DEFAULT_BATCH_SIZE}). */
   batchSize?: number;
+  /** The User-Agent for files fetched from URLs. */
+  userAgent?: string;
 }
 
 /** A record that did not go in, and why. */
@@ -78,17 +81,20 @@ interface PendingRecord {
  */
 export async function ingestPaths(paths: readonly string[], deps: IngestDeps): Promise<IngestSummary> {
   const summary: IngestSummary = { files: 0, added: 0, updated: 0, unchanged: 0, rejected: 0, rejects: [], failedFiles: [], aborted: false };
-  const { files, problems } = await listInputFiles(paths);
+  const { files, problems } = await listInputFiles(paths.filter((p) => !isUrl(p)));
   summary.failedFiles.push(...problems);
+  const inputs: Input[] = [
+    ...files.map((file) => localInput(file.path, file.bytes)),
+    ...[...new Set(paths.filter(isUrl))].map((url) => remoteInput(url, { ...(deps.userAgent && { userAgent: deps.userAgent }) })),
+  ];
   const run = new Run(deps, summary, files.reduce((total, file) => total + file.bytes, 0));
-  for (const file of files) {
+  for (const input of inputs) {
     if (deps.signal?.aborted) {
       summary.aborted = true;
       break;
     }
     summary.files++;
-    const outcome = await run.file(file.path);
-    run.bytesBefore += file.bytes;
+    const outcome = await run.file(input);
     if (outcome === 'aborted') {
       summary.aborted = true;
       break;
@@ -99,87 +105,91 @@ export async function ingestPaths(paths: readonly string[], deps: IngestDeps): P
 
 /** The state of one import: where it is and what it has counted. */
 class Run {
-  bytesBefore = 0;
+  private bytesBefore = 0;
   private records = 0;
   private readonly batchSize: number;
 
   constructor(
     private readonly deps: IngestDeps,
     private readonly summary: IngestSummary,
-    private readonly bytesTotal: number,
+    /** Raw bytes of all inputs, remote ones counted once opened (0 while none is known). */
+    private bytesTotal: number,
   ) {
     this.batchSize = Math.max(1, deps.batchSize ?? DEFAULT_BATCH_SIZE);
   }
 
-  async file(path: string): Promise<'done' | 'aborted'> {
-    let head: string;
-    try {
-      head = await readHead(path);
-    } catch (error) {
-      if (!isFsError(error)) throw error;
-      return this.fail(path, describeFsError(error));
-    }
-    const detection = detectFormat(path, head);
-    if (detection.kind === 'empty') return 'done';
-    if (detection.kind === 'unknown') return this.fail(path, detection.reason);
-    const plan = planFile(path, detection);
+  async file(input: Input): Promise<'done' | 'aborted'> {
+    const path = input.name;
     let fileBytes = 0;
+    const done = (outcome: 'done' | 'aborted') => {
+      this.bytesBefore += input.bytes ?? fileBytes;
+      return outcome;
+    };
+    let opened: Opened;
+    try {
+      opened = await input.open((bytes) => (fileBytes += bytes), this.deps.signal);
+    } catch (error) {
+      if (error instanceof InputError) return done(this.fail(path, error.message));
+      if (!isFsError(error)) throw error;
+      return done(this.fail(path, describeFsError(error)));
+    }
+    if (input.bytes === undefined && opened.bytes !== undefined) {
+      // A remote file's size is known once it answers: the total grows by it.
+      input.bytes = opened.bytes;
+      this.bytesTotal += opened.bytes;
+    }
+    const detection = detectFormat(input.fileName, opened.head);
+    if (detection.kind === 'empty' || detection.kind === 'unknown') {
+      // Nothing more will be read: close the file or download now rather than when it is collected.
+      await opened.close();
+      return done(detection.kind === 'empty' ? 'done' : this.fail(path, detection.reason));
+    }
+    const plan = planFile(input.fileName, detection);
     const report = () =>
       this.deps.onProgress?.({ file: path, bytesDone: this.bytesBefore + fileBytes, bytesTotal: this.bytesTotal, records: this.records });
     const batch: PendingRecord[] = [];
     try {
-      for await (const item of plan.read(readTextChunks(path, (bytes) => (fileBytes += bytes)))) {
+      for await (const item of plan.read(opened.chunks)) {
         this.records++;
         const mapped = item.error === undefined ? plan.map(item.value) : { ok: false as const, reason: item.error };
         if (mapped.ok) batch.push({ record: mapped.record, line: item.line, index: item.index });
         else this.reject(path, item, mapped.reason);
         if (batch.length >= this.batchSize) {
-          this.write(path, plan.source, batch.splice(0));
+          await this.write(path, plan.source, batch.splice(0));
           report();
         }
         if (this.deps.signal?.aborted) {
           if (batch.length > 0) {
-            this.write(path, plan.source, batch);
+            await this.write(path, plan.source, batch);
             report();
           }
-          return 'aborted';
+          return done('aborted');
         }
       }
     } catch (error) {
       // The records read before the file went bad are still good: write them below.
-      if (error instanceof FormatError) this.fail(path, error.message);
+      if (error instanceof FormatError || error instanceof InputError) this.fail(path, error.message);
       else if (isFsError(error)) this.fail(path, describeFsError(error));
       else throw error;
     }
-    this.write(path, plan.source, batch);
+    await this.write(path, plan.source, batch);
     report();
-    return 'done';
+    return done('done');
   }
 
   /**
-   * Writes a batch in one transaction under one new generation, which is given back when the
-   * batch changed nothing. A record the store refuses on a constraint is rejected, not fatal.
+   * Writes a batch in one transaction, under one new generation when it changed anything. A
+   * record the store refuses is rejected, not fatal.
    */
-  private write(file: string, source: string, batch: readonly PendingRecord[]): void {
+  private async write(file: string, source: string, batch: readonly PendingRecord[]): Promise<void> {
     if (batch.length === 0) return;
     const { store, classify } = this.deps;
     const options = { source, classify, now: this.deps.now?.() ?? new Date() };
-    const result = store.transaction(() => {
-      const gen = store.beginGeneration();
-      const counts = { added: 0, updated: 0, unchanged: 0 };
-      const refused: Array<{ item: PendingRecord; reason: string }> = [];
-      const results = store.upsertBatch(batch.map((item) => item.record), gen, options);
-      results.forEach((result, i) => {
-        if ('refused' in result) refused.push({ item: batch[i]!, reason: `store refused the record: ${result.refused.message}` });
-        else counts[result.outcome]++;
-      });
-      if (counts.added + counts.updated === 0) store.releaseGeneration(gen);
-      return { counts, refused };
+    const results = await store.write((tx) => tx.upsertBatch(batch.map((item) => item.record), options));
+    results.forEach((result, i) => {
+      if ('refused' in result) this.reject(file, batch[i]!, `store refused the record: ${result.refused}`);
+      else this.summary[result.outcome]++;
     });
-    this.summary.added += result.counts.added;
-    this.summary.updated += result.counts.updated;
-    this.summary.unchanged += result.counts.unchanged;
-    for (const { item, reason } of result.refused) this.reject(file, item, reason);
   }
 
   private reject(file: string, item: Pick<SourceItem, 'line' | 'index'>, reason: string): void {

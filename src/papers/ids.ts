@@ -108,12 +108,31 @@ export function refAlias(ref: PaperRef): string {
 /**
  * The title + first-author key that identifies the same paper across sources that share no id.
  * Only the first author's last word is used, so "Y. Bengio" and "Yoshua Bengio" agree.
+ * @example titleAuthorAlias('Attention Is All You Need', 'Łukasz Kaiser') // 'title:attention is all you need|kaiser'
  */
 export function titleAuthorAlias(title: string, firstAuthor: string | undefined): string | undefined {
   const t = normalizeTitle(title);
   if (t.length === 0) return undefined;
-  const words = foldText(firstAuthor ?? '').match(/[\p{L}\p{N}]+/gu) ?? [];
-  return `title:${t}|${words.at(-1) ?? ''}`;
+  return `title:${t}|${lastNameWord(firstAuthor ?? '')}`;
+}
+
+/**
+ * A title alias written by an older text normalization, in the current one: its title and name
+ * parts are folded again ("title:łodz|sørensen" → "title:lodz|sorensen"). Folding what was
+ * already folded gives what folding the original gives, so the store can upgrade its keys
+ * without the records they came from. Undefined for a key that is not a title alias.
+ * @example refoldTitleAlias('title:łodz dataset|sørensen') // 'title:lodz dataset|sorensen'
+ */
+export function refoldTitleAlias(alias: string): string | undefined {
+  const bar = alias.lastIndexOf('|');
+  if (!alias.startsWith('title:') || bar === -1) return undefined;
+  const t = normalizeTitle(alias.slice('title:'.length, bar));
+  return t.length === 0 ? undefined : `title:${t}|${lastNameWord(alias.slice(bar + 1))}`;
+}
+
+function lastNameWord(name: string): string {
+  const words = foldText(name).match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.at(-1) ?? '';
 }
 
 function tryUrl(text: string): URL | undefined {

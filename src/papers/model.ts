@@ -3,6 +3,8 @@
  * {@link PaperRecord}; the store turns records into {@link Paper}s with a stable id.
  */
 import { z } from 'zod';
+import { collapseWhitespace } from '../text.js';
+import { decodeLatex } from './latex.js';
 
 const httpUrl = z
   .string()
@@ -28,13 +30,27 @@ export const ExternalIdsSchema = z.object({
 });
 export type ExternalIds = z.infer<typeof ExternalIdsSchema>;
 
-/** What a source says about a paper, before the store has given it an id. */
+/**
+ * Titles, author names and abstracts as a reader sees them: LaTeX decoded (`Gr\"obner` →
+ * Gröbner, `CeAg$_2$Ge$_2$` → CeAg₂Ge₂), whitespace collapsed where decoding touched it.
+ * @example decodeRecordText("Koll\\'ar~et al.") // 'Kollár et al.'
+ */
+export function decodeRecordText(text: string): string {
+  const decoded = decodeLatex(text);
+  return decoded === text ? text : collapseWhitespace(decoded);
+}
+
+/**
+ * What a source says about a paper, before the store has given it an id. Every source's
+ * mapper ends in this schema (`validate` in `src/ingest/formats/fields.ts`), so it is where
+ * LaTeX in titles, authors and abstracts is decoded, once, for every way into the store.
+ */
 export const PaperRecordSchema = z.object({
   /** The source's own stable key, e.g. `icml2019:3768`; used when no external id exists. */
   sourceKey: z.string().min(1).max(300).regex(/^[^\u0000-\u001f]+$/, 'must not contain control characters').optional(),
-  title: z.string().trim().min(1, 'title is empty').max(1000),
-  authors: z.array(z.string().trim().min(1).max(300)).max(1000),
-  abstract: z.string().max(100_000).default(''),
+  title: z.string().overwrite(decodeRecordText).trim().min(1, 'title is empty').max(1000),
+  authors: z.array(z.string().overwrite(decodeRecordText).trim().min(1).max(300)).max(1000),
+  abstract: z.string().max(100_000).overwrite(decodeRecordText).default(''),
   /** Display name of the venue: `ICML`, `NeurIPS`, `arXiv`. */
   venue: z.string().max(200).default(''),
   year: z.number().int().min(1900).max(2100).nullable().default(null),
@@ -47,6 +63,8 @@ export const PaperRecordSchema = z.object({
   externalIds: ExternalIdsSchema.default({}),
   /** When the source says the paper appeared (ISO date); digests fall back to first-seen. */
   published: z.string().max(40).optional(),
+  /** The authors' one-sentence summary, where the venue asks for one (OpenReview's TL;DR). */
+  tldr: z.string().max(5000).overwrite(decodeRecordText).optional(),
 });
 export type PaperRecord = z.infer<typeof PaperRecordSchema>;
 export type PaperRecordInput = z.input<typeof PaperRecordSchema>;
@@ -88,12 +106,14 @@ export function venueKey(venue: string): string {
 }
 
 /**
- * How a venue distinguished a paper, from its status.
+ * How a venue distinguished a paper, from its status: 0 for a paper it did not (or not yet)
+ * accept, 2 for an oral, spotlight or award, 1 otherwise.
  * @example standingOf('Oral') // 2
+ * @example standingOf('Under review') // 0
  */
 export function standingOf(status: string): number {
   const s = status.toLowerCase();
-  if (/reject|withdraw|desk/.test(s)) return 0;
+  if (/reject|withdraw|desk|under review|submitted/.test(s)) return 0;
   if (/oral|spotlight|award|best|highlight|outstanding/.test(s)) return 2;
   return 1;
 }

@@ -13,6 +13,7 @@
  */
 import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef, type PaperRef } from '../papers/ids.js';
+import { decodeLatex } from '../papers/latex.js';
 import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
 import { Field } from './index/types.js';
@@ -83,10 +84,10 @@ export interface SearchOptions {
 
 export interface EngineDeps {
   /** The paper the store files under an identifier; it may be newer than the index. */
-  lookupRef: (ref: PaperRef) => { storeDoc: number; id: string; title: string } | undefined;
+  lookupRef: (ref: PaperRef) => Promise<{ storeDoc: number; id: string; title: string } | undefined>;
   resolveTopic: TopicResolver;
-  /** A paper's abstract by store document number, for phrase checks. */
-  lookupAbstract: (storeDoc: number) => string | undefined;
+  /** Papers' abstracts by store document number, for phrase checks: one read for all candidates. */
+  lookupAbstracts: (storeDocs: readonly number[]) => Promise<Map<number, string>>;
 }
 
 export interface EngineOptions {
@@ -99,6 +100,8 @@ export interface EngineOptions {
 export interface Suggestion {
   id: string;
   title: string;
+  /** The paper's store document number (what a button or an autocomplete value carries). */
+  storeDoc: number;
 }
 
 export class SearchEngine {
@@ -136,15 +139,18 @@ export class SearchEngine {
   }
 
   /**
-   * Runs a search-box query.
-   * @example engine.search('author:"Yoshua Bengio" attention', { limit: 10 }).hits[0]?.title
+   * Runs a search-box query. The work is synchronous; it waits only for the store, for an
+   * identifier's paper or for the abstracts a quoted phrase is checked in.
+   * @example (await engine.search('author:"Yoshua Bengio" attention', { limit: 10 })).hits[0]?.title
    */
-  search(input: string, options: SearchOptions = {}): SearchResult {
+  async search(input: string, options: SearchOptions = {}): Promise<SearchResult> {
     const limit = Math.max(1, Math.min(options.limit ?? 50, MAX_RESULTS));
     const ref = parsePaperRef(input);
     if (ref) return this.searchRef(ref, input);
+    // Titles are stored with their LaTeX decoded; one pasted as written must read the same.
+    const text = decodeLatex(input);
 
-    const query = parseQuery(input);
+    const query = parseQuery(text);
     const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [...query.notes] };
     if (isEmptyQuery(query)) return result;
 
@@ -158,9 +164,9 @@ export class SearchEngine {
     const groups = planWords(query, this.vocab, this.view.liveCount);
     result.words = groups.map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)) }));
 
-    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, input);
+    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
-    if (query.phrases.length > 0) ordered = this.withPhrases(ordered, query.phrases, result);
+    if (query.phrases.length > 0) ordered = await this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
     if (result.total === 0) result.total = ordered.length;
     return result;
@@ -182,7 +188,7 @@ export class SearchEngine {
     const prefixed = titlePrefixDocs(this.view, key, n);
     for (const d of prefixed) {
       seen.add(d);
-      out.push({ id: this.view.id(d), title: this.view.title(d) });
+      out.push({ id: this.view.id(d), title: this.view.title(d), storeDoc: this.view.storeDoc(d) });
     }
     if (out.length < n) {
       const query = parseQuery(text);
@@ -201,17 +207,17 @@ export class SearchEngine {
         }
         for (const { doc } of top.sorted()) {
           if (out.length >= n) break;
-          out.push({ id: this.view.id(doc), title: this.view.title(doc) });
+          out.push({ id: this.view.id(doc), title: this.view.title(doc), storeDoc: this.view.storeDoc(doc) });
         }
       }
     }
     return out;
   }
 
-  private searchRef(ref: PaperRef, input: string): SearchResult {
+  private async searchRef(ref: PaperRef, input: string): Promise<SearchResult> {
     const query = parseQuery('');
     query.text = input.trim();
-    const found = this.deps.lookupRef(ref);
+    const found = await this.deps.lookupRef(ref);
     const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [], ref };
     if (found) {
       result.hits = [{ storeDoc: found.storeDoc, id: found.id, title: found.title, score: TIER_EXACT }];
@@ -363,13 +369,14 @@ export class SearchEngine {
     return order.map((i) => list[i]!);
   }
 
-  private withPhrases(ranked: Array<{ doc: number; score: number }>, phrases: string[][], result: SearchResult) {
+  private async withPhrases(ranked: Array<{ doc: number; score: number }>, phrases: string[][], result: SearchResult) {
     const wanted = phrases.map((p) => ` ${p.join(' ')} `);
     const out: Array<{ doc: number; score: number }> = [];
     const checked = Math.min(ranked.length, PHRASE_CHECK_LIMIT);
+    const abstracts = await this.deps.lookupAbstracts(ranked.slice(0, checked).map((r) => this.view.storeDoc(r.doc)));
     for (let i = 0; i < checked; i++) {
       const { doc } = ranked[i]!;
-      const text = ` ${normalizeTitle(this.view.title(doc))} ${normalizeTitle(this.deps.lookupAbstract(this.view.storeDoc(doc)) ?? '')} `;
+      const text = ` ${normalizeTitle(this.view.title(doc))} ${normalizeTitle(abstracts.get(this.view.storeDoc(doc)) ?? '')} `;
       if (wanted.every((w) => text.includes(w))) out.push(ranked[i]!);
     }
     result.total = out.length;

@@ -8,10 +8,11 @@
  * - {@link mergeIndex} and {@link buildBase}: write a new snapshot (a merge of base and deltas,
  *   or a full streaming build), one process at a time under a lock file.
  */
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import type { PaperStore } from '../store/paperStore.js';
-import { SegmentBuilder, buildSegment } from './index/build.js';
+import type { PaperStore } from '../store/papers.js';
+import { SegmentBuilder } from './index/build.js';
 import { SnapshotError, openSnapshot, readHeader } from './index/format.js';
 import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
@@ -27,6 +28,8 @@ export interface IndexSource {
 
 /** Rows read and tokenized per slice of a catch-up in a running process (~10–20 ms). */
 export const SLICE_ROWS = 200;
+/** Rows read per query when a whole range of changes is folded in at once. */
+const CATCH_UP_PAGE = 5_000;
 /** Documents per chunk of a full build: what one chunk holds in memory before it is written out. */
 export const CHUNK_DOCS = 100_000;
 /**
@@ -41,20 +44,20 @@ export function mergeThreshold(baseDocs: number): number {
  * The index for the store's current contents: the snapshot at `path` (mapped) when it fits the
  * taxonomy, plus a delta of what changed since; else built in full (and saved to `path` unless it
  * is undefined, as for an in-memory demo library).
- * @example const view = openIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
+ * @example const view = await openIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
  */
-export function openIndex(source: IndexSource, path: string | undefined, log: Logger): IndexView {
+export async function openIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexView> {
   let base: SegmentData | undefined;
   if (path) {
-    const load = loadSnapshot(source, path);
+    const load = await loadSnapshot(source, path);
     if (load.ok && load.usable) base = load.segment;
     else if (load.ok) log.info({ path }, 'the taxonomy changed since the index snapshot was written (or it is ahead of the store): rebuilding it');
     else if (load.problem === 'damaged') log.warn(`${damagedLine(path, load.reason)}: rebuilding it from the library`);
     else if (load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
   }
-  base ??= buildBase(source, path, log);
+  base ??= await buildBase(source, path, log);
   const view = new IndexView(base);
-  catchUpNow(view, source.store);
+  await catchUpNow(view, source.store);
   return view;
 }
 
@@ -67,10 +70,10 @@ export type SnapshotLoad =
  * Opens (maps) the snapshot at `path`, checking its header, small sections and shape. Never
  * builds anything; a directory in its place throws a SetupError.
  */
-export function loadSnapshot(source: IndexSource, path: string): SnapshotLoad {
+export async function loadSnapshot(source: IndexSource, path: string): Promise<SnapshotLoad> {
   try {
     const { segment } = openSnapshot(path);
-    return { ok: true, segment, usable: segment.taxonomyHash === source.taxonomyHash && segment.generation <= source.store.generation() };
+    return { ok: true, segment, usable: segment.taxonomyHash === source.taxonomyHash && segment.generation <= (await source.store.generation()) };
   } catch (err) {
     if (err instanceof SnapshotError) return { ok: false, problem: err.problem, reason: err.message };
     throw err;
@@ -82,24 +85,26 @@ export function damagedLine(path: string, reason: string): string {
   return `The search index ${path} is damaged (${reason})`;
 }
 
-/** Whether the store has changes the view does not reflect. */
-export function isStale(view: IndexView, store: PaperStore): boolean {
-  return view.generation < store.generation();
-}
-
-/** Folds every change of the store since the view's generation into it, at once. Returns whether it changed. */
-export function catchUpNow(view: IndexView, store: PaperStore): boolean {
-  const to = store.generation();
-  if (view.generation >= to) return false;
+/**
+ * Folds every change of the store since the view's generation into it as one delta (what a
+ * process opening the index, or a merge, does before it serves or writes). Returns whether it
+ * changed.
+ */
+export async function catchUpNow(view: IndexView, store: PaperStore): Promise<boolean> {
+  const from = view.generation;
+  const to = await store.generation();
+  if (from >= to) return false;
   const builder = new SegmentBuilder({ generation: to, taxonomyHash: view.taxonomyHash, topicIds: view.topics });
-  let after = 0;
-  for (;;) {
-    const rows = store.rowsChanged(view.generation, to, after, 5_000);
+  for (let after = 0; ; ) {
+    const rows = await store.rowsChanged(from, to, after, CATCH_UP_PAGE);
     for (const row of rows) builder.add(row);
-    if (rows.length < 5_000) break;
+    if (rows.length < CATCH_UP_PAGE) break;
     after = rows[rows.length - 1]!.doc;
   }
-  view.apply(builder.finish(), store.deletedDocs(view.generation, to));
+  const deleted = await store.deletedDocs(from, to);
+  // Another catch-up may have moved the view on meanwhile (its reads and ours cover the same rows).
+  if (view.generation !== from) return false;
+  view.apply(builder.finish(), deleted);
   return true;
 }
 
@@ -107,40 +112,55 @@ export function catchUpNow(view: IndexView, store: PaperStore): boolean {
  * Folds the store's changes into the view in slices of {@link SLICE_ROWS} rows, yielding to the
  * event loop between them: each slice becomes a small delta segment, applied in one synchronous
  * step (so no step blocks for long, and a query sees each paper before or after, never half
- * way); the view's generation moves only with the last one. Returns whether it changed, or
- * 'too-many' when the changes exceed `maxDocs` (a merge or rebuild should take them instead).
+ * way); the view's generation moves only with the last one. Removals are masked with the first
+ * slice (before a slice could hold a paper that took a removed paper's document number).
+ * Returns whether it changed, or 'too-many' when the changes exceed `maxDocs` (a merge or
+ * rebuild should take them instead).
+ * @example while (isStale(view, generation)) await catchUp(view, store, 50_000);
  */
 export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infinity): Promise<boolean | 'too-many'> {
   const from = view.generation;
-  const to = store.generation();
+  const to = await store.generation();
   if (from >= to) return false;
-  if (maxDocs < Infinity && store.countChanged(from, maxDocs + 1) > maxDocs) return 'too-many';
+  if (maxDocs < Infinity && (await store.countChanged(from, maxDocs + 1)) > maxDocs) return 'too-many';
   const options = { generation: from, taxonomyHash: view.taxonomyHash, topicIds: view.topics };
-  let after = 0;
-  for (;;) {
-    const rows = store.rowsChanged(from, to, after, SLICE_ROWS);
+  let deleted: number[] | undefined = await store.deletedDocs(from, to);
+  for (let after = 0; ; ) {
+    const rows = await store.rowsChanged(from, to, after, SLICE_ROWS);
     // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
     if (view.generation !== from) return false;
     const last = rows.length < SLICE_ROWS;
     const builder = new SegmentBuilder(last ? { ...options, generation: to } : options);
     for (const row of rows) builder.add(row);
-    view.apply(builder.finish(), last ? store.deletedDocs(from, to) : []);
+    view.apply(builder.finish(), deleted ?? []);
+    deleted = undefined;
     if (last) return true;
     after = rows[rows.length - 1]!.doc;
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
+/** Whether the store's generation (as last read) is ahead of the view's. */
+export function isStale(view: IndexView, storeGeneration: number): boolean {
+  return view.generation < storeGeneration;
+}
+
 /**
  * Builds the index of the whole store. With a `path`, streams: rows are tokenized in chunks of
  * {@link CHUNK_DOCS}, each written to a temporary segment file, and the chunks merged on disk
- * into `path`, which is then mapped; memory stays bounded by the chunk size.
+ * into `path`, which is then mapped; memory stays bounded by the chunk size. The generation is
+ * read first: rows written while the build reads (in pages, not one snapshot of the store) are
+ * newer, and the first catch-up folds them in again, masking what the build took of them.
  */
-export function buildBase(source: IndexSource, path: string | undefined, log: Logger): SegmentData {
+export async function buildBase(source: IndexSource, path: string | undefined, log: Logger): Promise<SegmentData> {
   const started = performance.now();
-  const generation = source.store.generation();
+  const generation = await source.store.generation();
   const options = { generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds };
-  if (!path) return buildSegment(source.store.rowsForIndex(), options);
+  if (!path) {
+    const builder = new SegmentBuilder(options);
+    for await (const row of source.store.rowsForIndex()) builder.add(row);
+    return builder.finish();
+  }
   const chunks: string[] = [];
   try {
     let builder = new SegmentBuilder(options);
@@ -150,7 +170,7 @@ export function buildBase(source: IndexSource, path: string | undefined, log: Lo
       chunks.push(file);
       builder = new SegmentBuilder(options);
     };
-    for (const row of source.store.rowsForIndex()) {
+    for await (const row of source.store.rowsForIndex()) {
       builder.add(row);
       if (builder.size >= CHUNK_DOCS) flush();
     }
@@ -172,12 +192,12 @@ export function buildBase(source: IndexSource, path: string | undefined, log: Lo
  * (no re-tokenizing of the base), or a full build when there is no usable base. Returns the new
  * base's generation.
  */
-export function mergeIndex(source: IndexSource, path: string, log: Logger, options: { pauseMs?: number } = {}): number {
-  const load = loadSnapshot(source, path);
-  if (!load.ok || !load.usable) return buildBase(source, path, log).generation;
+export async function mergeIndex(source: IndexSource, path: string, log: Logger, options: { pauseMs?: number } = {}): Promise<number> {
+  const load = await loadSnapshot(source, path);
+  if (!load.ok || !load.usable) return (await buildBase(source, path, log)).generation;
   const view = new IndexView(load.segment);
   const started = performance.now();
-  catchUpNow(view, source.store);
+  await catchUpNow(view, source.store);
   const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
   const { docCount } = mergeSegments(inputs, path, { generation: view.generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds, ...options });
   log.info({ papers: docCount, ms: Math.round(performance.now() - started) }, 'search index merged');
@@ -190,20 +210,19 @@ export function mergeIndex(source: IndexSource, path: string, log: Logger, optio
  * otherwise leaves them to the deltas every reader builds. Another process already writing the
  * index makes this a no-op ('busy').
  */
-export function settleIndex(source: IndexSource, path: string, log: Logger): 'delta' | 'merged' | 'built' | 'busy' {
-  const result = withIndexLock(path, () => {
-    const load = loadSnapshot(source, path);
+export function settleIndex(source: IndexSource, path: string, log: Logger): Promise<'delta' | 'merged' | 'built' | 'busy'> {
+  return withIndexLock(path, async () => {
+    const load = await loadSnapshot(source, path);
     const base = load.ok && load.usable ? load.segment : undefined;
     if (!base) {
-      buildBase(source, path, log);
+      await buildBase(source, path, log);
       return 'built' as const;
     }
     const threshold = mergeThreshold(base.docCount);
-    if (source.store.countChanged(base.generation, threshold + 1) <= threshold) return 'delta' as const;
-    mergeIndex(source, path, log);
+    if ((await source.store.countChanged(base.generation, threshold + 1)) <= threshold) return 'delta' as const;
+    await mergeIndex(source, path, log);
     return 'merged' as const;
   });
-  return result;
 }
 
 /** The generation of the snapshot at `path`, or undefined. */
@@ -216,11 +235,13 @@ export function snapshotGeneration(path: string): number | undefined {
 }
 
 /**
- * Runs `fn` holding `<path>.lock`, so that one process writes the index at a time; returns
+ * Runs `fn` holding `<path>.lock`, so that one process writes the index at a time; resolves
  * 'busy' when another live process holds it. A lock left by a process that is gone is taken over.
  */
-export function withIndexLock<T>(path: string, fn: () => T): T | 'busy' {
+export async function withIndexLock<T>(path: string, fn: () => Promise<T> | T): Promise<T | 'busy'> {
   const lock = `${path}.lock`;
+  // DATA_DIR holds only the index when the store is PostgreSQL: it may not exist yet.
+  mkdirSync(dirname(path), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     let fd: number;
     try {
@@ -234,7 +255,7 @@ export function withIndexLock<T>(path: string, fn: () => T): T | 'busy' {
     try {
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
-      return fn();
+      return await fn();
     } finally {
       rmSync(lock, { force: true });
     }

@@ -16,6 +16,7 @@ import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
 import { catchUpNow, mergeThreshold, settleIndex, withIndexLock, type IndexSource } from './indexFile.js';
+import type { StoreTarget } from '../store/open.js';
 
 /** Papers per chunk while an import runs: small enough that the chunks keep pace with it. */
 export const IMPORT_CHUNK_DOCS = 50_000;
@@ -33,24 +34,33 @@ export class IngestIndexer {
   private failure: string | undefined;
   private finalWaiter: (() => void) | undefined;
   private readonly from: number;
-  private base: SegmentData | undefined;
 
-  /** Starts the worker; chunks cover the store's changes after the current snapshot's generation. */
-  constructor(
-    private readonly source: IndexSource,
-    dbPath: string,
-    private readonly indexPath: string,
-    private readonly log: Logger,
-  ) {
+  /**
+   * Starts the worker; chunks cover the store's changes after the current snapshot's generation.
+   * The worker opens the store at `target` on its own connection.
+   * @example const indexer = await IngestIndexer.start(source, stores.target, config.indexPath, log);
+   */
+  static async start(source: IndexSource, target: StoreTarget, indexPath: string, log: Logger): Promise<IngestIndexer> {
+    let base: SegmentData | undefined;
     try {
       const { segment } = openSnapshot(indexPath);
-      if (segment.taxonomyHash === source.taxonomyHash && segment.generation <= source.store.generation()) this.base = segment;
+      if (segment.taxonomyHash === source.taxonomyHash && segment.generation <= (await source.store.generation())) base = segment;
     } catch {
-      this.base = undefined;
+      base = undefined;
     }
+    return new IngestIndexer(source, target, indexPath, log, base);
+  }
+
+  private constructor(
+    private readonly source: IndexSource,
+    target: StoreTarget,
+    private readonly indexPath: string,
+    private readonly log: Logger,
+    private readonly base: SegmentData | undefined,
+  ) {
     this.from = this.base?.generation ?? 0;
     const self = fileURLToPath(import.meta.url);
-    const data: ChunkWorkerData = { dbPath, indexPath, topicIds: [...source.topicIds], taxonomyHash: source.taxonomyHash, from: this.from, chunkDocs: IMPORT_CHUNK_DOCS };
+    const data: ChunkWorkerData = { target, indexPath, topicIds: [...source.topicIds], taxonomyHash: source.taxonomyHash, from: this.from, chunkDocs: IMPORT_CHUNK_DOCS };
     this.worker = new Worker(new URL(`./index/chunkWorker${extname(self)}`, import.meta.url), { workerData: data });
     this.worker.on('message', (reply: ChunkWorkerReply) => {
       if (reply.type === 'chunk') this.chunks.push({ file: reply.file, from: reply.from, to: reply.to });
@@ -91,9 +101,9 @@ export class IngestIndexer {
       });
       if (this.failure) {
         this.log.warn({ err: this.failure }, 'the index worker failed; building the index after the import instead');
-        return settleIndex(this.source, this.indexPath, this.log);
+        return await settleIndex(this.source, this.indexPath, this.log);
       }
-      return withIndexLock(this.indexPath, () => this.mergeChunks());
+      return await withIndexLock(this.indexPath, () => this.mergeChunks());
     } finally {
       this.worker.postMessage({ type: 'stop' });
       await this.worker.terminate().catch(() => undefined);
@@ -101,14 +111,14 @@ export class IngestIndexer {
     }
   }
 
-  private mergeChunks(): 'delta' | 'merged' | 'built' {
+  private async mergeChunks(): Promise<'delta' | 'merged' | 'built'> {
     const { store, taxonomyHash, topicIds } = this.source;
     const base = this.base ?? buildSegment([], { generation: 0, taxonomyHash, topicIds });
     const threshold = this.base ? mergeThreshold(this.base.docCount) : 0;
-    if (this.base && store.countChanged(this.base.generation, threshold + 1) <= threshold) return 'delta';
+    if (this.base && (await store.countChanged(this.base.generation, threshold + 1)) <= threshold) return 'delta';
     const view = new IndexView(base);
-    for (const chunk of this.chunks) view.apply(openSnapshot(chunk.file).segment, store.deletedDocs(chunk.from, chunk.to));
-    catchUpNow(view, store);
+    for (const chunk of this.chunks) view.apply(openSnapshot(chunk.file).segment, await store.deletedDocs(chunk.from, chunk.to));
+    await catchUpNow(view, store);
     const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
     mergeSegments(inputs, this.indexPath, { generation: view.generation, taxonomyHash, topicIds });
     return this.base ? 'merged' : 'built';

@@ -1,9 +1,11 @@
 /**
  * Snippets: the stretch of an abstract where the query's words cluster, with those words marked.
  * Marks are data (segments), not markup, so each renderer can bold them in its own syntax and
- * escape everything else.
+ * escape everything else. Words are compared as the index compares them ({@link tokenize});
+ * math kept as LaTeX source (`$…$`) is never marked and never cut in two.
  */
-import { collapseWhitespace, foldText } from '../text.js';
+import { findMathSpans } from '../papers/latex.js';
+import { collapseWhitespace, tokenize } from '../text.js';
 import type { MatchedWord } from './engine.js';
 
 /** A run of text; `match` marks a query word. */
@@ -15,7 +17,8 @@ export interface TextSegment {
 /** Default snippet length in characters (before ellipses). */
 export const SNIPPET_LENGTH = 240;
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** A run of letters, digits and their marks: what a reader sees as one word. */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /**
  * Picks the window of `text` (about `maxChars` long) that holds the most distinct query words,
@@ -30,14 +33,23 @@ export function buildSnippet(text: string, words: readonly MatchedWord[], maxCha
   words.forEach((w, i) => {
     for (const form of [w.word, ...w.forms]) if (!groupOf.has(form)) groupOf.set(form, i);
   });
+  const math = findMathSpans(clean);
   const hits: Array<{ start: number; end: number; group: number }> = [];
   if (groupOf.size > 0) {
+    let span = 0;
     for (const m of clean.matchAll(WORD)) {
-      const group = groupOf.get(foldText(m[0]));
+      while (span < math.length && math[span]![1] <= m.index) span++;
+      if (span < math.length && math[span]![0] < m.index + m[0].length) continue;
+      // One word as written can be several as indexed ("μKE" is "mu" and "ke").
+      let group: number | undefined;
+      for (const token of tokenize(m[0])) {
+        group = groupOf.get(token);
+        if (group !== undefined) break;
+      }
       if (group !== undefined) hits.push({ start: m.index, end: m.index + m[0].length, group });
     }
   }
-  const [from, to] = chooseWindow(clean, hits, maxChars);
+  const [from, to] = outsideMath(chooseWindow(clean, hits, maxChars), math);
   const segments: TextSegment[] = [];
   let cursor = from;
   const push = (segment: TextSegment) => {
@@ -92,6 +104,16 @@ function chooseWindow(text: string, hits: ReadonlyArray<{ start: number; end: nu
   else if (from > 0) from = text.indexOf(' ', from) + 1 || from;
   const to = Math.min(text.length, from + cutAtWord(text.slice(from), maxChars));
   return [from, to];
+}
+
+/** The window with ends moved out of any math span they fall in (never widened). */
+function outsideMath(window: [number, number], math: ReadonlyArray<[number, number]>): [number, number] {
+  let [from, to] = window;
+  for (const [start, end] of math) {
+    if (start < from && from < end) from = end;
+    if (start < to && to < end) to = start;
+  }
+  return from < to ? [from, to] : window;
 }
 
 function cutAtWord(text: string, maxChars: number): number {

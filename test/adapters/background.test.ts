@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reindexInChild, startBackgroundJobs, type BackgroundJobs } from '../../adapters/background.js';
@@ -24,31 +24,32 @@ describe('new papers in a running bot', () => {
   it('appear in searches as soon as the bot catches up, and a merge by a child process is swapped in', async () => {
     const before = app.library.size;
     // A sync in another process adds papers to the store…
-    app.store.transaction(() => {
-      const gen = app.store.beginGeneration();
-      app.store.upsert(
-        { title: 'Quokka Alignment for Marsupial Language Models', authors: ['Ann Lee'], abstract: 'Quokkas.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2611.99999' } },
-        gen,
+    await app.store.write((tx) =>
+      tx.upsertBatch(
+        [{ title: 'Quokka Alignment for Marsupial Language Models', authors: ['Ann Lee'], abstract: 'Quokkas.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2611.99999' } }],
         { source: 'arxiv', classify: app.classify, now: new Date() },
-      );
-    });
-    expect(app.library.search('quokka alignment').hits).toHaveLength(0);
+      ),
+    );
+    expect((await app.library.search('quokka alignment')).hits).toHaveLength(0);
     // …the bot folds it in as a small delta, without any rebuild…
-    expect(app.library.stale).toBe(true);
+    expect(await app.library.checkStore()).toBe(true);
+    const snapshot = readSnapshotInfo(app.config.indexPath);
     expect(await app.library.catchUp()).toBe(true);
     expect(app.library.stale).toBe(false);
+    expect(readSnapshotInfo(app.config.indexPath)).toEqual(snapshot);
     expect(app.library.size).toBe(before + 1);
-    expect(app.library.search('quokka alignment').hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
+    expect((await app.library.search('quokka alignment')).hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
     // …and when a child process merges the deltas into a new snapshot, the bot swaps it in.
     expect(await reindexInChild({ config: app.config, log: silentLog }, undefined, ['--merge'])).toBe(true);
+    expect(readSnapshotInfo(app.config.indexPath)?.generation).toBe(await app.store.generation());
     expect(await app.library.catchUp()).toBe(true);
     expect(app.library.size).toBe(before + 1);
-    expect(app.library.search('quokka alignment').hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
+    expect((await app.library.search('quokka alignment')).hits[0]?.title).toBe('Quokka Alignment for Marsupial Language Models');
   });
 
-  it('refresh folds the store’s changes in at once', () => {
+  it('refresh folds the store’s changes in at once', async () => {
     const before = app.library.size;
-    addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
+    await addLlmPapers(app, '2026-03-01T00:00:00Z', 1);
     expect(app.library.size).toBe(before + 1);
     expect(app.library.stale).toBe(false);
   });
@@ -112,14 +113,12 @@ describe('the serving bot and its index snapshot', () => {
     jobs = startBackgroundJobs(serving, {});
     const before = serving.library.size;
     for (const n of [1, 2]) {
-      serving.store.transaction(() => {
-        const gen = serving!.store.beginGeneration();
-        serving!.store.upsert(
-          { title: `Wombat Burrows for Sparse Attention ${n}`, authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.9000${n}` } },
-          gen,
+      await serving.store.write((tx) =>
+        tx.upsertBatch(
+          [{ title: `Wombat Burrows for Sparse Attention ${n}`, authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.9000${n}` } }],
           { source: 'arxiv', classify: serving!.classify, now: new Date() },
-        );
-      });
+        ),
+      );
       expect(await reindexInChild({ config: serving.config, log: silentLog })).toBe(true);
       await jobs.refreshIndex();
       expect(serving.library.size).toBe(before + n);
@@ -132,32 +131,55 @@ describe('the minute’s index check beside an import in another process', () =>
     const jobs = startBackgroundJobs(app, {});
     try {
       const addPapers = (from: number, count: number) =>
-        app.store.transaction(() => {
-          const gen = app.store.beginGeneration();
-          for (let n = from; n < from + count; n++) {
-            app.store.upsert(
-              { title: `Platypus Pretraining ${n}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.${String(80000 + n)}` } },
-              gen,
-              { source: 'arxiv', classify: app.classify, now: new Date() },
-            );
-          }
-        });
+        app.store.write((tx) =>
+          tx.upsertBatch(
+            Array.from({ length: count }, (_, i) => ({ title: `Platypus Pretraining ${from + i}`, authors: ['Ann Lee'], abstract: 'Platypuses.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: { arxiv: `2611.${String(80000 + from + i)}` } })),
+            { source: 'arxiv', classify: app.classify, now: new Date() },
+          ),
+        );
       const saved = () => readSnapshotInfo(app.config.indexPath)?.generation;
       const before = saved();
-      addPapers(1, 1);
+      await addPapers(1, 1);
       await jobs.refreshIndex({ whenSettled: true }); // one paper: a delta, no new snapshot
       expect(app.library.stale).toBe(false);
       expect(saved()).toBe(before);
-      expect(app.library.search('platypus pretraining 1').hits[0]?.title).toBe('Platypus Pretraining 1');
-      addPapers(2, 6000);
+      expect((await app.library.search('platypus pretraining 1')).hits[0]?.title).toBe('Platypus Pretraining 1');
+      await addPapers(2, 6000);
       await jobs.refreshIndex({ whenSettled: true }); // past the threshold, but still changing: left alone
       expect(saved()).toBe(before);
       await jobs.refreshIndex({ whenSettled: true }); // settled: merged in a child and swapped in
       expect(app.library.stale).toBe(false);
-      expect(saved()).toBe(app.store.generation());
-      expect(app.library.search('platypus pretraining 5000').hits[0]?.title).toBe('Platypus Pretraining 5000');
+      expect(saved()).toBe(await app.store.generation());
+      expect((await app.library.search('platypus pretraining 5000')).hits[0]?.title).toBe('Platypus Pretraining 5000');
     } finally {
       await jobs.stop();
     }
   }, 60_000);
+});
+
+describe('a paper looked up while the library is the demo corpus', () => {
+  it('reaches the search index in process: the demo store is in memory, DATA_DIR stays empty', async () => {
+    const demo = await createTestApp({ empty: true });
+    try {
+      expect(demo.demo).toBe(true);
+      await demo.store.write((tx) =>
+        tx.upsertBatch(
+          [{ title: 'Wombat Burrows as Graph Neural Networks', authors: ['Ann Lee'], abstract: 'Wombats.', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: ['cs.LG'], links: {}, externalIds: { arxiv: '2611.88888' } }],
+          { source: 'arxiv', classify: demo.classify, now: new Date() },
+        ),
+      );
+      expect(await demo.library.checkStore()).toBe(true);
+      const jobs = startBackgroundJobs(demo, {});
+      try {
+        await jobs.refreshIndex();
+      } finally {
+        await jobs.stop();
+      }
+      expect(demo.library.stale).toBe(false);
+      expect((await demo.library.search('wombat burrows')).hits[0]?.id).toBe('arxiv:2611.88888');
+      expect(existsSync(demo.config.indexPath)).toBe(false);
+    } finally {
+      demo.dispose();
+    }
+  });
 });

@@ -19,7 +19,7 @@ describe('/digest', () => {
     const reply = await app.registry.run(discord(), 'digest', { topic: 'llm' }, 'subscribe');
     expect(reply.ephemeral).toBeUndefined();
     expect(reply.fallback).toMatch(/^Subscribed: Deep Learning · Large Language Models, every day at 09:00 UTC, up to 5 papers\. Next: Monday, 30 November 2026, 09:00\.$/);
-    const [sub] = app.digests.forChannel('discord', 'chan-1');
+    const [sub] = await app.digests.forChannel('discord', 'chan-1');
     expect(sub).toMatchObject({ query: 'topic:"deep-learning/large-language-models"', time: '09:00', timezone: 'UTC', days: 'daily', count: 5, createdBy: 'u-discord' });
   });
 
@@ -27,14 +27,14 @@ describe('/digest', () => {
     await app.registry.runText(slack(), 'digest', 'subscribe causal inference time:8:30am days:weekdays count:3 fill:yes');
     const again = await app.registry.runText(slack(), 'digest', 'subscribe causal inference time:7:15');
     expect(again.fallback).toMatch(/^Updated: /);
-    const subs = app.digests.forChannel('slack', 'C9');
+    const subs = await app.digests.forChannel('slack', 'C9');
     expect(subs).toHaveLength(1);
     expect(subs[0]).toMatchObject({ label: 'General Machine Learning · Causality', time: '07:15', timezone: 'America/Chicago' });
   });
 
   it('follows search words that are not a topic', async () => {
     await app.registry.run(discord(), 'digest', { topic: 'expectile regression' }, 'subscribe');
-    expect(app.digests.forChannel('discord', 'chan-1').map((s) => s.query)).toContain('expectile regression');
+    expect((await app.digests.forChannel('discord', 'chan-1')).map((s) => s.query)).toContain('expectile regression');
   });
 
   it('explains invalid times, zones and counts privately', async () => {
@@ -55,7 +55,7 @@ describe('/digest', () => {
     expect(noPerm).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/Manage Channels/) });
     const stranger = await app.registry.runText(slack('U2'), 'digest', 'unsubscribe');
     expect(stranger).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/Only workspace admins and the person who set up this digest/) });
-    expect(app.digests.forChannel('slack', 'C9')).toHaveLength(1);
+    expect(await app.digests.forChannel('slack', 'C9')).toHaveLength(1);
     const admin = await app.registry.runText(slack('U3', { member: { isAdmin: true } }), 'digest', 'unsubscribe');
     expect(admin.fallback).toMatch(/Stopped the daily digest of General Machine Learning · Causality/);
   });
@@ -67,7 +67,7 @@ describe('/digest', () => {
     expect(ask.menu?.choices).toHaveLength(2);
     const done = await app.registry.act(discord(), ask.menu!.choices[0]!.action);
     expect(done.fallback).toMatch(/^Stopped/);
-    expect(app.digests.forChannel('discord', 'chan-1')).toHaveLength(1);
+    expect(await app.digests.forChannel('discord', 'chan-1')).toHaveLength(1);
   });
 
   it('refuses subscribe where a digest could never be posted, before anything else is checked', async () => {
@@ -77,8 +77,8 @@ describe('/digest', () => {
     expect(noBot.fallback).toMatch(/^Paper Scout is not a member of this server/);
     const lacking = await app.registry.run(discord({ channel: { id: 'chan-9' }, bot: { canView: false, canSend: false, canEmbed: false } }), 'digest', { topic: 'llm' }, 'subscribe');
     expect(lacking.fallback).toMatch(/^Paper Scout cannot post digests in this channel: it lacks the View Channel, Send Messages and Embed Links permissions here\./);
-    expect(app.digests.forChannel('discord', 'dm-1')).toEqual([]);
-    expect(app.digests.forChannel('discord', 'chan-9')).toEqual([]);
+    expect(await app.digests.forChannel('discord', 'dm-1')).toEqual([]);
+    expect(await app.digests.forChannel('discord', 'chan-9')).toEqual([]);
   });
 
   it('holds nothing it was not told against the bot', () => {
@@ -89,7 +89,7 @@ describe('/digest', () => {
 
   it('still stops a digest set up in a DM before such places were refused', async () => {
     const ctx = slack('U7', { channel: { id: 'D0OLD', kind: 'dm' } });
-    ctx.digests.subscribe({ platform: 'slack', workspace: 'T1', channel: 'D0OLD', query: 'rl', label: '“rl”', time: '09:00', timezone: 'UTC', days: 'daily', count: 5, fill: false, createdBy: 'U7', createdAt: '2026-01-01T00:00:00Z' });
+    await ctx.digests.subscribe({ platform: 'slack', workspace: 'T1', channel: 'D0OLD', query: 'rl', label: '“rl”', time: '09:00', timezone: 'UTC', days: 'daily', count: 5, fill: false, createdBy: 'U7', createdAt: '2026-01-01T00:00:00Z' });
     const list = await app.registry.runText(ctx, 'digest', 'list');
     expect(JSON.stringify(list.blocks)).toContain('Digests are posted in channels, and this is a direct message.');
     const stopped = await app.registry.runText(ctx, 'digest', 'unsubscribe');

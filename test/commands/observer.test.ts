@@ -40,9 +40,9 @@ describe('the observer', () => {
     for (const e of commands) expect(e.seconds).toBeGreaterThanOrEqual(0);
   });
 
-  it('hears each search with its latency and hit count', () => {
+  it('hears each search with its latency and hit count', async () => {
     searches.length = 0;
-    const result = app.library.search('attention');
+    const result = await app.library.search('attention');
     expect(searches).toEqual([{ seconds: expect.any(Number), hits: result.hits.length }]);
     expect(searches[0]!.seconds).toBeLessThan(1);
   });

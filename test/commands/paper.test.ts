@@ -124,3 +124,14 @@ describe('/help', () => {
     for (const name of ['/paper', '/topic', '/help', 'author:', 'year:', 'sort:new']) expect(text).toContain(name);
   });
 });
+
+describe('a store that cannot be reached', () => {
+  it('answers privately that the database is away and nothing changed, not with an apology', async () => {
+    const { StoreUnavailableError } = await import('../../src/store/errors.js');
+    const away = new StoreUnavailableError('could not reach PostgreSQL at db:5432 (ECONNREFUSED)');
+    const unreachable = app.context('terminal', { id: 'u1' }, { states: { ...ctx.states, put: () => Promise.reject(away) } });
+    const reply = await app.registry.runText(unreachable, 'paper', 'diffusion');
+    expect(reply.ephemeral).toBe(true);
+    expect(reply.fallback).toBe('The library’s database cannot be reached right now, so this could not be answered. Nothing was changed: try again in a minute.');
+  });
+});

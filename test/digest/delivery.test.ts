@@ -20,8 +20,8 @@ beforeEach(async () => {
 });
 afterEach(() => app.dispose());
 
-function subscribe(platform: ChatPlatform, channel: string, over: Partial<Subscription> = {}): Subscription {
-  return app.digests.subscribe({
+async function subscribe(platform: ChatPlatform, channel: string, over: Partial<Subscription> = {}): Promise<Subscription> {
+  return await app.digests.subscribe({
     platform,
     workspace: 'w',
     channel,
@@ -60,7 +60,7 @@ describe('on Discord', () => {
   afterEach(() => bot.stop());
 
   it('posts a digest with embeds, no pings and a nonce Discord enforces', async () => {
-    subscribe('discord', '1300000000000000001');
+    await subscribe('discord', '1300000000000000001');
     const summary = await run({ discord: bot.adapter.sender! }, '2026-03-01T09:00:00Z');
     expect(summary.sent).toBe(1);
     const [message] = bot.fake.channelMessages;
@@ -71,7 +71,7 @@ describe('on Discord', () => {
   });
 
   it('a part resumed after a crash reaches the channel once', async () => {
-    subscribe('discord', '1300000000000000002');
+    await subscribe('discord', '1300000000000000002');
     const sender = bot.adapter.sender!;
     await run({ discord: crashingAfterPost(sender) }, '2026-03-01T09:00:00Z');
     await run({ discord: sender }, '2026-03-01T09:01:00Z');
@@ -81,8 +81,8 @@ describe('on Discord', () => {
   });
 
   it('a short 429 in the middle is handed to the runner and waited out there; nothing is posted twice', async () => {
-    subscribe('discord', '1300000000000000003', { count: 8 });
-    addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
+    await subscribe('discord', '1300000000000000003', { count: 8 });
+    await addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
     bot.fake.rateLimitPosts = 1;
     const clock = new FakeClock('2026-03-01T09:00:00Z');
     const summary = await run({ discord: bot.adapter.sender! }, '2026-03-01T09:00:00Z', clock);
@@ -92,10 +92,10 @@ describe('on Discord', () => {
   });
 
   it('a channel that is gone is retried a few times, then its subscription paused', async () => {
-    subscribe('discord', '1300000000000000004');
+    await subscribe('discord', '1300000000000000004');
     bot.fake.channelErrors.set('1300000000000000004', { status: 404, message: 'Unknown Channel', code: 10003 });
     for (const at of ['2026-03-01T09:00:00Z', '2026-03-01T09:01:00Z', '2026-03-01T09:06:00Z']) await run({ discord: bot.adapter.sender! }, at);
-    expect(app.digests.get(1)!.status).toBe('paused');
+    expect((await app.digests.get(1))!.status).toBe('paused');
     const attempts = bot.fake.requests.filter((r) => r.kind === 'message').length;
     await run({ discord: bot.adapter.sender! }, '2026-03-02T09:00:00Z');
     expect(bot.fake.requests.filter((r) => r.kind === 'message')).toHaveLength(attempts);
@@ -110,7 +110,7 @@ describe('on Slack', () => {
   afterEach(() => slack.stop({ fake: true }));
 
   it('posts a digest with Block Kit and a plain-text fallback', async () => {
-    subscribe('slack', 'C100');
+    await subscribe('slack', 'C100');
     await run({ slack: slack.slack.sender! }, '2026-03-01T09:00:00Z');
     const [call] = slack.fake.callsOf('chat.postMessage');
     expect(call!.args).toMatchObject({ channel: 'C100', text: expect.stringMatching(/Deep Learning · Large Language Models · Sunday, 1 March 2026/) });
@@ -118,8 +118,8 @@ describe('on Slack', () => {
   });
 
   it('after a failure in the middle, resumes at the part not confirmed', async () => {
-    subscribe('slack', 'C101', { count: 8 });
-    addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
+    await subscribe('slack', 'C101', { count: 8 });
+    await addLlmPapers(app, '2026-03-01T08:00:00Z', 8);
     let calls = 0;
     slack.fake.fail('chat.postMessage', 'internal_error', () => ++calls === 2);
     const first = await run({ slack: slack.slack.sender! }, '2026-03-01T09:00:00Z');
@@ -131,10 +131,10 @@ describe('on Slack', () => {
   });
 
   it('pauses a subscription whose channel is gone after a few attempts', async () => {
-    subscribe('slack', 'C102');
+    await subscribe('slack', 'C102');
     slack.fake.fail('chat.postMessage', 'channel_not_found');
     for (const at of ['2026-03-01T09:00:00Z', '2026-03-01T09:01:00Z', '2026-03-01T09:06:00Z']) await run({ slack: slack.slack.sender! }, at);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(await app.digests.get(1)).toMatchObject({ status: 'paused' });
   });
 
   it('refuses /digest changes from members who are neither admins nor the subscriber, and defaults to the user’s zone', async () => {

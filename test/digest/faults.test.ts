@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDueDigests, type RunDueSummary } from '../../src/digest/runner.js';
 import type { DigestSender } from '../../src/digest/sender.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addLlmPapers } from '../helpers/papers.js';
+import { addLlmPapers, titlesOf } from '../helpers/papers.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';
 import { PLATFORMS, type TestPlatform } from './platforms.js';
 
@@ -50,9 +50,9 @@ function runDue(at: string, options: { sender?: DigestSender; clock?: FakeClock;
 }
 
 /** Each paper of `ids` in exactly one message of the channel, and nothing else. */
-function expectEachOnce(ids: readonly string[]): void {
+async function expectEachOnce(ids: readonly string[]): Promise<void> {
   const seen = platform.papersIn(channel).flat();
-  expect([...seen].sort()).toEqual(ids.map((id) => app.store.get(id)!.title).sort());
+  expect([...seen].sort()).toEqual((await titlesOf(app, ids)).sort());
 }
 
 describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
@@ -61,7 +61,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     app = await createTestApp();
     platform = await start();
     channel = platform.channel(7);
-    app.digests.subscribe({
+    await app.digests.subscribe({
       platform: platform.name,
       workspace: 'w',
       channel,
@@ -75,11 +75,11 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
       createdBy: 'u',
       createdAt: '2026-03-01T00:00:00.000Z',
     });
-    ids = addLlmPapers(app, '2026-03-01T12:00:00Z', 20); // four messages of five
+    ids = await addLlmPapers(app, '2026-03-01T12:00:00Z', 20); // four messages of five
   });
   afterEach(async () => {
     await platform.close();
-    app.dispose();
+    await app.dispose();
   });
 
   it('a 6-minute outage, then back: every paper once, none counted as sent while refused', async () => {
@@ -89,12 +89,12 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     await platform.down();
     for (let m = 1; m <= 6; m++) await runDue(minutes(m));
     // Refused means not sent: part 2 is neither counted nor in doubt, just waiting.
-    expect(app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: false, lastError: expect.stringMatching(/ECONNREFUSED/) });
+    expect(await app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: false, lastError: expect.stringMatching(/ECONNREFUSED/) });
     await platform.up();
     for (let m = 7; m <= 25; m++) await runDue(minutes(m));
     expect(platform.papersIn(channel)).toHaveLength(4);
-    expectEachOnce(ids);
-    expect(app.digests.run(1, minutes(0))!.state).toBe('done');
+    await expectEachOnce(ids);
+    expect((await app.digests.run(1, minutes(0)))!.state).toBe('done');
   });
 
   it('an outage longer than the retries: the parts never posted go out in the next day’s digest', async () => {
@@ -103,12 +103,12 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     await platform.down();
     for (let m = 1; m <= 30; m++) await runDue(minutes(m));
     for (let m = 60; m < 23 * 60; m += 30) await runDue(minutes(m));
-    expect(app.digests.run(1, minutes(0))!.state).toBe('failed');
+    expect((await app.digests.run(1, minutes(0)))!.state).toBe('failed');
     await platform.up();
-    const more = addLlmPapers(app, '2026-03-02T12:00:00Z', 2);
+    const more = await addLlmPapers(app, '2026-03-02T12:00:00Z', 2);
     await runDue(minutes(24 * 60));
     expect(platform.papersIn(channel).map((p) => p.length)).toEqual([5, 5, 5, 5, 2]);
-    expectEachOnce([...ids, ...more]);
+    await expectEachOnce([...ids, ...more]);
   });
 
   it.each([
@@ -118,20 +118,20 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     platform.fault((n) => (n === 1 ? fault : undefined));
     const first = await runDue(minutes(0), { sender: platform.sender({ timeoutMs: 300 }) });
     expect(first.retrying).toBe(1);
-    expect(app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
+    expect(await app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
     // Past Discord's nonce window too: both platforms look in the channel.
     expect((await runDue(minutes(3))).sent).toBe(1);
     expect(platform.postCount()).toBe(4);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('an answer lost before the platform kept the post: unknown, not in the channel, posted again once', async () => {
     platform.fault((n) => (n === 1 ? { swallow: true } : undefined));
     await runDue(minutes(0), { sender: platform.sender({ timeoutMs: 300 }) });
-    expect(app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
+    expect(await app.digests.run(1, minutes(0))).toMatchObject({ partsDone: 1, inFlight: true });
     expect((await runDue(minutes(3))).sent).toBe(1);
     expect(platform.postCount()).toBe(5);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('a long 429, and the next run-due while it lasts: rescheduled, never slept through, each part once', async () => {
@@ -139,11 +139,11 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     const clock = new FakeClock(minutes(0));
     expect((await runDue(minutes(0), { clock })).retrying).toBe(1);
     expect(clock.sleeps).toEqual([]);
-    expect(app.digests.run(1, minutes(0))!.nextAttemptAt! > minutes(1)).toBe(true);
+    expect((await app.digests.run(1, minutes(0)))!.nextAttemptAt! > minutes(1)).toBe(true);
     expect(await runDue(minutes(1))).toMatchObject({ retrying: 1, sent: 0 });
     expect(platform.postCount()).toBe(2);
     expect((await runDue(minutes(2))).sent).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('a short 429 waited out while another run-due starts: the other leaves the run alone', async () => {
@@ -157,7 +157,7 @@ describe.each(PLATFORMS)('digests on %s under faults', (_name, start) => {
     expect((await first).sent).toBe(1);
     expect(sleepy.sleeps[0]).toBeGreaterThanOrEqual(30_000);
     expect(platform.postCount()).toBe(5);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 });
 
@@ -166,7 +166,7 @@ describe('on Discord, within the nonce window', () => {
     app = await createTestApp();
     platform = await PLATFORMS[0]![1]();
     channel = platform.channel(8);
-    app.digests.subscribe({
+    await app.digests.subscribe({
       platform: 'discord',
       workspace: 'w',
       channel,
@@ -180,16 +180,16 @@ describe('on Discord, within the nonce window', () => {
       createdBy: 'u',
       createdAt: '2026-03-01T00:00:00.000Z',
     });
-    const ids = addLlmPapers(app, '2026-03-01T12:00:00Z', 10);
+    const ids = await addLlmPapers(app, '2026-03-01T12:00:00Z', 10);
     try {
       platform.fault((n) => (n === 0 ? { reset: true } : undefined));
       await runDue(minutes(0));
       await runDue(minutes(1));
       expect(platform.postCount()).toBe(3); // part 1 twice under one nonce, part 2
-      expectEachOnce(ids);
+      await expectEachOnce(ids);
     } finally {
       await platform.close();
-      app.dispose();
+      await app.dispose();
     }
   });
 });

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDueDigests } from '../../src/digest/runner.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addLlmPapers } from '../helpers/papers.js';
+import { addLlmPapers, titlesOf } from '../helpers/papers.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';
 import { PLATFORMS, type TestPlatform } from './platforms.js';
 
@@ -59,8 +59,8 @@ function runDueProcess(when: string): { child: ChildProcess; exit: Promise<Exit>
 /** "N sent" from run-due's summary line. */
 const sent = (exit: Exit) => Number(/(\d+) sent/.exec(exit.out)?.[1] ?? NaN);
 
-function subscribe(channel: string, count: number): void {
-  app.digests.subscribe({
+async function subscribe(channel: string, count: number): Promise<void> {
+  await app.digests.subscribe({
     platform: platform.name,
     workspace: 'w',
     channel,
@@ -76,8 +76,8 @@ function subscribe(channel: string, count: number): void {
   });
 }
 
-function expectEachOnce(channel: string, ids: readonly string[]): void {
-  expect(platform.papersIn(channel).flat().sort()).toEqual(ids.map((id) => app.store.get(id)!.title).sort());
+async function expectEachOnce(channel: string, ids: readonly string[]): Promise<void> {
+  expect(platform.papersIn(channel).flat().sort()).toEqual((await titlesOf(app, ids)).sort());
 }
 
 describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
@@ -90,13 +90,13 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
   });
   afterEach(async () => {
     await platform.close();
-    app.dispose();
+    await app.dispose();
   });
 
   it('two at once on one DATA_DIR post each part once, and both take part', async () => {
     const channels = Array.from({ length: 12 }, (_, i) => platform.channel(100 + i));
-    for (const channel of channels) subscribe(channel, 10);
-    const ids = addLlmPapers(app, '2026-03-01T12:00:00Z', 10);
+    for (const channel of channels) await subscribe(channel, 10);
+    const ids = await addLlmPapers(app, '2026-03-01T12:00:00Z', 10);
     // Answers are held until 9 posts wait at once: more than one process sends at a time (8).
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
@@ -116,14 +116,14 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
     expect(sent(exitA) + sent(exitB)).toBe(12);
     expect(sent(exitA)).toBeGreaterThan(0);
     expect(sent(exitB)).toBeGreaterThan(0);
-    for (const channel of channels) expectEachOnce(channel, ids);
+    for (const channel of channels) await expectEachOnce(channel, ids);
     expect(platform.postCount()).toBe(24);
   }, 90_000);
 
   it('killed with SIGKILL between post and confirm: the next run finds the part and posts each paper once', async () => {
     const channel = platform.channel(200);
-    subscribe(channel, 20);
-    const ids = addLlmPapers(app, '2026-03-01T12:00:00Z', 20);
+    await subscribe(channel, 20);
+    const ids = await addLlmPapers(app, '2026-03-01T12:00:00Z', 20);
     const victim = runDueProcess(at(0));
     platform.fault((n) => {
       if (n !== 1) return undefined;
@@ -132,7 +132,7 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
     });
     const killed = await victim.exit;
     expect(killed.signal).toBe('SIGKILL');
-    expect(app.digests.run(1, at(0))).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: expect.any(String) });
+    expect(await app.digests.run(1, at(0))).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: expect.any(String) });
     platform.fault(undefined);
     // The next run, once the dead process's lease has run out (Discord: still in its nonce window).
     const clock = new FakeClock(at(110));
@@ -140,12 +140,12 @@ describe.each(PLATFORMS)('run-due processes on %s', (_name, start) => {
     const senders = { [platform.name]: platform.sender() };
     const rerun = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }), clock }, new Date(at(110)));
     expect(rerun.sent).toBe(1);
-    expectEachOnce(channel, ids);
+    await expectEachOnce(channel, ids);
     // And the next day's digest holds only what is new.
-    const more = addLlmPapers(app, '2026-03-02T12:00:00Z', 2);
+    const more = await addLlmPapers(app, '2026-03-02T12:00:00Z', 2);
     const nextDay = new FakeClock(at(86_400));
     platform.setNow(() => nextDay.now().getTime());
     await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: pino({ level: 'silent' }), clock: nextDay }, new Date(at(86_400)));
-    expectEachOnce(channel, [...ids, ...more]);
+    await expectEachOnce(channel, [...ids, ...more]);
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { messages } from '../../src/i18n/index.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { addLlmPapers } from '../helpers/papers.js';
+import { addLlmPapers, titlesOf } from '../helpers/papers.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';
 
 const LLM = 'topic:"deep-learning/large-language-models"';
@@ -89,8 +89,8 @@ function deps(s: DigestSender = sender, over: Partial<DigestDeps> = {}): DigestD
 
 const addPapers = (at: string, count: number, over: Partial<PaperRecord> = {}) => addLlmPapers(app, at, count, over);
 
-function subscribe(over: Partial<Subscription> = {}): Subscription {
-  return app.digests.subscribe({
+async function subscribe(over: Partial<Subscription> = {}): Promise<Subscription> {
+  return await app.digests.subscribe({
     platform: 'slack',
     workspace: 'T1',
     channel: 'C1',
@@ -120,8 +120,8 @@ function counts(s: FakeSender = sender): Map<string, number> {
   return seen;
 }
 
-function expectEachOnce(ids: readonly string[], s: FakeSender = sender): void {
-  const titles = ids.map((id) => app.store.get(id)!.title);
+async function expectEachOnce(ids: readonly string[], s: FakeSender = sender): Promise<void> {
+  const titles = await titlesOf(app, ids);
   const seen = counts(s);
   expect([...seen.keys()].sort()).toEqual([...titles].sort());
   expect([...seen.values()].every((n) => n === 1)).toBe(true);
@@ -129,11 +129,11 @@ function expectEachOnce(ids: readonly string[], s: FakeSender = sender): void {
 
 describe('runDueDigests', () => {
   it('sends the new papers of the day once, at the slot', async () => {
-    subscribe();
+    await subscribe();
     expect((await run('2026-03-01T08:59:00Z')).due).toBe(0);
     expect((await run('2026-03-01T09:00:00Z')).sent).toBe(1); // nothing new yet: one short line
     expect(sender.posts[0]!.reply.fallback).toMatch(/No new papers on Deep Learning · Large Language Models since Sunday, 1 March 2026/);
-    addPapers('2026-03-01T12:00:00Z', 3);
+    await addPapers('2026-03-01T12:00:00Z', 3);
     await run('2026-03-02T09:00:00Z');
     expect(sender.titles()[1]).toHaveLength(3);
     expect(sender.posts[1]!.reply.blocks[0]).toEqual({ kind: 'heading', text: 'Deep Learning · Large Language Models · Monday, 2 March 2026' });
@@ -142,12 +142,12 @@ describe('runDueDigests', () => {
   });
 
   it('catches up once after days of downtime, with everything missed', async () => {
-    subscribe();
-    addPapers('2026-03-01T12:00:00Z', 2);
+    await subscribe();
+    await addPapers('2026-03-01T12:00:00Z', 2);
     await run('2026-03-02T09:00:00Z');
-    addPapers('2026-03-02T12:00:00Z', 2);
-    addPapers('2026-03-03T12:00:00Z', 2);
-    addPapers('2026-03-04T12:00:00Z', 1);
+    await addPapers('2026-03-02T12:00:00Z', 2);
+    await addPapers('2026-03-03T12:00:00Z', 2);
+    await addPapers('2026-03-04T12:00:00Z', 1);
     const summary = await run('2026-03-05T10:00:00Z'); // down on the 3rd, 4th and until after 09:00 on the 5th
     expect(summary.sent).toBe(1);
     expect(sender.posts).toHaveLength(2);
@@ -156,8 +156,8 @@ describe('runDueDigests', () => {
   });
 
   it('says so in one line on a day with nothing new, or sends the best unsent papers if asked', async () => {
-    subscribe();
-    subscribe({ channel: 'C2', fill: true });
+    await subscribe();
+    await subscribe({ channel: 'C2', fill: true });
     await run('2026-03-02T09:00:00Z');
     const byChannel = Object.fromEntries(sender.posts.map((p) => [p.channel, p.reply]));
     expect(byChannel.C1!.blocks).toHaveLength(1);
@@ -172,21 +172,21 @@ describe('runDueDigests', () => {
   });
 
   it('does not resend a paper by any of its ids: a v2, a cross-list or the same paper from elsewhere', async () => {
-    subscribe();
-    const [id] = addPapers('2026-03-01T12:00:00Z', 1);
+    await subscribe();
+    const [id] = await addPapers('2026-03-01T12:00:00Z', 1);
     await run('2026-03-02T09:00:00Z');
-    const sent = app.store.get(id!)!;
+    const sent = (await app.store.get(id!))!;
     // v2 of the same arXiv paper, and a venue listing of it with a DOI and the author spelled differently.
-    addPapers('2026-03-02T12:00:00Z', 1, { title: sent.title, externalIds: { arxiv: sent.externalIds.arxiv! }, abstract: `${sent.abstract} (v2)` });
-    addPapers('2026-03-02T13:00:00Z', 1, { title: sent.title, authors: ['A. Nother'], externalIds: { doi: '10.5555/llm.1' }, venue: 'ACL', labels: [] });
+    await addPapers('2026-03-02T12:00:00Z', 1, { title: sent.title, externalIds: { arxiv: sent.externalIds.arxiv! }, abstract: `${sent.abstract} (v2)` });
+    await addPapers('2026-03-02T13:00:00Z', 1, { title: sent.title, authors: ['A. Nother'], externalIds: { doi: '10.5555/llm.1' }, venue: 'ACL', labels: [] });
     await run('2026-03-03T09:00:00Z');
     expect(sender.titles()[1]).toEqual([]);
     expect(sender.posts[1]!.reply.fallback).toMatch(/No new papers/);
   });
 
   it('after a 429 in the middle, retries later from the first part not confirmed', async () => {
-    subscribe({ count: 8 });
-    addPapers('2026-03-01T12:00:00Z', 8);
+    await subscribe({ count: 8 });
+    await addPapers('2026-03-01T12:00:00Z', 8);
     sender.behaviour = (call) => (call === 1 ? 'transient' : 'ok');
     const first = await run('2026-03-02T09:00:00Z');
     expect(first.retrying).toBe(1);
@@ -199,33 +199,33 @@ describe('runDueDigests', () => {
   });
 
   it('pauses a subscription whose channel is gone after a few attempts, and stops trying', async () => {
-    subscribe();
+    await subscribe();
     sender.behaviour = () => 'forbidden';
     await run('2026-03-02T09:00:00Z');
     await run('2026-03-02T09:01:00Z');
     const third = await run('2026-03-02T09:06:00Z');
     expect(third.paused).toBe(1);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
-    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot post in this channel/);
-    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('zh-CN'))).toMatch(/机器人无法在本频道发消息/);
+    expect(await app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText((await app.digests.get(1))!.pausedReason, messages('en'))).toMatch(/cannot post in this channel/);
+    expect(pausedReasonText((await app.digests.get(1))!.pausedReason, messages('zh-CN'))).toMatch(/机器人无法在本频道发消息/);
     const later = await run('2026-03-03T09:00:00Z');
     expect(later.due).toBe(0);
   });
 
   it('a newer slot takes over a digest that never arrived, with its papers', async () => {
-    subscribe();
-    addPapers('2026-03-01T12:00:00Z', 2);
+    await subscribe();
+    await addPapers('2026-03-01T12:00:00Z', 2);
     sender.behaviour = (call) => (call === 0 ? 'transient' : 'ok');
     await run('2026-03-02T09:00:00Z'); // fails; retry in a minute, but the bot is down all day
-    addPapers('2026-03-02T12:00:00Z', 1);
+    await addPapers('2026-03-02T12:00:00Z', 1);
     await run('2026-03-03T09:30:00Z');
     expect(sender.titles()).toHaveLength(1);
     expect(sender.titles()[0]).toHaveLength(3);
   });
 
   it('papers of a digest given up after repeated failures go out later', async () => {
-    subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 2);
+    await subscribe();
+    const ids = await addPapers('2026-03-01T12:00:00Z', 2);
     sender.behaviour = () => 'transient';
     let at = Date.parse('2026-03-02T09:00:00Z');
     for (let i = 0; i < 8; i++) {
@@ -236,12 +236,12 @@ describe('runDueDigests', () => {
     sender.behaviour = () => 'ok';
     await run('2026-03-04T09:00:00Z');
     expect(sender.titles().at(-1)).toHaveLength(2);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('a part the platform refuses is skipped, and its papers go out another day', async () => {
-    subscribe({ count: 8 });
-    addPapers('2026-03-01T12:00:00Z', 8);
+    await subscribe({ count: 8 });
+    await addPapers('2026-03-01T12:00:00Z', 8);
     sender.behaviour = (call) => (call === 0 ? 'rejected' : 'ok');
     const summary = await run('2026-03-02T09:00:00Z');
     expect(summary.sent).toBe(1);
@@ -251,26 +251,19 @@ describe('runDueDigests', () => {
   });
 
   it('papers the index did not have yet at one digest are in the next', async () => {
-    subscribe();
+    await subscribe();
     // Written by a sync, not yet in the search index when the 2 March digest runs.
-    app.store.transaction(() => {
-      const gen = app.store.beginGeneration();
-      app.store.upsert(
-        { title: 'Lagging Large Language Models', authors: ['Ann Lee'], abstract: 'Large language models (LLMs), large language models.', venue: 'arXiv', year: 2026, status: '', keywords: ['large language models'], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2603.77777' } },
-        gen,
-        { source: 'arxiv', classify: app.classify, now: new Date('2026-03-02T08:00:00Z') },
-      );
-    });
+    await app.store.write((tx) => tx.upsertBatch([{ title: 'Lagging Large Language Models', authors: ['Ann Lee'], abstract: 'Large language models (LLMs), large language models.', venue: 'arXiv', year: 2026, status: '', keywords: ['large language models'], labels: ['cs.CL'], links: {}, externalIds: { arxiv: '2603.77777' } }], { source: 'arxiv', classify: app.classify, now: new Date('2026-03-02T08:00:00Z') }));
     await run('2026-03-02T09:00:00Z');
     expect(sender.titles()[0]).toEqual([]);
-    app.library.refresh();
+    await app.library.refresh();
     await run('2026-03-03T09:00:00Z');
     expect(sender.titles()[1]).toEqual(['Lagging Large Language Models']);
   });
 
   it('opens "More" privately instead of replacing the digest', async () => {
-    subscribe();
-    addPapers('2026-03-01T12:00:00Z', 2);
+    await subscribe();
+    await addPapers('2026-03-01T12:00:00Z', 2);
     await run('2026-03-02T09:00:00Z');
     const more = sender.posts[0]!.reply.buttons!.flat().find((b) => /^More on/.test(b.label))!;
     expect(more.action).toMatch(/^paper:more:/);
@@ -282,8 +275,8 @@ describe('runDueDigests', () => {
   });
 
   it('runs 1,000 subscriptions in one pass', async () => {
-    addPapers('2026-03-01T12:00:00Z', 5);
-    for (let i = 0; i < 1000; i++) subscribe({ channel: `C${i}` });
+    await addPapers('2026-03-01T12:00:00Z', 5);
+    for (let i = 0; i < 1000; i++) await subscribe({ channel: `C${i}` });
     const summary = await run('2026-03-02T09:00:00Z');
     expect(summary.sent).toBe(1000);
     expect(sender.posts).toHaveLength(1000);
@@ -292,118 +285,118 @@ describe('runDueDigests', () => {
 
 describe('a post whose outcome is unknown', () => {
   it('is looked for before anything is posted again, and not reposted when it arrived', async () => {
-    subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    await subscribe({ count: 12 });
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? 'lost' : 'ok');
     expect((await run('2026-03-02T09:00:00Z')).retrying).toBe(1);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
     expect((await run('2026-03-02T09:01:00Z')).sent).toBe(1);
     expect(sender.lookups).toBe(1);
     expect(sender.posts).toHaveLength(3);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('is posted again when the channel does not have it', async () => {
-    subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    await subscribe({ count: 12 });
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? 'lost-unposted' : 'ok');
     await run('2026-03-02T09:00:00Z');
     await run('2026-03-02T09:01:00Z');
     expect(sender.lookups).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('is resolved the same way after the process died while posting it', async () => {
-    subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    await subscribe();
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     sender.behaviour = (call) => (call === 0 ? 'crash-after-post' : 'ok');
     await run('2026-03-02T09:00:00Z');
     await run('2026-03-02T09:01:00Z'); // restarted
     expect(sender.posts).toHaveLength(1);
-    expect(app.digests.get(1)!.lastSlot).toBe('2026-03-02T09:00:00.000Z');
-    expectEachOnce(ids);
+    expect((await app.digests.get(1))!.lastSlot).toBe('2026-03-02T09:00:00.000Z');
+    await expectEachOnce(ids);
   });
 
   it('is posted again under its key, without a lookup, while the platform drops duplicates', async () => {
     const discordLike = new FakeSender(true);
-    subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    await subscribe();
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     discordLike.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
     await run('2026-03-02T09:00:00Z', discordLike);
     await run('2026-03-02T09:01:00Z', discordLike);
     expect(discordLike.calls).toBe(2);
     expect(discordLike.lookups).toBe(0);
-    expectEachOnce(ids, discordLike);
+    await expectEachOnce(ids, discordLike);
   });
 
   it('is looked for once the platform would no longer drop a repeat, and a refused resend in the window keeps it unresolved', async () => {
     const discordLike = new FakeSender(true);
-    subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    await subscribe();
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     discordLike.behaviour = (call) => (call === 0 ? 'lost' : call === 1 ? 'transient' : 'ok');
     await run('2026-03-02T09:00:00Z', discordLike);
     await run('2026-03-02T09:01:00Z', discordLike); // resent under its nonce: refused, not posted
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ inFlight: true, inFlightSince: '2026-03-02T09:00:00.000Z' });
     discordLike.forgetNonces();
     await run('2026-03-02T09:10:00Z', discordLike);
     expect(discordLike.lookups).toBe(1);
     expect(discordLike.calls).toBe(2);
-    expectEachOnce(ids, discordLike);
+    await expectEachOnce(ids, discordLike);
   });
 
   it('stays unresolved while the channel cannot be read, and the subscription is paused saying why', async () => {
-    subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    await subscribe();
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     sender.behaviour = (call) => (call === 0 ? 'lost' : 'ok');
     sender.lookup = () => 'forbidden';
     for (const at of ['2026-03-02T09:00:00Z', '2026-03-02T09:01:00Z', '2026-03-02T09:06:00Z', '2026-03-02T09:21:00Z']) await run(at);
-    expect(app.digests.get(1)).toMatchObject({ status: 'paused' });
-    expect(pausedReasonText(app.digests.get(1)!.pausedReason, messages('en'))).toMatch(/cannot read this channel's recent messages.*missing_scope/);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ state: 'sending', inFlight: true });
+    expect(await app.digests.get(1)).toMatchObject({ status: 'paused' });
+    expect(pausedReasonText((await app.digests.get(1))!.pausedReason, messages('en'))).toMatch(/cannot read this channel's recent messages.*missing_scope/);
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ state: 'sending', inFlight: true });
     expect(sender.calls).toBe(1);
     // Fixed, and subscribed again: the digest resumes by checking, not by reposting.
     sender.lookup = () => 'ok';
-    subscribe();
+    await subscribe();
     await run('2026-03-02T10:00:00Z');
     expect(sender.calls).toBe(1);
-    expectEachOnce(ids);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')!.state).toBe('done');
+    await expectEachOnce(ids);
+    expect((await app.digests.run(1, '2026-03-02T09:00:00.000Z'))!.state).toBe('done');
   });
 });
 
 describe('rate limits', () => {
   it('waits out a short one (up to the cap) and posts the part once', async () => {
-    subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    await subscribe({ count: 12 });
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (call) => (call === 1 ? { rateLimitedMs: 5_000 } : call === 2 ? { rateLimitedMs: RATE_LIMIT_WAIT_CAP_MS } : 'ok');
     expect((await run('2026-03-02T09:00:00Z')).sent).toBe(1);
     expect(clock.sleeps).toEqual([5_000, RATE_LIMIT_WAIT_CAP_MS]);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('reschedules the part at a long one and ends the pass for that platform, never sleeping through it', async () => {
-    for (let i = 1; i <= 10; i++) subscribe({ channel: `C${i}`, count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    for (let i = 1; i <= 10; i++) await subscribe({ channel: `C${i}`, count: 12 });
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     sender.behaviour = (_call, id, channel) => (channel === 'C1' && id.part === 1 && sender.posts.length < 20 ? { rateLimitedMs: 600_000, platformWide: true } : 'ok');
     const first = await run('2026-03-02T09:00:00Z');
     expect(clock.sleeps).toEqual([]);
     // Eight digests were under way (one met the 429, seven stopped before their next post); two not started.
     expect(first).toMatchObject({ sent: 0, retrying: 8, deferred: 2 });
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: false, nextAttemptAt: '2026-03-02T09:10:00.000Z' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: false, nextAttemptAt: '2026-03-02T09:10:00.000Z' });
     // The next pass starts the two left over (the platform would answer its own 429 if still limited).
     expect(await run('2026-03-02T09:05:00Z')).toMatchObject({ retrying: 8, sent: 2 });
     expect((await run('2026-03-02T09:10:00Z')).sent).toBe(8);
     for (let i = 1; i <= 10; i++) {
       const titles = sender.posts.filter((p) => p.channel === `C${i}`).flatMap((p) => p.reply.blocks.flatMap((b) => (b.kind === 'paper' ? [b.paper.title] : [])));
-      expect(titles.sort()).toEqual(ids.map((id) => app.store.get(id)!.title).sort());
+      expect(titles.sort()).toEqual((await titlesOf(app, ids)).sort());
     }
   });
 });
 
 describe('one process per run', () => {
   it('two passes at once post each part once', async () => {
-    for (let i = 0; i < 12; i++) subscribe({ channel: `C${i}`, count: 10 });
-    addPapers('2026-03-01T12:00:00Z', 10);
+    for (let i = 0; i < 12; i++) await subscribe({ channel: `C${i}`, count: 10 });
+    await addPapers('2026-03-01T12:00:00Z', 10);
     // Posts that take a while, so that both passes are in the middle of runs together.
     const slow = new FakeSender();
     const post = slow.post.bind(slow);
@@ -424,14 +417,14 @@ describe('one process per run', () => {
   });
 
   it('a run held by a live process is left alone; one left by a dead process is taken over', async () => {
-    const sub = subscribe();
-    const ids = addPapers('2026-03-01T12:00:00Z', 3);
+    const sub = await subscribe();
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
     // A process planned the digest, posted its part and was killed before recording it.
     const start = new Date('2026-03-02T09:00:00Z');
-    const plan = choosePapers(app.library, app.digests, sub, new Date(sub.createdAt));
-    const planned = app.digests.planRun(sub, start.toISOString(), plan, 1, { owner: 'dead', now: start, ttlMs: LEASE_TTL_MS })!;
-    app.digests.startPart(planned, 'dead', start);
-    const [part] = renderDigest({ library: app.library, states: app.states, now: start }, sub, planned, start);
+    const plan = await choosePapers(app.library, app.digests, sub, new Date(sub.createdAt));
+    const planned = (await app.digests.planRun(sub, start.toISOString(), plan, 1, { owner: 'dead', now: start, ttlMs: LEASE_TTL_MS }))!;
+    await app.digests.startPart(planned, 'dead', start);
+    const [part] = await renderDigest({ library: app.library, states: app.states, now: start }, sub, planned, start);
     await sender.post(sub.channel, part!.reply, partId(sub, planned, 0));
     const early = await run(new Date(start.getTime() + LEASE_TTL_MS - 1000).toISOString());
     expect(early.busy).toBe(1);
@@ -439,12 +432,12 @@ describe('one process per run', () => {
     const later = await run(new Date(start.getTime() + LEASE_TTL_MS + 1000).toISOString());
     expect(later.sent).toBe(1);
     expect(sender.lookups).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 
   it('a sender that lost its lease mid-post stops, and leaves the part for the new owner to resolve', async () => {
-    subscribe({ count: 12 });
-    const ids = addPapers('2026-03-01T12:00:00Z', 12);
+    await subscribe({ count: 12 });
+    const ids = await addPapers('2026-03-01T12:00:00Z', 12);
     const thief = { owner: 'B', now: new Date('2026-03-02T09:05:00Z'), ttlMs: LEASE_TTL_MS };
     const stalled: DigestSender = {
       platform: 'slack',
@@ -453,15 +446,15 @@ describe('one process per run', () => {
       post: async (c, r, id) => {
         await sender.post(c, r, id);
         // Stalled past the lease's end: another process took the run meanwhile.
-        if (id.part === 1) expect(app.digests.claimRun({ subscriptionId: 1, slot: '2026-03-02T09:00:00.000Z' }, thief)).toBeDefined();
+        if (id.part === 1) expect(await app.digests.claimRun({ subscriptionId: 1, slot: '2026-03-02T09:00:00.000Z' }, thief)).toBeDefined();
       },
     };
     const first = await run('2026-03-02T09:00:00Z', stalled, { owner: 'A' });
     expect(first.busy).toBe(1);
     expect(sender.posts).toHaveLength(2);
-    expect(app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: 'B' });
+    expect(await app.digests.run(1, '2026-03-02T09:00:00.000Z')).toMatchObject({ partsDone: 1, inFlight: true, leaseOwner: 'B' });
     await run('2026-03-02T09:07:00Z');
     expect(sender.lookups).toBe(1);
-    expectEachOnce(ids);
+    await expectEachOnce(ids);
   });
 });

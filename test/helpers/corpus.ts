@@ -5,10 +5,11 @@
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { msg } from '../../src/i18n/index.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
+import type { PaperStore } from '../../src/store/papers.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
-import { buildSegment } from '../../src/search/index/build.js';
+import { SegmentBuilder } from '../../src/search/index/build.js';
 import { SearchEngine } from '../../src/search/engine.js';
 import { IndexView } from '../../src/search/index/view.js';
 
@@ -17,26 +18,28 @@ export const silentLog = pino({ level: 'silent' });
 
 /** An in-memory store holding the papers of `paths`, with topics from `classify`. */
 export async function storeOf(paths: string[] = [FIXTURE_PAPERS], classify: (p: { title: string }) => string[] = () => [], now = new Date('2026-01-01T00:00:00Z')): Promise<PaperStore> {
-  const store = new PaperStore(openDatabase(':memory:'));
+  const store = new SqlitePaperStore(openDatabase(':memory:'), { ownsDatabase: true });
   const summary = await ingestPaths(paths, { store, classify, now: () => now });
   if (summary.rejected > 0 || summary.failedFiles.length > 0) throw new Error(`fixture has bad records: ${JSON.stringify(summary)}`);
   return store;
 }
 
 /** A search engine over a store, resolving topics by id only. */
-export function engineOf(store: PaperStore, topicIds: string[] = []): { engine: SearchEngine; view: IndexView } {
-  const view = new IndexView(buildSegment(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'test', topicIds }));
+export async function engineOf(store: PaperStore, topicIds: string[] = []): Promise<{ engine: SearchEngine; view: IndexView }> {
+  const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'test', topicIds });
+  for await (const row of store.rowsForIndex()) builder.add(row);
+  const view = new IndexView(builder.finish());
   return { engine: engineOver(view, store, topicIds), view };
 }
 
 /** A search engine over an index view of `store`'s papers. */
 export function engineOver(view: IndexView, store: PaperStore, topicIds: string[] = []): SearchEngine {
   return new SearchEngine(view, {
-    lookupRef: (ref) => {
-      const paper = store.findByRef(ref);
-      return paper ? { storeDoc: store.docOf(paper.id)!, id: paper.id, title: paper.title } : undefined;
+    lookupRef: async (ref) => {
+      const found = await store.findByRef(ref);
+      return found ? { storeDoc: found.doc, id: found.paper.id, title: found.paper.title } : undefined;
     },
-    lookupAbstract: (doc) => store.abstractOf(doc),
+    lookupAbstracts: (docs) => store.abstractsOf(docs),
     resolveTopic: (name) => (topicIds.includes(name) ? { id: name } : { error: msg('search.noTopic', { name }) }),
   });
 }

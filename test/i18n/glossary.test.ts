@@ -18,8 +18,8 @@ const CORPUS = process.env.BENCH_CORPUS ?? fileURLToPath(new URL('../../../share
 const DEMO_COVERAGE = 0.75;
 
 /** Whether a search for these English words finds a paper with every one of them. */
-function finds(library: Library, words: string): boolean {
-  const result = library.search(`${words} `, { limit: 1 });
+async function finds(library: Library, words: string): Promise<boolean> {
+  const result = await library.search(`${words} `, { limit: 1 });
   return result.hits.length > 0 && !result.partial;
 }
 
@@ -27,23 +27,24 @@ let demo: TestApp;
 let missing: string[] = [];
 beforeAll(async () => {
   demo = await createTestApp({ paths: [seedPath('demo-papers.jsonl')] });
-  missing = english.filter((words) => !finds(demo.library, words));
+  missing = [];
+  for (const words of english) if (!(await finds(demo.library, words))) missing.push(words);
 });
 afterAll(() => demo?.dispose());
 
 describe('seeds/glossary.zh-CN.json', () => {
-  it('reads every term as itself, and ignores what it says to ignore', () => {
+  it('reads every term as itself, and ignores what it says to ignore', async () => {
     const dictionary = createDictionary(glossary.terms, [], glossary.ignore);
     for (const [zh, en] of Object.entries(glossary.terms)) expect(readQuery(zh, dictionary).query, zh).toBe(en);
     expect(readQuery('基于扩散模型的方法', dictionary).query).toBe('diffusion model');
   });
 
-  it('has a few hundred terms, including the common ones', () => {
+  it('has a few hundred terms, including the common ones', async () => {
     expect(Object.keys(glossary.terms).length).toBeGreaterThanOrEqual(300);
     expect(glossary.terms).toMatchObject({ 扩散模型: 'diffusion model', 对比学习: 'contrastive learning', 知识蒸馏: 'knowledge distillation', 联邦学习: 'federated learning', 强化学习: 'reinforcement learning' });
   });
 
-  it(`finds papers for at least ${DEMO_COVERAGE * 100}% of its terms in the demo corpus`, () => {
+  it(`finds papers for at least ${DEMO_COVERAGE * 100}% of its terms in the demo corpus`, async () => {
     const covered = english.length - missing.length;
     console.info(`glossary: ${covered} of ${english.length} English readings find papers in the demo corpus`);
     expect(covered / english.length).toBeGreaterThanOrEqual(DEMO_COVERAGE);
@@ -52,15 +53,16 @@ describe('seeds/glossary.zh-CN.json', () => {
   it.skipIf(!existsSync(CORPUS))('finds papers for every other term in the shared corpus', { timeout: 600_000 }, async () => {
     const real = await createTestApp({ paths: [CORPUS] });
     try {
-      const notFound = missing.filter((words) => !finds(real.library, words));
+      const notFound: string[] = [];
+      for (const words of missing) if (!(await finds(real.library, words))) notFound.push(words);
       console.info(`glossary: checked the ${missing.length} readings the demo corpus lacks against ${real.library.size} papers in ${CORPUS}`);
       expect(notFound).toEqual([]);
     } finally {
-      real.dispose();
+      await real.dispose();
     }
   });
 
-  it('says how many terms were left unchecked without the shared corpus', () => {
+  it('says how many terms were left unchecked without the shared corpus', async () => {
     if (existsSync(CORPUS)) return;
     console.info(`glossary: ${CORPUS} is not here, so ${missing.length} readings the demo corpus lacks were not checked: ${missing.join(', ')}`);
     expect(missing.length).toBeLessThan(english.length * (1 - DEMO_COVERAGE));

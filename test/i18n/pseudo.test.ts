@@ -20,7 +20,8 @@ const typed: string[] = [];
 
 beforeAll(async () => {
   app = await createTestApp({ now: () => new Date('2026-11-29T10:00:00Z') });
-  const papers = [...app.store.rowsForIndex()];
+  const papers: unknown[] = [];
+  for await (const row of app.store.rowsForIndex()) papers.push(row);
   const words: string[] = [];
   for (const row of papers as unknown as Array<Record<string, unknown>>) {
     for (const field of ['title', 'venue', 'status', 'id']) if (typeof row[field] === 'string') words.push(row[field] as string);
@@ -159,8 +160,8 @@ describe('no text outside the catalog', () => {
     expectAllFromCatalog(await app.registry.run(ctx('discord', { member: { canManageChannel: false } }), 'digest', { topic: 'llm' }, 'subscribe'), 'no permission');
     expectAllFromCatalog(await app.registry.run(ctx('terminal'), 'digest', { topic: 'llm' }, 'subscribe'), 'terminal');
     expectAllFromCatalog(await text(c, 'digest', 'unsubscribe topic:astrology'), 'follows nothing');
-    const [sub] = app.digests.forChannel('discord', 'discord-chan');
-    app.digests.pause(sub!.id, { key: 'digest.pausedForbidden', values: { reason: 'Discord said 403 Missing Access' } });
+    const [sub] = await app.digests.forChannel('discord', 'discord-chan');
+    await app.digests.pause(sub!.id, { key: 'digest.pausedForbidden', values: { reason: 'Discord said 403 Missing Access' } });
     typed.push('Discord said 403 Missing Access');
     expectAllFromCatalog(await text(c, 'digest', 'list'), 'list with a paused digest');
     expectAllFromCatalog(await app.registry.act(c, `digest:stop:${sub!.id}`), 'stopped');
@@ -177,15 +178,15 @@ describe('no text outside the catalog', () => {
   });
 
   it('digests: a header, papers, More, and the one-line "nothing new"', async () => {
-    const sub = app.digests.subscribe({
+    const sub = await app.digests.subscribe({
       platform: 'slack', workspace: 'T1', channel: 'C-digest', query: 'topic:"deep-learning/large-language-models"', label: 'Deep Learning · Large Language Models',
       time: '09:00', timezone: 'Asia/Shanghai', days: 'daily', count: 5, fill: false, createdBy: 'u1', createdAt: '2025-01-01T00:00:00Z',
     });
-    const ids = app.library.search('language', { limit: 7 }).hits.map((h) => h.id);
+    const ids = (await app.library.search('language', { limit: 7 })).hits.map((h) => h.id);
     const deps = { library: app.library, states: app.states, now: new Date('2026-11-29T10:00:00Z'), messages: pseudo };
     const slot = new Date('2026-11-29T01:00:00Z');
     for (const [papers, fill] of [[ids, false], [ids.slice(0, 2), true], [[], false]] as const) {
-      for (const part of renderDigest(deps, sub, { papers: [...papers], fill, since: '2026-11-28T01:00:00Z' }, slot)) expectAllFromCatalog(part.reply, `digest ${papers.length} ${fill}`);
+      for (const part of await renderDigest(deps, sub, { papers: [...papers], fill, since: '2026-11-28T01:00:00Z' }, slot)) expectAllFromCatalog(part.reply, `digest ${papers.length} ${fill}`);
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CsvTokenizer, readCsv, type CsvRow } from '../../src/ingest/csv.js';
+import { CsvTokenizer, readCsv, sniffDelimiter, type CsvDelimiter, type CsvRow } from '../../src/ingest/csv.js';
 import { FormatError, type SourceItem } from '../../src/ingest/types.js';
 
 function rows(text: string, chunkSize = text.length || 1): CsvRow[] {
@@ -11,9 +11,11 @@ function rows(text: string, chunkSize = text.length || 1): CsvRow[] {
   return out;
 }
 
-async function collect(text: string): Promise<SourceItem[]> {
+async function collect(text: string, delimiter?: CsvDelimiter, chunkSize = text.length || 1): Promise<SourceItem[]> {
   const items: SourceItem[] = [];
-  for await (const item of readCsv([text])) items.push(item);
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; at += chunkSize) chunks.push(text.slice(at, at + chunkSize));
+  for await (const item of readCsv(chunks, delimiter ? { delimiter } : {})) items.push(item);
   return items;
 }
 
@@ -73,10 +75,51 @@ describe('readCsv', () => {
     ]);
   });
 
-  it.each([
-    ['an empty column name', 'title,,year\n', 'the header row has an empty column name (column 2)'],
-    ['a duplicated column name', 'title,title\n', 'the header row names the column "title" twice'],
-  ])('fails a header with %s', async (_name, text, message) => {
-    await expect(collect(text)).rejects.toThrow(new FormatError(message));
+  it('fails a header that names a column twice', async () => {
+    await expect(collect('title,title\n')).rejects.toThrow(new FormatError('the header row names the column "title" twice'));
+  });
+
+  it('keeps columns without a name under one of their own (a spreadsheet index, a trailing separator)', async () => {
+    expect(await collect(',title,\n0,A,\n')).toEqual([{ index: 0, line: 2, value: { 'column 1': '0', title: 'A', 'column 3': '' } }]);
+  });
+});
+
+describe('sniffDelimiter', () => {
+  it.each<[string, string, CsvDelimiter]>([
+    ['commas', 'title,authors,year\nA,Ann Lee; Bo Chen,2020\n', ','],
+    ['semicolons, with commas in the fields', 'title;authors;year\nModelle, Daten;Ann Lee, Bo Chen;2020\n', ';'],
+    ['tabs', 'title\tauthors\nA, B; C\tAnn Lee\n', '\t'],
+    ['commas, with semicolons in every field', 'title,authors\n"A; B",Ann Lee; Bo Chen\nC,Dee Ek; Fa Gu\n', ','],
+    ['semicolons in quotes only', 'title;year\n"A, B; C";2020\n"D";2021\n', ';'],
+    ['the rows, when the header alone is ambiguous', 'a,b;c\n1,2\n3,4\n', ','],
+    ['an Excel sep= line', 'sep=;\ntitle,with,commas;year\n', ';'],
+    ['a header alone', 'title;year', ';'],
+    ['one column (a comma)', 'title\nA\n', ','],
+    ['nothing (a comma)', '', ','],
+  ])('reads %s', (_name, head, expected) => {
+    expect(sniffDelimiter(head)).toBe(expected);
+  });
+});
+
+describe('readCsv in other dialects', () => {
+  it('splits on the given separator, quotes and all, however the text is cut', async () => {
+    const text = 'sep=;\r\ntitle;year\r\n"A; B";2020\r\nC, D;2021\r\n';
+    const expected = [
+      { index: 0, line: 3, value: { title: 'A; B', year: '2020' } },
+      { index: 1, line: 4, value: { title: 'C, D', year: '2021' } },
+    ];
+    expect(await collect(text, ';')).toEqual(expected);
+    expect(await collect(text, ';', 3)).toEqual(expected);
+    expect(await collect('title\tyear\nA, B\t2020\n', '\t')).toEqual([{ index: 0, line: 2, value: { title: 'A, B', year: '2020' } }]);
+  });
+
+  it('lets the caller rename columns, or stop the file at the header', async () => {
+    const rename = async (text: string, columns: (names: string[]) => string[]) => {
+      const items: SourceItem[] = [];
+      for await (const item of readCsv([text], { columns })) items.push(item);
+      return items;
+    };
+    expect(await rename('Title,Year\nA,2020\n', (names) => names.map((n) => n.toLowerCase()))).toEqual([{ index: 0, line: 2, value: { title: 'A', year: '2020' } }]);
+    await expect(rename('x\n1\n2\n', () => { throw new FormatError('no title column'); })).rejects.toThrow('no title column');
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { mapPaperlists, parsePaperlistsFileName, splitAuthors } from '../../src/ingest/formats/paperlists.js';
 import { mapArxiv } from '../../src/ingest/formats/arxiv.js';
-import { mapGeneric } from '../../src/ingest/formats/generic.js';
+import { csvColumns, mapGeneric } from '../../src/ingest/formats/generic.js';
+import { FormatError } from '../../src/ingest/types.js';
 import { detectFormat, planFile } from '../../src/ingest/detect.js';
 import { validate, type MapResult } from '../../src/ingest/formats/fields.js';
 import type { PaperRecord } from '../../src/papers/model.js';
@@ -223,7 +224,9 @@ describe('detectFormat', () => {
     ['the arXiv snapshot', 'arxiv-metadata-oai-snapshot.json', '{"id": "0704.0001", "versions": []}\n{"id": "0704.0002"', { kind: 'arxiv' }],
     ['generic JSON Lines after a bad first line', 'x.jsonl', '{oops\n{"title": "T"}\n', { kind: 'generic', container: 'jsonl' }],
     ['one JSON line without a line break', 'x.ndjson', '{"title": "T"}', { kind: 'generic', container: 'jsonl' }],
-    ['a CSV file by name', 'x.csv', '[not json', { kind: 'generic', container: 'csv' }],
+    ['a CSV file by name', 'x.csv', '[not json', { kind: 'generic', container: 'csv', delimiter: ',' }],
+    ['a semicolon CSV', 'x.CSV', 'title;authors\nA, B;C\n', { kind: 'generic', container: 'csv', delimiter: ';' }],
+    ['a TSV file by name', 'x.tsv', 'title\tyear\nA\t2020\n', { kind: 'generic', container: 'csv', delimiter: '\t' }],
     ['an empty file', 'x.json', ' \n', { kind: 'empty' }],
   ])('recognizes %s', (_name, file, head, expected) => {
     expect(detectFormat(file, head)).toEqual(expected);
@@ -241,6 +244,40 @@ describe('detectFormat', () => {
   it('names sources after the file', () => {
     expect(planFile('/x/icml/icml2019.json', { kind: 'paperlists', venueCode: 'icml', year: 2019 }).source).toBe('paperlists:icml2019');
     expect(planFile('/x/snapshot.json', { kind: 'arxiv' }).source).toBe('arxiv');
-    expect(planFile('/x/mine.csv', { kind: 'generic', container: 'csv' }).source).toBe('file:mine');
+    expect(planFile('/x/mine.csv', { kind: 'generic', container: 'csv', delimiter: ',' }).source).toBe('file:mine');
+  });
+});
+
+describe('csvColumns', () => {
+  it.each([
+    [['Title', 'Authors', 'Abstract'], ['title', 'authors', 'abstract']],
+    [['titles', 'author', 'summaries'], ['title', 'authors', 'abstract']],
+    [['Paper Title', 'Author(s)', 'Abstract Note', 'Publication Year', 'Source title'], ['title', 'authors', 'abstract', 'year', 'venue']],
+    [['PAPER_TITLE', 'summary', 'Link'], ['title', 'abstract', 'url']],
+    // A field named exactly keeps its column; an alias of it stays as it is (mapGeneric may still read it).
+    [['summary', 'abstract', 'title', 'Title'], ['summary', 'abstract', 'title', 'Title']],
+    [['title', 'column 2', 'Notes'], ['title', 'column 2', 'Notes']],
+  ])('reads %j as %j', (names, expected) => {
+    expect(csvColumns(names)).toEqual(expected);
+  });
+
+  it('stops a file without a title column with one error naming what it found and what it expected', () => {
+    expect(() => csvColumns(['Name', 'Author', 'Year'])).toThrow(FormatError);
+    expect(() => csvColumns(['Name', 'Author', 'Year'])).toThrow(
+      'no title column. Columns found: "Name", "Author", "Year". Expected: "title" (or "titles", "paper title"), and any of ' +
+        '"authors", "abstract", "venue", "year", "keywords", "url", "pdf", "code", "doi", "arxiv", "openreview", "status", "id". ' +
+        'Rename the column holding the paper titles to "title".',
+    );
+    expect(() => csvColumns(Array.from({ length: 30 }, (_, i) => `c${i}`))).toThrow(/"c19" and 10 more\. Expected/);
+  });
+});
+
+describe('LaTeX in mapped records', () => {
+  it('is decoded for every source, since every mapper validates against the model', () => {
+    const arxiv = record(mapArxiv({ id: '2401.00001', title: 'Heavy fermions in CeAg$_2$Ge$_2$', authors: 'J\\\'anos Erd{\\H o}di', abstract: 'A $\\beta$-phase --- at last.' }));
+    expect(arxiv).toMatchObject({ title: 'Heavy fermions in CeAg₂Ge₂', authors: ['János Erdődi'], abstract: 'A β-phase — at last.' });
+    const paperlists = record(mapPaperlists({ id: '1', title: 'Gr\\"obner Bases', author: 'Mirela Ko\\v{s}ir; Bo~Chen' }, ICML_2019));
+    expect(paperlists).toMatchObject({ title: 'Gröbner Bases', authors: ['Mirela Košir', 'Bo Chen'] });
+    expect(validate({ title: '{\\bf}', authors: [] })).toEqual({ ok: false, reason: 'title: title is empty' });
   });
 });

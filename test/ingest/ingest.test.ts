@@ -32,7 +32,7 @@ describe('ingestPaths: formats', () => {
     expect(summary.rejects).toEqual([
       { file: join(FIXTURES, 'paperlists/siggraphasia/siggraphasia2023.json'), line: 10, index: 1, reason: 'title: title is empty' },
     ]);
-    expect(t.store.get('arxiv:1901.04321')).toEqual({
+    expect(await t.store.get('arxiv:1901.04321')).toEqual({
       id: 'arxiv:1901.04321',
       title: 'Sparse Gradient Echoes in Deep Networks',
       authors: ['Mara Quill', 'Tobias Renfrew', 'Ilse Okonkwo'],
@@ -51,14 +51,14 @@ describe('ingestPaths: formats', () => {
       externalIds: { arxiv: '1901.04321', doi: '10.5555/icml.2019.4101' },
       firstSeen: '2025-01-15T12:00:00.000Z',
     });
-    expect(t.store.findByRef({ kind: 'openreview', id: 'Hk9xQvT2b' })?.title).toBe('Reviewed in the Open');
-    expect(t.store.findByRef({ kind: 'doi', id: '10.5555/icml.2019.4102' })?.id).toBe('openreview:Hk9xQvT2b');
-    const noId = t.store.findByTitle('A Paper Without an Identifier', 'Nadia Fenwick')!;
+    expect((await t.store.findByRef({ kind: 'openreview', id: 'Hk9xQvT2b' }))?.paper.title).toBe('Reviewed in the Open');
+    expect((await t.store.findByRef({ kind: 'doi', id: '10.5555/icml.2019.4102' }))?.paper.id).toBe('openreview:Hk9xQvT2b');
+    const noId = (await t.store.findByTitle('A Paper Without an Identifier', 'Nadia Fenwick'))!;
     expect(noId.id).toMatch(/^icml2019:t:[0-9a-f]{12}$/);
     expect(noId.links).toEqual({ page: 'https://proceedings.mlr.press/v97/fenwick19a.html' });
-    expect(t.store.get('iros2010:5600001')?.authors).toEqual(['Kenji Arata', 'Lucia Moreau', 'Sven Dahl']);
-    expect(t.store.get('iros2010:5600002')?.authors).toEqual(['Ana Belo', 'Piero Sala', 'Antonio Bicci']);
-    expect(t.store.get('doi:10.5555/sa23.0001')).toMatchObject({
+    expect((await t.store.get('iros2010:5600001'))?.authors).toEqual(['Kenji Arata', 'Lucia Moreau', 'Sven Dahl']);
+    expect((await t.store.get('iros2010:5600002'))?.authors).toEqual(['Ana Belo', 'Piero Sala', 'Antonio Bicci']);
+    expect(await t.store.get('doi:10.5555/sa23.0001')).toMatchObject({
       venue: 'SIGGRAPH Asia',
       year: 2023,
       authors: ['Axelle Parisot', 'Eric Guerrand', 'Paula Colin'],
@@ -68,7 +68,7 @@ describe('ingestPaths: formats', () => {
   it('imports the arXiv snapshot, without versions in ids', async () => {
     const summary = await ingest([join(FIXTURES, 'arxiv/arxiv-sample.jsonl')]);
     expect(counts(summary)).toEqual({ files: 1, added: 3, updated: 0, unchanged: 0, rejected: 0 });
-    expect(t.store.findByRef({ kind: 'arxiv', id: '1901.04321' })).toMatchObject({
+    expect((await t.store.findByRef({ kind: 'arxiv', id: '1901.04321' }))?.paper).toMatchObject({
       id: 'arxiv:1901.04321',
       title: 'Sparse Gradient Echoes in Deep Networks',
       authors: ['Mara Quill', 'Tobias Renfrew', 'Ilse Okonkwo'],
@@ -78,14 +78,14 @@ describe('ingestPaths: formats', () => {
       labels: ['cs.LG', 'stat.ML'],
       links: { page: 'https://arxiv.org/abs/1901.04321', pdf: 'https://arxiv.org/pdf/1901.04321' },
     });
-    expect(t.store.get('arxiv:hep-th/9901001')).toMatchObject({ authors: ['L. Kord', 'P. Amsel Jr'], externalIds: { doi: '10.5555/plb.1999.1' } });
-    expect(t.store.get('arxiv:2402.00007')).toMatchObject({ authors: ['Zoe Ng'], year: 2024, published: '2024-02-20' });
+    expect(await t.store.get('arxiv:hep-th/9901001')).toMatchObject({ authors: ['L. Kord', 'P. Amsel Jr'], externalIds: { doi: '10.5555/plb.1999.1' } });
+    expect(await t.store.get('arxiv:2402.00007')).toMatchObject({ authors: ['Zoe Ng'], year: 2024, published: '2024-02-20' });
   });
 
   it('imports generic JSON Lines and CSV with quotes, doubled quotes and line breaks', async () => {
     const summary = await ingest([join(FIXTURES, 'generic')]);
     expect(counts(summary)).toEqual({ files: 2, added: 5, updated: 0, unchanged: 0, rejected: 0 });
-    const quoted = t.store.findByTitle('Commas, Quotes and "Escapes"', 'Ada Brook')!;
+    const quoted = (await t.store.findByTitle('Commas, Quotes and "Escapes"', 'Ada Brook'))!;
     expect(quoted).toMatchObject({
       title: 'Commas, Quotes and "Escapes"',
       authors: ['Ada Brook', 'Ben Cole'],
@@ -94,10 +94,10 @@ describe('ingestPaths: formats', () => {
       abstract: 'Line one line two',
       links: { page: 'https://example.org/csv/1' },
     });
-    expect(t.store.findByTitle('Plain Title', 'Cy Dunn')).toMatchObject({ year: 2020, venue: '', abstract: '' });
-    expect(t.store.get('papers:1')).toMatchObject({ authors: ['Ruth Adeyemi', 'Kai Lindqvist'], venue: 'NeurIPS', year: 2023 });
-    expect(t.store.get('doi:10.5555/graphs.2022')).toMatchObject({ year: 2022, status: 'Spotlight', keywords: ['graphs', 'recursion'] });
-    expect(t.store.get('arxiv:2310.05555')).toMatchObject({ authors: ['Lena Fischer'], published: '2023-10-09' });
+    expect(await t.store.findByTitle('Plain Title', 'Cy Dunn')).toMatchObject({ year: 2020, venue: '', abstract: '' });
+    expect(await t.store.get('papers:1')).toMatchObject({ authors: ['Ruth Adeyemi', 'Kai Lindqvist'], venue: 'NeurIPS', year: 2023 });
+    expect(await t.store.get('doi:10.5555/graphs.2022')).toMatchObject({ year: 2022, status: 'Spotlight', keywords: ['graphs', 'recursion'] });
+    expect(await t.store.get('arxiv:2310.05555')).toMatchObject({ authors: ['Lena Fischer'], published: '2023-10-09' });
   });
 });
 
@@ -131,8 +131,8 @@ describe('ingestPaths: bad input', () => {
       { file: csv, line: 3, index: 1, reason: 'expected 2 fields as in the header, got 3' },
     ]);
     expect(summary.failedFiles).toEqual([]);
-    expect(t.store.count()).toBe(6);
-    expect(t.store.get('icml2020:5')?.title).toBe('Good Two');
+    expect(await t.store.count()).toBe(6);
+    expect((await t.store.get('icml2020:5'))?.title).toBe('Good Two');
   });
 
   it('reports files it cannot read and carries on with the others', async () => {
@@ -150,7 +150,7 @@ describe('ingestPaths: bad input', () => {
       { file: notes, reason: 'unrecognized format: starts with "hello"; expected a JSON array ("["), JSON Lines ("{") or a .csv file' },
       { file: object, reason: expect.stringMatching(/^starts with "\{" but its first lines are not complete JSON objects/) },
     ]);
-    expect(t.store.findByTitle('Kept', 'A')).toBeDefined();
+    expect(await t.store.findByTitle('Kept', 'A')).toBeDefined();
   });
 
   it('counts every rejected record but keeps only the first details', async () => {
@@ -168,7 +168,7 @@ describe('ingestPaths: bad input', () => {
     const summary = await ingest([join(t.dir, 'in')]);
     expect(counts(summary)).toMatchObject({ added: 2, rejected: 1 });
     expect(summary.rejects).toEqual([
-      { file: join(t.dir, 'in/odd.jsonl'), line: 3, index: 2, reason: expect.stringMatching(/^store refused the record: UNIQUE constraint failed/) },
+      { file: join(t.dir, 'in/odd.jsonl'), line: 3, index: 2, reason: expect.stringMatching(/^store refused the record: another paper already has the id t:[0-9a-f]+, and nothing else identifies this record$/) },
     ]);
   });
 });
@@ -176,24 +176,25 @@ describe('ingestPaths: bad input', () => {
 describe('ingestPaths: re-ingest and merging', () => {
   it('changes nothing when the same data comes again, not even the generation', async () => {
     const first = await ingest([FIXTURES]);
-    expect(counts(first)).toEqual({ files: 6, added: 13, updated: 1, unchanged: 0, rejected: 1 });
-    const generation = t.store.generation();
-    expect(generation).toBe(6); // one batch a file, each of which changed something
+    expect(counts(first)).toEqual({ files: 13, added: 26, updated: 1, unchanged: 0, rejected: 1 });
+    expect(first.failedFiles.map((f) => f.file)).toEqual([join(FIXTURES, 'csv/no-title.csv')]);
+    const generation = await t.store.generation();
+    expect(generation).toBe(12); // one batch a file, each of which changed something but no-title.csv
     const before = allRows();
     const again = await ingest([FIXTURES], { now: () => new Date('2025-06-01T00:00:00Z') });
-    expect(counts(again)).toEqual({ files: 6, added: 0, updated: 0, unchanged: 14, rejected: 1 });
-    expect(t.store.generation()).toBe(generation);
+    expect(counts(again)).toEqual({ files: 13, added: 0, updated: 0, unchanged: 27, rejected: 1 });
+    expect(await t.store.generation()).toBe(generation);
     expect(allRows()).toEqual(before);
   });
 
   it('advances the generation only for batches that changed something', async () => {
     const path = t.file('five.jsonl', Array.from({ length: 5 }, (_, i) => JSON.stringify({ title: `Paper ${i}` })).join('\n'));
     await ingest([path], { batchSize: 2 });
-    expect(t.store.generation()).toBe(3);
+    expect(await t.store.generation()).toBe(3);
     t.file('five.jsonl', Array.from({ length: 5 }, (_, i) => JSON.stringify({ title: `Paper ${i}`, abstract: i === 4 ? 'New.' : '' })).join('\n'));
     const summary = await ingest([path], { batchSize: 2 });
     expect(counts(summary)).toMatchObject({ updated: 1, unchanged: 4 });
-    expect(t.store.generation()).toBe(4);
+    expect(await t.store.generation()).toBe(4);
   });
 
   it('files the same paper from two sources as one record, by arXiv id or by title and first author', async () => {
@@ -214,11 +215,11 @@ describe('ingestPaths: re-ingest and merging', () => {
     t.file('mine.jsonl', JSON.stringify({ title: 'Learning to forget — quickly!', authors: ['R. Adeyemi'], abstract: 'We forget.', year: 2024 }) + '\n');
     const summary = await ingest([join(t.dir, 'in')]);
     expect(counts(summary)).toEqual({ files: 3, added: 2, updated: 2, unchanged: 0, rejected: 0 });
-    expect(t.store.count()).toBe(2);
-    expect(t.store.get('arxiv:2401.01234')).toMatchObject({
+    expect(await t.store.count()).toBe(2);
+    expect(await t.store.get('arxiv:2401.01234')).toMatchObject({
       venue: 'ICML', year: 2024, status: 'Poster', abstract: 'Echoes.', labels: ['cs.LG'], published: '2024-01-02',
     });
-    expect(t.store.findByTitle('Learning to Forget, Quickly', 'Ruth Adeyemi')).toMatchObject({
+    expect(await t.store.findByTitle('Learning to Forget, Quickly', 'Ruth Adeyemi')).toMatchObject({
       id: 'icml2024:12', venue: 'ICML', status: 'Oral', abstract: 'We forget.', authors: ['Ruth Adeyemi', 'Kai Lindqvist'],
     });
     const again = await ingest([join(t.dir, 'in')]);
@@ -247,13 +248,13 @@ describe('ingestPaths: interruption and progress', () => {
     expect(summary.aborted).toBe(true);
     expect(counts(summary)).toEqual({ files: 1, added: 3, updated: 0, unchanged: 0, rejected: 0 });
     expect(seen).toHaveLength(1);
-    expect(t.store.count()).toBe(3);
+    expect(await t.store.count()).toBe(3);
     expect(t.db.pragma('integrity_check', { simple: true })).toBe('ok');
 
     const rest = await ingest([join(t.dir, 'in')], { batchSize: 3 });
     expect(rest.aborted).toBe(false);
     expect(counts(rest)).toEqual({ files: 2, added: 17, updated: 0, unchanged: 3, rejected: 0 });
-    expect(t.store.count()).toBe(20);
+    expect(await t.store.count()).toBe(20);
   });
 
   it('commits the records it holds, less than a batch, when aborted between batches', async () => {
@@ -263,7 +264,7 @@ describe('ingestPaths: interruption and progress', () => {
     const signal = { get aborted() { return ++checks > 5; } } as AbortSignal;
     const summary = await ingest([join(t.dir, 'in')], { batchSize: 3, signal });
     expect(summary).toMatchObject({ aborted: true, added: 5 });
-    expect(t.store.count()).toBe(5);
+    expect(await t.store.count()).toBe(5);
     expect(counts(await ingest([join(t.dir, 'in')]))).toMatchObject({ added: 5, unchanged: 5 });
   });
 
@@ -271,7 +272,7 @@ describe('ingestPaths: interruption and progress', () => {
     tenPapers('a.jsonl');
     const summary = await ingest([join(t.dir, 'in')], { signal: AbortSignal.abort() });
     expect(summary).toMatchObject({ aborted: true, files: 0, added: 0 });
-    expect(t.store.count()).toBe(0);
+    expect(await t.store.count()).toBe(0);
   });
 
   it('walks directories in name order, picking data files only, and reports progress up to the total', async () => {

@@ -4,8 +4,8 @@ import { createWriteStream } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { openTestStore, type TestStore } from './helpers/testStore.js';
 
@@ -57,16 +57,16 @@ it('leaves whole batches behind when killed mid-ingest, and a rerun completes it
   const db = openDatabase(dbPath);
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const store = new PaperStore(db);
-    const landed = store.count();
+    const store = new SqlitePaperStore(db);
+    const landed = await store.count();
     expect(landed).toBeGreaterThanOrEqual(3 * BATCH);
     expect(landed).toBeLessThan(RECORDS);
     expect(landed % BATCH).toBe(0);
-    expect(store.generation()).toBe(landed / BATCH);
+    expect(await store.generation()).toBe(landed / BATCH);
 
     const rest = await ingestPaths([input], { store, classify: () => [], batchSize: 1000 });
     expect(rest).toMatchObject({ added: RECORDS - landed, unchanged: landed, updated: 0, rejected: 0, aborted: false });
-    expect(store.count()).toBe(RECORDS);
+    expect(await store.count()).toBe(RECORDS);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
   } finally {
     db.close();

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchEngine } from '../../src/search/engine.js';
-import type { PaperStore } from '../../src/store/paperStore.js';
+import type { PaperStore } from '../../src/store/papers.js';
 import { engineOf, storeOf } from '../helpers/corpus.js';
 import { translate } from '../../src/i18n/index.js';
 
@@ -9,67 +9,67 @@ const notes = (result: { notes: Parameters<typeof translate>[1][] }) => result.n
 
 let store: PaperStore;
 let engine: SearchEngine;
-const titles = (q: string, limit = 10) => engine.search(q, { limit }).hits.map((h) => h.title);
-const first = (q: string) => titles(q, 1)[0];
+const titles = async (q: string, limit = 10) => (await engine.search(q, { limit })).hits.map((h) => h.title);
+const first = async (q: string) => (await titles(q, 1))[0];
 
 beforeAll(async () => {
   const topicOf = (p: { title: string }) => (/diffusion|adversarial/i.test(p.title) ? ['generative'] : /reinforcement|policy/i.test(p.title) ? ['rl'] : []);
   store = await storeOf(undefined, topicOf);
-  engine = engineOf(store, ['generative', 'rl']).engine;
+  engine = (await engineOf(store, ['generative', 'rl'])).engine;
 });
 
 describe('ranking', () => {
-  it('puts the paper whose exact title was typed first', () => {
-    expect(first('Attention Is All You Need')).toBe('Attention Is All You Need');
-    expect(first('graph attention networks')).toBe('Graph Attention Networks');
+  it('puts the paper whose exact title was typed first', async () => {
+    expect(await first('Attention Is All You Need')).toBe('Attention Is All You Need');
+    expect(await first('graph attention networks')).toBe('Graph Attention Networks');
   });
 
-  it('forgives typos, swapped letters included', () => {
-    expect(first('atention is all you need')).toBe('Attention Is All You Need');
-    expect(first('denoising difusion probabilistic models')).toBe('Denoising Diffusion Probabilistic Models');
-    expect(first('segmetn anything')).toBe('Segment Anything');
-    expect(titles('proxmial polciy optimization')).toContain('Proximal Policy Optimization Algorithms');
+  it('forgives typos, swapped letters included', async () => {
+    expect(await first('atention is all you need')).toBe('Attention Is All You Need');
+    expect(await first('denoising difusion probabilistic models')).toBe('Denoising Diffusion Probabilistic Models');
+    expect(await first('segmetn anything')).toBe('Segment Anything');
+    expect(await titles('proxmial polciy optimization')).toContain('Proximal Policy Optimization Algorithms');
   });
 
-  it('finds a paper by the short name before its title colon', () => {
-    expect(first('BERT')).toBe('BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding');
-    expect(first('BERTScore')).toBe('BERTScore: Evaluating Text Generation with BERT');
+  it('finds a paper by the short name before its title colon', async () => {
+    expect(await first('BERT')).toBe('BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding');
+    expect(await first('BERTScore')).toBe('BERTScore: Evaluating Text Generation with BERT');
   });
 
-  it('completes the last word as a prefix', () => {
-    expect(first('Scalable Diffusion Mod')).toBe('Scalable Diffusion Models with Transformers');
-    expect(titles('semi supervised classif')).toContain('Semi-Supervised Classification with Graph Convolutional Networks');
+  it('completes the last word as a prefix', async () => {
+    expect(await first('Scalable Diffusion Mod')).toBe('Scalable Diffusion Models with Transformers');
+    expect(await titles('semi supervised classif')).toContain('Semi-Supervised Classification with Graph Convolutional Networks');
   });
 
-  it('matches singular and plural forms', () => {
-    expect(titles('generative adversarial net')).toContain('Generative Adversarial Nets');
-    expect(titles('diffusion model ')).toContain('Scalable Diffusion Models with Transformers');
+  it('matches singular and plural forms', async () => {
+    expect(await titles('generative adversarial net')).toContain('Generative Adversarial Nets');
+    expect(await titles('diffusion model ')).toContain('Scalable Diffusion Models with Transformers');
   });
 
-  it('answers an author name with that author’s papers only', () => {
-    const result = engine.search('Yoshua Bengio', { limit: 20 });
+  it('answers an author name with that author’s papers only', async () => {
+    const result = await engine.search('Yoshua Bengio', { limit: 20 });
     expect(result.hits.length).toBe(5);
-    for (const hit of result.hits) expect(store.get(hit.id)!.authors).toContain('Yoshua Bengio');
+    for (const hit of result.hits) expect((await store.get(hit.id))!.authors).toContain('Yoshua Bengio');
     expect(notes(result)).toEqual(['Papers by Yoshua Bengio.']);
   });
 
-  it('ranks the first author’s papers first for surname + title words', () => {
-    expect(first('He residual learning')).toBe('Deep Residual Learning for Image Recognition');
-    expect(first('Kipf graph convolutional')).toBe('Semi-Supervised Classification with Graph Convolutional Networks');
+  it('ranks the first author’s papers first for surname + title words', async () => {
+    expect(await first('He residual learning')).toBe('Deep Residual Learning for Image Recognition');
+    expect(await first('Kipf graph convolutional')).toBe('Semi-Supervised Classification with Graph Convolutional Networks');
   });
 
-  it('finds papers by rare words of the abstract', () => {
-    expect(first('expectile in-support')).toBe('Offline Reinforcement Learning with Implicit Q-Learning');
+  it('finds papers by rare words of the abstract', async () => {
+    expect(await first('expectile in-support')).toBe('Offline Reinforcement Learning with Implicit Q-Learning');
   });
 
-  it('breaks ties deterministically', () => {
-    const a = engine.search('learning', { limit: 50 }).hits.map((h) => h.id);
-    const b = engine.search('learning', { limit: 50 }).hits.map((h) => h.id);
+  it('breaks ties deterministically', async () => {
+    const a = (await engine.search('learning', { limit: 50 })).hits.map((h) => h.id);
+    const b = (await engine.search('learning', { limit: 50 })).hits.map((h) => h.id);
     expect(a).toEqual(b);
   });
 
-  it('says when no paper matches every word', () => {
-    const result = engine.search('diffusion zebra ', { limit: 10 });
+  it('says when no paper matches every word', async () => {
+    const result = await engine.search('diffusion zebra ', { limit: 10 });
     expect(result.partial).toBe(true);
     expect(notes(result).join(' ')).toMatch(/No paper matches every word/);
     expect(result.hits.length).toBeGreaterThan(0);
@@ -77,35 +77,35 @@ describe('ranking', () => {
 });
 
 describe('filters', () => {
-  it('author: matches one author, initials included', () => {
-    expect(titles('author:"Y. Bengio"').length).toBe(5);
-    expect(titles('author:bengio').length).toBe(6); // Samy Bengio too
-    expect(titles('author:"Kaiming He" mask')).toEqual(['Mask R-CNN']);
+  it('author: matches one author, initials included', async () => {
+    expect((await titles('author:"Y. Bengio"')).length).toBe(5);
+    expect((await titles('author:bengio')).length).toBe(6); // Samy Bengio too
+    expect(await titles('author:"Kaiming He" mask')).toEqual(['Mask R-CNN']);
   });
 
-  it('venue: and year: restrict', () => {
-    expect(titles('venue:iclr year:2017 ').sort()).toEqual([
+  it('venue: and year: restrict', async () => {
+    expect((await titles('venue:iclr year:2017 ')).sort()).toEqual([
       'Semi-Supervised Classification with Graph Convolutional Networks',
       'Understanding Deep Learning Requires Rethinking Generalization',
     ]);
-    expect(titles('diffusion year:>=2021').sort()).toEqual(['Diffusion Models Beat GANs on Image Synthesis', 'Scalable Diffusion Models with Transformers']);
-    expect(titles('venue:nips diffusion').length).toBe(2); // NIPS and NeurIPS are one venue
+    expect((await titles('diffusion year:>=2021')).sort()).toEqual(['Diffusion Models Beat GANs on Image Synthesis', 'Scalable Diffusion Models with Transformers']);
+    expect((await titles('venue:nips diffusion')).length).toBe(2); // NIPS and NeurIPS are one venue
   });
 
-  it('topic: restricts to a topic and sort:new orders newest first', () => {
-    const hits = engine.search('topic:generative sort:new', { limit: 10 }).hits;
-    expect(hits.map((h) => store.get(h.id)!.year)).toEqual([2023, 2021, 2020, 2014]);
+  it('topic: restricts to a topic and sort:new orders newest first', async () => {
+    const hits = (await engine.search('topic:generative sort:new', { limit: 10 })).hits;
+    expect(await Promise.all(hits.map(async (h) => (await store.get(h.id))!.year))).toEqual([2023, 2021, 2020, 2014]);
   });
 
-  it('unknown venues and topics explain themselves', () => {
-    expect(notes(engine.search('venue:nowhere x')).join(' ')).toMatch(/No papers from venue "nowhere". Venues here: .*ICLR/);
-    expect(notes(engine.search('topic:astrology x')).join(' ')).toMatch(/No topic called "astrology"/);
+  it('unknown venues and topics explain themselves', async () => {
+    expect(notes(await engine.search('venue:nowhere x')).join(' ')).toMatch(/No papers from venue "nowhere". Venues here: .*ICLR/);
+    expect(notes(await engine.search('topic:astrology x')).join(' ')).toMatch(/No topic called "astrology"/);
   });
 
-  it('-word excludes and "phrases" must appear', () => {
-    expect(titles('diffusion -transformer').sort()).toEqual(['Denoising Diffusion Probabilistic Models', 'Diffusion Models Beat GANs on Image Synthesis']);
-    expect(titles('"language models"')).toEqual(['Language Models are Few-Shot Learners', 'Training Language Models to Follow Instructions with Human Feedback']);
-    expect(titles('"models language"')).toEqual([]);
+  it('-word excludes and "phrases" must appear', async () => {
+    expect((await titles('diffusion -transformer')).sort()).toEqual(['Denoising Diffusion Probabilistic Models', 'Diffusion Models Beat GANs on Image Synthesis']);
+    expect(await titles('"language models"')).toEqual(['Language Models are Few-Shot Learners', 'Training Language Models to Follow Instructions with Human Feedback']);
+    expect(await titles('"models language"')).toEqual([]);
   });
 });
 
@@ -119,12 +119,12 @@ describe('identifiers and links', () => {
     ['10.1109/cvpr.2016.90', 'Deep Residual Learning for Image Recognition'],
     ['https://openreview.net/forum?id=SkeHuCVFDr', 'BERTScore: Evaluating Text Generation with BERT'],
     ['https://openreview.net/pdf?id=SkeHuCVFDr', 'BERTScore: Evaluating Text Generation with BERT'],
-  ])('%s', (input, title) => {
-    expect(titles(input)).toEqual([title]);
+  ])('%s', async (input, title) => {
+    expect(await titles(input)).toEqual([title]);
   });
 
-  it('says so when the identifier is not in the library', () => {
-    const result = engine.search('https://arxiv.org/abs/2999.00001');
+  it('says so when the identifier is not in the library', async () => {
+    const result = await engine.search('https://arxiv.org/abs/2999.00001');
     expect(result.hits).toEqual([]);
     expect(notes(result).join(' ')).toMatch(/No paper with arXiv id 2999.00001/);
   });
@@ -140,25 +140,25 @@ describe('hostile queries', () => {
     ['control characters', '\u0000\u001b[2J\u202e'],
     ['a lone dash and colon', '- :'],
     ['huge year', 'year:99999999999'],
-  ])('%s gets results or a note, never an exception', (_name, query) => {
-    const result = engine.search(query, { limit: 10 });
+  ])('%s gets results or a note, never an exception', async (_name, query) => {
+    const result = await engine.search(query, { limit: 10 });
     expect(result.hits.length).toBeLessThanOrEqual(10);
     for (const note of result.notes) expect(translate('en', note).length).toBeLessThan(500);
   });
 
-  it('finds a title that looks like query syntax when pasted whole', () => {
-    expect(first('@everyone <b>Markdown</b> **bold** `code` <@123> <!channel> &amp; [link](http://evil.example)')).toMatch(/^@everyone/);
+  it('finds a title that looks like query syntax when pasted whole', async () => {
+    expect(await first('@everyone <b>Markdown</b> **bold** `code` <@123> <!channel> &amp; [link](http://evil.example)')).toMatch(/^@everyone/);
   });
 });
 
 describe('suggest', () => {
-  it('suggests titles that start with what was typed, then titles with the words', () => {
+  it('suggests titles that start with what was typed, then titles with the words', async () => {
     expect(engine.suggest('attention is')[0]?.title).toBe('Attention Is All You Need');
     expect(engine.suggest('graph att').map((s) => s.title)).toEqual(['Graph Attention Networks', 'Graph Attention Networks for Robot Navigation']);
     expect(engine.suggest('diffusion').length).toBe(3);
   });
 
-  it('never gives more than 25 or anything for nothing', () => {
+  it('never gives more than 25 or anything for nothing', async () => {
     expect(engine.suggest('a', 100).length).toBeLessThanOrEqual(25);
     expect(engine.suggest('')).toEqual([]);
     expect(engine.suggest('!!!')).toEqual([]);

@@ -3,15 +3,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildSegment } from '../../src/search/index/build.js';
+import { SegmentBuilder } from '../../src/search/index/build.js';
 import { textAt } from '../../src/search/index/columns.js';
 import { SnapshotError, openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
 import { SetupError } from '../../src/errors.js';
 import type { SegmentData } from '../../src/search/index/types.js';
 import { writeSegmentFile } from '../../src/search/index/writer.js';
 import { openIndex, settleIndex } from '../../src/search/indexFile.js';
-import type { PaperStore } from '../../src/store/paperStore.js';
+import type { PaperStore } from '../../src/store/papers.js';
+import { TEXT_VERSION } from '../../src/text.js';
 import { silentLog, storeOf } from '../helpers/corpus.js';
 
 let dir: string;
@@ -24,16 +26,19 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const source = () => ({ store, topicIds: ['a', 'b'], taxonomyHash: 'h1' });
 const record = (title: string) => ({ title, authors: ['Ann Lee'], abstract: '', venue: '', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: {} });
-function addPaper(title: string): void {
-  store.transaction(() => {
-    const gen = store.beginGeneration();
-    store.upsert(record(title), gen, { source: 't', classify: () => [], now: new Date() });
-  });
+async function addPaper(title: string): Promise<void> {
+  await store.write((tx) => tx.upsertBatch([record(title)], { source: 't', classify: () => [], now: new Date() }));
+}
+/** The whole store as one segment, as a full rebuild makes it. */
+async function build(): Promise<SegmentData> {
+  const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+  for await (const row of store.rowsForIndex()) builder.add(row);
+  return builder.finish();
 }
 
 describe('index snapshot', () => {
-  it('maps back exactly what was written', () => {
-    const data = buildSegment(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+  it('maps back exactly what was written', async () => {
+    const data = await build();
     const path = join(dir, 'index.bin');
     writeSegmentFile(path, data);
     const { segment: back } = openSnapshot(path);
@@ -46,19 +51,19 @@ describe('index snapshot', () => {
     expect(readSnapshotInfo(path)).toEqual({ generation: data.generation, taxonomyHash: 'h1', docCount: data.docCount });
   });
 
-  it('follows the store with a delta, and is rebuilt for a new taxonomy or a damaged file', () => {
+  it('follows the store with a delta, and is rebuilt for a new taxonomy or a damaged file', async () => {
     const path = join(dir, 'index.bin');
-    const first = openIndex(source(), path, silentLog);
+    const first = await openIndex(source(), path, silentLog);
     expect(readSnapshotInfo(path)?.generation).toBe(first.generation);
 
-    addPaper('A New Paper');
-    const second = openIndex(source(), path, silentLog);
+    await addPaper('A New Paper');
+    const second = await openIndex(source(), path, silentLog);
     expect(second.liveCount).toBe(first.liveCount + 1);
     // The new paper is a delta: the snapshot on disk is unchanged.
     expect(second.deltaDocs).toBe(1);
     expect(readSnapshotInfo(path)?.generation).toBe(first.generation);
 
-    const third = openIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog);
+    const third = await openIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog);
     expect(third.taxonomyHash).toBe('h2');
     expect(third.deltaDocs).toBe(0);
 
@@ -66,36 +71,49 @@ describe('index snapshot', () => {
     writeFileSync(path, whole.subarray(0, whole.length - 100));
     expect(readSnapshotInfo(path)).toBeDefined();
     expect(() => openSnapshot(path)).toThrow(/truncated/);
-    expect(openIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog).liveCount).toBe(second.liveCount);
+    expect((await openIndex({ ...source(), taxonomyHash: 'h2' }, path, silentLog)).liveCount).toBe(second.liveCount);
   });
 
-  it('rejects files that are not snapshots, and rebuilds a snapshot of an earlier format', () => {
+  it('rejects files that are not snapshots, and rebuilds a snapshot of an earlier format', async () => {
     const junk = join(dir, 'junk.bin');
     writeFileSync(junk, 'hello');
     expect(() => openSnapshot(junk)).toThrow(/not a Paper Scout index snapshot/);
     const old = join(dir, 'index.bin');
     writeFileSync(old, Buffer.concat([Buffer.from('PSIDX\u0002\n\0', 'latin1'), Buffer.alloc(64)]));
-    expect(() => openSnapshot(old)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 2, expected 3' }));
-    expect(openIndex(source(), old, silentLog).liveCount).toBe(store.count());
+    expect(() => openSnapshot(old)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 2, expected 4' }));
+    expect((await openIndex(source(), old, silentLog)).liveCount).toBe(await store.count());
     expect(() => openSnapshot(old)).not.toThrow();
   });
 
-  it('merges into the snapshot once the changes since it pass the threshold', () => {
+  it('rebuilds a snapshot written with another text normalization (its terms were folded otherwise)', async () => {
     const path = join(dir, 'index.bin');
-    expect(settleIndex(source(), path, silentLog)).toBe('built');
-    addPaper('One More Paper');
-    expect(settleIndex(source(), path, silentLog)).toBe('delta');
-    store.transaction(() => {
-      const gen = store.beginGeneration();
-      for (let i = 0; i < 5_001; i++) store.upsert(record(`Bulk Paper ${i}`), gen, { source: 't', classify: () => [], now: new Date() });
-    });
-    expect(settleIndex(source(), path, silentLog)).toBe('merged');
-    expect(readSnapshotInfo(path)).toEqual({ generation: store.generation(), taxonomyHash: 'h1', docCount: store.count() });
+    await openIndex(source(), path, silentLog);
+    // The same file as an older version would have written it: text version 1, a good header checksum.
+    const file = readFileSync(path);
+    const length = file.readUInt32LE(8);
+    const header = file.toString('utf8', 16, 16 + length);
+    expect(header).toContain(`"textVersion":${TEXT_VERSION}`);
+    Buffer.from(header.replace(`"textVersion":${TEXT_VERSION}`, '"textVersion":1'), 'utf8').copy(file, 16);
+    file.writeUInt32LE(crc32(file.subarray(16, 16 + length)), 12);
+    writeFileSync(path, file);
+    expect(() => openSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: `index snapshot format 4 (text 1), expected 4 (text ${TEXT_VERSION})` }));
+    expect((await openIndex(source(), path, silentLog)).liveCount).toBe(await store.count());
+    expect(() => openSnapshot(path)).not.toThrow();
+  });
+
+  it('merges into the snapshot once the changes since it pass the threshold', async () => {
+    const path = join(dir, 'index.bin');
+    expect(await settleIndex(source(), path, silentLog)).toBe('built');
+    await addPaper('One More Paper');
+    expect(await settleIndex(source(), path, silentLog)).toBe('delta');
+    const bulk = Array.from({ length: 5_001 }, (_, i) => record(`Bulk Paper ${i}`));
+    await store.write((tx) => tx.upsertBatch(bulk, { source: 't', classify: () => [], now: new Date() }));
+    expect(await settleIndex(source(), path, silentLog)).toBe('merged');
+    expect(readSnapshotInfo(path)).toEqual({ generation: await store.generation(), taxonomyHash: 'h1', docCount: await store.count() });
   });
 });
 
 describe('a damaged snapshot', () => {
-  const build = (): SegmentData => buildSegment(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'h1', topicIds: ['a', 'b'] });
   /** Why the file is refused: at open (header, small sections, shape), or by the background check. */
   const damagedReason = async (path: string): Promise<string> => {
     try {
@@ -118,7 +136,7 @@ describe('a damaged snapshot', () => {
 
   it('random bytes over the middle of the file, its size unchanged, are refused by checksum', async () => {
     const path = join(dir, 'index.bin');
-    writeSegmentFile(path, build());
+    writeSegmentFile(path, await build());
     const file = readFileSync(path);
     const size = file.length;
     randomBytes(Math.floor(size / 2)).copy(file, Math.floor(size / 4));
@@ -129,7 +147,7 @@ describe('a damaged snapshot', () => {
 
   it('one changed byte in any section, or in the header, is found', async () => {
     const path = join(dir, 'index.bin');
-    writeSegmentFile(path, build());
+    writeSegmentFile(path, await build());
     const intact = readFileSync(path);
     for (const section of sectionsOf(intact).filter((s) => s.bytes > 0)) {
       const file = Buffer.from(intact);
@@ -153,22 +171,22 @@ describe('a damaged snapshot', () => {
       [(d) => d.titleOrder.set([d.docCount], 0), /^titleOrder names a document that does not exist$/],
     ];
     for (const [damage, reason] of cases) {
-      const data = build();
+      const data = await build();
       damage(data);
       writeSegmentFile(path, data);
       expect(await damagedReason(path)).toMatch(reason);
     }
   });
 
-  it('is rebuilt by the CLI with one warning line saying why', () => {
+  it('is rebuilt by the CLI with one warning line saying why', async () => {
     const path = join(dir, 'index.bin');
     const lines: Array<{ level: number; msg: string }> = [];
     const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
-    const first = openIndex(source(), path, log);
+    const first = await openIndex(source(), path, log);
     const file = readFileSync(path);
     file[20]! ^= 0x01;
     writeFileSync(path, file);
-    const rebuilt = openIndex(source(), path, log);
+    const rebuilt = await openIndex(source(), path, log);
     expect(rebuilt.liveCount).toBe(first.liveCount);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40 });
@@ -176,11 +194,12 @@ describe('a damaged snapshot', () => {
     expect(openSnapshot(path).segment.docCount).toBe(first.liveCount);
   });
 
-  it('a directory in its place is one line naming the path and the fix', () => {
+  it('a directory in its place is one line naming the path and the fix', async () => {
     const path = join(dir, 'index.bin');
     mkdirSync(path);
     const expected = `${path} is a directory, not the search index file: remove it (rm -r ${path}) and start again; Paper Scout rebuilds the index from the library.`;
-    expect(() => openIndex(source(), path, silentLog)).toThrow(new SetupError(expected));
-    expect(() => writeSegmentFile(path, build())).toThrow(SetupError);
+    await expect(openIndex(source(), path, silentLog)).rejects.toThrow(new SetupError(expected));
+    const data = await build();
+    expect(() => writeSegmentFile(path, data)).toThrow(SetupError);
   });
 });

@@ -53,13 +53,13 @@ function ask(child: ChildProcessWithoutNullStreams, line: string, expect: RegExp
 describe('a running app and other processes', () => {
   it('finds a paper another process imported with its next query', async () => {
     app = await createTestApp();
-    expect(app.library.search('quokka marsupial').hits).toHaveLength(0);
+    expect((await app.library.search('quokka marsupial')).hits).toHaveLength(0);
     const imported = cli(app.dataDir, ['ingest', paperFile(app.dataDir, 'new.jsonl', ['Quokka Marsupial Language Models'])]);
     expect(imported.status).toBe(0);
     // A command catches up first: the paper is there, found as a delta, not through a rebuild.
     const reply = await app.registry.runText(app.context('terminal', { id: 'u1', name: 'u1' }), 'paper', 'quokka marsupial');
     expect(JSON.stringify(reply)).toContain('Quokka Marsupial Language Models');
-    expect(app.library.search('quokka marsupial').hits[0]?.title).toBe('Quokka Marsupial Language Models');
+    expect((await app.library.search('quokka marsupial')).hits[0]?.title).toBe('Quokka Marsupial Language Models');
   });
 
   it('answers through the terminal adapter of npm start with papers imported while it runs', async () => {
@@ -100,8 +100,8 @@ describe('a running app and other processes', () => {
     // The snapshot in place is the one before the merge, whole; the app still answers from it.
     expect(() => openSnapshot(path)).not.toThrow();
     expect(readSnapshotInfo(path)).toEqual(before);
-    app.library.refresh();
-    expect(app.library.search('kangaroo locomotion').hits[0]?.title).toBe('Kangaroo Locomotion Policies');
+    await app.library.refresh();
+    expect((await app.library.search('kangaroo locomotion')).hits[0]?.title).toBe('Kangaroo Locomotion Policies');
     expect(existsSync(`${path}.lock`)).toBe(true);
     // The lock and temp files of the dead process do not block the next merge.
     const again = cli(app.dataDir, ['reindex', '--merge']);
@@ -109,6 +109,6 @@ describe('a running app and other processes', () => {
     expect(again.status).toBe(0);
     expect(temp()).toBe(false);
     expect(existsSync(`${path}.lock`)).toBe(false);
-    expect(readSnapshotInfo(path)?.docCount).toBe(app.store.count());
+    expect(readSnapshotInfo(path)?.docCount).toBe(await app.store.count());
   }, 120_000);
 });

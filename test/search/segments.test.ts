@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PaperRecord } from '../../src/papers/model.js';
-import { buildSegment } from '../../src/search/index/build.js';
+import { SegmentBuilder } from '../../src/search/index/build.js';
 import { openSnapshot } from '../../src/search/index/format.js';
 import { IndexView } from '../../src/search/index/view.js';
 import { catchUp, catchUpNow, mergeIndex } from '../../src/search/indexFile.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import type { PaperStore, PaperWriter } from '../../src/store/papers.js';
 import { engineOver, silentLog } from '../helpers/corpus.js';
+import { BACKENDS, type TestStore } from '../store/contract/backends.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'paperscout-segments-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,100 +52,129 @@ function recordOf(p: GenPaper, key: string): PaperRecord & { topic: string } {
   return { title: p.title, authors: p.authors, abstract: p.abstract, venue: p.venue, year: p.year, status: '', keywords: [], labels: [], links: {}, externalIds: {}, sourceKey: key, topic: p.topic };
 }
 
-describe('segments', () => {
-  it('break ties on the store document, not on which segment holds a paper', () => {
-    const store = new PaperStore(openDatabase(':memory:'));
-    const path = join(dir, 'ties.bin');
-    const source = { store, topicIds: TOPICS, taxonomyHash: 'h' };
-    const paper = { title: 'graph kernel', abstract: 'zebra', authors: ['Ann Lee'], year: 2020, venue: 'ICML', topic: 't1' };
-    const write = (key: string, p: typeof paper) =>
-      store.transaction(() => {
-        const gen = store.beginGeneration();
-        const r = recordOf(p, key);
-        store.upsert(r, gen, { source: 'test', classify: () => [r.topic], now: new Date('2026-01-01T00:00:00Z') });
-      });
-    write('a', paper);
-    write('b', { ...paper, authors: ['Bo Chen'] });
-    mergeIndex(source, path, silentLog);
-    const view = new IndexView(openSnapshot(path).segment);
-    // Paper a changes (keeping its store document) and then changes back: it now lives in a delta.
-    write('a', { ...paper, abstract: 'zebra zebra' });
-    write('a', paper);
-    catchUpNow(view, store);
-    expect(view.deltaDocs).toBe(1);
-    const hits = engineOver(view, store, TOPICS).search('graph kernel').hits.map((h) => h.id);
-    expect(hits).toEqual(['a', 'b']);
-    store.close();
+/** Papers written as a test's one-record imports: source `test`, topics from the record. */
+function upsertIn(tx: PaperWriter, p: GenPaper, key: string, day: number): Promise<string> {
+  const r = recordOf(p, key);
+  return tx.upsertBatch([r], { source: 'test', classify: () => [r.topic], now: new Date(Date.UTC(2026, 0, day)) }).then(([result]) => {
+    if (!result || 'refused' in result) throw new Error(`refused: ${JSON.stringify(result)}`);
+    return result.id;
+  });
+}
+
+/** The index a full rebuild makes of the store now. */
+async function rebuiltView(store: PaperStore): Promise<IndexView> {
+  const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'h', topicIds: TOPICS });
+  for await (const row of store.rowsForIndex()) builder.add(row);
+  return new IndexView(builder.finish());
+}
+
+/** Property runs per store (the PostgreSQL runs each make a database of their own). */
+const RUNS = { sqlite: 60, postgres: 12 } as const;
+
+describe.each(BACKENDS)('segments on $name', (backend) => {
+  if (backend.skip) {
+    it.skip(`skipped: ${backend.skip}`, () => undefined);
+    return;
+  }
+  let stores: TestStore[] = [];
+  const openStore = async (): Promise<PaperStore> => {
+    const created = await backend.create();
+    stores.push(created);
+    return (await created.instance()).papers;
+  };
+  const disposeStores = async () => {
+    for (const s of stores) await s.dispose();
+    stores = [];
+  };
+
+  it('break ties on the store document, not on which segment holds a paper', async () => {
+    try {
+      const store = await openStore();
+      const path = join(dir, `ties-${backend.name}.bin`);
+      const source = { store, topicIds: TOPICS, taxonomyHash: 'h' };
+      const paper = { title: 'graph kernel', abstract: 'zebra', authors: ['Ann Lee'], year: 2020, venue: 'ICML', topic: 't1' };
+      const write = (key: string, p: typeof paper) => store.write((tx) => upsertIn(tx, p, key, 1));
+      await write('a', paper);
+      await write('b', { ...paper, authors: ['Bo Chen'] });
+      await mergeIndex(source, path, silentLog);
+      const view = new IndexView(openSnapshot(path).segment);
+      // Paper a changes (keeping its store document) and then changes back: it now lives in a delta.
+      await write('a', { ...paper, abstract: 'zebra zebra' });
+      await write('a', paper);
+      await catchUpNow(view, store);
+      expect(view.deltaDocs).toBe(1);
+      const hits = (await engineOver(view, store, TOPICS).search('graph kernel')).hits.map((h) => h.id);
+      expect(hits).toEqual(['a', 'b']);
+    } finally {
+      await disposeStores();
+    }
   });
 
   it('answer exactly as a full rebuild, through adds, updates, deletes, catch-ups and merges', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(paperArb, { minLength: 3, maxLength: 12 }), fc.array(opArb, { minLength: 5, maxLength: 25 }), async (initial, ops) => {
-        const path = join(dir, `index-${serial++}.bin`);
-        const store = new PaperStore(openDatabase(':memory:'));
-        const source = { store, topicIds: TOPICS, taxonomyHash: 'h' };
-        const write = (fn: (gen: number) => void) =>
-          store.transaction(() => {
-            const gen = store.beginGeneration();
-            fn(gen);
+        try {
+          const path = join(dir, `index-${backend.name}-${serial++}.bin`);
+          const store = await openStore();
+          const source = { store, topicIds: TOPICS, taxonomyHash: 'h' };
+          const keys: string[] = [];
+          const add = (tx: PaperWriter, p: GenPaper) => upsertIn(tx, p, `k${keys.length}`, 1 + keys.length).then((id) => void keys.push(id));
+          await store.write(async (tx) => {
+            for (const p of initial) await add(tx, p);
           });
-        const keys: string[] = [];
-        const upsert = (p: GenPaper, key: string, gen: number) => {
-          const r = recordOf(p, key);
-          return store.upsert(r, gen, { source: 'test', classify: () => [r.topic], now: new Date(Date.UTC(2026, 0, 1 + keys.length)) }).id;
-        };
-        write((gen) => initial.forEach((p) => keys.push(upsert(p, `k${keys.length}`, gen))));
-        mergeIndex(source, path, silentLog);
-        let view = new IndexView(openSnapshot(path).segment);
+          await mergeIndex(source, path, silentLog);
+          let view = new IndexView(openSnapshot(path).segment);
 
-        const check = () => {
-          const rebuilt = new IndexView(buildSegment(store.rowsForIndex(), { generation: store.generation(), taxonomyHash: 'h', topicIds: TOPICS }));
-          const ours = engineOver(view, store, TOPICS);
-          const full = engineOver(rebuilt, store, TOPICS);
-          expect(view.liveCount).toBe(rebuilt.liveCount);
-          for (const q of QUERIES) {
-            const a = ours.search(q, { limit: 200 });
-            const b = full.search(q, { limit: 200 });
-            expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
-            expect(a.total, q).toBe(b.total);
-            expect(ours.suggest(q, 10), q).toEqual(full.suggest(q, 10));
-          }
-        };
+          const check = async () => {
+            const rebuilt = await rebuiltView(store);
+            const ours = engineOver(view, store, TOPICS);
+            const full = engineOver(rebuilt, store, TOPICS);
+            expect(view.liveCount).toBe(rebuilt.liveCount);
+            for (const q of QUERIES) {
+              const a = await ours.search(q, { limit: 200 });
+              const b = await full.search(q, { limit: 200 });
+              expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
+              expect(a.total, q).toBe(b.total);
+              expect(ours.suggest(q, 10), q).toEqual(full.suggest(q, 10));
+            }
+          };
 
-        for (const op of ops) {
-          if (op.kind === 'add') write((gen) => keys.push(upsert(op.paper, `k${keys.length}`, gen)));
-          else if (op.kind === 'update' && keys.length > 0) {
-            const id = keys[op.pick % keys.length]!;
-            const key = store.get(id)?.sourceKey;
-            // An update keeps the paper's store document: its new version lands in a newer segment.
-            if (key) write((gen) => upsert(op.paper, key, gen));
-          } else if (op.kind === 'delete' && keys.length > 0) write((gen) => store.remove([keys[op.pick % keys.length]!], gen));
-          else if (op.kind === 'catchUp') {
-            // Queries while a catch-up is under way see the index as it was, whole.
-            const before = view.generation;
-            const pending = catchUp(view, store);
-            if (view.generation === before && store.generation() === before) check();
-            await pending;
-          } else if (op.kind === 'merge') {
-            catchUpNow(view, store);
-            const old = view;
-            mergeIndex(source, path, silentLog);
-            // The old mapping keeps answering after the new file replaced it…
-            check();
-            // …and the new snapshot answers the same.
-            view = new IndexView(openSnapshot(path).segment);
-            catchUpNow(view, store);
-            expect(view.liveCount).toBe(old.liveCount);
-          } else if (op.kind === 'check') {
-            catchUpNow(view, store);
-            check();
+          for (const op of ops) {
+            if (op.kind === 'add') await store.write((tx) => add(tx, op.paper));
+            else if (op.kind === 'update' && keys.length > 0) {
+              const id = keys[op.pick % keys.length]!;
+              const key = (await store.get(id))?.sourceKey;
+              // An update keeps the paper's store document: its new version lands in a newer segment.
+              if (key) await store.write((tx) => upsertIn(tx, op.paper, key, 1 + keys.length));
+            } else if (op.kind === 'delete' && keys.length > 0) await store.write((tx) => tx.remove(keys[op.pick % keys.length]!));
+            else if (op.kind === 'catchUp') {
+              // Queries while a catch-up is under way see the index as it was, whole.
+              const before = view.generation;
+              const pending = catchUp(view, store);
+              if (view.generation === before && (await store.generation()) === before) await check();
+              await pending;
+            } else if (op.kind === 'merge') {
+              await catchUpNow(view, store);
+              const old = view;
+              await mergeIndex(source, path, silentLog);
+              // The old mapping keeps answering after the new file replaced it…
+              await check();
+              // …and the new snapshot answers the same.
+              view = new IndexView(openSnapshot(path).segment);
+              await catchUpNow(view, store);
+              expect(view.liveCount).toBe(old.liveCount);
+            } else if (op.kind === 'check') {
+              await catchUpNow(view, store);
+              await check();
+            }
           }
+          await catchUpNow(view, store);
+          await check();
+        } finally {
+          await disposeStores();
         }
-        catchUpNow(view, store);
-        check();
-        store.close();
       }),
-      { numRuns: 60, seed: 9 },
+      { numRuns: RUNS[backend.name], seed: 9 },
     );
-  }, 120_000);
+  }, 240_000);
 });

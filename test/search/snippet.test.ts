@@ -29,6 +29,26 @@ describe('buildSnippet', () => {
     expect(snippet.filter((s) => s.match).map((s) => s.text)).toEqual(['graph', 'molecules']);
   });
 
+  it('marks words as the index reads them: folded letters, formulas, Greek letters inside words', () => {
+    const marked = (text: string, ...ws: string[]) => buildSnippet(text, words(...ws)).filter((s) => s.match).map((s) => s.text);
+    expect(marked('By Łukasz and Søren, in Łódź.', 'lukasz', 'soren', 'lodz')).toEqual(['Łukasz', 'Søren', 'Łódź']);
+    expect(marked('Phonons of CeAg₂Ge₂ and μKE models.', 'ceag2ge2', 'ke')).toEqual(['CeAg₂Ge₂', 'μKE']);
+    expect(marked('Decomposed e\u0301te\u0301 text', 'ete')).toEqual(['e\u0301te\u0301']);
+  });
+
+  it('never marks inside math kept as LaTeX, nor cuts it in two', () => {
+    const text = 'We bound $\\vecop{B} \\otimes bases$ with bases of our own.';
+    expect(buildSnippet(text, words('bases', 'otimes'))).toEqual([
+      { text: 'We bound $\\vecop{B} \\otimes bases$ with ' },
+      { text: 'bases', match: true },
+      { text: ' of our own.' },
+    ]);
+    const long = `${'lorem ipsum dolor sit amet '.repeat(8)}$\\vecop{B} + \\gamma_{t} \\otimes x$ then graphs end here ${'x '.repeat(100)}`;
+    const plain = segmentsToText(buildSnippet(long, words('graphs'), 60));
+    expect(plain).toContain('graphs');
+    expect((plain.match(/\$/g) ?? []).length % 2).toBe(0);
+  });
+
   it('opens the text when nothing matches, and is empty for no text', () => {
     expect(segmentsToText(buildSnippet('Short abstract.', words('zebra')))).toBe('Short abstract.');
     expect(buildSnippet('   ', words('a'))).toEqual([]);

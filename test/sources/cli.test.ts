@@ -4,23 +4,44 @@
  * makes the test wait.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedServer, rss } from './helpers/feedServer.js';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FIXTURE_PAPERS } from '../helpers/corpus.js';
+import { FeedServer, fixture, rss } from './helpers/feedServer.js';
+import { Loopback, xml, type KeyOf } from './helpers/loopback.js';
+import { openreviewFixture } from './openreview/helpers.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let dataDir: string;
 let server: FeedServer;
+let oai: Loopback;
+
+const env = () => ({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env, ARXIV_OAI_URL: `${oai.base}/oai`, OPENREVIEW_API_URL: oai.base, PAPERSCOUT_CONTACT: 'lab-admin@example.org' });
+
+/** The resumption token the harvest state holds for `--from 2024-01-01 --categories cs.LG`, read as another process would. */
+function storedToken(): string | undefined {
+  try {
+    const db = new Database(join(dataDir, 'paperscout.db'), { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare('SELECT state FROM harvests WHERE key = ?').get('arxiv-oai:cs:2024-01-01..:cs.LG') as { state: string } | undefined;
+      return row ? (JSON.parse(row.state) as { token?: string }).token : undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined; // not created yet
+  }
+}
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ARXIV_CATEGORIES: 'cs.LG', ...server.env },
-    });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], { cwd: root, env: env() });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -33,9 +54,11 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'paperscout-sync-'));
   server = await new FeedServer().start();
+  oai = await new Loopback().start();
 });
 afterAll(async () => {
   await server.stop();
+  await oai.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -71,9 +94,90 @@ describe('paperscout sync arxiv', () => {
 
   it('explains usage mistakes', async () => {
     server.serve({});
-    expect(await cli(['sync'])).toMatchObject({ code: 1, err: expect.stringMatching(/paperscout sync knows one source, arxiv/) });
+    expect(await cli(['sync'])).toMatchObject({ code: 1, err: expect.stringMatching(/paperscout sync knows two sources: paperscout sync arxiv/) });
     expect(await cli(['sync', 'pubmed'])).toMatchObject({ code: 1, err: expect.stringMatching(/\(not "pubmed"\)/) });
     expect(await cli(['sync', 'arxiv', '--categories', 'cs.LG,not a category'])).toMatchObject({ code: 1, err: expect.stringMatching(/--categories takes arXiv categories .* \(not "not a category"\)/) });
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('paperscout sync arxiv --from', () => {
+  it('resumes at the stored token after the process is killed between pages', async () => {
+    const key: KeyOf = (url) => (url.searchParams.has('resumptionToken') ? `token=${url.searchParams.get('resumptionToken')}` : `set=${url.searchParams.get('set')}&from=${url.searchParams.get('from')}`);
+    oai.serve({ 'set=cs&from=2024-01-01': xml(fixture('oai-cs-page1.xml')), 'token=7004309|4': xml(fixture('oai-cs-page2.xml')) }, key);
+    const args = ['sync', 'arxiv', '--from', '2024-01-01', '--categories', 'cs.LG'];
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], { cwd: root, env: env() });
+    // Page 1 and its token are stored together; arXiv's 3 s spacing holds page 2 back: kill then.
+    await vi.waitFor(() => expect(storedToken()).toBe('7004309|4'), { timeout: 15_000, interval: 25 });
+    child.kill('SIGKILL');
+    await once(child, 'close');
+    expect(oai.keys).toEqual(['set=cs&from=2024-01-01']);
+
+    const rerun = await cli(args);
+    expect(rerun.code).toBe(0);
+    expect(oai.keys).toEqual(['set=cs&from=2024-01-01', 'token=7004309|4']);
+    expect(rerun.out).toContain('set cs, resumed at the stored resumption token: 1 page, 3 of 7 records: 2 added');
+    expect(storedToken()).toBeUndefined();
+  });
+
+  it('harvests over OAI-PMH with the contact in the User-Agent, prints the summary and makes the papers searchable', async () => {
+    oai.serve({ '/oai?verb=ListRecords&metadataPrefix=arXiv&set=stat&from=2024-01-01&until=2024-01-31': xml(fixture('oai-stat-page1.xml')) });
+    const result = await cli(['sync', 'arxiv', '--from', '2024-01-01', '--until', '2024-01-31', '--categories', 'stat.ML']);
+    expect(result.code).toBe(0);
+    // 2401.00001 is a cs.LG cross-list: stored already if the cs harvest above ran first.
+    expect(result.out).toMatch(/arXiv OAI-PMH from 2024-01-01 to 2024-01-31, categories stat\.ML\n  set stat, from 2024-01-01: 1 page, 2 records: [12] added, [01] updated, [01] unchanged, 0 skipped/);
+    expect(result.out).toMatch(/Library: \d+ papers in /);
+    expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
+    const search = await cli(['search', 'calibrated posterior intervals hierarchical', '--json', '--limit', '1']);
+    expect(JSON.parse(search.out)).toMatchObject([{ id: 'arxiv:2401.00007', venue: 'arXiv', year: 2024 }]);
+  });
+
+  it('explains bad dates before asking anything', async () => {
+    oai.serve({});
+    expect(await cli(['sync', 'arxiv', '--from', '2024-13-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--from takes a day as YYYY-MM-DD, e.g. 2024-01-31 (not "2024-13-01")') });
+    expect(await cli(['sync', 'arxiv', '--from', '2024-02-01', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until 2024-01-01 is before --from 2024-02-01') });
+    expect(await cli(['sync', 'arxiv', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until needs --from') });
+    expect(oai.requests).toHaveLength(0);
+  });
+});
+
+describe('paperscout sync openreview', () => {
+  it('syncs a venue, and search --json and stats --json show statuses', async () => {
+    const notes = (offset: number) => ({ headers: { 'content-type': 'application/json' }, body: openreviewFixture(`iclr2025-offset-${offset}.json`) });
+    const ask = (offset: number) => `/notes?invitation=ICLR.cc%2F2025%2FConference%2F-%2FSubmission&limit=1000&offset=${offset}`;
+    // One page of 1,000 would hold them all: serve the three fixture pages as one.
+    const all = [0, 3, 6].flatMap((o) => (JSON.parse(notes(o).body) as { notes: unknown[] }).notes);
+    oai.serve({ [ask(0)]: { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notes: all, count: 7 }) } });
+    const result = await cli(['sync', 'openreview', '--venue', 'ICLR.cc/2025/Conference']);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('OpenReview ICLR.cc/2025/Conference: 7 of 7 submissions: 5 added, 0 updated, 0 unchanged, 2 skipped');
+    expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
+    const search = await cli(['search', 'benchmark of benchmarks for reasoning', '--json', '--limit', '1']);
+    expect(JSON.parse(search.out)).toMatchObject([{ id: 'openreview:Pz1xC4vB5n', venue: 'ICLR', year: 2025, status: 'Rejected', url: 'https://openreview.net/forum?id=Pz1xC4vB5n' }]);
+    const stats = JSON.parse((await cli(['stats', '--json'])).out) as Record<string, unknown>;
+    expect(stats).toMatchObject({ papers: expect.any(Number), demo: false, statuses: { Oral: 1, Spotlight: 1, Poster: 1, Rejected: 1, Withdrawn: 1 } });
+    expect(stats.papers).toBe(stats.stored);
+    expect(stats.harvests).toContainEqual({ key: 'openreview:ICLR.cc/2025/Conference', source: 'openreview', updatedAt: expect.any(String) });
+  });
+
+  it('explains a venue id it cannot use', async () => {
+    oai.serve({});
+    expect(await cli(['sync', 'openreview', '--venue', 'ICLR 2025'])).toMatchObject({ code: 1, err: expect.stringContaining('--venue takes an OpenReview venue id such as ICLR.cc/2025/Conference (not "ICLR 2025")') });
+    expect(await cli(['sync', 'openreview'])).toMatchObject({ code: 1, err: expect.stringContaining('Name the venue') });
+    expect(oai.requests).toHaveLength(0);
+  });
+});
+
+describe('paperscout ingest <URL>', () => {
+  it('streams a remote gzip JSONL with the same summary as a file, and changes nothing the second time', async () => {
+    const body = gzipSync(readFileSync(FIXTURE_PAPERS));
+    oai.serve({ '/dumps/papers.jsonl.gz': { headers: { 'content-type': 'application/gzip', 'content-length': String(body.length) }, body } });
+    const url = `${oai.base}/dumps/papers.jsonl.gz`;
+    const first = await cli(['ingest', url]);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/^29 records from 1 file: \d+ added, \d+ updated, \d+ unchanged, 0 rejected/);
+    expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
+    const again = await cli(['ingest', url]);
+    expect(again.out).toMatch(/^29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 rejected/);
   });
 });

@@ -100,7 +100,7 @@ describe('ArxivClient', () => {
     const clock = new FakeClock();
     const { http, calls } = scriptedHttp(clock, [{ status: 400, body: '<feed><entry><summary>malformed query</summary></entry></feed>' }]);
     const error = await new ArxivClient({ http, clock }).get('http://x/api').catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'ArxivFetchError', status: 400, attempts: 1, message: 'arXiv answered HTTP 400 for http://x/api: malformed query' });
+    expect(error).toMatchObject({ name: 'FetchError', status: 400, attempts: 1, message: 'arXiv answered HTTP 400 for http://x/api: malformed query' });
     expect(calls).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });

@@ -3,14 +3,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ArxivConfig } from '../../src/config.js';
 import type { HttpGet } from '../../src/sources/arxiv/client.js';
 import { cronPattern, scheduleArxivSync, type ScheduleDeps } from '../../src/sources/arxiv/schedule.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
+import { SqliteJobLeases } from '../../src/store/sqlite/jobs.js';
 import { loadTopics } from '../../src/app.js';
 import { FakeClock } from './helpers/fakeClock.js';
 import { fixture } from './helpers/feedServer.js';
 
 const { classify } = loadTopics();
-const config: ArxivConfig = { categories: ['cs.LG', 'cs.CL'], rssUrl: 'http://feeds.test/rss/', apiUrl: 'http://feeds.test/api/query', syncTime: '02:30' };
+const config: ArxivConfig = { categories: ['cs.LG', 'cs.CL'], rssUrl: 'http://feeds.test/rss/', apiUrl: 'http://feeds.test/api/query', syncTime: '02:30', oaiUrl: 'http://feeds.test/oai' };
 const FEEDS: Record<string, string> = { 'http://feeds.test/rss/cs.LG': 'rss-cs.LG-2025-04-14.xml', 'http://feeds.test/rss/cs.CL': 'rss-cs.CL-2025-04-14.xml' };
 
 /** The fixture feeds, served from memory (no sockets, so fake timers cannot get in the way). */
@@ -29,7 +30,7 @@ function logCapture() {
 }
 
 function deps(overrides: Partial<ScheduleDeps> = {}): ScheduleDeps {
-  return { store: new PaperStore(openDatabase(':memory:')), classify, config, log: logCapture().log, http: fixtureHttp(), onChange: () => {}, ...overrides };
+  return { store: new SqlitePaperStore(openDatabase(':memory:')), classify, config, log: logCapture().log, http: fixtureHttp(), onChange: () => {}, ...overrides };
 }
 
 afterEach(() => {
@@ -71,6 +72,24 @@ describe('scheduleArxivSync', () => {
     expect(schedule.nextRun()?.toISOString()).toBe('2025-04-15T02:30:00.000Z');
     await schedule.stop();
     expect(schedule.nextRun()).toBeNull();
+  });
+
+  it('with job leases, of two processes sharing a store one syncs each day', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(new Date('2025-04-14T02:29:00Z'));
+    const db = openDatabase(':memory:');
+    const jobs = new SqliteJobLeases(db);
+    const calls: string[][] = [[], []];
+    const { log, lines } = logCapture();
+    const schedules = [0, 1].map((i) =>
+      scheduleArxivSync(deps({ store: new SqlitePaperStore(db), log, http: fixtureHttp(calls[i]), once: { jobs, job: 'arxiv-sync' } }), new FakeClock('2025-04-14T02:30:00Z')),
+    );
+    for (const schedule of schedules) schedule.start();
+    await vi.advanceTimersByTimeAsync(2 * 60_000);
+    await vi.waitFor(() => expect(lines.filter((l) => /arXiv sync done|scheduled job skipped/.test(l.msg))).toHaveLength(2));
+    expect(calls.map((c) => c.length).sort()).toEqual([0, 2]);
+    expect(await jobs.lastDone('arxiv-sync')).toBe('2025-04-14');
+    for (const schedule of schedules) await schedule.stop();
   });
 
   it('runs one sync at a time: a second request joins the running one', async () => {

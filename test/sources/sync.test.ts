@@ -8,8 +8,8 @@ import { loadConfig, type ArxivConfig } from '../../src/config.js';
 import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { lastFeedKey, lastSyncKey, missedAnnouncementDays, syncArxiv, type SyncOptions } from '../../src/sources/arxiv/sync.js';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import { silentLog } from '../helpers/corpus.js';
 import { FakeClock } from './helpers/fakeClock.js';
 import { atom, FeedServer, rss } from './helpers/feedServer.js';
@@ -18,7 +18,7 @@ const { classify } = loadTopics();
 const DAY = 86_400_000;
 let clock: FakeClock;
 let server: FeedServer;
-let store: PaperStore;
+let store: SqlitePaperStore;
 let config: ArxivConfig;
 
 beforeAll(async () => {
@@ -28,11 +28,41 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 beforeEach(() => {
   clock = new FakeClock('2025-04-14T06:30:00Z');
-  store?.close();
-  store = new PaperStore(openDatabase(':memory:'));
+  void store?.close();
+  store = new SqlitePaperStore(openDatabase(':memory:'), { ownsDatabase: true });
 });
 
 const sync = (options: SyncOptions = {}) => syncArxiv({ store, classify, config, http: fetchHttpGet(), clock, log: silentLog }, options);
+/** An API page as arXiv sporadically serves it: no entries, no results counted. */
+const EMPTY_API_PAGE = {
+  headers: { 'content-type': 'application/atom+xml' },
+  body: `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <title type="html">ArXiv Query: search_query=cat:cs.LG&amp;id_list=&amp;start=0&amp;max_results=3</title>
+  <id>http://arxiv.org/api/empty</id>
+  <updated>2025-04-14T00:00:00-04:00</updated>
+  <opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">0</opensearch:totalResults>
+  <opensearch:startIndex xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">0</opensearch:startIndex>
+  <opensearch:itemsPerPage xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">3</opensearch:itemsPerPage>
+</feed>`,
+};
+/** The API's answer to a malformed id, as it sends it with HTTP 400. */
+const API_ERROR = `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <link href="http://arxiv.org/api/query?search_query%3D%26id_list%3Dabc%26start%3D0%26max_results%3D10" rel="self" type="application/atom+xml"/>
+  <title type="html">ArXiv Query: search_query=&amp;id_list=abc&amp;start=0&amp;max_results=10</title>
+  <id>http://arxiv.org/api/errorid</id>
+  <updated>2025-04-14T00:00:00-04:00</updated>
+  <opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">1</opensearch:totalResults>
+  <entry>
+    <id>http://arxiv.org/api/errors#incorrect_id_format_for_abc</id>
+    <title>Error</title>
+    <summary>incorrect id format for abc</summary>
+    <updated>2025-04-14T00:00:00-04:00</updated>
+    <link href="http://arxiv.org/api/errors#incorrect_id_format_for_abc" rel="alternate" type="text/html"/>
+    <author><name>arXiv api core</name></author>
+  </entry>
+</feed>`;
 const MONDAY = { '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/rss/cs.CL': rss('rss-cs.CL-2025-04-14.xml') };
 
 describe('syncArxiv', () => {
@@ -44,8 +74,8 @@ describe('syncArxiv', () => {
       { category: 'cs.LG', feedDate: '2025-04-14', fetched: 6, added: 4, replacementsIgnored: 2, duplicates: 0, empty: false },
       { category: 'cs.CL', feedDate: '2025-04-14', fetched: 2, added: 1, duplicates: 1 },
     ]);
-    expect(store.count()).toBe(5);
-    const moe = store.get('arxiv:2504.09001')!;
+    expect(await store.count()).toBe(5);
+    const moe = (await store.get('arxiv:2504.09001'))!;
     expect(moe).toMatchObject({
       title: 'Sparse Mixture-of-Experts Routing for Large Language Models at Small Scale',
       authors: ['Ana Ruiz', 'Tomás Okafor', 'Mei Lin'],
@@ -57,15 +87,15 @@ describe('syncArxiv', () => {
       firstSeen: '2025-04-14T06:30:00.000Z',
     });
     expect(moe.topics).toContain('deep-learning/large-language-models');
-    expect(store.get('arxiv:2504.09101')!.topics).toContain('deep-learning/large-language-models');
-    expect(store.get('arxiv:2504.09002')!.topics).toContain('reinforcement-learning/offline');
-    expect(store.get('arxiv:2504.09003')!.topics).toContain('deep-learning/graph-neural-networks');
-    expect(store.get('arxiv:2503.12345')).toBeUndefined();
-    expect(store.get('arxiv:2412.01234')).toBeUndefined();
-    expect(store.findByRef({ kind: 'doi', id: '10.5555/example.2025.0042' })?.id).toBe('arxiv:2504.09003');
-    expect(store.getMeta(lastSyncKey('cs.LG'))).toBe('2025-04-14T06:30:00.000Z');
-    expect(store.getMeta(lastSyncKey('cs.CL'))).toBe('2025-04-14T06:30:03.000Z'); // after the 3 s spacing
-    expect(store.getMeta(lastFeedKey('cs.CL'))).toBe('2025-04-14');
+    expect((await store.get('arxiv:2504.09101'))!.topics).toContain('deep-learning/large-language-models');
+    expect((await store.get('arxiv:2504.09002'))!.topics).toContain('reinforcement-learning/offline');
+    expect((await store.get('arxiv:2504.09003'))!.topics).toContain('deep-learning/graph-neural-networks');
+    expect(await store.get('arxiv:2503.12345')).toBeUndefined();
+    expect(await store.get('arxiv:2412.01234')).toBeUndefined();
+    expect((await store.findByRef({ kind: 'doi', id: '10.5555/example.2025.0042' }))?.paper.id).toBe('arxiv:2504.09003');
+    expect(await store.getMeta(lastSyncKey('cs.LG'))).toBe('2025-04-14T06:30:00.000Z');
+    expect(await store.getMeta(lastSyncKey('cs.CL'))).toBe('2025-04-14T06:30:03.000Z'); // after the 3 s spacing
+    expect(await store.getMeta(lastFeedKey('cs.CL'))).toBe('2025-04-14');
   });
 
   it('asks at most once every 3 s, across categories, with a User-Agent naming Paper Scout', async () => {
@@ -79,11 +109,11 @@ describe('syncArxiv', () => {
   it('changes nothing when the same day is synced again', async () => {
     server.serve(MONDAY);
     await sync();
-    const generation = store.generation();
+    const generation = await store.generation();
     clock.advance(3600_000);
     const again = await sync();
     expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 5, changed: false });
-    expect(store.generation()).toBe(generation);
+    expect(await store.generation()).toBe(generation);
   });
 
   it("updates a paper from its v2 `replace` item instead of adding it, keeping when it first appeared", async () => {
@@ -93,11 +123,11 @@ describe('syncArxiv', () => {
     server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-15.xml') });
     const summary = await sync({ categories: ['cs.LG'] });
     expect(summary.categories[0]).toMatchObject({ feedDate: '2025-04-15', added: 1, updated: 1, unchanged: 0, replacementsIgnored: 0 });
-    expect(store.count()).toBe(6);
-    const moe = store.get('arxiv:2504.09001')!;
+    expect(await store.count()).toBe(6);
+    const moe = (await store.get('arxiv:2504.09001'))!;
     expect(moe.abstract).toMatch(/Version 2 adds experiments at 350M parameters/);
     expect(moe).toMatchObject({ published: '2025-04-14', year: 2025, firstSeen: '2025-04-14T06:30:00.000Z' });
-    expect(store.get('arxiv:2504.10001')!.topics).toContain('deep-learning/attention-mechanisms');
+    expect((await store.get('arxiv:2504.10001'))!.topics).toContain('deep-learning/attention-mechanisms');
   });
 
   it('reads an empty weekend feed as nothing to add, not an error', async () => {
@@ -106,7 +136,7 @@ describe('syncArxiv', () => {
     expect(summary).toMatchObject({ added: 0, failed: [], changed: false });
     expect(summary.categories[0]).toMatchObject({ feedDate: '2025-04-19', empty: true, fetched: 0 });
     expect(summary.categories[0]!.error).toBeUndefined();
-    expect(store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-19');
+    expect(await store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-19');
     expect(formatSyncSummary(summary)).toBe('arXiv cs.LG, feed of 2025-04-19: no announcements (a weekend or holiday feed)\nTotal: 0 added, 0 updated, 0 unchanged, 0 skipped');
   });
 
@@ -143,12 +173,12 @@ describe('syncArxiv', () => {
     expect(summary.failed[0]!.reason).toMatch(/^arXiv answered HTTP 404 Not Found for http:\/\/127\.0\.0\.1:\d+\/rss\/cs\.XX: Not Found \(is "cs\.XX" an arXiv category\? e\.g\. cs\.LG\)$/);
     expect(summary.failed[1]!.reason).toMatch(/^expected an RSS feed but the body is not XML/);
     expect(summary.failed[2]!.reason).toMatch(/after 5 attempts \(last: HTTP 503 Service Unavailable\)/);
-    expect(store.getMeta(lastSyncKey('cs.XX'))).toBeUndefined();
+    expect(await store.getMeta(lastSyncKey('cs.XX'))).toBeUndefined();
     expect(formatSyncSummary(summary)).toMatch(/; 3 of 4 categories failed$/);
   });
 
   it('catches up through the API after missed announcement days, back to the last feed synced', async () => {
-    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09'); // Wednesday: Thursday's and Friday's announcements were missed
+    await store.setMeta(lastFeedKey('cs.LG'), '2025-04-09'); // Wednesday: Thursday's and Friday's announcements were missed
     server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/api/query?start=0': atom('api-cs.LG-start-0.xml'), '/api/query?start=3': atom('api-cs.LG-start-3.xml') });
     const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3 });
     const [lg] = summary.categories;
@@ -156,17 +186,17 @@ describe('syncArxiv', () => {
     expect(lg!.skipped).toEqual([{ source: 'api', index: 3, reason: 'no title (arXiv 2504.08660)' }]);
     const api = server.requests.find((r) => r.key === '/api/query?start=0')!.url.searchParams;
     expect(Object.fromEntries(api)).toEqual({ search_query: 'cat:cs.LG', sortBy: 'submittedDate', sortOrder: 'descending', start: '0', max_results: '3' });
-    expect(store.get('arxiv:2504.08702')).toMatchObject({ published: '2025-04-09', labels: ['stat.ML', 'cs.LG'], externalIds: { doi: '10.5555/example.drift.2025' } });
-    expect(store.get('arxiv:2504.08650')).toBeDefined();
-    expect(store.get('arxiv:2504.08000')).toBeUndefined(); // older than the window
-    expect(store.get('arxiv:2504.09001')!.published).toBe('2025-04-14'); // the feed's record, not the API's duplicate
+    expect(await store.get('arxiv:2504.08702')).toMatchObject({ published: '2025-04-09', labels: ['stat.ML', 'cs.LG'], externalIds: { doi: '10.5555/example.drift.2025' } });
+    expect(await store.get('arxiv:2504.08650')).toBeDefined();
+    expect(await store.get('arxiv:2504.08000')).toBeUndefined(); // older than the window
+    expect((await store.get('arxiv:2504.09001'))!.published).toBe('2025-04-14'); // the feed's record, not the API's duplicate
     const at = server.requests.map((r) => r.at);
     for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(3000);
-    expect(store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-14');
+    expect(await store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-14');
   });
 
   it('stops catching up at the page limit and says so', async () => {
-    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    await store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
     server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/api/query?start=0': atom('api-cs.LG-start-0.xml') });
     const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3, catchUpMaxPages: 1 });
     expect(summary.categories[0]!.catchUp).toEqual({ since: '2025-04-06', pages: 1, entries: 3, truncated: true });
@@ -174,17 +204,63 @@ describe('syncArxiv', () => {
   });
 
   it('writes the feed when catching up fails, and tries the catch-up again next time', async () => {
-    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    await store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
     server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/api/query?start=0': { status: 500, body: 'oops' } });
     const summary = await sync({ categories: ['cs.LG'] });
     expect(summary).toMatchObject({ added: 4, failed: [] });
     expect(summary.categories[0]!.catchUp?.error).toMatch(/HTTP 500/);
-    expect(store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-09');
-    expect(store.getMeta(lastSyncKey('cs.LG'))).toBeUndefined();
+    expect(await store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-09');
+    expect(await store.getMeta(lastSyncKey('cs.LG'))).toBeUndefined();
+  });
+
+  it('asks again for an empty API page instead of taking it for "caught up"', async () => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({
+      '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'),
+      '/api/query?start=0': [EMPTY_API_PAGE, atom('api-cs.LG-start-0.xml')],
+      '/api/query?start=3': atom('api-cs.LG-start-3.xml'),
+    });
+    const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3 });
+    expect(summary.categories[0]).toMatchObject({ added: 7, catchUp: { pages: 2, entries: 6 } });
+    expect(summary.categories[0]!.catchUp!.error).toBeUndefined();
+    expect(server.requests.map((r) => r.key)).toEqual(['/rss/cs.LG', '/api/query?start=0', '/api/query?start=0', '/api/query?start=3']);
+    expect(await store.get('arxiv:2504.08650')).toBeDefined();
+    expect(await store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-14');
+  });
+
+  it('fails the catch-up when the API keeps answering empty, and tries the missed days again next time', async () => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/api/query?start=0': EMPTY_API_PAGE });
+    const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3 });
+    expect(summary.categories[0]!.catchUp!.error).toMatch(/^the arXiv API answered 4 times with an empty page at offset 0 .*; it is asked again at the next sync$/);
+    expect(server.requests.filter((r) => r.key === '/api/query?start=0')).toHaveLength(4);
+    expect(await store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-09');
+    expect(await store.getMeta(lastSyncKey('cs.LG'))).toBeUndefined();
+  });
+
+  it.each([500, 502, 504])('retries an API %i with backoff', async (status) => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({
+      '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'),
+      '/api/query?start=0': [{ status, body: 'Bad gateway' }, atom('api-cs.LG-start-0.xml')],
+      '/api/query?start=3': atom('api-cs.LG-start-3.xml'),
+    });
+    const summary = await sync({ categories: ['cs.LG'], catchUpPageSize: 3 });
+    expect(summary.categories[0]).toMatchObject({ added: 7, catchUp: { pages: 2 } });
+    expect(clock.sleeps).toContain(5000);
+  });
+
+  it("reports the API's own explanation of an error, not its markup", async () => {
+    store.setMeta(lastFeedKey('cs.LG'), '2025-04-09');
+    server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml'), '/api/query?start=0': { status: 400, headers: { 'content-type': 'application/atom+xml' }, body: API_ERROR } });
+    const summary = await sync({ categories: ['cs.LG'] });
+    const error = summary.categories[0]!.catchUp!.error!;
+    expect(error).toMatch(/^arXiv answered HTTP 400 Bad Request for http:\/\/127\.0\.0\.1:\d+\/api\/query\?.*: incorrect id format for abc$/);
+    expect(error).not.toContain('ArXiv Query');
   });
 
   it('does not catch up over a weekend', async () => {
-    store.setMeta(lastFeedKey('cs.LG'), '2025-04-11'); // Friday
+    await store.setMeta(lastFeedKey('cs.LG'), '2025-04-11'); // Friday
     server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml') });
     const summary = await sync({ categories: ['cs.LG'] });
     expect(summary.categories[0]!.catchUp).toBeUndefined();
@@ -210,7 +286,7 @@ describe('syncArxiv', () => {
     );
     expect(summary).toMatchObject({ aborted: true, added: 4 });
     expect(summary.categories.map((c) => c.category)).toEqual(['cs.LG']);
-    expect(store.count()).toBe(4);
+    expect(await store.count()).toBe(4);
   });
 });
 

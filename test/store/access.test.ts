@@ -11,8 +11,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/db.js';
-import { PaperStore } from '../../src/store/paperStore.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { FIXTURE_PAPERS } from '../helpers/corpus.js';
 
@@ -62,7 +62,7 @@ beforeEach(async () => {
   dataDir = join(base, 'data');
   dbPath = join(dataDir, 'paperscout.db');
   const db = openDatabase(dbPath);
-  await ingestPaths([FIXTURE_PAPERS], { store: new PaperStore(db), classify: () => [], now: () => new Date('2026-01-01T00:00:00Z') });
+  await ingestPaths([FIXTURE_PAPERS], { store: new SqlitePaperStore(db), classify: () => [], now: () => new Date('2026-01-01T00:00:00Z') });
   db.close();
 });
 afterEach(() => {

@@ -15,7 +15,8 @@ import { messages } from '../../src/i18n/index.js';
 
 const BUSY_MESSAGE = messages('en').t('error.busy');
 const PAGING_UNAVAILABLE = messages('en').t('paper.pagingUnavailable');
-import { StateStore } from '../../src/store/stateStore.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { sqliteStateStore } from '../../src/store/sqlite/states.js';
 import { createTestApp } from '../helpers/app.js';
 import { FIXTURE_PAPERS, silentLog } from '../helpers/corpus.js';
 import { button as discordButton, messageOf, startBot, type Bot } from '../adapters/discord/harness.js';
@@ -58,7 +59,7 @@ let lock: { release(): Promise<void> } | undefined;
 beforeEach(async () => {
   // Built (and its index saved) once as the CLI would, then opened as `npm start` serving users.
   const built = await createTestApp();
-  built.close();
+  await built.close();
   dataDir = built.dataDir;
   app = await openApp(built.config, silentLog, { serving: true });
   h = await startHarness(app);
@@ -69,7 +70,7 @@ afterEach(async () => {
   lock = undefined;
   await bot.stop();
   await h.stop({ fake: true });
-  app.close();
+  await app.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -104,18 +105,18 @@ describe('while another process holds the write lock', () => {
     expect(messageOf(next).content).toBe('**Papers for “learning”**\n-# 12 papers · page 2 of 3');
 
     // The two searches' state waits in memory; retrying does not wait for the lock, nor does housekeeping.
-    expect(app.states.purge(new Date())).toBeUndefined();
+    expect(await app.states.purge(new Date())).toBeUndefined();
     const ids = [stateIdOf(button(first, 'Next ▶').value), stateIdOf(discordButton(page, /Next/).custom_id)];
     expect(app.states.pendingCount).toBe(2);
-    expect(app.states.flush()).toBe(2);
+    expect(await app.states.flush()).toBe(2);
 
     // A command that must write says that it could not, and that nothing changed.
     const subscribe = await bot.fake.interact(slashCommand(bot.fake, 'digest', { topic: 'llm' }, { subcommand: 'subscribe', permissions: MANAGER }));
     expect(messageOf(subscribe).content).toBe(BUSY_MESSAGE);
-    expect(app.digests.active()).toEqual([]);
+    expect(await app.digests.active()).toEqual([]);
 
     await lock.release();
-    expect(app.states.flush()).toBe(0);
+    expect(await app.states.flush()).toBe(0);
     const reader = new Database(app.config.dbPath, { readonly: true });
     try {
       const saved = reader.prepare('SELECT id FROM interaction_state WHERE id IN (?, ?)').all(...ids);
@@ -144,7 +145,8 @@ describe('while another process holds the write lock', () => {
   });
 
   it('past the in-memory limit a search answers without Prev/Next and says why', async () => {
-    const states = new StateStore(app.db, { maxPending: 1 });
+    const db = openDatabase(app.config.dbPath, { busyTimeoutMs: 50 });
+    const states = sqliteStateStore(db, { maxPending: 1 });
     const ctx = () => app.context('slack', { id: 'U1' }, { states });
     lock = await holdWriteLock(app.config.dbPath);
     const queued = await app.registry.run(ctx(), 'paper', { query: 'learning' });
@@ -154,7 +156,8 @@ describe('while another process holds the write lock', () => {
     expect(degraded.blocks).toContainEqual({ kind: 'note', text: PAGING_UNAVAILABLE });
     expect(degraded.menu?.choices.every((c) => /^paper:open:\d+$/.test(c.action))).toBe(true);
     await lock.release();
-    expect(states.flush()).toBe(0);
+    expect(await states.flush()).toBe(0);
     expect((await app.registry.run(ctx(), 'paper', { query: 'learning' })).buttons).toBeDefined();
+    db.close();
   });
 });

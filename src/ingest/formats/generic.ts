@@ -5,6 +5,7 @@
  */
 import type { PaperRecordInput } from '../../papers/model.js';
 import { normalizeArxivId, normalizeDoi, normalizeOpenReviewId } from '../../papers/ids.js';
+import { FormatError } from '../types.js';
 import {
   FieldError, MAX_AUTHORS, asFields, collapse, defined, guard, httpUrl, listOf, pick, text, textOf, unique, validate,
   type Fields, type Found, type MapResult,
@@ -88,4 +89,54 @@ function date(found: Found | undefined): string | undefined {
   const time = Date.parse(value);
   if (Number.isNaN(time)) throw new FieldError(found!.key, `expected a date such as 2024-01-31, got ${JSON.stringify(value)}`);
   return new Date(time).toISOString().slice(0, 10);
+}
+
+/**
+ * Column names other tools give the fields (Zotero, Scopus, Google Scholar exports, hand-made
+ * spreadsheets), by their comparison form (lowercase letters and digits), and the field each is.
+ */
+const COLUMN_ALIASES: Readonly<Record<string, string>> = {
+  title: 'title', titles: 'title', papertitle: 'title', articletitle: 'title', documenttitle: 'title',
+  authors: 'authors', author: 'authors', authornames: 'authors', authorfullnames: 'authors', authorlist: 'authors',
+  abstract: 'abstract', abstracts: 'abstract', summary: 'abstract', summaries: 'abstract', abstractnote: 'abstract',
+  venue: 'venue', venues: 'venue', conference: 'venue', journal: 'venue', booktitle: 'venue', proceedings: 'venue',
+  sourcetitle: 'venue', publicationtitle: 'venue', publication: 'venue',
+  year: 'year', years: 'year', publicationyear: 'year', pubyear: 'year', yearpublished: 'year',
+  keywords: 'keywords', keyword: 'keywords', authorkeywords: 'keywords', tags: 'keywords', manualtags: 'keywords',
+  url: 'url', urls: 'url', link: 'url', paperurl: 'url', landingpage: 'url', page: 'page', site: 'site',
+  pdf: 'pdf', pdfurl: 'pdf', pdflink: 'pdf', code: 'code', codeurl: 'code', github: 'github', repository: 'code',
+  project: 'project', projectpage: 'project', projecturl: 'project',
+  doi: 'doi', arxiv: 'arxiv', arxivid: 'arxiv', eprint: 'arxiv', openreview: 'openreview', openreviewid: 'openreview',
+  status: 'status', decision: 'status', published: 'published', date: 'date', publicationdate: 'published',
+  id: 'id', paperid: 'id', labels: 'labels', categories: 'labels',
+};
+
+/** Column names listed in the error about a missing title column. */
+const COLUMNS_SHOWN = 20;
+
+/**
+ * The names to key a CSV file's rows by: its header with aliases read as the fields they stand
+ * for ("Titles", "Paper Title" → title; "Author" → authors; "Summary" → abstract; any case,
+ * spaces or underscores). A column whose field another column already names keeps its name.
+ * A header without a title column stops the file with one error, instead of one per row.
+ * @example csvColumns(['Paper Title', 'Author', 'Summaries']) // ['title', 'authors', 'abstract']
+ */
+export function csvColumns(names: readonly string[]): string[] {
+  const taken = new Set(names.filter((name) => COLUMN_ALIASES[name] === name));
+  const out = names.map((name) => {
+    const field = COLUMN_ALIASES[name.toLowerCase().replace(/[^a-z0-9]+/g, '')];
+    if (field === undefined || field === name || taken.has(field)) return name;
+    taken.add(field);
+    return field;
+  });
+  if (!taken.has('title')) {
+    const shown = names.slice(0, COLUMNS_SHOWN).map((name) => JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name));
+    const more = names.length > COLUMNS_SHOWN ? ` and ${names.length - COLUMNS_SHOWN} more` : '';
+    throw new FormatError(
+      `no title column. Columns found: ${shown.join(', ')}${more}. Expected: "title" (or "titles", "paper title"), ` +
+        'and any of "authors", "abstract", "venue", "year", "keywords", "url", "pdf", "code", "doi", "arxiv", ' +
+        '"openreview", "status", "id". Rename the column holding the paper titles to "title".',
+    );
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
  * in flat typed arrays, then renumber terms in sorted order and counting-sort the triples into
  * posting lists. Rows can be fed a few at a time (a running bot builds a delta in slices).
  */
-import type { IndexRow } from '../../store/paperStore.js';
+import type { IndexRow } from '../../store/papers.js';
 import { STOPWORDS, normalizeTitle, tokenize } from '../../text.js';
 import { FIELD_COUNT, Field, type FieldPostings, type SegmentData } from './types.js';
 import { TrieBuilder } from '../vocab.js';
@@ -20,7 +20,7 @@ export interface BuildOptions {
 
 /**
  * Builds a segment over `rows` (ascending store document numbers).
- * @example const segment = buildSegment(store.rowsForIndex(), { generation: store.generation(), taxonomyHash, topicIds });
+ * @example const segment = buildSegment(rows, { generation: 12, taxonomyHash, topicIds });
  */
 export function buildSegment(rows: Iterable<IndexRow>, options: BuildOptions): SegmentData {
   const builder = new SegmentBuilder(options);

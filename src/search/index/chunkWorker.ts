@@ -5,13 +5,14 @@
  * thread and this one run on two cores at once. See {@link startChunkWorker}.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../store/db.js';
-import { PaperStore } from '../../store/paperStore.js';
+import pino from 'pino';
+import { openPaperStoreAt, type StoreTarget } from '../../store/open.js';
 import { SegmentBuilder } from './build.js';
 import { writeSegmentFile } from './writer.js';
 
 export interface ChunkWorkerData {
-  dbPath: string;
+  /** The store the import writes to, opened again here. */
+  target: StoreTarget;
   indexPath: string;
   topicIds: string[];
   taxonomyHash: string;
@@ -29,27 +30,36 @@ export type ChunkWorkerReply =
   | { type: 'final' }
   | { type: 'error'; message: string };
 
+/** Rows read per query while a chunk is built. */
+const PAGE_ROWS = 5000;
+
 if (parentPort) {
   const port = parentPort;
   const data = workerData as ChunkWorkerData;
-  const db = openDatabase(data.dbPath);
-  const store = new PaperStore(db);
+  const opening = openPaperStoreAt(data.target, pino({ level: 'silent' }));
   let from = data.from;
   let serial = 0;
-  port.on('message', (message: ChunkWorkerRequest) => {
+  // The parent asks for one flush at a time (and waits for its answer), so messages never overlap.
+  port.on('message', async (message: ChunkWorkerRequest) => {
     if (message.type === 'stop') {
-      db.close();
+      await (await opening.catch(() => undefined))?.close();
       port.close();
       return;
     }
     try {
-      const to = store.generation();
-      if (to <= from || (!message.final && store.countChanged(from, data.chunkDocs) < data.chunkDocs)) {
+      const { papers: store } = await opening;
+      const to = await store.generation();
+      if (to <= from || (!message.final && (await store.countChanged(from, data.chunkDocs)) < data.chunkDocs)) {
         port.postMessage({ type: message.final ? 'final' : 'idle' } satisfies ChunkWorkerReply);
         return;
       }
       const builder = new SegmentBuilder({ generation: to, taxonomyHash: data.taxonomyHash, topicIds: data.topicIds });
-      for (const row of store.iterateChanged(from, to)) builder.add(row);
+      for (let after = 0; ; ) {
+        const rows = await store.rowsChanged(from, to, after, PAGE_ROWS);
+        for (const row of rows) builder.add(row);
+        if (rows.length < PAGE_ROWS) break;
+        after = rows[rows.length - 1]!.doc;
+      }
       const file = `${data.indexPath}.chunk-${serial++}.${process.pid}.tmp`;
       writeSegmentFile(file, builder.finish());
       port.postMessage({ type: 'chunk', file, from, to, docs: builder.size } satisfies ChunkWorkerReply);

@@ -1,7 +1,9 @@
 /**
- * The index snapshot file, format 2: a segment's arrays as they are in memory, each section
+ * The index snapshot file, format 4: a segment's arrays as they are in memory, each section
  * 8-byte aligned with its CRC-32 in the header, so that opening is a memory map plus views over
- * it — no decoding, no copying, whatever the library's size.
+ * it — no decoding, no copying, whatever the library's size. The header records the text
+ * normalization ({@link TEXT_VERSION}) the terms were made with; a snapshot of another is
+ * rebuilt from the store. (Format 3 was the checksummed whole-index snapshot read into memory.)
  *
  * Layout: magic (8 bytes), header length (uint32 LE), header CRC-32 (uint32 LE), JSON header,
  * then the sections.
@@ -9,10 +11,11 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { SetupError } from '../../errors.js';
+import { TEXT_VERSION } from '../../text.js';
 import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } from './types.js';
 import { mapFile } from './mmap.js';
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
 
 /**
@@ -41,6 +44,8 @@ export interface SectionInfo {
 }
 export interface Header {
   version: number;
+  /** The text normalization the terms and title keys were made with. */
+  textVersion: number;
   generation: number;
   taxonomyHash: string;
   docCount: number;
@@ -99,7 +104,7 @@ export function sectionsOf(s: SegmentData): Array<{ name: string; kind: ArrayKin
 }
 
 /** The header fields that are not sections. */
-export function headerOf(s: SegmentData): Omit<Header, 'version' | 'totalBytes' | 'sections'> {
+export function headerOf(s: SegmentData): Omit<Header, 'version' | 'textVersion' | 'totalBytes' | 'sections'> {
   return {
     generation: s.generation,
     taxonomyHash: s.taxonomyHash,
@@ -215,7 +220,9 @@ function parseHeader(head: Buffer, headerLength: number): { header: Header; body
   } catch {
     throw new SnapshotError('damaged', 'the header is unreadable');
   }
-  if (header.version !== FORMAT_VERSION) throw new SnapshotError('outdated', `index snapshot format ${header.version}, expected ${FORMAT_VERSION}`);
+  if (header.version !== FORMAT_VERSION || header.textVersion !== TEXT_VERSION) {
+    throw new SnapshotError('outdated', `index snapshot format ${header.version} (text ${header.textVersion ?? 1}), expected ${FORMAT_VERSION} (text ${TEXT_VERSION})`);
+  }
   return { header, bodyStart: align8(PREFIX_BYTES + headerLength) };
 }
 

@@ -7,6 +7,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { TEXT_VERSION } from '../../text.js';
 import { FORMAT_VERSION, layout, prefixBytes, sectionsOf, headerOf, type ArrayKind, type Header, type SectionData, type SectionInfo } from './format.js';
 import type { SegmentData } from './types.js';
 import { refuseNonFile } from './format.js';
@@ -21,7 +22,7 @@ export class SnapshotWriter {
 
   constructor(
     private readonly path: string,
-    fields: Omit<Header, 'version' | 'totalBytes' | 'sections'>,
+    fields: Omit<Header, 'version' | 'textVersion' | 'totalBytes' | 'sections'>,
     sizes: ReadonlyArray<{ name: string; kind: ArrayKind; bytes: number }>,
     /** Milliseconds to pause after each piece written: lets a test kill a writer half way. 0 normally. */
     private readonly pauseMs = 0,
@@ -29,7 +30,7 @@ export class SnapshotWriter {
     const { infos, totalBytes } = layout(sizes);
     this.infos = infos;
     this.byName = new Map(infos.map((info) => [info.name, { info, written: 0 }]));
-    this.header = { version: FORMAT_VERSION, ...fields, totalBytes, sections: infos };
+    this.header = { version: FORMAT_VERSION, textVersion: TEXT_VERSION, ...fields, totalBytes, sections: infos };
     this.bodyStart = prefixBytes(this.header).bodyStart;
     refuseNonFile(path);
     mkdirSync(dirname(path), { recursive: true });

@@ -6,6 +6,7 @@
 import type { PaperRecordInput } from '../../papers/model.js';
 import { defined, MAX_AUTHORS, validate, type MapResult } from '../../ingest/formats/fields.js';
 import type { ArxivEntry } from './feed.js';
+import type { OaiRecord } from './oai.js';
 
 /**
  * Whether an entry is a new version of a paper announced before (`replace`, `replace-cross`)
@@ -37,6 +38,32 @@ export function firstAppeared(entry: Pick<ArxivEntry, 'published' | 'announced' 
  */
 export function entryToRecord(entry: ArxivEntry): MapResult {
   const date = firstAppeared(entry);
+  const record: PaperRecordInput = {
+    sourceKey: `arxiv:${entry.id}`,
+    title: entry.title,
+    authors: entry.authors.slice(0, MAX_AUTHORS),
+    abstract: entry.abstract,
+    venue: 'arXiv',
+    year: date ? Number(date.slice(0, 4)) : null,
+    labels: entry.categories.slice(0, 50),
+    links: { page: `https://arxiv.org/abs/${entry.id}`, pdf: `https://arxiv.org/pdf/${entry.id}` },
+    externalIds: defined({ arxiv: entry.id, doi: entry.doi }),
+    ...(date ? { published: date } : {}),
+  };
+  return validate(record);
+}
+
+/**
+ * Maps an OAI-PMH record (`metadataPrefix=arXiv`) to a paper record: the same shape as a feed
+ * entry or the arXiv snapshot, so the paper is one record whichever way it came; the first
+ * version's date gives the year.
+ * @example
+ * oaiRecordToRecord({ id: '2401.00001', datestamp: '2024-01-03', sets: ['cs'], title: 'Sparse Experts',
+ *   authors: ['Ana Ruiz'], abstract: '…', categories: ['cs.LG', 'stat.ML'], created: '2023-12-29' })
+ * // { ok: true, record: { sourceKey: 'arxiv:2401.00001', venue: 'arXiv', year: 2023, published: '2023-12-29', labels: ['cs.LG', 'stat.ML'], … } }
+ */
+export function oaiRecordToRecord(entry: OaiRecord): MapResult {
+  const date = entry.created;
   const record: PaperRecordInput = {
     sourceKey: `arxiv:${entry.id}`,
     title: entry.title,

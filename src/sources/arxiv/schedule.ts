@@ -2,9 +2,12 @@
  * The daily arXiv sync of a running bot: a croner job at `ARXIV_SYNC_TIME` (UTC) that syncs the
  * configured categories and tells the caller when papers changed, so it can refresh its search
  * index without a restart. One sync at a time; a failure is logged, never thrown out of the timer.
+ * With `once`, the day's sync is claimed in the store first, so that of several processes or
+ * instances sharing it one syncs (see `../jobs.ts`).
  */
 import { Cron } from 'croner';
 import { systemClock, type Clock } from '../clock.js';
+import { runOncePerSlot, type OncePerSlot } from '../jobs.js';
 import { fetchHttpGet, type HttpGet } from './client.js';
 import { formatSyncSummary } from './summary.js';
 import { syncArxiv, type SyncDeps, type SyncSummary } from './sync.js';
@@ -16,6 +19,8 @@ export interface ScheduleDeps extends Omit<SyncDeps, 'http' | 'clock'> {
   onChange: (summary: SyncSummary) => void | Promise<void>;
   /** Told of every sync's end, changed or not, failed or not (health and metrics). */
   onDone?: (result: { summary: SyncSummary } | { error: unknown }) => void;
+  /** Claim each day's sync in the store's job leases: one process of those sharing it syncs. */
+  once?: OncePerSlot;
 }
 
 export interface ArxivSchedule {
@@ -52,6 +57,8 @@ export function scheduleArxivSync(deps: ScheduleDeps, clock: Clock = systemClock
   let job: Cron | undefined;
   let running: Promise<SyncSummary | undefined> | undefined;
   let controller: AbortController | undefined;
+  /** Claimed slots to hand back if the schedule is stopped while they run. */
+  const stopping = new Set<() => void>();
 
   const sync = async (signal: AbortSignal): Promise<SyncSummary | undefined> => {
     let summary: SyncSummary;
@@ -92,13 +99,27 @@ export function scheduleArxivSync(deps: ScheduleDeps, clock: Clock = systemClock
     start() {
       if (job) return;
       job = new Cron(pattern, { timezone: 'UTC', protect: true, catch: (err: unknown) => log.error({ err }, 'arXiv sync job failed') }, async () => {
-        await runNow();
+        if (!deps.once) {
+          await runNow();
+          return;
+        }
+        // The day (UTC) is the slot: whichever process claims it first syncs it.
+        const day = clock.now().toISOString().slice(0, 10);
+        const signal = new AbortController();
+        const stopped = () => signal.abort();
+        stopping.add(stopped);
+        try {
+          await runOncePerSlot(deps.once, day, { clock, log }, () => runNow(), signal.signal);
+        } finally {
+          stopping.delete(stopped);
+        }
       });
       log.info({ next: job.nextRun()?.toISOString(), pattern }, 'daily arXiv sync scheduled (UTC)');
     },
     async stop() {
       job?.stop();
       job = undefined;
+      for (const stopped of stopping) stopped();
       controller?.abort();
       await running;
     },

@@ -1,6 +1,7 @@
 /**
  * A sync summary as text for people: one paragraph a category, then the totals.
  */
+import type { HarvestSummary, SetSummary } from './harvest.js';
 import type { CategorySummary, SyncSummary } from './sync.js';
 
 /** Skipped entries described per category; all are counted. */
@@ -46,4 +47,42 @@ function categoryLines(c: CategorySummary): string[] {
 
 function plural(n: number, one: string, many: string): string {
   return n === 1 ? one : many;
+}
+
+/**
+ * A backfill's summary: a paragraph a set, then the totals.
+ * @example
+ * formatHarvestSummary(summary)
+ * // 'arXiv OAI-PMH from 2024-01-01 to now, categories cs.LG, cs.CL\n'
+ * // + '  set cs, from 2024-01-01: 3 pages, 7 records: 4 added, 0 updated, 0 unchanged, 1 in other categories, 1 deleted, 1 skipped\n…'
+ */
+export function formatHarvestSummary(summary: HarvestSummary): string {
+  const lines = [`arXiv OAI-PMH from ${summary.from} to ${summary.until ?? 'now'}, categories ${summary.categories.join(', ')}`];
+  for (const set of summary.sets) lines.push(...setLines(set));
+  const total = `Total: ${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.skipped} skipped`;
+  const failed = summary.failed.length > 0 ? `; ${summary.failed.length} of ${summary.sets.length} ${plural(summary.sets.length, 'set', 'sets')} stopped early` : '';
+  const rerun = summary.failed.length > 0 || summary.aborted ? '. Run the same command again to resume where it stopped.' : '';
+  lines.push(`${total}${failed}${summary.aborted ? ' (stopped before the end)' : ''}${rerun}`);
+  return lines.join('\n');
+}
+
+function setLines(s: SetSummary): string[] {
+  const start =
+    s.start.kind === 'token' ? 'resumed at the stored resumption token' : s.start.kind === 'datestamp' ? `again from ${s.start.from}, the last datestamp stored` : `from ${s.start.from}`;
+  const parts = [`${s.added} added`, `${s.updated} updated`, `${s.unchanged} unchanged`];
+  if (s.outside > 0) parts.push(`${s.outside} in other categories`);
+  if (s.duplicates > 0) parts.push(`${s.duplicates} cross-listed and already stored`);
+  if (s.deleted > 0) parts.push(`${s.deleted} deleted by arXiv (${s.removed} removed from the library)`);
+  parts.push(`${s.skipped.length} skipped`);
+  const size = s.completeListSize !== undefined ? ` of ${s.completeListSize}` : '';
+  const lines = [`  set ${s.set}, ${start}: ${s.pages} ${plural(s.pages, 'page', 'pages')}, ${s.records}${size} records: ${parts.join(', ')}`];
+  for (const r of s.restarts) lines.push(`    arXiv refused the resumption token at page ${r.page} (${r.reason}): started the list again from ${r.from}`);
+  for (const p of s.skipped.slice(0, MAX_SKIPPED_SHOWN)) {
+    const where = `page ${p.page}${p.index !== undefined ? `, record ${p.index}` : ''}${p.id ? ` (arXiv ${p.id})` : ''}`;
+    lines.push(`    ${where} skipped: ${p.reason}`);
+  }
+  if (s.skipped.length > MAX_SKIPPED_SHOWN) lines.push(`    … and ${s.skipped.length - MAX_SKIPPED_SHOWN} more skipped`);
+  if (s.error) lines.push(`    stopped: ${s.error}`);
+  else if (!s.done) lines.push('    stopped before the end of the list');
+  return lines;
 }

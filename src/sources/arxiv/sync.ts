@@ -8,10 +8,11 @@
 import type { Logger } from 'pino';
 import type { ArxivConfig } from '../../config.js';
 import type { Paper, PaperRecord } from '../../papers/model.js';
-import type { PaperStore, UpsertOptions, UpsertOutcome } from '../../store/paperStore.js';
+import type { PaperStore, PaperWriter, UpsertOptions } from '../../store/papers.js';
 import type { Clock } from '../clock.js';
 import { ArxivClient, ArxivFetchError, type ArxivClientOptions, type HttpGet } from './client.js';
-import { parseApiFeed, parseRssFeed, type ArxivEntry, type FeedProblem } from './feed.js';
+import { fetchApiPage } from './api.js';
+import { parseRssFeed, type ArxivEntry, type FeedProblem } from './feed.js';
 import { entryToRecord, isReplacement } from './record.js';
 
 export interface SyncDeps {
@@ -34,6 +35,8 @@ export interface SyncOptions {
   catchUpPageSize?: number;
   /** API pages per category at most when catching up (default 10). */
   catchUpMaxPages?: number;
+  /** Times an empty API page is asked again before the catch-up fails (default 3). */
+  emptyPageRetries?: number;
 }
 
 /** An entry that was skipped as malformed or refused by the store. */
@@ -105,7 +108,7 @@ const CATCH_UP_MARGIN_DAYS = 3;
  * Syncs the configured (or given) arXiv categories into the store.
  * @example
  * const summary = await syncArxiv({ store, classify, config: config.arxiv, http: fetchHttpGet(), clock: systemClock, log });
- * if (summary.changed) rebuildIndex(…);
+ * if (summary.changed) await settleIndex(…);
  */
 export async function syncArxiv(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const client = new ArxivClient({ http: deps.http, clock: deps.clock, log: deps.log }, deps.politeness);
@@ -162,7 +165,7 @@ async function syncCategory(ctx: Context, category: string): Promise<CategorySum
   const rssIndex = positions(feed.entries.length, feed.problems);
   const entries: PendingEntry[] = feed.entries.map((entry, i) => ({ entry, source: 'rss', index: rssIndex[i]! }));
 
-  const lastFeed = store.getMeta(lastFeedKey(category)) ?? store.getMeta(lastSyncKey(category))?.slice(0, 10);
+  const lastFeed = (await store.getMeta(lastFeedKey(category))) ?? (await store.getMeta(lastSyncKey(category)))?.slice(0, 10);
   if (lastFeed !== undefined && missedAnnouncementDays(lastFeed, feedDate) > 0) {
     const catchUp: CatchUp = { since: addDays(lastFeed, -CATCH_UP_MARGIN_DAYS), pages: 0, entries: 0, truncated: false };
     result.catchUp = catchUp;
@@ -178,34 +181,38 @@ async function syncCategory(ctx: Context, category: string): Promise<CategorySum
     result.fetched += catchUp.entries;
   }
 
-  const written = store.transaction(() => {
-    const ids = writeEntries(ctx, entries, result);
+  const tally = await store.write(async (tx) => {
+    const written = await writeEntries(ctx, tx, entries);
     if (!result.catchUp?.error) {
-      store.setMeta(lastSyncKey(category), clock.now().toISOString());
-      if (lastFeed === undefined || feedDate > lastFeed) store.setMeta(lastFeedKey(category), feedDate);
+      await tx.setMeta(lastSyncKey(category), clock.now().toISOString());
+      if (lastFeed === undefined || feedDate > lastFeed) await tx.setMeta(lastFeedKey(category), feedDate);
     }
-    return ids;
+    return written;
   });
-  for (const id of written) ctx.seen.add(id);
+  for (const key of ['added', 'updated', 'unchanged', 'duplicates', 'replacementsIgnored'] as const) result[key] += tally[key];
+  result.skipped.push(...tally.skipped);
+  for (const id of tally.ids) ctx.seen.add(id);
   log.info({ category, feedDate, added: result.added, updated: result.updated, unchanged: result.unchanged, skipped: result.skipped.length }, 'arXiv category synced');
   return result;
 }
 
-/**
- * Upserts a category's entries under one new generation (given back when nothing changed),
- * counting outcomes into `result`; returns the ids written. Call inside the store transaction.
- */
-function writeEntries(ctx: Context, entries: readonly PendingEntry[], result: CategorySummary): Set<string> {
-  const { store } = ctx;
-  const written = new Set<string>();
+/** What writing a category's entries did (counted apart from the summary: the store may run the write twice). */
+interface Tally extends Pick<CategorySummary, 'added' | 'updated' | 'unchanged' | 'duplicates' | 'replacementsIgnored' | 'skipped'> {
+  /** The ids written. */
+  ids: Set<string>;
+}
+
+/** Upserts a category's entries in the store's transaction `tx`, counting outcomes. */
+async function writeEntries(ctx: Context, tx: PaperWriter, entries: readonly PendingEntry[]): Promise<Tally> {
+  const result: Tally = { added: 0, updated: 0, unchanged: 0, duplicates: 0, replacementsIgnored: 0, skipped: [], ids: new Set() };
+  const written = result.ids;
   const options: UpsertOptions = { source: 'arxiv', classify: ctx.classify, now: ctx.clock.now() };
-  const gen = store.beginGeneration();
   for (const { entry, source, index } of entries) {
     if (ctx.seen.has(entry.id) || written.has(entry.id)) {
       result.duplicates++;
       continue;
     }
-    const existing = store.findByRef({ kind: 'arxiv', id: entry.id });
+    const existing = await tx.findByRef({ kind: 'arxiv', id: entry.id });
     if (isReplacement(entry) && !existing) {
       result.replacementsIgnored++;
       continue;
@@ -221,16 +228,15 @@ function writeEntries(ctx: Context, entries: readonly PendingEntry[], result: Ca
       result.skipped.push({ source, index, reason: `${mapped.reason} (arXiv ${entry.id})` });
       continue;
     }
-    const outcome = upsert(store, existing ? keepFirstAppearance(mapped.record, existing) : mapped.record, gen, options);
-    if (typeof outcome === 'string') {
-      result[outcome]++;
+    const [outcome] = await tx.upsertBatch([existing ? keepFirstAppearance(mapped.record, existing) : mapped.record], options);
+    if (outcome && 'outcome' in outcome) {
+      result[outcome.outcome]++;
       written.add(entry.id);
     } else {
-      result.skipped.push({ source, index, reason: `${outcome.refused} (arXiv ${entry.id})` });
+      result.skipped.push({ source, index, reason: `store refused the record: ${outcome?.refused} (arXiv ${entry.id})` });
     }
   }
-  if (result.added + result.updated === 0) store.releaseGeneration(gen);
-  return written;
+  return result;
 }
 
 /** API pages of the category's submissions, newest first, back to `since` (bounded). */
@@ -244,7 +250,7 @@ async function fetchSince(ctx: Context, category: string, stats: CatchUp) {
       break;
     }
     const params = new URLSearchParams({ search_query: `cat:${category}`, sortBy: 'submittedDate', sortOrder: 'descending', start: String(start), max_results: String(pageSize) });
-    const page = parseApiFeed(await ctx.client.get(`${ctx.config.apiUrl}?${params}`, ctx.options.signal));
+    const page = await fetchApiPage(ctx.client, `${ctx.config.apiUrl}?${params}`, start, { signal: ctx.options.signal, ...(ctx.options.emptyPageRetries !== undefined && { retries: ctx.options.emptyPageRetries }) });
     stats.pages++;
     stats.entries += page.entries.length + page.problems.length;
     let older = false;
@@ -298,15 +304,6 @@ function keepFirstAppearance(record: PaperRecord, existing: Paper): PaperRecord 
   const copy: PaperRecord = { ...record, year: null };
   delete copy.published;
   return copy;
-}
-
-function upsert(store: PaperStore, record: PaperRecord, gen: number, options: UpsertOptions): UpsertOutcome | { refused: string } {
-  try {
-    return store.upsert(record, gen, options).outcome;
-  } catch (error) {
-    if (!String((error as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw error;
-    return { refused: `store refused the record: ${(error as Error).message}` };
-  }
 }
 
 function describeFailure(error: unknown, category: string): string {

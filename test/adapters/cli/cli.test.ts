@@ -42,12 +42,12 @@ describe('paperscout CLI', () => {
     expect(result.out).toMatch(/29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 rejected/);
   });
 
-  it('search --json gives id, title, authors, venue, year, score, topics and url', () => {
+  it('search --json gives id, title, authors, venue, year, status, score, topics and url', () => {
     const result = cli(['search', 'attention is all you need', '--limit', '3', '--json']);
     expect(result.code).toBe(0);
     const hits = JSON.parse(result.out) as Array<Record<string, unknown>>;
     expect(hits[0]).toMatchObject({ id: 'arxiv:1706.03762', title: 'Attention Is All You Need', venue: 'NeurIPS', year: 2017, url: 'https://arxiv.org/abs/1706.03762' });
-    expect(Object.keys(hits[0]!).sort()).toEqual(['authors', 'id', 'score', 'title', 'topics', 'url', 'venue', 'year']);
+    expect(Object.keys(hits[0]!).sort()).toEqual(['authors', 'id', 'score', 'status', 'title', 'topics', 'url', 'venue', 'year']);
   });
 
   it('search --stdin --json answers one JSON array a line', () => {
@@ -72,7 +72,7 @@ describe('paperscout CLI', () => {
     expect(cli(['show', 'nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/No paper "nope"/) });
     expect(cli(['search', 'x', '--limit', 'lots'])).toMatchObject({ code: 1, err: expect.stringMatching(/--limit takes/) });
     expect(cli(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown command/) });
-    expect(cli(['ingest'])).toMatchObject({ code: 1, err: expect.stringMatching(/Give files or folders/) });
+    expect(cli(['ingest'])).toMatchObject({ code: 1, err: expect.stringMatching(/Give files, folders or URLs to import/) });
     expect(cli(['ingest', join(dataDir, 'missing.json')]).code).toBe(1);
   });
 });

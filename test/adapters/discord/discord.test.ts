@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bot?.stop();
-  app?.dispose();
+  await app?.dispose();
 });
 afterEach(() => expectWellBehaved(bot.fake));
 

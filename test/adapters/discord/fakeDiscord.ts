@@ -17,7 +17,9 @@
  *   connection reset; {@link FakeDiscord.down} and {@link FakeDiscord.up} close and reopen the port.
  * - Gateway (JSON, uncompressed: discord.js asks for zlib-stream only when zlib-sync is
  *   installed): HELLO, IDENTIFY → READY (no guilds), heartbeat ACKs, then whatever
- *   {@link FakeDiscord.dispatch} sends.
+ *   {@link FakeDiscord.dispatch} sends. Sharding as Discord does it: each connection is the shard
+ *   its IDENTIFY names (`shard: [id, count]`, else `[0, 1]`), and an event of a server goes only
+ *   to the connection of shard `(guild_id >> 22) % count`, one without a server (a DM) to shard 0.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -89,6 +91,8 @@ export class FakeDiscord {
   readonly guildLocales = new Map<string, string>();
   /** IDENTIFY payloads received. */
   readonly identifies: any[] = [];
+  /** Every dispatch, with the shard it went to (none when no connection is that shard). */
+  readonly dispatched: Array<{ event: string; shard: number | undefined; guildId: string | undefined }> = [];
   /** When set, interaction callbacks fail with this Discord error (an interaction that expired in transit). */
   failCallbacks: { status: number; message: string; code: number } | undefined;
   /** Messages posted to channels (POST /channels/:id/messages), duplicates by enforced nonce dropped. */
@@ -170,12 +174,24 @@ export class FakeDiscord {
     return String(((BigInt(Math.floor(this.now())) - 1420070400000n) << 22n) | (this.nextId++ & 0x3fffffn));
   }
 
-  /** Sends a gateway dispatch (`op 0`) to every connected client. */
+  /**
+   * Sends a gateway dispatch (`op 0`) to the connections of the shard Discord would use: the
+   * server's, `(guild_id >> 22) % shard_count`, or shard 0 for an event outside any server.
+   */
   dispatch(event: string, data: unknown): void {
+    const given = (data as { guild_id?: unknown } | null)?.guild_id;
+    // A hostile test payload's guild_id may be anything: it goes where a DM would.
+    const guildId = typeof given === 'string' && /^\d{1,20}$/.test(given) ? given : undefined;
+    let shard: number | undefined;
     for (const socket of this.sockets) {
+      const [id, count] = (socket as any).shard as [number, number];
+      const wanted = guildId === undefined ? 0 : shardOf(guildId, count);
+      if (id !== wanted) continue;
+      shard = id;
       const s = ((socket as any).seq = ((socket as any).seq ?? 0) + 1);
       socket.send(JSON.stringify({ op: 0, t: event, s, d: data }));
     }
+    this.dispatched.push({ event, shard, guildId });
   }
 
   /** Dispatches INTERACTION_CREATE; the 3 s deadline starts now. */
@@ -246,6 +262,7 @@ export class FakeDiscord {
     }
     this.sockets.add(socket);
     (socket as any).seq = 1;
+    (socket as any).shard = identify.shard ?? [0, 1];
     const url = `ws://${this.origin}`;
     const ready = {
       v: 10,
@@ -336,7 +353,8 @@ export class FakeDiscord {
     if (r.method === 'GET' && r.path === '/gateway/bot') {
       r.kind = 'gateway';
       if (!authorized) return unauthorized;
-      return [200, { url: `ws://${this.origin}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } }];
+      // max_concurrency above the shards a test runs: discord.js identifies them without the 5 s wait between buckets.
+      return [200, { url: `ws://${this.origin}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 16 } }];
     }
     if ((m = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(r.path)) && r.method === 'POST') {
       r.kind = 'callback';
@@ -506,6 +524,14 @@ export class FakeDiscord {
     this.commands.set(scope, saved);
     return saved;
   }
+}
+
+/**
+ * The shard Discord sends a server's events to.
+ * @example shardOf('1190000000000000100', 2)
+ */
+export function shardOf(guildId: string, shardCount: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
 }
 
 /** A command as Discord returns it without `with_localizations`: the dictionaries left out, everywhere. */

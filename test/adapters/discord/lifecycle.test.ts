@@ -36,7 +36,7 @@ describe('buttons after a restart', () => {
     const next = button(page, /Next/).custom_id as string;
     const open = menuValues(page)[2]!;
     await first.stop();
-    before.close();
+    await before.close();
     expect(fake.sessions).toBe(0);
 
     const after = await createTestApp({ dataDir, empty: true });
@@ -52,7 +52,7 @@ describe('buttons after a restart', () => {
       expectWellBehaved(fake);
     } finally {
       await second.stop();
-      after.close();
+      await after.close();
     }
   });
 });
@@ -115,7 +115,7 @@ describe('failures that are ours', () => {
     const broken: App = { ...app, log, context: (platform, user, extra) => app.context(platform, user, { ...extra, log }) };
     const bot = await startBot(broken);
     try {
-      app.db.close(); // every search now fails when it saves its state
+      await app.stores.close(); // every search now fails when it saves its state
       const reply = messageOf(await bot.fake.interact(slashCommand(bot.fake, 'paper', { query: 'learning' })));
       expect(reply.flags).toBe(64);
       const reference = /reference ([0-9a-f]{8})\.$/.exec(reply.content)?.[1];
@@ -125,7 +125,7 @@ describe('failures that are ours', () => {
       expectWellBehaved(bot.fake);
     } finally {
       await bot.stop();
-      app.dispose();
+      await app.dispose();
     }
   });
 
@@ -144,7 +144,7 @@ describe('failures that are ours', () => {
       expect(logged).toMatchObject({ interaction: payload.id, reference: expect.stringMatching(/^[0-9a-f]{8}$/), err: { message: 'Unknown interaction', code: 10062 } });
     } finally {
       await bot.stop();
-      app.dispose();
+      await app.dispose();
     }
   });
 
@@ -157,7 +157,7 @@ describe('failures that are ours', () => {
       );
       expect(fake.sessions).toBe(0);
     } finally {
-      app.dispose();
+      await app.dispose();
       await fake.close();
     }
   });
@@ -181,7 +181,7 @@ describe('start-up', () => {
       await second.stop();
       expect(lines.map((l) => JSON.parse(l).msg)).toEqual([]);
     } finally {
-      app.dispose();
+      await app.dispose();
       await fake.close();
     }
   });

@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bot?.stop();
-  app?.dispose();
+  await app?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bot?.stop();
-  app?.dispose();
+  await app?.dispose();
 });
 afterEach(() => expectWellBehaved(bot.fake));
 
@@ -72,7 +72,7 @@ describe('a zh-CN member in an English server', () => {
     const payload = as(slashCommand(bot.fake, 'digest', { topic: '大语言模型', timezone: 'Asia/Shanghai' }, { subcommand: 'subscribe', permissions: MANAGE }), 'zh-CN');
     const reply = messageOf(await bot.fake.interact(payload));
     expect(reply.content).toMatch(/^已订阅：深度学习 · 大语言模型，每天 09:00（Asia\/Shanghai），最多 5 篇论文。下次推送：\d{4}年\d+月\d+日星期./);
-    const [sub] = app.digests.forChannel('discord', payload.channel_id ?? payload.channel?.id);
+    const [sub] = await app.digests.forChannel('discord', payload.channel_id ?? payload.channel?.id);
     expect(sub?.locale).toBe('zh-CN');
   });
 });
@@ -118,19 +118,19 @@ describe('an English member in a Chinese server', () => {
 });
 
 describe('digests on Discord', () => {
-  const subscription = (channel: string, workspace: string, locale?: string) =>
-    app.digests.subscribe({
+  const subscription = async (channel: string, workspace: string, locale?: string) =>
+    await app.digests.subscribe({
       platform: 'discord', workspace, channel, query: 'topic:"deep-learning/large-language-models"', label: 'Deep Learning · Large Language Models',
       time: '09:00', timezone: 'Asia/Shanghai', days: 'daily', count: 3, fill: true, createdBy: 'u1', createdAt: '2026-11-01T00:00:00Z', ...(locale && { locale }),
     });
 
   it('are headed in the subscriber’s language, else in the server’s preferred one', async () => {
-    subscription('1190000000000000901', '1190000000000000111', 'zh-CN');
-    subscription('1190000000000000902', '1190000000000000222', 'en-US');
+    await subscription('1190000000000000901', '1190000000000000111', 'zh-CN');
+    await subscription('1190000000000000902', '1190000000000000222', 'en-US');
     // Made before subscriptions kept a language: the server's default decides.
-    subscription('1190000000000000903', '1190000000000000333');
+    await subscription('1190000000000000903', '1190000000000000333');
     bot.fake.guildLocales.set('1190000000000000333', 'zh-CN');
-    subscription('1190000000000000904', '1190000000000000444');
+    await subscription('1190000000000000904', '1190000000000000444');
     const sender = createDiscordSender({ token: bot.fake.token, apiUrl: bot.fake.apiUrl });
     const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders: { discord: sender }, log: app.log }, new Date('2026-11-30T01:00:00Z'));
     expect(summary.sent).toBeGreaterThanOrEqual(4);

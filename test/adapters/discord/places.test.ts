@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await bot?.stop();
-  app?.dispose();
+  await app?.dispose();
 });
 afterEach(() => expectWellBehaved(bot.fake));
 
@@ -158,7 +158,7 @@ describe('/digest only where a digest can be posted', () => {
     const answer = messageOf(await answerOf(payload));
     expect(answer.flags).toBe(64);
     expect(answer.content.startsWith(text)).toBe(true);
-    expect(app.digests.forChannel('discord', payload.channel_id)).toEqual([]);
+    expect(await app.digests.forChannel('discord', payload.channel_id)).toEqual([]);
   });
 
   it('subscribes a server channel where the bot may post, also when Discord sends channel_id without a channel object', async () => {
@@ -168,7 +168,7 @@ describe('/digest only where a digest can be posted', () => {
     });
     const answer = messageOf(await answerOf(payload));
     expect(answer.content).toMatch(/^Subscribed: Deep Learning · Large Language Models, every day at 09:00 UTC/);
-    expect(app.digests.forChannel('discord', '1190000000000000240')).toHaveLength(1);
+    expect(await app.digests.forChannel('discord', '1190000000000000240')).toHaveLength(1);
   });
 
   it('answers /digest list in a DM with where digests live', async () => {
@@ -209,7 +209,7 @@ describe('the documented example when the core is slow', () => {
   });
   afterAll(async () => {
     await slowBot?.stop();
-    slowApp?.dispose();
+    await slowApp?.dispose();
   });
 
   it('edits the deferred answer under the bot’s own application id, which the payload lacks', async () => {

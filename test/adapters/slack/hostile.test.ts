@@ -73,7 +73,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.stop({ fake: true });
-  app.dispose();
+  await app.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.stop({ fake: true });
-  app?.dispose();
+  await app?.dispose();
 });
 
 async function slash(user: string, command: string, text: string): Promise<Json> {
@@ -125,7 +125,7 @@ describe('digests in the subscriber’s language', () => {
   it('posts the header, the count and More in the language of whoever subscribed', async () => {
     const sender = createSlackSender({ botToken: BOT_TOKEN, apiUrl: h.fake.apiUrl, port: 0 }, app.log);
     await slash('U0ZH', '/digest', 'subscribe 大语言模型 time:09:00 timezone:Asia/Shanghai count:2 fill:yes');
-    const sub = app.digests.forChannel('slack', 'C0GENERAL').find((d) => d.query === 'topic:"deep-learning/large-language-models"');
+    const sub = (await app.digests.forChannel('slack', 'C0GENERAL')).find((d) => d.query === 'topic:"deep-learning/large-language-models"');
     expect(sub).toMatchObject({ locale: 'zh-CN', label: 'Deep Learning · Large Language Models' });
     const before = h.fake.callsOf('chat.postMessage').length;
     const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders: { slack: sender }, log: app.log }, new Date('2026-11-30T01:00:00Z'));

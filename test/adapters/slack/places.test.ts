@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.stop({ fake: true });
-  app.dispose();
+  await app.dispose();
 });
 
 async function digest(text: string, channel: Record<string, string>): Promise<Json> {
@@ -37,7 +37,7 @@ describe('/digest on Slack', () => {
   ])('refuses subscribe in %s, privately, saying why and where', async (_, channel, text) => {
     const post = await digest('subscribe topic:llm time:09:00', channel);
     expect(post).toMatchObject({ response_type: 'ephemeral', text });
-    expect(app.digests.forChannel('slack', channel.channel_id)).toEqual([]);
+    expect(await app.digests.forChannel('slack', channel.channel_id)).toEqual([]);
   });
 
   it('answers list in a DM with where digests live', async () => {
@@ -48,6 +48,6 @@ describe('/digest on Slack', () => {
   it('subscribes in a channel', async () => {
     const post = await digest('subscribe topic:llm time:09:00', { channel_id: 'C0PAPERS', channel_name: 'papers' });
     expect(post.text).toMatch(/^Subscribed: Deep Learning · Large Language Models, every day at 09:00 /);
-    expect(app.digests.forChannel('slack', 'C0PAPERS')).toHaveLength(1);
+    expect(await app.digests.forChannel('slack', 'C0PAPERS')).toHaveLength(1);
   });
 });

@@ -52,7 +52,7 @@ describe('one instance', () => {
   });
   afterAll(async () => {
     await h.stop({ fake: true });
-    app.dispose();
+    await app.dispose();
   });
 
   it.each([...REASONS, 'no retry headers'])('answers a mention once when Slack redelivers it (%s)', async (label) => {
@@ -106,16 +106,16 @@ describe('when the store of event ids fails', () => {
       expect(lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('Slack: could not record an event id'))).toMatchObject({ level: 40, eventId: body.event_id });
     } finally {
       await h.stop({ fake: true });
-      app.dispose();
+      await app.dispose();
     }
   });
 });
 
 describe('across processes on one DATA_DIR', () => {
   const apps: TestApp[] = [];
-  afterAll(() => {
-    for (const app of apps.slice(1)) app.close();
-    apps[0]?.dispose();
+  afterAll(async () => {
+    for (const app of apps.slice(1)) await app.close();
+    await apps[0]?.dispose();
   });
 
   it('drops a redelivery that reaches the bot after a restart', async () => {

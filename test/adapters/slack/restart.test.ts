@@ -10,8 +10,8 @@ import { limitViolations } from './blockKitLimits.js';
 import { button, clickPayload, menu, startHarness, textOf } from './harness.js';
 
 const opened: TestApp[] = [];
-afterAll(() => {
-  for (const app of opened) app.close();
+afterAll(async () => {
+  for (const app of opened) await app.close();
   if (opened[0]) rmSync(opened[0].dataDir, { recursive: true, force: true });
 });
 
@@ -25,7 +25,7 @@ it('pages, opens and shares a search after the bot restarted between the search 
 
   // Stop the adapter and close the core (database and all); then start both again on the same DATA_DIR.
   await first.stop();
-  before.close();
+  await before.close();
   opened.pop();
   const after = await createTestApp({ dataDir: before.dataDir, empty: true });
   opened.push(after);

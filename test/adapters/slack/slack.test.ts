@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.stop({ fake: true });
-  app.dispose();
+  await app.dispose();
 });
 
 /** Runs a slash command and returns its first response_url post. */

@@ -37,7 +37,7 @@ afterAll(async () => {
   for (const client of wss.clients) client.terminate();
   wss.close();
   await fake.close();
-  app.dispose();
+  await app.dispose();
 });
 
 it('connects through apps.connections.open, acks an envelope and answers through the response_url', async () => {

@@ -120,7 +120,7 @@ describe('terminal adapter in Chinese (LANG=zh_CN.UTF-8)', () => {
       expect(out).toContain('命令以斜杠开头');
       expect(out).toContain('深度学习 · 大语言模型');
     } finally {
-      zh.dispose();
+      await zh.dispose();
     }
   });
 });

@@ -4,13 +4,13 @@
  *
  *   node --import tsx test/ingest/helpers/ingestChild.ts <db> <path> <batchSize>
  */
-import { openDatabase } from '../../../src/store/db.js';
-import { PaperStore } from '../../../src/store/paperStore.js';
+import { openDatabase } from '../../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { ingestPaths } from '../../../src/ingest/ingest.js';
 
 const [dbPath, input, batchSize] = process.argv.slice(2);
 if (!dbPath || !input || !batchSize) throw new Error('usage: ingestChild.ts <db> <path> <batchSize>');
-const store = new PaperStore(openDatabase(dbPath));
+const store = new SqlitePaperStore(openDatabase(dbPath));
 await ingestPaths([input], {
   store,
   classify: () => [],

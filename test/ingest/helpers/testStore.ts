@@ -3,15 +3,15 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, type Db } from '../../../src/store/db.js';
-import { PaperStore } from '../../../src/store/paperStore.js';
+import { openDatabase, type Db } from '../../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/ingest');
 
 export interface TestStore {
   dir: string;
   db: Db;
-  store: PaperStore;
+  store: SqlitePaperStore;
   /** Writes `text` to `name` under the test's dir and returns its path. */
   file(name: string, text: string): string;
   cleanup(): void;
@@ -23,7 +23,7 @@ export function openTestStore(): TestStore {
   return {
     dir,
     db,
-    store: new PaperStore(db),
+    store: new SqlitePaperStore(db),
     file(name, text) {
       const path = join(dir, 'in', name);
       mkdirSync(dirname(path), { recursive: true });

@@ -1,6 +1,6 @@
 /**
- * The SQLite database under DATA_DIR: the source of truth for papers, subscriptions and
- * interaction state. Schema changes are numbered migrations applied in order at open.
+ * The SQLite database under DATA_DIR (the default store): the source of truth for papers,
+ * subscriptions and interaction state. Schema changes are numbered migrations applied in order at open.
  *
  * WAL mode: readers never wait for a writer in another process. Writers do, and better-sqlite3
  * waits synchronously, blocking the event loop: a batch tool may wait seconds for the write
@@ -8,12 +8,13 @@
  */
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
+import { BATCH_LOCK_WAIT_MS } from '../errors.js';
 import { checkDatabaseWritable, ensureDirectory, explainDatabaseError } from './access.js';
 
 export type Db = Database.Database;
 
 /** How long a batch writer (ingest, reindex, the CLI) waits for another process's write lock. */
-export const WRITER_BUSY_TIMEOUT_MS = 5000;
+export const WRITER_BUSY_TIMEOUT_MS = BATCH_LOCK_WAIT_MS;
 /**
  * How long the serving bot waits for a write lock before it queues the write or answers
  * without it: every millisecond of it blocks every user.
@@ -132,6 +133,26 @@ const MIGRATIONS: readonly string[] = [
   // this column existed: the platform's default for the server or workspace is used then).
   `
   ALTER TABLE subscriptions ADD COLUMN locale TEXT;
+  `,
+  // Sources: where harvests stand (resumption tokens, last syncs), and OpenReview's TL;DRs.
+  `
+  CREATE TABLE harvests (
+    key TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    state TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  ALTER TABLE papers ADD COLUMN tldr TEXT;
+  `,
+  // Scheduled jobs (the arXiv sync, the OpenReview refresh, backfills) claimed per slot, so that one process runs each.
+  `
+  CREATE TABLE job_leases (
+    job TEXT PRIMARY KEY,
+    last_slot TEXT,
+    slot TEXT,
+    lease_owner TEXT,
+    lease_until TEXT
+  ) WITHOUT ROWID;
   `,
   // Deleted papers, by the generation that deleted them: search indexes following the store mask them.
   `

@@ -1,13 +1,14 @@
 /**
- * The digest store in SQLite. Leases are single UPDATE statements whose WHERE clause says when a
- * run may be taken (free, expired, or already ours); SQLite runs each under its write lock, so
- * of two processes claiming one run exactly one gets a row back. Planning a run is one
+ * The digest store in SQLite (the protocol is in `src/digest/store.ts`; each method does its work
+ * synchronously and resolves at once). Leases are single UPDATE statements whose WHERE clause
+ * says when a run may be taken (free, expired, or already ours); SQLite runs each under its write
+ * lock, so of two processes claiming one run exactly one gets a row back. Planning a run is one
  * BEGIN IMMEDIATE transaction (the write lock from the start), so two processes planning one slot
  * cannot both write ledger entries.
  */
-import type { Message } from '../i18n/index.js';
+import type { Message } from '../../i18n/index.js';
 import type { Db } from './db.js';
-import type { DigestDays } from '../digest/schedule.js';
+import type { DigestDays } from '../../digest/schedule.js';
 import type {
   ChatPlatform,
   DigestRun,
@@ -19,7 +20,7 @@ import type {
   RunRef,
   RunState,
   Subscription,
-} from '../digest/store.js';
+} from '../../digest/store.js';
 
 interface SubscriptionRow {
   id: number;
@@ -82,7 +83,9 @@ export class SqliteDigestStore implements DigestStore {
       chosen: db.prepare<[string, number]>('UPDATE subscriptions SET last_digest_at = ? WHERE id = ?'),
       rewind: db.prepare<[string, number, string]>('UPDATE subscriptions SET last_digest_at = ? WHERE id = ? AND (last_digest_at IS NULL OR last_digest_at > ?)'),
       pause: db.prepare<[string, number]>("UPDATE subscriptions SET status = 'paused', paused_reason = ? WHERE id = ?"),
-      sent: db.prepare<[string, string, string]>('SELECT 1 FROM digest_ledger WHERE platform = ? AND channel = ? AND key = ?'),
+      sent: db.prepare<[string, string, string], { key: string }>(
+        'SELECT key FROM digest_ledger WHERE platform = ? AND channel = ? AND key IN (SELECT value FROM json_each(?))',
+      ),
       record: db.prepare('INSERT OR IGNORE INTO digest_ledger (platform, channel, key, paper_id, sent_at) VALUES (?, ?, ?, ?, ?)'),
       unrecord: db.prepare<[string, string, string]>('DELETE FROM digest_ledger WHERE platform = ? AND channel = ? AND paper_id = ?'),
       run: db.prepare<[number, string], RunRow>('SELECT * FROM digest_runs WHERE subscription_id = ? AND slot = ?'),
@@ -107,53 +110,54 @@ export class SqliteDigestStore implements DigestStore {
     };
   }
 
-  subscribe(sub: NewSubscription): Subscription {
+  async subscribe(sub: NewSubscription): Promise<Subscription> {
     const { id } = this.stmts.insert.get({ ...sub, fill: sub.fill ? 1 : 0, locale: sub.locale ?? null }) as { id: number };
-    return this.get(id)!;
+    return toSubscription(this.stmts.byId.get(id)!);
   }
 
-  get(id: number): Subscription | undefined {
+  async get(id: number): Promise<Subscription | undefined> {
     const row = this.stmts.byId.get(id);
     return row && toSubscription(row);
   }
 
-  forChannel(platform: ChatPlatform, channel: string): Subscription[] {
+  async forChannel(platform: ChatPlatform, channel: string): Promise<Subscription[]> {
     return this.stmts.byChannel.all(platform, channel).map(toSubscription);
   }
 
-  active(): Subscription[] {
+  async active(): Promise<Subscription[]> {
     return this.stmts.active.all().map(toSubscription);
   }
 
-  unsubscribe(id: number): void {
+  async unsubscribe(id: number): Promise<void> {
     this.db.transaction(() => {
       this.stmts.removeRuns.run(id);
       this.stmts.remove.run(id);
     })();
   }
 
-  pause(id: number, reason: Message): void {
+  async pause(id: number, reason: Message): Promise<void> {
     this.stmts.pause.run(JSON.stringify(reason), id);
   }
 
-  wasSent(platform: ChatPlatform, channel: string, keys: readonly string[]): boolean {
-    return keys.some((key) => this.stmts.sent.get(platform, channel, key) !== undefined);
+  async sentAmong(platform: ChatPlatform, channel: string, keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    return new Set(this.stmts.sent.all(platform, channel, JSON.stringify(keys)).map((r) => r.key));
   }
 
-  completeSlot(sub: Subscription, slot: string): void {
+  async completeSlot(sub: Subscription, slot: string): Promise<void> {
     this.stmts.complete.run(slot, sub.id, slot);
   }
 
-  run(subscriptionId: number, slot: string): DigestRun | undefined {
+  async run(subscriptionId: number, slot: string): Promise<DigestRun | undefined> {
     const row = this.stmts.run.get(subscriptionId, slot);
     return row && toRun(row);
   }
 
-  openRuns(subscriptionId: number): DigestRun[] {
+  async openRuns(subscriptionId: number): Promise<DigestRun[]> {
     return this.stmts.openRuns.all(subscriptionId).map(toRun);
   }
 
-  planRun(sub: Subscription, slot: string, plan: RunPlan, parts: number, lease: Lease): DigestRun | undefined {
+  async planRun(sub: Subscription, slot: string, plan: RunPlan, parts: number, lease: Lease): Promise<DigestRun | undefined> {
     const at = lease.now.toISOString();
     const content = JSON.stringify({ ids: plan.papers.map((p) => p.id), fill: plan.fill, since: plan.since });
     const inserted = this.db
@@ -166,36 +170,37 @@ export class SqliteDigestStore implements DigestStore {
         return true;
       })
       .immediate();
-    return inserted ? this.run(sub.id, slot) : undefined;
+    const row = inserted ? this.stmts.run.get(sub.id, slot) : undefined;
+    return row && toRun(row);
   }
 
-  claimRun(run: RunRef, lease: Lease): DigestRun | undefined {
+  async claimRun(run: RunRef, lease: Lease): Promise<DigestRun | undefined> {
     const row = this.stmts.claim.get({ ...ref(run), owner: lease.owner, until: until(lease), now: lease.now.toISOString() }) as RunRow | undefined;
     return row && toRun(row);
   }
 
-  renewLease(run: RunRef, lease: Lease): DigestRun | undefined {
+  async renewLease(run: RunRef, lease: Lease): Promise<DigestRun | undefined> {
     const row = this.stmts.renew.get({ ...ref(run), owner: lease.owner, until: until(lease) }) as RunRow | undefined;
     return row && toRun(row);
   }
 
-  releaseRun(run: RunRef, owner: string): void {
+  async releaseRun(run: RunRef, owner: string): Promise<void> {
     this.stmts.release.run({ ...ref(run), owner });
   }
 
-  startPart(run: RunRef, owner: string, now: Date): boolean {
+  async startPart(run: RunRef, owner: string, now: Date): Promise<boolean> {
     return this.stmts.startPart.run({ ...ref(run), owner, now: now.toISOString() }).changes === 1;
   }
 
-  clearInFlight(run: RunRef, owner: string, now: Date): boolean {
+  async clearInFlight(run: RunRef, owner: string, now: Date): Promise<boolean> {
     return this.stmts.clearInFlight.run({ ...ref(run), owner, now: now.toISOString() }).changes === 1;
   }
 
-  finishPart(run: RunRef, owner: string, partsDone: number, now: Date): boolean {
+  async finishPart(run: RunRef, owner: string, partsDone: number, now: Date): Promise<boolean> {
     return this.stmts.finishPart.run({ ...ref(run), owner, done: partsDone, now: now.toISOString() }).changes === 1;
   }
 
-  failPart(run: RunRef, owner: string, failure: PartFailure, now: Date): boolean {
+  async failPart(run: RunRef, owner: string, failure: PartFailure, now: Date): Promise<boolean> {
     return (
       this.stmts.failPart.run({
         ...ref(run),
@@ -210,7 +215,7 @@ export class SqliteDigestStore implements DigestStore {
     );
   }
 
-  finishRun(sub: Subscription, run: RunRef, owner: string, now: Date): boolean {
+  async finishRun(sub: Subscription, run: RunRef, owner: string, now: Date): Promise<boolean> {
     return this.db.transaction(() => {
       if (this.stmts.finishRun.run({ ...ref(run), owner, now: now.toISOString() }).changes === 0) return false;
       this.stmts.complete.run(run.slot, sub.id, run.slot);
@@ -218,7 +223,7 @@ export class SqliteDigestStore implements DigestStore {
     })();
   }
 
-  dropUndelivered(sub: Subscription, run: DigestRun, owner: string): boolean {
+  async dropUndelivered(sub: Subscription, run: DigestRun, owner: string): Promise<boolean> {
     return this.db.transaction(() => {
       if (this.stmts.dropRun.run({ ...ref(run), owner }).changes === 0) return false;
       this.release(sub, run, run.papers);
@@ -226,7 +231,7 @@ export class SqliteDigestStore implements DigestStore {
     })();
   }
 
-  releaseUndelivered(sub: Subscription, run: DigestRun, owner: string, paperIds: readonly string[]): boolean {
+  async releaseUndelivered(sub: Subscription, run: DigestRun, owner: string, paperIds: readonly string[]): Promise<boolean> {
     return this.db.transaction(() => {
       if (!this.stmts.isOurs.get({ ...ref(run), owner })) return false;
       this.release(sub, run, paperIds);

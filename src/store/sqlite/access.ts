@@ -7,7 +7,7 @@
 import { accessSync, constants, mkdirSync, statSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
-import { SetupError } from '../errors.js';
+import { SetupError } from '../../errors.js';
 
 /** The files SQLite writes for the database at `dbPath`, the database itself first. */
 export function databaseFiles(dbPath: string): string[] {

@@ -1,0 +1,91 @@
+/**
+ * Scheduled source jobs run once across every process and instance sharing the store: each
+ * instance's timer fires, but a slot (the day of a daily sync) is claimed in the store's job
+ * leases first, and only the claimer runs it, renewing its lease while it works. The others skip
+ * the slot. A holder that dies stops renewing and the slot is taken over after the lease's time
+ * (at once by a process of the same machine, which can see that the holder's pid is gone); one
+ * stopped by a shutdown gives the slot up at once.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { JobLeases } from '../store/jobs.js';
+import type { Clock } from './clock.js';
+
+/** How long a job's lease lasts without renewal; it is renewed every third of that. */
+export const JOB_LEASE_TTL_MS = 5 * 60_000;
+
+export interface OncePerSlot {
+  jobs: JobLeases;
+  /** The job's name in the store: `arxiv-sync`, `openreview-sync`. */
+  job: string;
+}
+
+/** This process, as a lease owner: host, pid and a random part. */
+export function processOwner(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Whether a lease owner is a process of this machine that no longer runs (killed, crashed): its
+ * lease need not run out before another process takes the job over. Owners elsewhere, or whose
+ * pid is alive (or reused), are left to their lease's expiry.
+ * @example deadOwnerHere(`${hostname()}:999999:ab12cd34`) // true
+ */
+export function deadOwnerHere(owner: string): boolean {
+  const match = /^(.*):(\d+):[0-9a-f]+$/.exec(owner);
+  if (!match || match[1] !== hostname()) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Runs `work` for `slot` of the job unless another process has it or did it; resolves whether it
+ * ran. `work`'s own failures are its caller's to report: the slot counts as done either way
+ * (a daily sync that failed is tried again the next day, as it always was), unless `signal`
+ * aborted it, which hands the slot back.
+ * @example await runOncePerSlot({ jobs, job: 'arxiv-sync' }, '2026-03-02', { clock, log }, (signal) => sync(signal), signal);
+ */
+export async function runOncePerSlot(
+  once: OncePerSlot,
+  slot: string,
+  deps: { clock: Clock; log: Logger; owner?: string },
+  work: () => Promise<unknown>,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const { jobs, job } = once;
+  const owner = deps.owner ?? processOwner();
+  const lease = () => ({ owner, now: deps.clock.now(), ttlMs: JOB_LEASE_TTL_MS });
+  let claimed = await jobs.claim(job, slot, lease());
+  if (!claimed) {
+    const holder = await jobs.holder(job, deps.clock.now());
+    if (holder && deadOwnerHere(holder.owner)) {
+      claimed = await jobs.claim(job, slot, lease(), holder.owner);
+      if (claimed) deps.log.warn({ job, slot, holder: holder.owner }, 'took over a job whose holder on this machine is gone (killed?)');
+    }
+  }
+  if (!claimed) {
+    deps.log.info({ job, slot }, 'scheduled job skipped: another process has run it or is running it');
+    return false;
+  }
+  const renewal = setInterval(() => {
+    jobs.renew(job, lease()).then(
+      (held) => held || deps.log.warn({ job, slot }, 'lost the lease of a scheduled job (the store was unreachable for minutes?); another process may take it over'),
+      (err: unknown) => deps.log.warn({ err, job }, 'could not renew the lease of a scheduled job'),
+    );
+  }, JOB_LEASE_TTL_MS / 3);
+  renewal.unref();
+  try {
+    await work();
+  } finally {
+    clearInterval(renewal);
+    await jobs.release(job, owner, !signal?.aborted).catch((err: unknown) => deps.log.warn({ err, job }, 'could not release the lease of a scheduled job; it expires by itself'));
+  }
+  return true;
+}

@@ -1,0 +1,137 @@
+/**
+ * Opens the store the configuration names: the SQLite database under DATA_DIR by default, or the
+ * PostgreSQL database of DATABASE_URL (loaded only then). This is the one module above the two
+ * implementations that names either; everything else sees the interfaces of {@link Stores}.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { DigestStore } from '../digest/store.js';
+import type { HarvestStore } from './harvests.js';
+import type { JobLeases } from './jobs.js';
+import type { PaperStore } from './papers.js';
+import type { SeenEvents } from './seenEvents.js';
+import type { StateStore } from './states.js';
+import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, tuneForBulkWrites } from './sqlite/db.js';
+import { SqliteDigestStore } from './sqlite/digests.js';
+import { SqliteHarvestStore } from './sqlite/harvests.js';
+import { SqliteJobLeases } from './sqlite/jobs.js';
+import { SqlitePaperStore } from './sqlite/papers.js';
+import { SqliteSeenEvents } from './sqlite/seenEvents.js';
+import { sqliteStateStore } from './sqlite/states.js';
+
+/** How long the command line waits for an unreachable PostgreSQL before giving up. */
+export const CLI_PATIENCE_MS = 30_000;
+
+/**
+ * Where the configured store is, as plain data: what a worker thread needs to open the paper
+ * store again on a connection of its own.
+ */
+export type StoreTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** The store the configuration names. */
+export function storeTarget(config: Pick<Config, 'database' | 'dbPath'>): StoreTarget {
+  return config.database ? { kind: 'postgres', url: config.database.url } : { kind: 'sqlite', path: config.dbPath };
+}
+
+/** Everything the bot keeps, behind one interface per kind. */
+export interface Stores {
+  /** Where it is, for logs: the database file, or PostgreSQL's host, port and database. */
+  readonly description: string;
+  /** Where it is, to open it again elsewhere (a worker thread). */
+  readonly target: StoreTarget;
+  papers: PaperStore;
+  /** Interaction state (buttons). */
+  states: StateStore;
+  /** Digest subscriptions, ledger and runs. */
+  digests: DigestStore;
+  /** Platform event ids already taken. */
+  seenEvents: SeenEvents;
+  /** Leases of scheduled jobs (syncs), so that one instance runs each. */
+  jobs: JobLeases;
+  /** Where harvests stand (backfill resumption tokens, OpenReview venues' last syncs). */
+  harvests: HarvestStore;
+  /**
+   * Tells `onChange` at once whenever another process's write of papers commits, where the store
+   * can (PostgreSQL's LISTEN; not SQLite, whose readers poll the generation).
+   */
+  watchPapers?(onChange: () => void): { close(): Promise<void> };
+  /** From now on a write waits only briefly for a lock held elsewhere: the bot is serving users. */
+  serve(): void;
+  /**
+   * Closes the store. With `checkpoint` (a clean stop of the bot), SQLite folds its write-ahead
+   * log back into the database first, so a copy of DATA_DIR is one self-contained file.
+   */
+  close(options?: { checkpoint?: boolean }): Promise<void>;
+}
+
+export interface OpenStoresOptions {
+  log: Logger;
+  /**
+   * How long to keep trying to reach a PostgreSQL that does not answer at start: `forever` (the
+   * bot, a service) or milliseconds (default {@link CLI_PATIENCE_MS}).
+   */
+  patience?: 'forever' | number;
+  /** The connection will write many papers (an import): SQLite gets a larger page cache. */
+  bulk?: boolean;
+}
+
+/**
+ * Opens (creating or migrating as needed) the configured store.
+ * @example const stores = await openStores(config, { log }); … await stores.close();
+ */
+export async function openStores(config: Config, options: OpenStoresOptions): Promise<Stores> {
+  const { log } = options;
+  if (config.database) {
+    const [{ openPostgres }, { describeTarget }] = await Promise.all([import('./postgres/index.js'), import('./postgres/connection.js')]);
+    const pg = await openPostgres(config.database.url, { log, patience: options.patience ?? CLI_PATIENCE_MS });
+    return { ...pg, description: `PostgreSQL ${describeTarget(config.database.url)}`, target: storeTarget(config), serve: () => undefined, close: () => pg.close() };
+  }
+  const db = openDatabase(config.dbPath);
+  if (options.bulk) tuneForBulkWrites(db);
+  return {
+    description: config.dbPath,
+    target: storeTarget(config),
+    papers: new SqlitePaperStore(db),
+    states: sqliteStateStore(db),
+    digests: new SqliteDigestStore(db),
+    seenEvents: new SqliteSeenEvents(db),
+    jobs: new SqliteJobLeases(db),
+    harvests: new SqliteHarvestStore(db),
+    serve: () => void setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS),
+    async close({ checkpoint = false } = {}) {
+      if (!db.open) return;
+      if (checkpoint) {
+        try {
+          const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number; checkpointed: number }>;
+          if (result?.busy) log.warn({ ...result }, 'SQLite checkpoint incomplete: another process is using the database');
+          else log.debug({ ...result }, 'SQLite checkpointed');
+        } catch (err) {
+          log.warn({ err }, 'SQLite checkpoint failed');
+        }
+      }
+      db.close();
+    },
+  };
+}
+
+/**
+ * The paper store at `target` alone, on a connection of its own (a worker thread's).
+ * @example const { papers, close } = await openPaperStoreAt(stores.target, log);
+ */
+export async function openPaperStoreAt(target: StoreTarget, log: Logger): Promise<{ papers: PaperStore; close(): Promise<void> }> {
+  if (target.kind === 'postgres') {
+    const { openPostgres } = await import('./postgres/index.js');
+    const pg = await openPostgres(target.url, { log, patience: CLI_PATIENCE_MS, max: 2 });
+    return { papers: pg.papers, close: () => pg.close() };
+  }
+  const db = openDatabase(target.path);
+  return { papers: new SqlitePaperStore(db), close: async () => void (db.open && db.close()) };
+}
+
+/**
+ * A paper store in memory, for the bundled demo corpus (searched while the library is empty).
+ * @example const demo = openMemoryPaperStore(); await ingestPaths([demoFile], { store: demo, classify });
+ */
+export function openMemoryPaperStore(): PaperStore {
+  return new SqlitePaperStore(openDatabase(':memory:'), { ownsDatabase: true });
+}

@@ -1,0 +1,160 @@
+/**
+ * PaperStore: the library's papers, keyed by a stable id, with every other identifier a paper has
+ * (arXiv id, DOI, OpenReview id, title + first author, page and pdf URLs) filed as an alias so
+ * the same paper from two sources is one record. Two implementations, SQLite (`sqlite/papers.ts`)
+ * and PostgreSQL (`postgres/papers.ts`), share the merge rules (`paperRecords.ts`) and this
+ * interface; the contract suite (`test/store/papers.contract.test.ts`) holds them to it.
+ *
+ * Every change of papers happens under a *generation*: a counter that grows by one per write
+ * that changed papers. Each row records the generation that last wrote it, and each removal
+ * leaves a tombstone with its generation, so a search index at generation G catches up by
+ * reading the rows with `gen` > G and masking the tombstones', wherever it runs.
+ */
+import type { Paper, PaperRecord } from '../papers/model.js';
+import type { PaperRef } from '../papers/ids.js';
+
+export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
+
+export interface UpsertOptions {
+  /** Where the record came from, e.g. `paperlists:icml2019`; a record from the paper's own source replaces its fields. */
+  source: string;
+  /** Topic ids for the merged paper (the taxonomy's classifier). */
+  classify: (paper: Omit<Paper, 'id' | 'topics' | 'firstSeen'>) => string[];
+  now: Date;
+}
+
+/** What became of one record: its outcome and the paper's id, or why the store refused it. */
+export type UpsertResult = { outcome: UpsertOutcome; id: string } | { refused: string };
+
+/** The columns the search index is built from, one row a paper. */
+export interface IndexRow {
+  doc: number;
+  id: string;
+  title: string;
+  authors: string[];
+  abstract: string;
+  keywords: string[];
+  venue: string;
+  year: number | null;
+  status: string;
+  topics: string[];
+  firstSeen: string;
+}
+
+/** A paper with its document number: the handle search results, cards and buttons use. */
+export interface StoredPaper {
+  doc: number;
+  paper: Paper;
+}
+
+/** The writes of one transaction (see {@link PaperStore.write}). */
+export interface PaperWriter {
+  /**
+   * Adds records as new papers, or merges each into the paper that shares one of its
+   * identifiers, with the same outcomes as one after the other (a later record sees the earlier
+   * ones). Re-adding what is there changes nothing and reports `unchanged`.
+   * @example await tx.upsertBatch(records, { source: 'paperlists:icml2019', classify, now })
+   */
+  upsertBatch(records: readonly PaperRecord[], options: UpsertOptions): Promise<UpsertResult[]>;
+  /** The paper filed under an identifier, as this transaction sees it. */
+  findByRef(ref: PaperRef): Promise<Paper | undefined>;
+  /**
+   * Removes a paper and the identifiers filed for it (a source withdrew it), under this write's
+   * generation, leaving a tombstone so that search indexes following the store mask it;
+   * resolves whether there was such a paper.
+   */
+  remove(id: string): Promise<boolean>;
+  setMeta(key: string, value: string): Promise<void>;
+  /**
+   * Writes a harvest's state (see `harvests.ts`) in this transaction, so that it commits with the
+   * page of papers it describes.
+   * @example await tx.putHarvest('arxiv-oai:cs:2024-01-01..:cs.LG', 'arxiv-oai', { token }, now)
+   */
+  putHarvest(key: string, source: string, state: unknown, now: Date): Promise<void>;
+}
+
+/** What {@link PaperStore.upgradeText} did to a library written by an older version. */
+export interface TextUpgrade {
+  /** The text normalization the library was written with, and the current one. */
+  from: number;
+  to: number;
+  papers: number;
+  /** Papers whose title, authors or abstract held LaTeX, now decoded. */
+  decoded: number;
+  /** Title aliases whose key changed. */
+  aliases: number;
+  /** Recomputed aliases another paper already had: they stay with it (two papers now read alike). */
+  shared: number;
+}
+
+/** The meta key recording the text normalization (`TEXT_VERSION` in `text.ts`) the stored text and alias keys were made with. */
+export const TEXT_VERSION_KEY = 'text_version';
+
+export interface PaperStore {
+  count(): Promise<number>;
+  /** Papers per status (`''` for none), most common first. */
+  statusCounts(): Promise<Array<[string, number]>>;
+  /** The generation of the last write that changed papers (0 for none). */
+  generation(): Promise<number>;
+  getMeta(key: string): Promise<string | undefined>;
+  setMeta(key: string, value: string): Promise<void>;
+  get(id: string): Promise<Paper | undefined>;
+  /** The document number of the paper with `id`. */
+  docOf(id: string): Promise<number | undefined>;
+  /** Papers by document number, in one read; numbers without a paper are left out. */
+  papersByDocs(docs: readonly number[]): Promise<Map<number, Paper>>;
+  /** Papers by id, with their document numbers, in one read. */
+  papersByIds(ids: readonly string[]): Promise<Map<string, StoredPaper>>;
+  /** Just the abstracts, for phrase checks over many candidates, in one read. */
+  abstractsOf(docs: readonly number[]): Promise<Map<number, string>>;
+  /** The paper filed under an identifier (arXiv id, DOI, OpenReview id or one of its URLs). */
+  findByRef(ref: PaperRef): Promise<StoredPaper | undefined>;
+  /** The paper whose normalized title and first author match, if the store has one. */
+  findByTitle(title: string, firstAuthor: string | undefined): Promise<Paper | undefined>;
+
+  /**
+   * Runs `fn` in one transaction: all of its writes land, or none do; papers it changes get one
+   * new generation (none when nothing changed), and instances following the store hear of it.
+   * `fn` must await only the writer's methods, and may be run again from the start (PostgreSQL,
+   * after a lost connection), so it keeps its effects inside the store until it returns.
+   * @example const results = await store.write((tx) => tx.upsertBatch(records, options));
+   */
+  write<T>(fn: (tx: PaperWriter) => Promise<T>): Promise<T>;
+  /**
+   * Recomputes every paper's topics (after the taxonomy changed); returns how many changed.
+   * One transaction, and a generation only if something changed.
+   */
+  reclassify(classify: UpsertOptions['classify']): Promise<number>;
+  /**
+   * Brings a library written with an older text normalization (`TEXT_VERSION` in `text.ts`) up to date,
+   * in one transaction: decodes the LaTeX left in stored titles, authors and abstracts
+   * (recomputing those papers' topics, under a new generation), and recomputes the title
+   * aliases, whose keys hold folded titles and names, so that new records still find the
+   * papers they belong to. Resolves undefined when there was nothing to do (the library is
+   * current, new and empty, or written by a newer version, which is left as it is).
+   * @example const upgrade = await store.upgradeText(classify);
+   */
+  upgradeText(classify: UpsertOptions['classify']): Promise<TextUpgrade | undefined>;
+
+  /** Every paper in document order, with the fields the search index needs, read in pages. */
+  rowsForIndex(): AsyncIterable<IndexRow>;
+  /**
+   * The papers written in generations (from, to], in document order, at most `limit` of them
+   * after document `afterDoc`: what a search index at generation `from` lacks.
+   * @example await store.rowsChanged(41, await store.generation(), 0, 500)
+   */
+  rowsChanged(from: number, to: number, afterDoc: number, limit: number): Promise<IndexRow[]>;
+  /** Documents of papers removed in generations (from, to] (their tombstones): what an index at `from` must mask. */
+  deletedDocs(from: number, to: number): Promise<number[]>;
+  /**
+   * How many papers were written, and how many removed, after generation `from`; counting stops
+   * past `limit`, so that asking "more than N?" costs N at most.
+   */
+  countChanged(from: number, limit?: number): Promise<number>;
+
+  /** Closes what this store opened (the in-memory demo store's database). */
+  close(): Promise<void>;
+}
+
+/** How many rows a page of {@link PaperStore.rowsForIndex} reads. */
+export const INDEX_PAGE_ROWS = 5000;

@@ -1,0 +1,75 @@
+/**
+ * A large import's index, built by a worker thread while the import runs (as `paperscout
+ * ingest` does past 32 MB), on SQLite and on PostgreSQL: the worker opens the store on its own
+ * connection from the store's target, and the snapshot it leaves answers as a full rebuild. Run
+ * through the compiled build, as the CLI runs it (the worker thread runs JavaScript).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { SegmentBuilder } from '../../src/search/index/build.js';
+import { openSnapshot } from '../../src/search/index/format.js';
+import { IndexView } from '../../src/search/index/view.js';
+import { openStores } from '../../src/store/open.js';
+import { engineOver, silentLog } from '../helpers/corpus.js';
+import { createTestDatabase, dropTestDatabase, postgresMissing } from '../helpers/postgres.js';
+import { ROOT } from '../adapters/ops/helpers/spawned.js';
+
+const run = promisify(execFile);
+const WORDS = ['graph', 'neural', 'diffusion', 'bandit', 'kernel', 'quokka', 'policy', 'language', 'robust', 'causal'];
+const PAPERS = 3000;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function papersFile(dir: string): string {
+  const lines = Array.from({ length: PAPERS }, (_, i) => {
+    const title = [WORDS[i % 10], WORDS[(i * 7) % 10], WORDS[(i * 3 + 1) % 10], `study ${i}`].join(' ');
+    return JSON.stringify({ id: `p${i}`, title, authors: [`Author ${i % 97}`], abstract: `${title} ${WORDS[(i * 5) % 10]}`, venue: 'arXiv', year: 2020 + (i % 6) });
+  });
+  const file = join(dir, 'papers.jsonl');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe.each([
+  { name: 'sqlite', skip: undefined },
+  { name: 'postgres', skip: postgresMissing },
+])('the import-time indexer on $name', ({ name, skip }) => {
+  it.skipIf(skip !== undefined)('builds the snapshot in a worker thread reading the store, answering as a full rebuild', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paperscout-ingest-index-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const env: Record<string, string> = { DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' };
+    if (name === 'postgres') {
+      env.DATABASE_URL = await createTestDatabase();
+      cleanups.push(() => dropTestDatabase(env.DATABASE_URL!));
+    }
+    const child = await run(process.execPath, [join(ROOT, 'test/search/helpers/ingestWithIndexer.mjs'), join(ROOT, 'dist'), papersFile(dir)], { cwd: ROOT, env: { ...process.env, ...env } });
+    // The worker's chunk made the snapshot (its failure would say so, and build after the import instead).
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual({ added: PAPERS, outcome: 'built' });
+
+    const config = loadConfig(env);
+    const stores = await openStores(config, { log: silentLog });
+    cleanups.push(() => stores.close());
+    const store = stores.papers;
+    const { segment } = openSnapshot(config.indexPath);
+    expect(segment.docCount).toBe(PAPERS);
+    expect(segment.generation).toBe(await store.generation());
+    const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'h', topicIds: ['t1', 't2'] });
+    for await (const row of store.rowsForIndex()) builder.add(row);
+    const ours = engineOver(new IndexView(segment), store, ['t1', 't2']);
+    const full = engineOver(new IndexView(builder.finish()), store, ['t1', 't2']);
+    for (const q of ['quokka', 'graph neural diffusion', 'study 2999', 'Author 5', 'kernel -policy', 'topic:t1 robust', 'sort:new causal', 'bandi']) {
+      const [a, b] = [await ours.search(q, { limit: 50 }), await full.search(q, { limit: 50 })];
+      expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
+      expect(a.total, q).toBe(b.total);
+    }
+  });
+});

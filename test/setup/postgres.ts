@@ -1,0 +1,27 @@
+/**
+ * vitest globalSetup: one private PostgreSQL server for the whole run (see
+ * test/helpers/postgresCluster.ts), stopped at the end. Test files get its URL with
+ * `inject('postgres')` and make databases of their own on it. Without the binaries the
+ * PostgreSQL tests are skipped, and this says why once.
+ */
+import type { TestProject } from 'vitest/node';
+import { postgresBinaries, startPostgresCluster } from '../helpers/postgresCluster.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The server's `postgres` database URL, or why there is none. */
+    postgres: { url: string } | { missing: string };
+  }
+}
+
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const found = postgresBinaries();
+  if ('missing' in found) {
+    process.stderr.write(`PostgreSQL tests skipped: ${found.missing}\n`);
+    project.provide('postgres', { missing: found.missing });
+    return async () => undefined;
+  }
+  const cluster = await startPostgresCluster();
+  project.provide('postgres', { url: cluster.url });
+  return () => cluster.stop();
+}

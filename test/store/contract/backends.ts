@@ -1,0 +1,112 @@
+/**
+ * The two store implementations, for the contract suites (`test/store/*.contract.test.ts`):
+ * each suite runs once per backend with the same expectations. A backend makes fresh, empty
+ * stores; `instance()` opens another independent connection to the same one (another process
+ * on one DATA_DIR, another instance on one PostgreSQL).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DigestStore } from '../../../src/digest/store.js';
+import type { HarvestStore } from '../../../src/store/harvests.js';
+import type { JobLeases } from '../../../src/store/jobs.js';
+import type { PaperStore } from '../../../src/store/papers.js';
+import { openPostgres } from '../../../src/store/postgres/index.js';
+import type { SeenEvents } from '../../../src/store/seenEvents.js';
+import { openDatabase } from '../../../src/store/sqlite/db.js';
+import { SqliteDigestStore } from '../../../src/store/sqlite/digests.js';
+import { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
+import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
+import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
+import { SqliteSeenEvents } from '../../../src/store/sqlite/seenEvents.js';
+import { sqliteStateStore } from '../../../src/store/sqlite/states.js';
+import type { StateStore } from '../../../src/store/states.js';
+import { silentLog } from '../../helpers/corpus.js';
+import { createTestDatabase, dropTestDatabase, postgresMissing } from '../../helpers/postgres.js';
+
+export interface Instance {
+  papers: PaperStore;
+  states: StateStore;
+  digests: DigestStore;
+  seenEvents: SeenEvents;
+  jobs: JobLeases;
+  harvests: HarvestStore;
+  close(): Promise<void>;
+}
+
+export interface TestStore {
+  /** A connection of its own to this store. */
+  instance(): Promise<Instance>;
+  /** Closes every instance and deletes the store. */
+  dispose(): Promise<void>;
+}
+
+export interface StoreBackend {
+  name: 'sqlite' | 'postgres';
+  /** Why this backend's suites are skipped, if they are. */
+  skip: string | undefined;
+  /**
+   * Whether two instances may write papers at once in one test process. Not SQLite's: its
+   * writers wait for the lock synchronously (better-sqlite3), so a second connection in the
+   * process of the first waits for a transaction that cannot finish meanwhile. Two SQLite
+   * writers are two processes (test/digest/processes.test.ts, test/ingest/kill.test.ts).
+   */
+  concurrentInstances: boolean;
+  create(): Promise<TestStore>;
+}
+
+const sqlite: StoreBackend = {
+  name: 'sqlite',
+  skip: undefined,
+  concurrentInstances: false,
+  async create() {
+    const dir = mkdtempSync(join(tmpdir(), 'paperscout-contract-'));
+    const path = join(dir, 'paperscout.db');
+    const opened: Instance[] = [];
+    return {
+      async instance() {
+        const db = openDatabase(path);
+        const instance: Instance = {
+          papers: new SqlitePaperStore(db),
+          states: sqliteStateStore(db),
+          digests: new SqliteDigestStore(db),
+          seenEvents: new SqliteSeenEvents(db),
+          jobs: new SqliteJobLeases(db),
+          harvests: new SqliteHarvestStore(db),
+          close: async () => void (db.open && db.close()),
+        };
+        opened.push(instance);
+        return instance;
+      },
+      async dispose() {
+        for (const i of opened) await i.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+const postgres: StoreBackend = {
+  name: 'postgres',
+  skip: postgresMissing,
+  concurrentInstances: true,
+  async create() {
+    const url = await createTestDatabase();
+    const opened: Instance[] = [];
+    return {
+      async instance() {
+        const pg = await openPostgres(url, { log: silentLog, patience: 5000, max: 4 });
+        let closed = false;
+        const instance: Instance = { ...pg, close: async () => void (closed || ((closed = true), await pg.close())) };
+        opened.push(instance);
+        return instance;
+      },
+      async dispose() {
+        for (const i of opened) await i.close();
+        await dropTestDatabase(url);
+      },
+    };
+  },
+};
+
+export const BACKENDS: readonly StoreBackend[] = [sqlite, postgres];
