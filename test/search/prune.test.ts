@@ -14,7 +14,7 @@ import { SearchEngine } from '../../src/search/engine.js';
 import { planWords } from '../../src/search/plan.js';
 import { parseQuery } from '../../src/search/query.js';
 import { Scorer } from '../../src/search/scorer.js';
-import type { IndexRow } from '../../src/store/paperStore.js';
+import type { IndexRow } from '../../src/store/papers.js';
 
 /** Words by falling frequency (the first ones in most papers, as "learning" is). */
 const WORDS = [
@@ -70,8 +70,8 @@ function libraryOf(seed: number, count: number): IndexView {
 
 function engines(view: IndexView) {
   const deps = {
-    lookupRef: () => undefined,
-    lookupAbstract: () => undefined,
+    lookupRef: async () => undefined,
+    lookupAbstracts: async () => new Map<number, string>(),
     resolveTopic: (name: string) => (TOPICS.includes(name) ? { id: name } : { error: msg('search.noTopic', { name }) }),
   };
   return { pruned: new SearchEngine(view, deps, { blockSize: 64 }), exhaustive: new SearchEngine(view, deps, { exhaustive: true, blockSize: 64 }) };
@@ -85,13 +85,13 @@ const queryArb = fc.oneof(
 );
 
 describe('pruning', () => {
-  it('answers exactly as scoring every posting', () => {
+  it('answers exactly as scoring every posting', async () => {
     const view = libraryOf(7, 1500);
     const { pruned, exhaustive } = engines(view);
-    fc.assert(
-      fc.property(queryArb, (q) => {
-        const a = pruned.search(q, { limit: 200 });
-        const b = exhaustive.search(q, { limit: 200 });
+    await fc.assert(
+      fc.asyncProperty(queryArb, async (q) => {
+        const a = await pruned.search(q, { limit: 200 });
+        const b = await exhaustive.search(q, { limit: 200 });
         expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
         expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
         expect(pruned.suggest(q, 10), q).toEqual(exhaustive.suggest(q, 10));
@@ -100,12 +100,12 @@ describe('pruning', () => {
     );
   });
 
-  it('prunes: the common words of a long query are not walked for every paper', () => {
+  it('prunes: the common words of a long query are not walked for every paper', async () => {
     const view = libraryOf(3, 3000);
     const { pruned, exhaustive } = engines(view);
     // Both answer the same; the pruned walk leaves most papers out of its candidates.
     const q = 'zebra learning';
-    expect(pruned.search(q, { limit: 200 }).hits).toEqual(exhaustive.search(q, { limit: 200 }).hits);
+    expect((await pruned.search(q, { limit: 200 })).hits).toEqual((await exhaustive.search(q, { limit: 200 })).hits);
     const scorerOf = (e: SearchEngine) => (e as unknown as { scorer: Scorer }).scorer;
     expect(scorerOf(pruned).touchedCount).toBeLessThan(scorerOf(exhaustive).touchedCount / 2);
   });
