@@ -26,8 +26,10 @@ export interface IndexSource {
   taxonomyHash: string;
 }
 
-/** Rows read and tokenized per slice of a catch-up in a running process (~10–20 ms). */
-export const SLICE_ROWS = 200;
+/** Rows per delta segment of a catch-up in a running process (packing 100 takes ~10–15 ms). */
+export const SLICE_ROWS = 100;
+/** How long a catch-up tokenizes rows before it lets the event loop take a turn. */
+const SLICE_BUDGET_MS = 8;
 /** Rows read per query when a whole range of changes is folded in at once. */
 const CATCH_UP_PAGE = 5_000;
 /** Documents per chunk of a full build: what one chunk holds in memory before it is written out. */
@@ -109,14 +111,15 @@ export async function catchUpNow(view: IndexView, store: PaperStore): Promise<bo
 }
 
 /**
- * Folds the store's changes into the view in slices of {@link SLICE_ROWS} rows, yielding to the
- * event loop between them: each slice becomes a small delta segment, applied in one synchronous
- * step (so no step blocks for long, and a query sees each paper before or after, never half
- * way); the view's generation moves only with the last one. Removals are masked with the first
- * slice (before a slice could hold a paper that took a removed paper's document number).
+ * Folds the store's changes into the view in slices of {@link SLICE_ROWS} rows without holding
+ * the event loop for more than a few milliseconds: reading a slice, tokenizing its rows (yielding
+ * every {@link SLICE_BUDGET_MS}), packing it and applying it each take a turn of their own. Each
+ * slice becomes a small delta segment, applied in one synchronous step (so a query sees each
+ * paper before or after, never half way); the view's generation moves only with the last one.
+ * Removals are masked with the first slice (before a slice could hold a paper that took a
+ * removed paper's document number).
  * Returns whether it changed, or 'too-many' when the changes exceed `maxDocs` (a merge or
  * rebuild should take them instead).
- * @example while (isStale(view, generation)) await catchUp(view, store, 50_000);
  */
 export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infinity): Promise<boolean | 'too-many'> {
   const from = view.generation;
@@ -127,17 +130,33 @@ export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infi
   let deleted: number[] | undefined = await store.deletedDocs(from, to);
   for (let after = 0; ; ) {
     const rows = await store.rowsChanged(from, to, after, SLICE_ROWS);
-    // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
-    if (view.generation !== from) return false;
+    await nextTurn();
     const last = rows.length < SLICE_ROWS;
     const builder = new SegmentBuilder(last ? { ...options, generation: to } : options);
-    for (const row of rows) builder.add(row);
-    view.apply(builder.finish(), deleted ?? []);
+    let turnStarted = performance.now();
+    for (const row of rows) {
+      builder.add(row);
+      if (performance.now() - turnStarted >= SLICE_BUDGET_MS) {
+        await nextTurn();
+        turnStarted = performance.now();
+      }
+    }
+    await nextTurn();
+    const delta = builder.finish();
+    await nextTurn();
+    // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
+    if (view.generation !== from) return false;
+    view.apply(delta, deleted ?? []);
     deleted = undefined;
     if (last) return true;
     after = rows[rows.length - 1]!.doc;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
+}
+
+/** Lets the event loop answer what waits (a command, a heartbeat) before the next step. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Whether the store's generation (as last read) is ahead of the view's. */
