@@ -90,6 +90,7 @@ function printTable(results: SizeResult[], out: (line?: string) => void): void {
     ['cold start → first answer', (r) => `${fmtMs(median(r.coldStartMs))} median`, '≤ 1.5 s'],
     ['open (store + index)', (r) => fmtMs(r.serve.openMs), ''],
     ['serving RSS load / peak', (r) => `${mb(r.serve.rssAfterLoad)} / ${mb(r.serve.peakRss)}`, '≤ 1 GB'],
+    ['  of which not the mapped index', (r) => `${mb(r.serve.anonAfterQueries)} after the queries`, ''],
     ['search p50 / p99 / max', (r) => `${fmtMs(r.serve.search.p50)} / ${fmtMs(r.serve.search.p99)} / ${fmtMs(r.serve.search.max)}`, 'p99 ≤ 25 ms, ≤ 2× 95k'],
     ['  CPU p99', (r) => fmtMs(r.serve.search.cpuP99), ''],
     ['  worst kind p99', (r) => { const [k, v] = Object.entries(r.serve.byKind as Record<string, { p99: number }>).sort((a, b) => b[1].p99 - a[1].p99)[0]!; return `${k} ${fmtMs(v.p99)}`; }, '≤ 25 ms'],

@@ -20,6 +20,8 @@ import { percentile } from '../stats.js';
 
 const [dataDir, queriesFile, titlesFile, newPapersFile, cli] = process.argv.slice(2) as [string, string, string, string, string];
 const rssMb = () => process.memoryUsage().rss / 1048576;
+/** Resident memory the process owns (heap, SQLite's cache), without the mapped index's file pages, which the kernel may drop and reread. */
+const anonMb = () => Number(/RssAnon:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 const peakMb = () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 
 const openStarted = performance.now();
@@ -95,6 +97,7 @@ process.stdout.write(
     openMs,
     rssAfterLoad,
     rssAfterQueries: rssMb(),
+    anonAfterQueries: anonMb(),
     peakRss: peakMb(),
     search: { p50: percentile(wall, 0.5), p99: percentile(wall, 0.99), max: Math.max(...wall), cpuP99: percentile(cpu, 0.99) },
     byKind: Object.fromEntries([...byKind].map(([k, v]) => [k, { p50: percentile(v, 0.5), p99: percentile(v, 0.99) }])),
