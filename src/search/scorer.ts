@@ -140,7 +140,7 @@ export class Scorer {
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
-      if (restricted) this.dropWhere((j) => pruner!.canForget(this.score[j]!, this.cov[j]!, position));
+      if (restricted) this.foundCount = pruner!.forget(position, this.found, this.foundCount, this.score, this.cov, this.mark);
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
       for (let k = 0; k < variants.length; k++) {
@@ -194,21 +194,6 @@ export class Scorer {
     }
     this.touchedCount = out;
     this.foundCount = 0;
-  }
-
-  /** Forgets the block's documents for which `drop` says so (their accumulators back to zero). */
-  private dropWhere(drop: (j: number) => boolean): void {
-    const { score, cov, mark, found } = this;
-    let kept = 0;
-    for (let i = 0; i < this.foundCount; i++) {
-      const j = found[i]!;
-      if (drop(j)) {
-        score[j] = 0;
-        cov[j] = 0;
-        mark[j] = 0;
-      } else found[kept++] = j;
-    }
-    this.foundCount = kept;
   }
 
   /**
