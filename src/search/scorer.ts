@@ -64,7 +64,12 @@ export class Scorer {
   /** 1 for documents found in this block; `found` lists them. */
   private readonly mark: Uint8Array;
   private readonly found: Int32Array;
-  /** The block's found documents in order, when there are many. */
+  /**
+   * A bit for every document found in this block (and not cleared when pruning forgets one:
+   * `mark` says which are still found), so that the block ends in document order without sorting.
+   */
+  private readonly foundBits: Int32Array;
+  /** The block's found documents in order. */
   private readonly order: Int32Array;
   private foundCount = 0;
   /** The stamp of the last group that reached a document (<< 2), with that group's field flags. */
@@ -85,6 +90,7 @@ export class Scorer {
     this.cov = new Uint32Array(blockSize);
     this.mark = new Uint8Array(blockSize);
     this.found = new Int32Array(blockSize);
+    this.foundBits = new Int32Array((blockSize + 31) >>> 5);
     this.order = new Int32Array(blockSize);
     this.seen = new Int32Array(blockSize);
     this.best = new Float64Array(blockSize);
@@ -158,18 +164,29 @@ export class Scorer {
 
   /** Appends the block's documents to the results in document order, and clears the block. */
   private emit(lo: number, hi: number, pruner: Pruner | undefined): void {
-    const { score, cov, mark, found } = this;
+    const { score, cov, mark, foundBits, order } = this;
     const n = this.foundCount;
-    if (n === 0) return;
-    let order = found;
-    if (n * 16 > hi - lo) {
-      // Many found: a pass over the block's marks is cheaper than sorting them.
-      order = this.order;
-      for (let j = 0, m = 0; j < hi - lo; j++) {
+    if (n === 0) {
+      // Pruning may have forgotten every document found.
+      foundBits.fill(0);
+      return;
+    }
+    // The found documents in order, from their bits: a pass over a word a 32 documents.
+    let m = 0;
+    const words = (hi - lo + 31) >>> 5;
+    for (let w = 0; w < words; w++) {
+      let bits = foundBits[w]!;
+      if (bits === 0) continue;
+      foundBits[w] = 0;
+      const first = w << 5;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const j = first + 31 - Math.clz32(low);
+        bits ^= low;
         order[m] = j;
         m += mark[j]!;
       }
-    } else found.subarray(0, n).sort();
+    }
     this.ensureRoom(this.touchedCount + n);
     const { touched, scores, covs } = this;
     let out = this.touchedCount;
@@ -264,7 +281,7 @@ export class Scorer {
    * group's best so far. Optional groups never count toward coverage.
    */
   private fold(n: number, stamp: number, optional: boolean): void {
-    const { vsum, vseen, vfound, score, cov, seen, best, mark, found } = this;
+    const { vsum, vseen, vfound, score, cov, seen, best, mark, found, foundBits } = this;
     const stamped = stamp << 2;
     let count = this.foundCount;
     for (let i = 0; i < n; i++) {
@@ -281,6 +298,7 @@ export class Scorer {
           if (c === 0) {
             found[count++] = j;
             mark[j] = 1;
+            foundBits[j >>> 5]! |= 1 << (j & 31);
           }
           cov[j] = c + 1 + coverageStep(flags);
         }
