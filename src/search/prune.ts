@@ -97,6 +97,13 @@ export class Pruner {
     const threshold = this.threshold;
     const table = (this.tables[position] ??= this.plan.boundTable(position));
     const { added, optional, factors } = table;
+    if (!all) {
+      // Bounds grow with the score (≥ 0): if not even a score of 0 is below the threshold at any
+      // coverage, nothing goes, and the pass is skipped.
+      let any = false;
+      for (let c = 0; c < position && !any; c++) any = (0 + added[c]! + optional) * factors[c]! < threshold;
+      if (!any) return count;
+    }
     let kept = 0;
     for (let i = 0; i < count; i++) {
       const j = found[i]!;
