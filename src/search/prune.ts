@@ -10,6 +10,9 @@
  */
 import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
 
+/** Found documents checked before a pass that forgets none of them stops. */
+const FORGET_SAMPLE = 64;
+
 export class Pruner {
   private readonly best: MinHeap;
   private readonly groups: number;
@@ -106,6 +109,9 @@ export class Pruner {
     }
     let kept = 0;
     for (let i = 0; i < count; i++) {
+      // Where the first documents all stay, the rest mostly do too: they stay found (which is
+      // always exact: forgetting only saves work).
+      if (i === FORGET_SAMPLE && kept === i) return count;
       const j = found[i]!;
       const c = cov[j]! & 0xff;
       if (c !== position && (all || (score[j]! + added[c]! + optional) * factors[c]! < threshold)) {

@@ -151,13 +151,14 @@ export class Scorer {
       const variants = group.variants;
       for (let k = 0; k < variants.length; k++) {
         if (!restricted && pruner !== undefined && position > 0 && k > 0) restricted = pruner.canRestrict(position, k);
-        this.fold(this.gather(variants[k]!, lo, hi, restricted), stamp, false);
+        this.fold(this.gather(variants[k]!, lo, hi, restricted), stamp, false, k === 0, variants.length === 1);
       }
     });
     // Optional groups only add to documents the required ones found.
     for (const group of plan.optional) {
       const stamp = this.nextGroupStamp();
-      for (const variant of group.variants) this.fold(this.gather(variant, lo, hi, true), stamp, true);
+      const variants = group.variants;
+      for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true), stamp, true, k === 0, variants.length === 1);
     }
     this.emit(lo, hi, pruner);
   }
@@ -278,12 +279,37 @@ export class Scorer {
   /**
    * Folds the `n` variant sums just gathered into the scores: a document the group reaches for
    * the first time adds its sum; one it reached before adds what the sum scores above the
-   * group's best so far. Optional groups never count toward coverage.
+   * group's best so far. Optional groups never count toward coverage. The group's first variant
+   * reaches every document for the first time, and the group's only one need not note what it
+   * reached for later variants: the same additions, without the bookkeeping.
    */
-  private fold(n: number, stamp: number, optional: boolean): void {
+  private fold(n: number, stamp: number, optional: boolean, first: boolean, only: boolean): void {
     const { vsum, vseen, vfound, score, cov, seen, best, mark, found, foundBits } = this;
     const stamped = stamp << 2;
     let count = this.foundCount;
+    if (first) {
+      for (let i = 0; i < n; i++) {
+        const j = vfound[i]!;
+        const s = vsum[j]!;
+        const flags = vseen[j]! & 3;
+        if (!only) {
+          seen[j] = stamped | flags;
+          best[j] = s;
+        }
+        score[j]! += s;
+        if (!optional) {
+          const c = cov[j]!;
+          if (c === 0) {
+            found[count++] = j;
+            mark[j] = 1;
+            foundBits[j >>> 5]! |= 1 << (j & 31);
+          }
+          cov[j] = c + 1 + coverageStep(flags);
+        }
+      }
+      this.foundCount = count;
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const j = vfound[i]!;
       const s = vsum[j]!;
