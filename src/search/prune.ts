@@ -10,9 +10,6 @@
  */
 import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
 
-/** Found documents checked before a pass that forgets none of them stops. */
-const FORGET_SAMPLE = 64;
-
 export class Pruner {
   private readonly best: MinHeap;
   private readonly groups: number;
@@ -93,8 +90,9 @@ export class Pruner {
    * whose bound ({@link QueryPlan.boundWith}) is below the threshold, unless they match every
    * group walked so far; their accumulators are cleared. Keeps the rest in order and returns how
    * many. The bound comes from one table per position (the same arithmetic, so the same decisions).
+   * A pass whose first `sample` documents all stay stops there.
    */
-  forget(position: number, found: Int32Array, count: number, score: Float64Array, cov: Uint32Array, mark: Uint8Array): number {
+  forget(position: number, found: Int32Array, count: number, score: Float64Array, cov: Uint32Array, mark: Uint8Array, sample: number): number {
     // Only documents matching every group matter (autocomplete): one that missed a group goes.
     const all = this.keep === Infinity;
     const threshold = this.threshold;
@@ -111,7 +109,7 @@ export class Pruner {
     for (let i = 0; i < count; i++) {
       // Where the first documents all stay, the rest mostly do too: they stay found (which is
       // always exact: forgetting only saves work).
-      if (i === FORGET_SAMPLE && kept === i) return count;
+      if (i === sample && kept === i) return count;
       const j = found[i]!;
       const c = cov[j]! & 0xff;
       if (c !== position && (all || (score[j]! + added[c]! + optional) * factors[c]! < threshold)) {

@@ -80,6 +80,8 @@ export class Scorer {
   private readonly vseen: Int32Array;
   private readonly vfound: Int32Array;
   private groupStamp = 0;
+  /** Found documents checked before a pass of forgetting that forgets none of them stops (64 in a full block). */
+  private readonly forgetSample: number;
   private variantStamp = 0;
 
   constructor(
@@ -91,6 +93,7 @@ export class Scorer {
     this.mark = new Uint8Array(blockSize);
     this.found = new Int32Array(blockSize);
     this.foundBits = new Int32Array((blockSize + 31) >>> 5);
+    this.forgetSample = Math.max(8, blockSize >>> 7);
     this.order = new Int32Array(blockSize);
     this.seen = new Int32Array(blockSize);
     this.best = new Float64Array(blockSize);
@@ -146,7 +149,7 @@ export class Scorer {
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
-      if (restricted) this.foundCount = pruner!.forget(position, this.found, this.foundCount, this.score, this.cov, this.mark);
+      if (restricted) this.foundCount = pruner!.forget(position, this.found, this.foundCount, this.score, this.cov, this.mark, this.forgetSample);
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
       for (let k = 0; k < variants.length; k++) {
@@ -193,11 +196,18 @@ export class Scorer {
     let out = this.touchedCount;
     if (pruner) {
       out = pruner.finish(lo, order, n, score, cov, touched, scores, covs, out);
-      for (let i = 0; i < n; i++) {
-        const j = order[i]!;
-        score[j] = 0;
-        cov[j] = 0;
-        mark[j] = 0;
+      if (n * 8 > hi - lo) {
+        // Only found documents have accumulators: when they are many, clearing the block is cheaper.
+        score.fill(0, 0, hi - lo);
+        cov.fill(0, 0, hi - lo);
+        mark.fill(0, 0, hi - lo);
+      } else {
+        for (let i = 0; i < n; i++) {
+          const j = order[i]!;
+          score[j] = 0;
+          cov[j] = 0;
+          mark[j] = 0;
+        }
       }
     } else {
       for (let i = 0; i < n; i++) {
