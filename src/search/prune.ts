@@ -8,7 +8,7 @@
  * group's start, found documents whose own bound is below it are forgotten, unless they match
  * every group walked so far (they may match all groups).
  */
-import { ALL_IN_TITLE_BONUS, coverageFactor, coverageOf, type QueryPlan } from './queryPlan.js';
+import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
 
 export class Pruner {
   private readonly best: MinHeap;
@@ -20,6 +20,8 @@ export class Pruner {
   private readonly factors: Float64Array;
   /** boundFrom by position and variant, computed once. */
   private readonly bounds: Float64Array[];
+  /** {@link QueryPlan.boundTable} by position, computed when first needed. */
+  private readonly tables: Array<ReturnType<QueryPlan['boundTable']>> = [];
 
   constructor(
     private readonly plan: QueryPlan,
@@ -82,13 +84,41 @@ export class Pruner {
     return this.keep === Infinity || this.bounds[position]![k]! < this.threshold;
   }
 
-  /** Whether a found document can be forgotten before required group `position` (the walk restricted). */
-  canForget(score: number, cov: number, position: number): boolean {
-    const c = coverageOf(cov);
-    if (c === position) return false;
-    // Only documents matching every group matter (autocomplete): this one missed one.
-    if (this.keep === Infinity) return true;
-    return this.plan.boundWith(score, c, position) < this.threshold;
+  /**
+   * Before required group `position` (the walk restricted), forgets the found documents that
+   * cannot matter: from `found[0..count)` (offsets into the block's `score`/`cov`/`mark`), those
+   * whose bound ({@link QueryPlan.boundWith}) is below the threshold, unless they match every
+   * group walked so far; their accumulators are cleared. Keeps the rest in order and returns how
+   * many. The bound comes from one table per position (the same arithmetic, so the same decisions).
+   * A pass whose first `sample` documents all stay stops there.
+   */
+  forget(position: number, found: Int32Array, count: number, score: Float64Array, cov: Uint32Array, mark: Uint8Array, sample: number): number {
+    // Only documents matching every group matter (autocomplete): one that missed a group goes.
+    const all = this.keep === Infinity;
+    const threshold = this.threshold;
+    const table = (this.tables[position] ??= this.plan.boundTable(position));
+    const { added, optional, factors } = table;
+    if (!all) {
+      // Bounds grow with the score (≥ 0): if not even a score of 0 is below the threshold at any
+      // coverage, nothing goes, and the pass is skipped.
+      let any = false;
+      for (let c = 0; c < position && !any; c++) any = (0 + added[c]! + optional) * factors[c]! < threshold;
+      if (!any) return count;
+    }
+    let kept = 0;
+    for (let i = 0; i < count; i++) {
+      // Where the first documents all stay, the rest mostly do too: they stay found (which is
+      // always exact: forgetting only saves work).
+      if (i === sample && kept === i) return count;
+      const j = found[i]!;
+      const c = cov[j]! & 0xff;
+      if (c !== position && (all || (score[j]! + added[c]! + optional) * factors[c]! < threshold)) {
+        score[j] = 0;
+        cov[j] = 0;
+        mark[j] = 0;
+      } else found[kept++] = j;
+    }
+    return kept;
   }
 }
 

@@ -64,7 +64,12 @@ export class Scorer {
   /** 1 for documents found in this block; `found` lists them. */
   private readonly mark: Uint8Array;
   private readonly found: Int32Array;
-  /** The block's found documents in order, when there are many. */
+  /**
+   * A bit for every document found in this block (and not cleared when pruning forgets one:
+   * `mark` says which are still found), so that the block ends in document order without sorting.
+   */
+  private readonly foundBits: Int32Array;
+  /** The block's found documents in order. */
   private readonly order: Int32Array;
   private foundCount = 0;
   /** The stamp of the last group that reached a document (<< 2), with that group's field flags. */
@@ -75,6 +80,8 @@ export class Scorer {
   private readonly vseen: Int32Array;
   private readonly vfound: Int32Array;
   private groupStamp = 0;
+  /** Found documents checked before a pass of forgetting that forgets none of them stops (64 in a full block). */
+  private readonly forgetSample: number;
   private variantStamp = 0;
 
   constructor(
@@ -85,6 +92,8 @@ export class Scorer {
     this.cov = new Uint32Array(blockSize);
     this.mark = new Uint8Array(blockSize);
     this.found = new Int32Array(blockSize);
+    this.foundBits = new Int32Array((blockSize + 31) >>> 5);
+    this.forgetSample = Math.max(8, blockSize >>> 7);
     this.order = new Int32Array(blockSize);
     this.seen = new Int32Array(blockSize);
     this.best = new Float64Array(blockSize);
@@ -140,46 +149,65 @@ export class Scorer {
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
-      if (restricted) this.dropWhere((j) => pruner!.canForget(this.score[j]!, this.cov[j]!, position));
+      if (restricted) this.foundCount = pruner!.forget(position, this.found, this.foundCount, this.score, this.cov, this.mark, this.forgetSample);
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
       for (let k = 0; k < variants.length; k++) {
         if (!restricted && pruner !== undefined && position > 0 && k > 0) restricted = pruner.canRestrict(position, k);
-        this.fold(this.gather(variants[k]!, lo, hi, restricted), stamp, false);
+        this.fold(this.gather(variants[k]!, lo, hi, restricted), stamp, false, k === 0, variants.length === 1);
       }
     });
     // Optional groups only add to documents the required ones found.
     for (const group of plan.optional) {
       const stamp = this.nextGroupStamp();
-      for (const variant of group.variants) this.fold(this.gather(variant, lo, hi, true), stamp, true);
+      const variants = group.variants;
+      for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true), stamp, true, k === 0, variants.length === 1);
     }
     this.emit(lo, hi, pruner);
   }
 
   /** Appends the block's documents to the results in document order, and clears the block. */
   private emit(lo: number, hi: number, pruner: Pruner | undefined): void {
-    const { score, cov, mark, found } = this;
+    const { score, cov, mark, foundBits, order } = this;
     const n = this.foundCount;
-    if (n === 0) return;
-    let order = found;
-    if (n * 16 > hi - lo) {
-      // Many found: a pass over the block's marks is cheaper than sorting them.
-      order = this.order;
-      for (let j = 0, m = 0; j < hi - lo; j++) {
+    if (n === 0) {
+      // Pruning may have forgotten every document found.
+      foundBits.fill(0);
+      return;
+    }
+    // The found documents in order, from their bits: a pass over a word a 32 documents.
+    let m = 0;
+    const words = (hi - lo + 31) >>> 5;
+    for (let w = 0; w < words; w++) {
+      let bits = foundBits[w]!;
+      if (bits === 0) continue;
+      foundBits[w] = 0;
+      const first = w << 5;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const j = first + 31 - Math.clz32(low);
+        bits ^= low;
         order[m] = j;
         m += mark[j]!;
       }
-    } else found.subarray(0, n).sort();
+    }
     this.ensureRoom(this.touchedCount + n);
     const { touched, scores, covs } = this;
     let out = this.touchedCount;
     if (pruner) {
       out = pruner.finish(lo, order, n, score, cov, touched, scores, covs, out);
-      for (let i = 0; i < n; i++) {
-        const j = order[i]!;
-        score[j] = 0;
-        cov[j] = 0;
-        mark[j] = 0;
+      if (n * 8 > hi - lo) {
+        // Only found documents have accumulators: when they are many, clearing the block is cheaper.
+        score.fill(0, 0, hi - lo);
+        cov.fill(0, 0, hi - lo);
+        mark.fill(0, 0, hi - lo);
+      } else {
+        for (let i = 0; i < n; i++) {
+          const j = order[i]!;
+          score[j] = 0;
+          cov[j] = 0;
+          mark[j] = 0;
+        }
       }
     } else {
       for (let i = 0; i < n; i++) {
@@ -194,21 +222,6 @@ export class Scorer {
     }
     this.touchedCount = out;
     this.foundCount = 0;
-  }
-
-  /** Forgets the block's documents for which `drop` says so (their accumulators back to zero). */
-  private dropWhere(drop: (j: number) => boolean): void {
-    const { score, cov, mark, found } = this;
-    let kept = 0;
-    for (let i = 0; i < this.foundCount; i++) {
-      const j = found[i]!;
-      if (drop(j)) {
-        score[j] = 0;
-        cov[j] = 0;
-        mark[j] = 0;
-      } else found[kept++] = j;
-    }
-    this.foundCount = kept;
   }
 
   /**
@@ -276,12 +289,37 @@ export class Scorer {
   /**
    * Folds the `n` variant sums just gathered into the scores: a document the group reaches for
    * the first time adds its sum; one it reached before adds what the sum scores above the
-   * group's best so far. Optional groups never count toward coverage.
+   * group's best so far. Optional groups never count toward coverage. The group's first variant
+   * reaches every document for the first time, and the group's only one need not note what it
+   * reached for later variants: the same additions, without the bookkeeping.
    */
-  private fold(n: number, stamp: number, optional: boolean): void {
-    const { vsum, vseen, vfound, score, cov, seen, best, mark, found } = this;
+  private fold(n: number, stamp: number, optional: boolean, first: boolean, only: boolean): void {
+    const { vsum, vseen, vfound, score, cov, seen, best, mark, found, foundBits } = this;
     const stamped = stamp << 2;
     let count = this.foundCount;
+    if (first) {
+      for (let i = 0; i < n; i++) {
+        const j = vfound[i]!;
+        const s = vsum[j]!;
+        const flags = vseen[j]! & 3;
+        if (!only) {
+          seen[j] = stamped | flags;
+          best[j] = s;
+        }
+        score[j]! += s;
+        if (!optional) {
+          const c = cov[j]!;
+          if (c === 0) {
+            found[count++] = j;
+            mark[j] = 1;
+            foundBits[j >>> 5]! |= 1 << (j & 31);
+          }
+          cov[j] = c + 1 + coverageStep(flags);
+        }
+      }
+      this.foundCount = count;
+      return;
+    }
     for (let i = 0; i < n; i++) {
       const j = vfound[i]!;
       const s = vsum[j]!;
@@ -296,6 +334,7 @@ export class Scorer {
           if (c === 0) {
             found[count++] = j;
             mark[j] = 1;
+            foundBits[j >>> 5]! |= 1 << (j & 31);
           }
           cov[j] = c + 1 + coverageStep(flags);
         }
