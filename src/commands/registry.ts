@@ -124,14 +124,10 @@ export class CommandRegistry {
     let outcome: CommandOutcome = 'ok';
     const locale = ctx.i18n.locale;
     try {
-      // Papers another process or instance added (an import, a sync) are searchable by the next
-      // command. (A catch-up is awaited only when there is something to catch up: awaiting one
-      // for every command would queue a burst of commands behind one another.)
+      // Papers another process or instance added (a lookup, a sync, a small import) are
+      // searchable by the next command; a large import's catch-up goes on behind the answers.
       if (ctx.library.ready) {
-        await ctx.library
-          .checkStore()
-          .then((stale) => (stale ? ctx.library.catchUp() : false))
-          .catch((err: unknown) => ctx.log.warn({ err }, 'search index catch-up failed; answering from the index as it is'));
+        await ctx.library.catchUpForCommand().catch((err: unknown) => ctx.log.warn({ err }, 'search index catch-up failed; answering from the index as it is'));
       }
       return { locale, ...(await fn()) };
     } catch (err) {
