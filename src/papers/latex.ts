@@ -451,10 +451,13 @@ function accented(base: string, accent: string): string {
 function operator(s: string, name: string, end: number, to: number, out: string): { out: string; next: number } {
   const before = /[\p{L}\p{N})]$/u.test(out) ? ' ' : '';
   const p = skipSpaces(s, end, to);
-  // A space after it where one was, or where a brace or a command's backslash makes room
-  // (`\log{K}`, `\log\alpha`): the text never grows. A lone backslash is not a command.
+  // A space after it where one was, or where a closed brace makes room (`\log{K}`): the text never
+  // grows. A following command's backslash makes room only when the space before did not use
+  // this one's (`\log\alpha`), as that command may be kept whole (`a\log\frac` stays "a log\frac").
+  // A lone backslash is not a command.
   const next = s[p] === '\\' ? (p + 1 < to ? s[p + 1] : undefined) : s[p];
-  const room = p > end || s[p] === '{' || s[p] === '\\';
+  const closed = s[p] === '{' && s.indexOf('}', p) !== -1 && s.indexOf('}', p) < to;
+  const room = p > end || closed || (s[p] === '\\' && before === '');
   const after = p < to && room && next !== undefined && /[\p{L}\p{N}{]/u.test(next) ? ' ' : '';
   return { out: out + before + name + after, next: p };
 }

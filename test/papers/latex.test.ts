@@ -43,6 +43,11 @@ describe('decodeLatex', () => {
     ['$O(d\\log{K})$, O(n\\log(n))', 'O(d log K), O(n log(n))'],
     // A backslash left dangling after an operator is not a command to set off (the text never grows).
     ['frac\\log\\', 'frac log\\'],
+    ['a\\log\\frac', 'a log\\frac'],
+    ['a\\log{', 'a log{'],
+    ['\\log\\alpha', 'log α'],
+    ['a\\log\\frac', 'a log\\frac'],
+    ['\\log\\alpha', 'log α'],
     ['$\\mathbb{R}^n$, $\\mathbb{E}[x]$', 'ℝⁿ, 𝔼[x]'],
     ['$\\frac{1}{2}$, $\\frac{a+b}{c}$, $1/\\sqrt{n}$', '1/2, (a+b)/c, 1/√n'],
     ['$X^\\top Y$, $x^{n+1}$, $\\pi_0$', 'Xᵀ Y, xⁿ⁺¹, π₀'],
