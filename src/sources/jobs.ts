@@ -7,6 +7,7 @@
  * stopped by a shutdown gives the slot up at once.
  */
 import { randomBytes } from 'node:crypto';
+import { Cron } from 'croner';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { JobLeases } from '../store/jobs.js';
@@ -88,4 +89,84 @@ export async function runOncePerSlot(
     await jobs.release(job, owner, !signal?.aborted).catch((err: unknown) => deps.log.warn({ err, job }, 'could not release the lease of a scheduled job; it expires by itself'));
   }
   return true;
+}
+
+/** A daily job of a running bot around one kind of sync (see {@link dailyJob}). */
+export interface DailyJob<T> {
+  /** Arms the job (again after {@link stop}); does nothing when it is armed. */
+  start(): void;
+  /** Disarms the job, aborts a run in flight and waits for it to wind down. */
+  stop(): Promise<void>;
+  /** Runs now, or joins the run already under way. Resolves to its result; never rejects. */
+  runNow(): Promise<T | undefined>;
+  /** When the job fires next, or null when it is not armed. */
+  nextRun(): Date | null;
+}
+
+/**
+ * A croner job at `pattern` (UTC) around `run`: one run at a time, a failure logged, never
+ * thrown out of the timer. With `once`, the day (UTC) is the slot: whichever process claims it
+ * first in the store's job leases runs it.
+ * @example dailyJob({ name: 'arXiv sync', pattern: '30 2 * * *', clock, log, run: (signal) => sync(signal), armed: (next) => log.info({ next }, 'scheduled') })
+ */
+export function dailyJob<T>(options: {
+  name: string;
+  pattern: string;
+  once?: OncePerSlot;
+  clock: Clock;
+  log: Logger;
+  run: (signal: AbortSignal) => Promise<T | undefined>;
+  /** Told when the job is armed, with its next run. */
+  armed: (next: Date | null) => void;
+}): DailyJob<T> {
+  const { name, clock, log, once } = options;
+  let job: Cron | undefined;
+  let running: Promise<T | undefined> | undefined;
+  let controller: AbortController | undefined;
+  /** Claimed slots to hand back if the job is stopped while they run. */
+  const stopping = new Set<() => void>();
+
+  const runNow = (): Promise<T | undefined> => {
+    if (running) {
+      log.info(`${name} already running; not starting another`);
+      return running;
+    }
+    controller = new AbortController();
+    running = options.run(controller.signal).finally(() => {
+      running = undefined;
+      controller = undefined;
+    });
+    return running;
+  };
+
+  return {
+    start() {
+      if (job) return;
+      job = new Cron(options.pattern, { timezone: 'UTC', protect: true, catch: (err: unknown) => log.error({ err }, `${name} job failed`) }, async () => {
+        if (!once) {
+          await runNow();
+          return;
+        }
+        const day = clock.now().toISOString().slice(0, 10);
+        const signal = new AbortController();
+        const stopped = () => signal.abort();
+        stopping.add(stopped);
+        try {
+          await runOncePerSlot(once, day, { clock, log }, () => runNow(), signal.signal);
+        } finally {
+          stopping.delete(stopped);
+        }
+      });
+      options.armed(job.nextRun());
+    },
+    async stop() {
+      job?.stop();
+      job = undefined;
+      for (const stopped of stopping) stopped();
+      controller?.abort();
+      await running;
+    },
+    runNow,
+    nextRun: () => job?.nextRun() ?? null,
+  };
 }

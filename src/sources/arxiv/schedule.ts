@@ -5,9 +5,8 @@
  * With `once`, the day's sync is claimed in the store first, so that of several processes or
  * instances sharing it one syncs (see `../jobs.ts`).
  */
-import { Cron } from 'croner';
 import { systemClock, type Clock } from '../clock.js';
-import { runOncePerSlot, type OncePerSlot } from '../jobs.js';
+import { dailyJob, type DailyJob, type OncePerSlot } from '../jobs.js';
 import { fetchHttpGet, type HttpGet } from './client.js';
 import { formatSyncSummary } from './summary.js';
 import { syncArxiv, type SyncDeps, type SyncSummary } from './sync.js';
@@ -23,16 +22,8 @@ export interface ScheduleDeps extends Omit<SyncDeps, 'http' | 'clock'> {
   once?: OncePerSlot;
 }
 
-export interface ArxivSchedule {
-  /** Arms the daily job (again after {@link stop}); does nothing when it is armed. */
-  start(): void;
-  /** Disarms the job, aborts a sync in flight and waits for it to wind down. */
-  stop(): Promise<void>;
-  /** Syncs now, or joins the sync already running. Resolves to its summary; never rejects. */
-  runNow(): Promise<SyncSummary | undefined>;
-  /** When the job fires next, or null when it is not armed. */
-  nextRun(): Date | null;
-}
+/** The daily job: `start`, `stop`, `runNow` (joins a sync under way), `nextRun`. */
+export type ArxivSchedule = DailyJob<SyncSummary>;
 
 /**
  * The cron pattern of a daily time `HH:MM`.
@@ -54,12 +45,6 @@ export function scheduleArxivSync(deps: ScheduleDeps, clock: Clock = systemClock
   const pattern = cronPattern(deps.config.syncTime);
   const http = deps.http ?? fetchHttpGet();
   const { log } = deps;
-  let job: Cron | undefined;
-  let running: Promise<SyncSummary | undefined> | undefined;
-  let controller: AbortController | undefined;
-  /** Claimed slots to hand back if the schedule is stopped while they run. */
-  const stopping = new Set<() => void>();
-
   const sync = async (signal: AbortSignal): Promise<SyncSummary | undefined> => {
     let summary: SyncSummary;
     try {
@@ -82,48 +67,13 @@ export function scheduleArxivSync(deps: ScheduleDeps, clock: Clock = systemClock
     return summary;
   };
 
-  const runNow = (): Promise<SyncSummary | undefined> => {
-    if (running) {
-      log.info('an arXiv sync is already running; not starting another');
-      return running;
-    }
-    controller = new AbortController();
-    running = sync(controller.signal).finally(() => {
-      running = undefined;
-      controller = undefined;
-    });
-    return running;
-  };
-
-  return {
-    start() {
-      if (job) return;
-      job = new Cron(pattern, { timezone: 'UTC', protect: true, catch: (err: unknown) => log.error({ err }, 'arXiv sync job failed') }, async () => {
-        if (!deps.once) {
-          await runNow();
-          return;
-        }
-        // The day (UTC) is the slot: whichever process claims it first syncs it.
-        const day = clock.now().toISOString().slice(0, 10);
-        const signal = new AbortController();
-        const stopped = () => signal.abort();
-        stopping.add(stopped);
-        try {
-          await runOncePerSlot(deps.once, day, { clock, log }, () => runNow(), signal.signal);
-        } finally {
-          stopping.delete(stopped);
-        }
-      });
-      log.info({ next: job.nextRun()?.toISOString(), pattern }, 'daily arXiv sync scheduled (UTC)');
-    },
-    async stop() {
-      job?.stop();
-      job = undefined;
-      for (const stopped of stopping) stopped();
-      controller?.abort();
-      await running;
-    },
-    runNow,
-    nextRun: () => job?.nextRun() ?? null,
-  };
+  return dailyJob({
+    name: 'arXiv sync',
+    pattern,
+    once: deps.once,
+    clock,
+    log,
+    run: sync,
+    armed: (next) => log.info({ next: next?.toISOString(), pattern }, 'daily arXiv sync scheduled (UTC)'),
+  });
 }

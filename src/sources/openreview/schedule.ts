@@ -6,11 +6,10 @@
  * is claimed in the store's job leases first, so that of several processes or instances sharing
  * the store one syncs (see `../jobs.ts`); the venues' last syncs are in the shared harvest state.
  */
-import { Cron } from 'croner';
 import type { HarvestStore } from '../../store/harvests.js';
 import { systemClock, type Clock } from '../clock.js';
 import { fetchHttp, type HttpRequest } from '../http.js';
-import { runOncePerSlot, type OncePerSlot } from '../jobs.js';
+import { dailyJob, type DailyJob, type OncePerSlot } from '../jobs.js';
 import { formatOpenReviewSummary } from './summary.js';
 import { syncOpenReview, venueKey, type OpenReviewSyncDeps, type OpenReviewSyncSummary, type VenueState } from './sync.js';
 
@@ -55,13 +54,8 @@ export interface OpenReviewScheduleDeps extends Omit<OpenReviewSyncDeps, 'http' 
   once?: OncePerSlot;
 }
 
-export interface OpenReviewSchedule {
-  start(): void;
-  stop(): Promise<void>;
-  /** Syncs the due venues now (or joins the sync running); never rejects. */
-  runNow(): Promise<OpenReviewSyncSummary | undefined>;
-  nextRun(): Date | null;
-}
+/** The daily check: `runNow` syncs the due venues now (or joins the sync under way). */
+export type OpenReviewSchedule = DailyJob<OpenReviewSyncSummary>;
 
 /**
  * @example
@@ -71,12 +65,6 @@ export interface OpenReviewSchedule {
 export function scheduleOpenReviewSync(deps: OpenReviewScheduleDeps, clock: Clock = systemClock): OpenReviewSchedule {
   const http = deps.http ?? fetchHttp();
   const { log } = deps;
-  let job: Cron | undefined;
-  let running: Promise<OpenReviewSyncSummary | undefined> | undefined;
-  let controller: AbortController | undefined;
-  /** Claimed slots to hand back if the schedule is stopped while they run. */
-  const stopping = new Set<() => void>();
-
   const sync = async (signal: AbortSignal): Promise<OpenReviewSyncSummary | undefined> => {
     const venues = await dueVenues(deps.config.venues, deps.harvests, clock.now());
     if (venues.length === 0) return undefined;
@@ -98,45 +86,19 @@ export function scheduleOpenReviewSync(deps: OpenReviewScheduleDeps, clock: Cloc
     return summary;
   };
 
-  const runNow = (): Promise<OpenReviewSyncSummary | undefined> => {
-    if (running) return running;
-    controller = new AbortController();
-    running = sync(controller.signal).finally(() => {
-      running = undefined;
-      controller = undefined;
-    });
-    return running;
-  };
-
+  const job = dailyJob({
+    name: 'OpenReview sync',
+    pattern: CHECK_PATTERN,
+    once: deps.once,
+    clock,
+    log,
+    run: sync,
+    armed: (next) => log.info({ venues: deps.config.venues, next: next?.toISOString() }, 'OpenReview venues kept fresh: weekly, daily in the month after decisions'),
+  });
   return {
+    ...job,
     start() {
-      if (job || deps.config.venues.length === 0) return;
-      job = new Cron(CHECK_PATTERN, { timezone: 'UTC', protect: true, catch: (err: unknown) => log.error({ err }, 'OpenReview sync job failed') }, async () => {
-        if (!deps.once) {
-          await runNow();
-          return;
-        }
-        // The day (UTC) is the slot: whichever process claims it first checks and syncs the due venues.
-        const day = clock.now().toISOString().slice(0, 10);
-        const signal = new AbortController();
-        const stopped = () => signal.abort();
-        stopping.add(stopped);
-        try {
-          await runOncePerSlot(deps.once, day, { clock, log }, () => runNow(), signal.signal);
-        } finally {
-          stopping.delete(stopped);
-        }
-      });
-      log.info({ venues: deps.config.venues, next: job.nextRun()?.toISOString() }, 'OpenReview venues kept fresh: weekly, daily in the month after decisions');
+      if (deps.config.venues.length > 0) job.start();
     },
-    async stop() {
-      job?.stop();
-      job = undefined;
-      for (const stopped of stopping) stopped();
-      controller?.abort();
-      await running;
-    },
-    runNow,
-    nextRun: () => job?.nextRun() ?? null,
   };
 }
