@@ -9,7 +9,6 @@
  * repeated after a lost connection without effect (see `connection.ts`).
  */
 import type { Message } from '../../i18n/index.js';
-import type { DigestDays } from '../../digest/schedule.js';
 import type {
   ChatPlatform,
   DigestRun,
@@ -19,50 +18,11 @@ import type {
   PartFailure,
   RunPlan,
   RunRef,
-  RunState,
   Subscription,
 } from '../../digest/store.js';
+import { leaseUntil, toRun, toSubscription, type RunRow, type SubscriptionRow } from '../digestRows.js';
 import type pg from 'pg';
 import type { Postgres } from './connection.js';
-
-interface SubscriptionRow {
-  id: number;
-  platform: ChatPlatform;
-  workspace: string;
-  channel: string;
-  query: string;
-  label: string;
-  time: string;
-  timezone: string;
-  days: DigestDays;
-  count: number;
-  fill: boolean;
-  created_by: string;
-  created_at: string;
-  last_slot: string | null;
-  last_digest_at: string | null;
-  status: 'active' | 'paused';
-  paused_reason: string | null;
-  locale: string | null;
-}
-
-interface RunRow {
-  subscription_id: number;
-  slot: string;
-  papers: string;
-  parts: number;
-  parts_done: number;
-  in_flight: boolean;
-  in_flight_since: string | null;
-  state: RunState;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  lease_owner: string | null;
-  lease_until: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** The run `$1`/`$2` held by owner `$3`. */
 const OURS = 'subscription_id = $1 AND slot = $2 AND lease_owner = $3';
@@ -140,7 +100,7 @@ export class PgDigestStore implements DigestStore {
       const { rows } = await client.query<RunRow>(
         `INSERT INTO digest_runs (subscription_id, slot, papers, parts, state, lease_owner, lease_until, created_at, updated_at)
          VALUES ($1, $2, $3, $4, 'sending', $5, $6, $7, $7) ON CONFLICT DO NOTHING RETURNING *`,
-        [sub.id, slot, content, parts, lease.owner, until(lease), at],
+        [sub.id, slot, content, parts, lease.owner, leaseUntil(lease), at],
       );
       if (rows.length === 0) return undefined;
       if (keys.length > 0) {
@@ -161,7 +121,7 @@ export class PgDigestStore implements DigestStore {
       `UPDATE digest_runs SET lease_owner = $3, lease_until = $4
        WHERE subscription_id = $1 AND slot = $2 AND state = 'sending' AND (lease_owner IS NULL OR lease_owner = $3 OR lease_until <= $5)
          AND (next_attempt_at IS NULL OR next_attempt_at <= $5) RETURNING *`,
-      [run.subscriptionId, run.slot, lease.owner, until(lease), lease.now.toISOString()],
+      [run.subscriptionId, run.slot, lease.owner, leaseUntil(lease), lease.now.toISOString()],
     );
     return rows[0] && toRun(rows[0]);
   }
@@ -171,7 +131,7 @@ export class PgDigestStore implements DigestStore {
       run.subscriptionId,
       run.slot,
       lease.owner,
-      until(lease),
+      leaseUntil(lease),
     ]);
     return rows[0] && toRun(rows[0]);
   }
@@ -255,54 +215,4 @@ async function release(client: pg.PoolClient, sub: Subscription, run: DigestRun,
   if (paperIds.length === 0) return;
   await client.query('DELETE FROM digest_ledger WHERE platform = $1 AND channel = $2 AND paper_id = ANY($3::text[])', [sub.platform, sub.channel, paperIds]);
   await client.query(REWIND, [sub.id, run.since]);
-}
-
-function until(lease: Lease): string {
-  return new Date(lease.now.getTime() + lease.ttlMs).toISOString();
-}
-
-function toSubscription(row: SubscriptionRow): Subscription {
-  return {
-    id: row.id,
-    platform: row.platform,
-    workspace: row.workspace,
-    channel: row.channel,
-    query: row.query,
-    label: row.label,
-    time: row.time,
-    timezone: row.timezone,
-    days: row.days,
-    count: row.count,
-    fill: row.fill,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    ...(row.last_slot && { lastSlot: row.last_slot }),
-    ...(row.last_digest_at && { lastDigestAt: row.last_digest_at }),
-    status: row.status,
-    ...(row.paused_reason && { pausedReason: row.paused_reason }),
-    ...(row.locale && { locale: row.locale }),
-  };
-}
-
-function toRun(row: RunRow): DigestRun {
-  const content = JSON.parse(row.papers) as { ids: string[]; fill: boolean; since: string };
-  return {
-    subscriptionId: row.subscription_id,
-    slot: row.slot,
-    papers: content.ids,
-    fill: content.fill,
-    since: content.since,
-    parts: row.parts,
-    partsDone: row.parts_done,
-    inFlight: row.in_flight,
-    ...(row.in_flight_since && { inFlightSince: row.in_flight_since }),
-    state: row.state,
-    attempts: row.attempts,
-    ...(row.next_attempt_at && { nextAttemptAt: row.next_attempt_at }),
-    ...(row.last_error && { lastError: row.last_error }),
-    ...(row.lease_owner && { leaseOwner: row.lease_owner }),
-    ...(row.lease_until && { leaseUntil: row.lease_until }),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

@@ -8,7 +8,6 @@
  */
 import type { Message } from '../../i18n/index.js';
 import type { Db } from './db.js';
-import type { DigestDays } from '../../digest/schedule.js';
 import type {
   ChatPlatform,
   DigestRun,
@@ -18,48 +17,9 @@ import type {
   PartFailure,
   RunPlan,
   RunRef,
-  RunState,
   Subscription,
 } from '../../digest/store.js';
-
-interface SubscriptionRow {
-  id: number;
-  platform: ChatPlatform;
-  workspace: string;
-  channel: string;
-  query: string;
-  label: string;
-  time: string;
-  timezone: string;
-  days: DigestDays;
-  count: number;
-  fill: number;
-  created_by: string;
-  created_at: string;
-  last_slot: string | null;
-  last_digest_at: string | null;
-  status: 'active' | 'paused';
-  paused_reason: string | null;
-  locale: string | null;
-}
-
-interface RunRow {
-  subscription_id: number;
-  slot: string;
-  papers: string;
-  parts: number;
-  parts_done: number;
-  in_flight: number;
-  in_flight_since: string | null;
-  state: RunState;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
-  lease_owner: string | null;
-  lease_until: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import { leaseUntil, toRun, toSubscription, type RunRow, type SubscriptionRow } from '../digestRows.js';
 
 const RUN = 'subscription_id = @id AND slot = @slot';
 const OURS = `${RUN} AND lease_owner = @owner`;
@@ -162,7 +122,7 @@ export class SqliteDigestStore implements DigestStore {
     const content = JSON.stringify({ ids: plan.papers.map((p) => p.id), fill: plan.fill, since: plan.since });
     const inserted = this.db
       .transaction(() => {
-        const { changes } = this.stmts.insertRun.run({ id: sub.id, slot, papers: content, parts, owner: lease.owner, until: until(lease), now: at });
+        const { changes } = this.stmts.insertRun.run({ id: sub.id, slot, papers: content, parts, owner: lease.owner, until: leaseUntil(lease), now: at });
         if (changes === 0) return false;
         for (const paper of plan.papers) for (const key of paper.keys) this.stmts.record.run(sub.platform, sub.channel, key, paper.id, at);
         // The next digest takes papers first seen after the newest this one could see.
@@ -175,12 +135,12 @@ export class SqliteDigestStore implements DigestStore {
   }
 
   async claimRun(run: RunRef, lease: Lease): Promise<DigestRun | undefined> {
-    const row = this.stmts.claim.get({ ...ref(run), owner: lease.owner, until: until(lease), now: lease.now.toISOString() }) as RunRow | undefined;
+    const row = this.stmts.claim.get({ ...ref(run), owner: lease.owner, until: leaseUntil(lease), now: lease.now.toISOString() }) as RunRow | undefined;
     return row && toRun(row);
   }
 
   async renewLease(run: RunRef, lease: Lease): Promise<DigestRun | undefined> {
-    const row = this.stmts.renew.get({ ...ref(run), owner: lease.owner, until: until(lease) }) as RunRow | undefined;
+    const row = this.stmts.renew.get({ ...ref(run), owner: lease.owner, until: leaseUntil(lease) }) as RunRow | undefined;
     return row && toRun(row);
   }
 
@@ -248,54 +208,4 @@ export class SqliteDigestStore implements DigestStore {
 
 function ref(run: RunRef): { id: number; slot: string } {
   return { id: run.subscriptionId, slot: run.slot };
-}
-
-function until(lease: Lease): string {
-  return new Date(lease.now.getTime() + lease.ttlMs).toISOString();
-}
-
-function toSubscription(row: SubscriptionRow): Subscription {
-  return {
-    id: row.id,
-    platform: row.platform,
-    workspace: row.workspace,
-    channel: row.channel,
-    query: row.query,
-    label: row.label,
-    time: row.time,
-    timezone: row.timezone,
-    days: row.days,
-    count: row.count,
-    fill: row.fill === 1,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    ...(row.last_slot && { lastSlot: row.last_slot }),
-    ...(row.last_digest_at && { lastDigestAt: row.last_digest_at }),
-    status: row.status,
-    ...(row.paused_reason && { pausedReason: row.paused_reason }),
-    ...(row.locale && { locale: row.locale }),
-  };
-}
-
-function toRun(row: RunRow): DigestRun {
-  const content = JSON.parse(row.papers) as { ids: string[]; fill: boolean; since: string };
-  return {
-    subscriptionId: row.subscription_id,
-    slot: row.slot,
-    papers: content.ids,
-    fill: content.fill,
-    since: content.since,
-    parts: row.parts,
-    partsDone: row.parts_done,
-    inFlight: row.in_flight === 1,
-    ...(row.in_flight_since && { inFlightSince: row.in_flight_since }),
-    state: row.state,
-    attempts: row.attempts,
-    ...(row.next_attempt_at && { nextAttemptAt: row.next_attempt_at }),
-    ...(row.last_error && { lastError: row.last_error }),
-    ...(row.lease_owner && { leaseOwner: row.lease_owner }),
-    ...(row.lease_until && { leaseUntil: row.lease_until }),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
