@@ -37,20 +37,7 @@ export function firstAppeared(entry: Pick<ArxivEntry, 'published' | 'announced' 
  * //   labels: ['cs.LG'], links: { page: 'https://arxiv.org/abs/2504.09001', pdf: 'https://arxiv.org/pdf/2504.09001' }, … } }
  */
 export function entryToRecord(entry: ArxivEntry): MapResult {
-  const date = firstAppeared(entry);
-  const record: PaperRecordInput = {
-    sourceKey: `arxiv:${entry.id}`,
-    title: entry.title,
-    authors: entry.authors.slice(0, MAX_AUTHORS),
-    abstract: entry.abstract,
-    venue: 'arXiv',
-    year: date ? Number(date.slice(0, 4)) : null,
-    labels: entry.categories.slice(0, 50),
-    links: { page: `https://arxiv.org/abs/${entry.id}`, pdf: `https://arxiv.org/pdf/${entry.id}` },
-    externalIds: defined({ arxiv: entry.id, doi: entry.doi }),
-    ...(date ? { published: date } : {}),
-  };
-  return validate(record);
+  return arxivRecord(entry, firstAppeared(entry));
 }
 
 /**
@@ -63,7 +50,11 @@ export function entryToRecord(entry: ArxivEntry): MapResult {
  * // { ok: true, record: { sourceKey: 'arxiv:2401.00001', venue: 'arXiv', year: 2023, published: '2023-12-29', labels: ['cs.LG', 'stat.ML'], … } }
  */
 export function oaiRecordToRecord(entry: OaiRecord): MapResult {
-  const date = entry.created;
+  return arxivRecord(entry, entry.created);
+}
+
+/** A paper record from what a feed entry and an OAI-PMH record share, dated by the first version (`YYYY-MM-DD`). */
+function arxivRecord(entry: ArxivEntry | OaiRecord, date: string | undefined): MapResult {
   const record: PaperRecordInput = {
     sourceKey: `arxiv:${entry.id}`,
     title: entry.title,
