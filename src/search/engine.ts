@@ -324,11 +324,12 @@ export class SearchEngine {
     // Sorting n candidates costs about n log n; walking the newest-first order until `keep` of
     // them turn up costs about keep × library / n.
     if (keep === Infinity || (list && list.length * list.length <= 4 * keep * view.liveCount)) {
-      const out: Array<{ doc: number; score: number }> = [];
-      if (list) for (const d of list) if (passes(d)) out.push({ doc: d, score: 0 });
-      if (!list) for (let d = 0; d < view.docCount; d++) if (passes(d)) out.push({ doc: d, score: 0 });
+      const out: number[] = [];
+      if (list) for (const d of list) if (passes(d)) out.push(d);
+      if (!list) for (let d = 0; d < view.docCount; d++) if (passes(d)) out.push(d);
       result.total = out.length;
-      return this.newestFirst(out).slice(0, keep);
+      const sorted = view.sortNewest(out);
+      return Array.from(sorted.subarray(0, Math.min(sorted.length, keep)), (doc) => ({ doc, score: 0 }));
     }
     let total = 0;
     const stamp = this.stamp;

@@ -44,8 +44,8 @@ export function compileFilter(
   if (firstSeenAfter) {
     const after = firstSeenAfter.getTime() / 1000;
     const recent = view.docsFirstSeenAfter(after);
-    if (recent) narrow(recent);
-    else checks.push((d) => view.firstSeen(d) > after);
+    if (recent === 'many') checks.push((d) => view.firstSeen(d) > after);
+    else if (recent !== 'every') narrow(recent);
   }
 
   if (query.venues.length > 0) {

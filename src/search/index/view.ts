@@ -48,6 +48,7 @@ export class IndexView {
   private readonly extraById: string[] = [];
   private readonly topicDocs = new Map<number, Int32Array>();
   private firstSeenOrder: { docs: Int32Array; times: Float64Array } | undefined;
+  private readonly newestRanks = new WeakMap<SegmentData, Int32Array>();
 
   constructor(readonly base: SegmentData) {
     this.parts = [{ data: base, docBase: 0, deadCount: 0 }];
@@ -179,8 +180,13 @@ export class IndexView {
 
   /** The segment holding global document `g`. */
   partOf(g: number): Part {
+    return this.parts[this.partIndexOf(g)]!;
+  }
+
+  /** The position in {@link parts} of the segment holding global document `g`. */
+  partIndexOf(g: number): number {
     const parts = this.parts;
-    if (g < parts[0]!.data.docCount) return parts[0]!;
+    if (g < parts[0]!.data.docCount) return 0;
     let lo = 1;
     let hi = parts.length - 1;
     while (lo < hi) {
@@ -188,7 +194,7 @@ export class IndexView {
       if (parts[mid]!.docBase <= g) lo = mid;
       else hi = mid - 1;
     }
-    return parts[lo]!;
+    return lo;
   }
 
   storeDoc(g: number): number {
@@ -267,18 +273,11 @@ export class IndexView {
   }
 
   /**
-   * Live documents first seen after `seconds`, ascending; undefined when that is more than an
-   * eighth of the library (then a per-document check is cheaper than a list).
+   * Live documents first seen after `seconds`: 'every' live document, 'many' (more than an
+   * eighth of the library: a per-document check is cheaper than a list), or the few, ascending.
    */
-  docsFirstSeenAfter(seconds: number): Int32Array | undefined {
-    if (!this.firstSeenOrder) {
-      const docs: number[] = [];
-      this.forEachLive((g) => docs.push(g));
-      const times = Float64Array.from(docs, (g) => this.firstSeen(g));
-      const order = Int32Array.from(docs.keys()).sort((a, b) => times[a]! - times[b]!);
-      this.firstSeenOrder = { docs: Int32Array.from(order, (i) => docs[i]!), times: Float64Array.from(order, (i) => times[i]!) };
-    }
-    const { docs, times } = this.firstSeenOrder;
+  docsFirstSeenAfter(seconds: number): Int32Array | 'many' | 'every' {
+    const { docs, times } = (this.firstSeenOrder ??= this.orderByFirstSeen());
     let lo = 0;
     let hi = times.length;
     while (lo < hi) {
@@ -286,8 +285,36 @@ export class IndexView {
       if (times[mid]! <= seconds) lo = mid + 1;
       else hi = mid;
     }
-    if ((times.length - lo) * 8 > times.length) return undefined;
+    if (lo === 0) return 'every';
+    if ((times.length - lo) * 8 > times.length) return 'many';
     return docs.slice(lo).sort();
+  }
+
+  /**
+   * Live documents in first-seen order (ties in document order). Papers imported together share
+   * their time, so each finds its place by the first position of its time among the sorted
+   * times (a native numeric sort) instead of through a comparator.
+   */
+  private orderByFirstSeen(): { docs: Int32Array; times: Float64Array } {
+    const live: number[] = [];
+    this.forEachLive((g) => live.push(g));
+    const n = live.length;
+    const times = Float64Array.from(live, (g) => this.firstSeen(g));
+    const sorted = times.slice().sort();
+    const taken = new Int32Array(n);
+    const docs = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const t = times[i]!;
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sorted[mid]! < t) lo = mid + 1;
+        else hi = mid;
+      }
+      docs[lo + taken[lo]!++] = live[i]!;
+    }
+    return { docs, times: sorted };
   }
 
   /**
@@ -302,8 +329,7 @@ export class IndexView {
       while (pos[i]! < p.data.docCount && this.dead[p.docBase + p.data.newestOrder[pos[i]!]!] === 1) pos[i]!++;
       return pos[i]! < p.data.docCount ? p.docBase + p.data.newestOrder[pos[i]!]! : -1;
     };
-    const newer = (a: number, b: number) =>
-      this.year(a) - this.year(b) || this.standing(a) - this.standing(b) || this.firstSeen(a) - this.firstSeen(b) || this.storeDoc(b) - this.storeDoc(a);
+    const newer = (a: number, b: number) => this.newer(a, b);
     for (;;) {
       let best = -1;
       let bestDoc = -1;
@@ -317,6 +343,60 @@ export class IndexView {
       if (best < 0 || !fn(bestDoc)) return;
       pos[best]!++;
     }
+  }
+
+  /**
+   * `docs` (live, distinct) newest first, in the order {@link walkNewest} visits them: within a
+   * segment that is its stored order, so each segment's documents are sorted by their rank in
+   * it (a native numeric sort), and the few segments are merged. Costs n log n numeric
+   * comparisons where a comparator over four arrays cost many times that.
+   */
+  sortNewest(docs: ArrayLike<number>): Int32Array {
+    const parts = this.parts;
+    const partAt = new Uint32Array(docs.length);
+    const counts = new Int32Array(parts.length);
+    for (let i = 0; i < docs.length; i++) counts[(partAt[i] = this.partIndexOf(docs[i]!))]!++;
+    const ranks = Array.from(counts, (n) => new Int32Array(n));
+    const rankOf = parts.map((p, at) => (counts[at]! > 0 ? this.newestRankOf(p) : new Int32Array(0)));
+    counts.fill(0);
+    for (let i = 0; i < docs.length; i++) {
+      const at = partAt[i]!;
+      ranks[at]![counts[at]!++] = rankOf[at]![docs[i]! - parts[at]!.docBase]!;
+    }
+    const sorted = ranks.map((order, at) => {
+      const { docBase, data } = parts[at]!;
+      order.sort();
+      for (let i = 0; i < order.length; i++) order[i] = docBase + data.newestOrder[order[i]!]!;
+      return order;
+    });
+    if (sorted.length === 1) return sorted[0]!;
+    const out = new Int32Array(docs.length);
+    const pos = new Array<number>(sorted.length).fill(0);
+    for (let n = 0; n < out.length; n++) {
+      let best = -1;
+      for (let i = 0; i < sorted.length; i++) {
+        if (pos[i]! < sorted[i]!.length && (best < 0 || this.newer(sorted[i]![pos[i]!]!, sorted[best]![pos[best]!]!) > 0)) best = i;
+      }
+      out[n] = sorted[best]![pos[best]!++]!;
+    }
+    return out;
+  }
+
+  /** Positive when document `a` comes before `b` newest first (year, distinction, first seen, then the lower store document). */
+  private newer(a: number, b: number): number {
+    return this.year(a) - this.year(b) || this.standing(a) - this.standing(b) || this.firstSeen(a) - this.firstSeen(b) || this.storeDoc(b) - this.storeDoc(a);
+  }
+
+  /** Per local document of segment `p`: its position in the segment's newest-first order (made on first use). */
+  private newestRankOf(p: Part): Int32Array {
+    let rank = this.newestRanks.get(p.data);
+    if (!rank) {
+      const order = p.data.newestOrder;
+      rank = new Int32Array(order.length);
+      for (let i = 0; i < order.length; i++) rank[order[i]!] = i;
+      this.newestRanks.set(p.data, rank);
+    }
+    return rank;
   }
 
   /**
