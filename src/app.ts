@@ -167,12 +167,12 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
  * the classifier built from it. The classifier is compiled on first use: a bot that only
  * searches never needs it, and compiling it is a good part of start-up.
  */
-export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Taxonomy; taxonomyHash: string; classify: Classifier } {
+export function loadTopics(path: string = defaultTaxonomyPath()): { taxonomy: Taxonomy; taxonomyHash: string; classify: Classifier; taxonomyPath: string } {
   const taxonomy = loadTaxonomy(path);
   const taxonomyHash = createHash('sha1').update(readFileSync(path)).digest('hex').slice(0, 16);
   let compiled: Classifier | undefined;
   const classify: Classifier = (paper) => (compiled ??= createClassifier(taxonomy))(paper);
-  return { taxonomy, taxonomyHash, classify };
+  return { taxonomy, taxonomyHash, classify, taxonomyPath: path };
 }
 
 /**

@@ -12,18 +12,20 @@ import { formatSummary } from '../../src/ingest/summary.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
 import { openStores } from '../../src/store/open.js';
+import { ClassifierThread } from '../../src/topics/classifierThread.js';
 import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 
-/** Imports larger than this are indexed while they run, by a worker thread on the second core. */
+/** Imports larger than this are classified and indexed while they run, by worker threads on the second core. */
 const BACKGROUND_INDEX_BYTES = 32 << 20;
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
   if (paths.length === 0) throw new UserError('cli.giveFiles');
-  const { taxonomy, taxonomyHash, classify } = loadTopics();
+  const { taxonomy, taxonomyHash, classify, taxonomyPath } = loadTopics();
   const stores = await openStores(config, { log, bulk: true });
   const store = stores.papers;
   const stop = abortOnSignal('Stopping after the current batch');
+  let classifier: ClassifierThread | undefined;
   try {
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
@@ -33,15 +35,20 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const summary = await ingestPaths(paths, {
       store,
       classify,
+      classifyAhead: (papers) => classifier?.classify(papers) ?? Promise.resolve(undefined),
       onProgress: (p) => {
         bar.update(p);
-        indexing ??= p.bytesTotal >= BACKGROUND_INDEX_BYTES ? IngestIndexer.start(source, stores.target, config.indexPath, log) : undefined;
+        if (p.bytesTotal >= BACKGROUND_INDEX_BYTES) {
+          indexing ??= IngestIndexer.start(source, stores.target, config.indexPath, log);
+          classifier ??= new ClassifierThread(taxonomyPath);
+        }
         void indexing?.then((indexer) => indexer.notify());
       },
       signal: stop.signal,
       userAgent: config.userAgent,
     });
     bar.done();
+    await classifier?.close();
     const ingestSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
@@ -56,6 +63,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
+    await classifier?.close();
     stop.dispose();
     await stores.close();
   }

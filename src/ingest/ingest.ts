@@ -32,12 +32,17 @@ export interface IngestDeps {
   now?: () => Date;
   /** Hears about progress after every committed batch and at the end of every file. */
   onProgress?: (progress: IngestProgress) => void;
-  /** Once aborted, the import commits the records it holds (less than a batch) and stops. */
+  /** Once aborted, the import commits the records it holds (less than a batch; with `classifyAhead`, also the batch handed on) and stops. */
   signal?: AbortSignal;
   /** Records written per transaction (default {@link DEFAULT_BATCH_SIZE}). */
   batchSize?: number;
   /** The User-Agent for files fetched from URLs. */
   userAgent?: string;
+  /**
+   * Works out a batch's topics elsewhere (another thread) while the next batch is read; the same
+   * topics `classify` gives, or undefined to leave them to `classify`.
+   */
+  classifyAhead?: (papers: readonly PaperRecord[]) => Promise<string[][] | undefined>;
 }
 
 /** A record that did not go in, and why. */
@@ -100,6 +105,7 @@ export async function ingestPaths(paths: readonly string[], deps: IngestDeps): P
       break;
     }
   }
+  await run.drain();
   return summary;
 }
 
@@ -108,6 +114,8 @@ class Run {
   private bytesBefore = 0;
   private records = 0;
   private readonly batchSize: number;
+  /** The writes of the batches handed on so far, in order. */
+  private pending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: IngestDeps,
@@ -154,15 +162,10 @@ class Run {
         const mapped = item.error === undefined ? plan.map(item.value) : { ok: false as const, reason: item.error };
         if (mapped.ok) batch.push({ record: mapped.record, line: item.line, index: item.index });
         else this.reject(path, item, mapped.reason);
-        if (batch.length >= this.batchSize) {
-          await this.write(path, plan.source, batch.splice(0));
-          report();
-        }
+        if (batch.length >= this.batchSize) await this.queue(path, plan.source, batch.splice(0), report);
         if (this.deps.signal?.aborted) {
-          if (batch.length > 0) {
-            await this.write(path, plan.source, batch);
-            report();
-          }
+          if (batch.length > 0) await this.queue(path, plan.source, batch, report);
+          await this.drain();
           return done('aborted');
         }
       }
@@ -172,19 +175,44 @@ class Run {
       else if (isFsError(error)) this.fail(path, describeFsError(error));
       else throw error;
     }
-    await this.write(path, plan.source, batch);
-    report();
+    await this.queue(path, plan.source, batch, report);
     return done('done');
+  }
+
+  /**
+   * Hands a batch on, to be written after the batches before it. With `classifyAhead` its topics
+   * are worked out at once, on another thread, while the caller reads the next batch: this waits
+   * only until the batch before it is written, so at most two batches are held (and an abort
+   * still writes the one handed on). Without, it waits until this batch is written.
+   */
+  private async queue(file: string, source: string, batch: readonly PendingRecord[], report: () => void): Promise<void> {
+    const ahead = this.deps.classifyAhead;
+    const topics = ahead && batch.length > 0 ? ahead(batch.map((item) => item.record)) : undefined;
+    const before = this.pending;
+    this.pending = before.then(async () => {
+      await this.write(file, source, batch, await topics);
+      report();
+    });
+    // A failed write is thrown by the next queue() or drain(); this keeps it from counting as unhandled meanwhile.
+    this.pending.catch(() => undefined);
+    await (ahead ? before : this.pending);
+  }
+
+  /** Resolves once every batch handed on is written (rejects with a store failure). */
+  drain(): Promise<void> {
+    return this.pending;
   }
 
   /**
    * Writes a batch in one transaction, under one new generation when it changed anything. A
    * record the store refuses is rejected, not fatal.
    */
-  private async write(file: string, source: string, batch: readonly PendingRecord[]): Promise<void> {
+  private async write(file: string, source: string, batch: readonly PendingRecord[], topics?: string[][]): Promise<void> {
     if (batch.length === 0) return;
     const { store, classify } = this.deps;
-    const options = { source, classify, now: this.deps.now?.() ?? new Date() };
+    // Topics worked out ahead are the records' as read; a record merged into a stored paper is classified here.
+    const ahead = topics && new Map<object, string[]>(batch.map((item, i) => [item.record, topics[i]!]));
+    const options = { source, classify: ahead ? (paper: PaperRecord) => ahead.get(paper) ?? classify(paper) : classify, now: this.deps.now?.() ?? new Date() };
     const results = await store.write((tx) => tx.upsertBatch(batch.map((item) => item.record), options));
     results.forEach((result, i) => {
       if ('refused' in result) this.reject(file, batch[i]!, `store refused the record: ${result.refused}`);
