@@ -32,7 +32,8 @@ export async function runDigestCommand(app: App, args: string[], createSenders: 
     process.stdout.write(
       `Digests due at ${at.toISOString()}: ${summary.due} due, ${summary.sent} sent (${summary.empty} with nothing new), ` +
         `${summary.retrying} to retry, ${summary.paused} paused, ${summary.busy} being sent by another process, ` +
-        `${summary.deferred} left for later by a rate limit, ${summary.skipped} on platforms not configured here\n`,
+        `${summary.deferred} left for later by a rate limit, ${summary.locked} left for later by another process's write lock, ` +
+        `${summary.skipped} on platforms not configured here\n`,
     );
     return 0;
   }

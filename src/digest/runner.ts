@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Library } from '../library.js';
 import { clockStartingAt, type Clock } from '../sources/clock.js';
+import { isStoreBusy } from '../store/errors.js';
 import type { StateStore } from '../store/states.js';
 import { choosePapers, partCount } from './compose.js';
 import { deliverRun } from './deliver.js';
@@ -60,6 +61,8 @@ export interface RunDueSummary {
   busy: number;
   /** Subscriptions left for the next pass because their platform asked for a long wait. */
   deferred: number;
+  /** Subscriptions left for the next pass because another process held the database's write lock. */
+  locked: number;
 }
 
 /** One pass of the runner: its dependencies, clock, lease owner and tally. */
@@ -80,7 +83,7 @@ export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueS
     clock: deps.clock ?? clockStartingAt(at),
     owner: deps.owner ?? leaseOwner(),
     at,
-    summary: { due: 0, sent: 0, empty: 0, retrying: 0, paused: 0, skipped: 0, busy: 0, deferred: 0 },
+    summary: { due: 0, sent: 0, empty: 0, retrying: 0, paused: 0, skipped: 0, busy: 0, deferred: 0, locked: 0 },
     waitUntil: new Map(),
   };
   const queue = await deps.digests.active();
@@ -98,7 +101,12 @@ export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueS
       try {
         await runSubscription(pass, sender, sub);
       } catch (err) {
-        deps.log.error({ err, subscription: sub.id, channel: sub.channel }, 'digest failed');
+        // A write lock held elsewhere (an import, a migration) is not a failure: a later pass
+        // sends the digest, once (a run this pass had claimed waits for its lease to lapse).
+        if (isStoreBusy(err)) {
+          pass.summary.locked++;
+          deps.log.warn({ subscription: sub.id, channel: sub.channel }, 'digest left for the next pass: another process holds the database write lock');
+        } else deps.log.error({ err, subscription: sub.id, channel: sub.channel }, 'digest failed');
       }
     }
   };

@@ -11,6 +11,7 @@ import type { Reply } from '../../src/reply.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers, titlesOf } from '../helpers/papers.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';
+import { holdWriteLock } from '../store/helpers/holdWriteLock.js';
 
 const LLM = 'topic:"deep-learning/large-language-models"';
 
@@ -456,5 +457,29 @@ describe('one process per run', () => {
     await run('2026-03-02T09:07:00Z');
     expect(sender.lookups).toBe(1);
     await expectEachOnce(ids);
+  });
+
+  it('another process holding the write lock leaves the digests for a later pass, logged as a warning, then each goes out once', async () => {
+    app.stores.serve(); // the serving bot's short wait for the lock
+    for (let i = 0; i < 3; i++) await subscribe({ channel: `C${i}` });
+    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
+    const logged: Array<{ level: number; msg: string }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
+    const lock = await holdWriteLock(app.config.dbPath);
+    let locked;
+    try {
+      locked = await run('2026-03-02T09:00:00Z', sender, { log });
+    } finally {
+      await lock.release();
+    }
+    expect(locked).toMatchObject({ sent: 0, locked: 3 });
+    expect(sender.posts).toHaveLength(0);
+    expect(logged.filter((l) => l.level >= 50)).toEqual([]);
+    expect(logged.filter((l) => l.level === 40 && /write lock/.test(l.msg))).toHaveLength(3);
+    const next = await run('2026-03-02T09:01:00Z');
+    expect(next).toMatchObject({ sent: 3, locked: 0 });
+    for (let i = 0; i < 3; i++) expect(sender.titles()[i]).toHaveLength(3);
+    expect(new Set(sender.posts.map((p) => p.channel))).toEqual(new Set(['C0', 'C1', 'C2']));
+    expect(await titlesOf(app, ids)).toHaveLength(3);
   });
 });

@@ -4,7 +4,7 @@
  * paging, keep the new searches' button state in memory until the lock is free, then write it,
  * and say so when a command needed a write it could not make.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ const PAGING_UNAVAILABLE = messages('en').t('paper.pagingUnavailable');
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { sqliteStateStore } from '../../src/store/sqlite/states.js';
 import { createTestApp } from '../helpers/app.js';
+import { holdWriteLock } from './helpers/holdWriteLock.js';
 import { FIXTURE_PAPERS, silentLog } from '../helpers/corpus.js';
 import { button as discordButton, messageOf, startBot, type Bot } from '../adapters/discord/harness.js';
 import { botMessage, buttonClick, slashCommand } from '../adapters/discord/payloads.js';
@@ -25,24 +26,6 @@ import { button, clickPayload, startHarness, textOf, type SlackHarness } from '.
 import type { Json } from '../adapters/slack/fakeSlack.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-
-const holderScript = fileURLToPath(new URL('./helpers/lockHolder.ts', import.meta.url));
-
-/** Starts another process that holds the write lock until `release()`. */
-async function holdWriteLock(dbPath: string): Promise<{ release(): Promise<void> }> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', holderScript, dbPath]);
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  while (!out.includes('locked')) await once(child.stdout, 'data');
-  return {
-    async release() {
-      if (child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.stdin.write('release\n');
-      await exited;
-    },
-  };
-}
 
 /** A member's permissions with Manage Channels (1 << 4), which /digest subscribe asks for on Discord. */
 const MANAGER = String(2248473465835073n | 16n);
