@@ -369,16 +369,36 @@ export class IndexView {
       for (let i = 0; i < order.length; i++) order[i] = docBase + data.newestOrder[order[i]!]!;
       return order;
     });
-    if (sorted.length === 1) return sorted[0]!;
-    const out = new Int32Array(docs.length);
-    const pos = new Array<number>(sorted.length).fill(0);
-    for (let n = 0; n < out.length; n++) {
-      let best = -1;
-      for (let i = 0; i < sorted.length; i++) {
-        if (pos[i]! < sorted[i]!.length && (best < 0 || this.newer(sorted[i]![pos[i]!]!, sorted[best]![pos[best]!]!) > 0)) best = i;
+    let merged: Int32Array = sorted[0]!;
+    for (let i = 1; i < sorted.length; i++) merged = this.mergeNewest(merged, sorted[i]!);
+    return merged;
+  }
+
+  /**
+   * Two lists sorted newest first, as one: each document of the shorter finds its place in the
+   * longer by binary search, so a delta's few documents cost a few comparisons each, not one
+   * per document of the base's list.
+   */
+  private mergeNewest(a: Int32Array, b: Int32Array): Int32Array {
+    if (a.length < b.length) [a, b] = [b, a];
+    if (b.length === 0) return a;
+    const out = new Int32Array(a.length + b.length);
+    let from = 0;
+    let n = 0;
+    for (const d of b) {
+      let lo = from;
+      let hi = a.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.newer(a[mid]!, d) > 0) lo = mid + 1;
+        else hi = mid;
       }
-      out[n] = sorted[best]![pos[best]!++]!;
+      out.set(a.subarray(from, lo), n);
+      n += lo - from;
+      from = lo;
+      out[n++] = d;
     }
+    out.set(a.subarray(from), n);
     return out;
   }
 
