@@ -29,6 +29,9 @@ export interface MergeOptions {
 
 /** Elements buffered per section before a write. */
 const PIECE = 1 << 18;
+/** Postings, and documents' forward entries, read from the mapped inputs between two releases of their pages. */
+const RELEASE_POSTINGS = 1 << 22;
+const RELEASE_DOCS = 1 << 17;
 
 /**
  * Writes the union of the inputs' live documents to `path` (atomically). Inputs must share a
@@ -37,6 +40,12 @@ const PIECE = 1 << 18;
  */
 export function mergeSegments(inputs: readonly MergeInput[], path: string, options: MergeOptions): { docCount: number; termCount: number } {
   const live = (i: number, d: number) => inputs[i]!.dead?.[d] !== 1;
+  // An input with nothing masked counts its postings by their offsets, without reading them.
+  const allLive = inputs.map((inp) => !inp.dead || !inp.dead.includes(1));
+  // Mapped inputs' pages stay resident once read: let them go between passes and now and then within one.
+  const release = () => {
+    for (const inp of inputs) releasePages(inp.segment.storeDocs.buffer);
+  };
 
   // 1. Documents: a k-way merge by store document.
   const newIds = inputs.map((inp) => new Int32Array(inp.segment.docCount).fill(-1));
@@ -81,6 +90,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     const cursor = inputs.map(() => 0);
     const current = inputs.map((inp) => (inp.segment.docFreq.length > 0 ? textAt(inp.segment.terms, 0) : undefined));
     const holders: number[] = [];
+    let read = 0;
     for (;;) {
       let word: string | undefined;
       for (const w of current) if (w !== undefined && (word === undefined || w < word)) word = w;
@@ -93,9 +103,18 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
         const t = cursor[i]!;
         for (let f = 0; f < FIELD_COUNT; f++) {
           const { offsets, docs } = seg.fields[f]!;
+          if (allLive[i]) {
+            counts[f]! += offsets[t + 1]! - offsets[t]!;
+            continue;
+          }
           const ids = newIds[i]!;
           for (let k = offsets[t]!; k < offsets[t + 1]!; k++) if (ids[docs[k]!]! >= 0) counts[f]!++;
+          read += offsets[t + 1]! - offsets[t]!;
         }
+      }
+      if (read >= RELEASE_POSTINGS) {
+        release();
+        read = 0;
       }
       if (counts.some((c) => c > 0)) {
         const id = terms.count;
@@ -119,6 +138,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
   const docFreq = new Uint32Array(termCount);
   let forwardBytes = 0;
   for (let n = 0; n < docCount; n++) {
+    if ((n + 1) % RELEASE_DOCS === 0) release();
     const i = inputOf[n]!;
     let prev = 0;
     forEachTerm(inputs[i]!.segment.forward, localOf[n]!, (t) => {
@@ -150,7 +170,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     }
   }
 
-  for (const inp of inputs) releasePages(inp.segment.storeDocs.buffer);
+  release();
 
   // 4. Lay the file out and stream every section.
   const textBytes = (pick: (s: SegmentData) => TextColumn) => {
@@ -219,11 +239,6 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
   );
   try {
     const out = new SectionOut(writer);
-    // Mapped inputs' pages stay resident once read: let them go between passes.
-    const release = () => {
-      for (const inp of inputs) releasePages(inp.segment.storeDocs.buffer);
-    };
-    release();
     const perDoc = (name: string, kind: ArrayKind, value: (seg: SegmentData, local: number, i: number) => number) => {
       out.begin(name, kind);
       for (let n = 0; n < docCount; n++) out.push(value(inputs[inputOf[n]!]!.segment, localOf[n]!, inputOf[n]!));
@@ -272,7 +287,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
       for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t]! + counts[t]!;
       writer.write(`f${f}.offsets`, offsets);
       perDoc(`f${f}.lengths`, 'u16', (seg, d) => seg.fields[f]!.lengths[d]!);
-      writePostings(inputs, newIds, termMap, f, termCount, writer);
+      writePostings(inputs, newIds, termMap, f, termCount, writer, release);
       release();
     }
     out.begin('forward.bytes', 'u8');
@@ -280,6 +295,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     const scratch = new GrowableArray(Uint8Array, 1024);
     let at = 0;
     for (let n = 0; n < docCount; n++) {
+      if ((n + 1) % RELEASE_DOCS === 0) release();
       const i = inputOf[n]!;
       scratch.length = 0;
       let prev = 0;
@@ -342,7 +358,15 @@ function writeTitleOrder(inputs: readonly MergeInput[], newIds: Int32Array[], ou
 }
 
 /** One field's postings, term by term: each input's live postings renumbered, merged by document. */
-function writePostings(inputs: readonly MergeInput[], newIds: Int32Array[], termMap: Uint32Array[], f: number, termCount: number, writer: SnapshotWriter): void {
+function writePostings(
+  inputs: readonly MergeInput[],
+  newIds: Int32Array[],
+  termMap: Uint32Array[],
+  f: number,
+  termCount: number,
+  writer: SnapshotWriter,
+  release: () => void,
+): void {
   // For each output term, where it is in each input: walk the inputs' terms in step.
   const cursor = inputs.map(() => 0);
   const docsOut = new Uint32Array(PIECE);
@@ -354,7 +378,13 @@ function writePostings(inputs: readonly MergeInput[], newIds: Int32Array[], term
     filled = 0;
   };
   const pairs = new GrowableArray(Float64Array, 1024);
+  let read = 0;
   for (let t = 0; t < termCount; t++) {
+    // The inputs' pages stay mapped once read; a field's postings can be larger than memory allows.
+    if (read >= RELEASE_POSTINGS) {
+      release();
+      read = 0;
+    }
     pairs.length = 0;
     let sources = 0;
     for (let i = 0; i < inputs.length; i++) {
@@ -369,10 +399,12 @@ function writePostings(inputs: readonly MergeInput[], newIds: Int32Array[], term
         const id = ids[docs[k]!]!;
         if (id >= 0) pairs.push(id * 256 + tfs[k]!);
       }
+      read += offsets[local + 1]! - offsets[local]!;
       if (pairs.length > before) sources++;
     }
     const list = pairs.raw.subarray(0, pairs.length);
-    if (sources > 1) list.sort();
+    // Inputs made one after another (an import's chunks) mostly come in document order already.
+    if (sources > 1 && !ascending(list)) list.sort();
     for (let k = 0; k < list.length; k++) {
       if (filled === PIECE) flush();
       const v = list[k]!;
@@ -437,4 +469,9 @@ function varintLength(value: number): number {
     n++;
   }
   return n;
+}
+
+function ascending(list: Float64Array): boolean {
+  for (let k = 1; k < list.length; k++) if (list[k - 1]! > list[k]!) return false;
+  return true;
 }
