@@ -329,13 +329,12 @@ export class IndexView {
       while (pos[i]! < p.data.docCount && this.dead[p.docBase + p.data.newestOrder[pos[i]!]!] === 1) pos[i]!++;
       return pos[i]! < p.data.docCount ? p.docBase + p.data.newestOrder[pos[i]!]! : -1;
     };
-    const newer = (a: number, b: number) => this.newer(a, b);
     for (;;) {
       let best = -1;
       let bestDoc = -1;
       for (let i = 0; i < parts.length; i++) {
         const g = head(i);
-        if (g >= 0 && (bestDoc < 0 || newer(g, bestDoc) > 0)) {
+        if (g >= 0 && (bestDoc < 0 || this.newer(g, bestDoc) > 0)) {
           best = i;
           bestDoc = g;
         }
