@@ -1,8 +1,7 @@
 /**
  * `paperscout ingest <file-or-dir-or-URL>...`: import papers into DATA_DIR, then bring the search
  * index up to date. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
- * already read and being classified); running the same command again
- * finishes the job.
+ * already read and being classified); running the same command again finishes the job.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config.js';
