@@ -11,6 +11,7 @@
  * frequencies, never on how the index is split into segments), and {@link QueryPlan.evaluate}
  * repeats the same additions for one document, so every path gives bit-identical scores.
  */
+import { entryBytes } from './index/columns.js';
 import { Field } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
 import { idf } from './plan.js';
@@ -280,9 +281,9 @@ export class QueryPlan {
     const hit = this.variantFlagsOf;
     hit.fill(0);
     // The document's distinct terms (ascending LEB128 deltas) against the query's (ascending).
-    const { bytes, offsets } = part.data.forward;
-    let at = offsets[local]!;
-    const end = offsets[local + 1]!;
+    const bytes = entryBytes(part.data.forward, local);
+    let at = 0;
+    const end = bytes.length;
     let term = 0;
     let q = 0;
     while (at < end && q < locals.length) {

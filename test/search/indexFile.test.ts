@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SegmentBuilder } from '../../src/search/index/build.js';
-import { textAt } from '../../src/search/index/columns.js';
+import { entryBytes, forEachForward, textAt } from '../../src/search/index/columns.js';
+import { canMap } from '../../src/search/index/mmap.js';
 import { SnapshotError, openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
 import { SetupError } from '../../src/errors.js';
 import type { SegmentData } from '../../src/search/index/types.js';
@@ -49,6 +50,22 @@ describe('index snapshot', () => {
     expect([...back.forward.bytes]).toEqual([...data.forward.bytes]);
     expect(back.fields.map((f) => f.lengthSum)).toEqual(data.fields.map((f) => f.lengthSum));
     expect(readSnapshotInfo(path)).toEqual({ generation: data.generation, taxonomyHash: 'h1', docCount: data.docCount });
+  });
+
+  it('reads forward entries from the file, not the mapping, and gives the same bytes', async () => {
+    for (const t of ['Sparse attention', 'Graph networks for physics', 'A survey of attention']) await addPaper(t);
+    const data = await build();
+    const path = join(dir, 'index.bin');
+    writeSegmentFile(path, data);
+    const { segment: back } = openSnapshot(path);
+    expect(back.forward.file !== undefined).toBe(canMap());
+    for (let d = 0; d < data.docCount; d++) {
+      expect([...entryBytes(back.forward, d)]).toEqual([...entryBytes(data.forward, d)]);
+      const terms: number[] = [];
+      forEachForward(back.forward, d, (t) => terms.push(t));
+      expect(terms.length).toBeGreaterThan(0);
+      expect(terms).toEqual([...terms].sort((a, b) => a - b));
+    }
   });
 
   it('follows the store with a delta, and is rebuilt for a new taxonomy or a damaged file', async () => {

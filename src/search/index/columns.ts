@@ -2,6 +2,7 @@
  * Building blocks of segments: growable typed arrays, UTF-8 text columns decoded on demand, and
  * the LEB128 varints of the forward index.
  */
+import { readSync } from 'node:fs';
 import type { TextColumn } from './types.js';
 
 type TypedArrayCtor<T> = { new (length: number): T; BYTES_PER_ELEMENT: number };
@@ -123,13 +124,29 @@ export function pushVarint(out: GrowableArray<Uint8Array>, value: number): void 
   out.push(value);
 }
 
+let scratch = Buffer.alloc(4096);
+
+/**
+ * Entry `i`'s bytes: a view into the column, or, for a column with a file, read from the file
+ * into a buffer the next call reuses (so use them before reading another entry).
+ */
+export function entryBytes(column: TextColumn, i: number): Uint8Array {
+  const from = column.offsets[i]!;
+  const to = column.offsets[i + 1]!;
+  if (!column.file) return column.bytes.subarray(from, to);
+  if (scratch.length < to - from) scratch = Buffer.alloc(Math.max(to - from, scratch.length * 2));
+  const n = readSync(column.file.fd, scratch, 0, to - from, column.file.position + from);
+  if (n !== to - from) throw new Error(`index snapshot: entry ${i} is cut short`);
+  return scratch.subarray(0, n);
+}
+
 /**
  * Decodes the ascending ids of forward-index entry `i` (LEB128 deltas) and calls `fn` on each.
  */
 export function forEachForward(column: TextColumn, i: number, fn: (term: number) => void): void {
-  const bytes = column.bytes;
-  let at = column.offsets[i]!;
-  const end = column.offsets[i + 1]!;
+  const bytes = entryBytes(column, i);
+  let at = 0;
+  const end = bytes.length;
   let term = 0;
   while (at < end) {
     let value = 0;

@@ -13,7 +13,7 @@ import { crc32 } from 'node:zlib';
 import { SetupError } from '../../errors.js';
 import { TEXT_VERSION } from '../../text.js';
 import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } from './types.js';
-import { mapFile } from './mmap.js';
+import { isMapped, mapFile } from './mmap.js';
 
 export const FORMAT_VERSION = 4;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
@@ -236,6 +236,7 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
   const { header, bodyStart, fileSize } = readHeader(path);
   if (fileSize !== bodyStart + header.totalBytes) throw new SnapshotError('damaged', 'index snapshot is truncated');
   const buffer = mapFile(path);
+  const mapped = isMapped(buffer);
   if (buffer.byteLength !== fileSize) throw new SnapshotError('damaged', 'index snapshot changed while it was opened');
   const byName = new Map(header.sections.map((s) => [s.name, s]));
   const bytesOf = (s: SectionInfo) => new Uint8Array(buffer, bodyStart + s.offset, s.bytes);
@@ -271,7 +272,7 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
     trie: { chars: view('trie.chars'), depth: view('trie.depth'), end: view('trie.end'), term: view('trie.term') },
     docFreq: view('docFreq'),
     fields,
-    forward: text('forward'),
+    forward: { ...text('forward'), ...(mapped && { file: openForEntries(path, bodyStart + byName.get('forward.bytes')!.offset) }) },
     ids: text('ids'),
     titles: text('titles'),
     authors: text('authors'),
@@ -290,6 +291,25 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
   };
   checkShape(segment, header);
   return { segment, header };
+}
+
+/** Closes the descriptors of columns read with positional reads once their segment is gone. */
+const openFiles = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed: nothing to do
+  }
+});
+
+/**
+ * A descriptor of the snapshot for positional reads of a column at `position` (the forward
+ * index: a few entries a query, scattered over the file), closed when the column is collected.
+ */
+function openForEntries(path: string, position: number): { fd: number; position: number } {
+  const file = { fd: openSync(path, 'r'), position };
+  openFiles.register(file, file.fd);
+  return file;
 }
 
 /**

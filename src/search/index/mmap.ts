@@ -65,11 +65,16 @@ export function mapFile(path: string): ArrayBuffer {
   return copy;
 }
 
+/** Whether `buffer` is a mapped file (not one read into memory). */
+export function isMapped(buffer: ArrayBufferLike): buffer is ArrayBuffer {
+  return buffer instanceof ArrayBuffer && mapped.has(buffer);
+}
+
 /**
  * Lets the pages of a mapped file go (they come back from the page cache when touched again):
  * a merge streaming through inputs larger than memory calls it between passes. A no-op for a
  * file that was read rather than mapped.
  */
 export function releasePages(buffer: ArrayBufferLike): void {
-  if (buffer instanceof ArrayBuffer && mapped.has(buffer)) loadAddon()?.release?.(buffer);
+  if (isMapped(buffer)) loadAddon()?.release?.(buffer);
 }

@@ -26,6 +26,12 @@ export interface FieldPostings {
 export interface TextColumn {
   bytes: Uint8Array;
   offsets: Uint32Array;
+  /**
+   * Where `bytes` also lie in the snapshot file, for a mapped column read a few entries at a
+   * time in random order: positional reads leave the pages out of the process's memory, where
+   * touching the mapping would bring in each page (and the kernel its neighbours) to stay.
+   */
+  file?: { fd: number; position: number };
 }
 
 export interface SegmentData {
