@@ -12,7 +12,7 @@
  * repeats the same additions for one document, so every path gives bit-identical scores.
  */
 import { entryBytes } from './index/columns.js';
-import { Field } from './index/types.js';
+import { Field, type FieldPostings } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
 import { idf } from './plan.js';
 
@@ -76,7 +76,7 @@ const ALL_FIELDS: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords
 const FIELDS_WITHOUT_ABSTRACT: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.FirstAuthor];
 /** Float32 sums may round a hair above the real sum a bound is computed for. */
 const BOUND_SLACK = 1 + 1e-5;
-/** Lists up to this long get an exact bound (their best posting); longer ones the field's limit. */
+/** Lists up to this long get their bound from their postings at each query; longer ones once ({@link longListImpact}). */
 const EXACT_BOUND_POSTINGS = 512;
 
 export interface PlannedField {
@@ -192,9 +192,12 @@ export class QueryPlan {
         if (to === from) continue;
         pf.lists.push({ docs, tfs, lengths, base: part.docBase, masked: part.deadCount > 0, at: from, end: to });
         n += to - from;
-        if (to - from > EXACT_BOUND_POSTINGS) best = boost;
-        // tf / (tf + norm) < 1: a field adds less than its boost; a short list, its best posting.
-        for (let i = from; best < boost && i < to; i++) best = Math.max(best, (boost * tfs[i]!) / (tfs[i]! + pf.norm0 + pf.norm1 * lengths[docs[i]!]!));
+        if (to - from > EXACT_BOUND_POSTINGS) {
+          best = Math.max(best, boost * longListImpact(part.data.fields[f]!, local, pf.norm0, pf.norm1));
+          continue;
+        }
+        // A short list: its best posting.
+        for (let i = from; i < to; i++) best = Math.max(best, (boost * tfs[i]!) / (tfs[i]! + pf.norm0 + pf.norm1 * lengths[docs[i]!]!));
       }
       bound += best;
       postings += n;
@@ -230,7 +233,7 @@ export class QueryPlan {
    * is `(score + added[matched] + optional) · factors[matched]`, the same additions in the same
    * order, so a loop over many documents gets bit-identical bounds without recomputing the rest.
    */
-  boundTable(position: number): { added: Float64Array; optional: number; factors: Float64Array } {
+  boundTable(position: number): { added: Float64Array; optional: number; factors: Float64Array; full: number } {
     const sums = this.sumsFrom(position);
     const added = new Float64Array(position);
     const factors = new Float64Array(position);
@@ -240,7 +243,8 @@ export class QueryPlan {
       added[matched] = m < 0 ? 0 : sums[m]!;
       factors[matched] = m < 0 ? 0 : factor(matched + m, this.required.length);
     }
-    return { added, optional: this.optionalBound, factors };
+    // A document matching every group so far may add every later group's bound.
+    return { added, optional: this.optionalBound, factors, full: sums[sums.length - 1]! };
   }
 
   private sumsFrom(position: number): number[] {
@@ -355,6 +359,35 @@ export class QueryPlan {
     }
     return found;
   }
+}
+
+/** Per field of a segment: a long list's best tf / (tf + norm0 + norm1·length), with the norm1 it was found with. */
+const impacts = new WeakMap<FieldPostings, Map<number, { impact: number; norm1: number }>>();
+
+/**
+ * More than any posting of local term `term`'s list in `postings` scores per unit of boost:
+ * the list's best tf / (tf + norm0 + norm1·length), found once with one pass over the list and
+ * kept (a common word's list is read by most queries that have it). The mean field length, and
+ * so norm1, moves as documents come and go: a value found with a larger norm1 scales up by the
+ * ratio (with norm1 r times smaller, each denominator is at least r times as large).
+ */
+function longListImpact(postings: FieldPostings, term: number, norm0: number, norm1: number): number {
+  let byTerm = impacts.get(postings);
+  if (!byTerm) impacts.set(postings, (byTerm = new Map()));
+  let known = byTerm.get(term);
+  if (!known) {
+    const { offsets, docs, tfs, lengths } = postings;
+    let impact = 0;
+    for (let i = offsets[term]!, to = offsets[term + 1]!; i < to; i++) {
+      const tf = tfs[i]!;
+      const x = tf / (tf + norm0 + norm1 * lengths[docs[i]!]!);
+      if (x > impact) impact = x;
+    }
+    known = { impact, norm1 };
+    byTerm.set(term, known);
+  }
+  // norm1 is 0 in a field without length normalization.
+  return norm1 >= known.norm1 ? known.impact : Math.min(1, (known.impact * known.norm1) / norm1);
 }
 
 /** A global term's id within a segment, or -1 if the segment lacks it. */
