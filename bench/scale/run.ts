@@ -102,8 +102,10 @@ function printTable(results: SizeResult[], out: (line?: string) => void): void {
     ['digest run-due, 1,000 subs', (r) => `${r.serve.digestSeconds.toFixed(1)} s`, '≤ 10 s'],
   ];
   out();
-  out(['measure'.padEnd(32), ...results.map((r) => r.label.padEnd(44)), 'bar'].join(''));
-  for (const [name, cell, bar] of rows) out([name.padEnd(32), ...results.map((r) => cell(r).padEnd(44)), bar].join(''));
+  // Each column as wide as its widest cell, so that long cells do not run into the next.
+  const widths = results.map((r) => Math.max(r.label.length, ...rows.map(([, cell]) => cell(r).length)) + 2);
+  out(['measure'.padEnd(32), ...results.map((r, i) => r.label.padEnd(widths[i]!)), 'bar'].join(''));
+  for (const [name, cell, bar] of rows) out([name.padEnd(32), ...results.map((r, i) => cell(r).padEnd(widths[i]!)), bar].join(''));
   const first = results[0];
   const last = results[results.length - 1];
   if (first && last && first !== last) {
