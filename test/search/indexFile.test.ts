@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SegmentBuilder } from '../../src/search/index/build.js';
 import { entryBytes, forEachForward, textAt } from '../../src/search/index/columns.js';
 import { canMap } from '../../src/search/index/mmap.js';
+import { IndexView } from '../../src/search/index/view.js';
 import { SnapshotError, openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
 import { SetupError } from '../../src/errors.js';
 import type { SegmentData } from '../../src/search/index/types.js';
@@ -52,13 +53,22 @@ describe('index snapshot', () => {
     expect(readSnapshotInfo(path)).toEqual({ generation: data.generation, taxonomyHash: 'h1', docCount: data.docCount });
   });
 
-  it('reads forward entries from the file, not the mapping, and gives the same bytes', async () => {
-    for (const t of ['Sparse attention', 'Graph networks for physics', 'A survey of attention']) await addPaper(t);
+  it('reads forward entries and title keys from the file, not the mapping, and gives the same answers', async () => {
+    for (const t of ['Sparse attention', 'Graph networks for physics', 'A survey of attention', 'A survey of graphs', 'A survey of graphs, revisited']) await addPaper(t);
     const data = await build();
     const path = join(dir, 'index.bin');
     writeSegmentFile(path, data);
     const { segment: back } = openSnapshot(path);
     expect(back.forward.file !== undefined).toBe(canMap());
+    expect(back.titleKeys.file !== undefined).toBe(canMap());
+    const [mapped, built] = [new IndexView(back), new IndexView(data)];
+    for (const prefix of ['a', 'a survey', 'a survey of graphs', 'graph', 'sparse attention', 'zzz', 'a survey of attention and more']) {
+      for (const max of [1, 2, 25, 300]) {
+        const key = Buffer.from(prefix);
+        expect(mapped.titlePrefix(key, max), `${prefix} ${max}`).toEqual(built.titlePrefix(key, max));
+      }
+    }
+    expect(mapped.titlePrefix(Buffer.from('a survey'), 300).map((d) => mapped.title(d))).toEqual(['A survey of attention', 'A survey of graphs', 'A survey of graphs, revisited']);
     for (let d = 0; d < data.docCount; d++) {
       expect([...entryBytes(back.forward, d)]).toEqual([...entryBytes(data.forward, d)]);
       const terms: number[] = [];

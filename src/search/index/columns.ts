@@ -141,6 +141,27 @@ export function entryBytes(column: TextColumn, i: number): Uint8Array {
 }
 
 /**
+ * Entries `from..to` of a column as a column of their own (offsets from 0): one positional read
+ * for a column with a file, a view otherwise. For a run of neighbours, such as titles in title
+ * order after a binary search.
+ */
+export function entryRun(column: TextColumn, from: number, to: number): TextColumn {
+  const start = column.offsets[from]!;
+  const end = column.offsets[to]!;
+  const offsets = new Uint32Array(to - from + 1);
+  for (let i = from; i <= to; i++) offsets[i - from] = column.offsets[i]! - start;
+  if (!column.file) return { bytes: column.bytes.subarray(start, end), offsets };
+  const bytes = Buffer.alloc(end - start);
+  if (readSync(column.file.fd, bytes, 0, end - start, column.file.position + start) !== end - start) throw new Error(`index snapshot: entries ${from}–${to} are cut short`);
+  return { bytes, offsets };
+}
+
+/** {@link compareAt} through {@link entryBytes}: for a column with a file, one positional read. */
+export function compareEntry(column: TextColumn, i: number, key: Uint8Array): number {
+  return Buffer.compare(entryBytes(column, i), key);
+}
+
+/**
  * Decodes the ascending ids of forward-index entry `i` (LEB128 deltas) and calls `fn` on each.
  */
 export function forEachForward(column: TextColumn, i: number, fn: (term: number) => void): void {

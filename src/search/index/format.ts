@@ -276,7 +276,7 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
     ids: text('ids'),
     titles: text('titles'),
     authors: text('authors'),
-    titleKeys: text('titleKeys'),
+    titleKeys: { ...text('titleKeys'), ...(mapped && { file: openForEntries(path, bodyStart + byName.get('titleKeys.bytes')!.offset) }) },
     titleOrder: view('titleOrder'),
     newestOrder: view('newestOrder'),
     years: view('years'),
@@ -304,7 +304,8 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
 
 /**
  * A descriptor of the snapshot for positional reads of a column at `position` (the forward
- * index: a few entries a query, scattered over the file), closed when the column is collected.
+ * index and the title keys: a few entries a query, scattered over the file), closed when the
+ * column is collected.
  */
 function openForEntries(path: string, position: number): { fd: number; position: number } {
   const file = { fd: openSync(path, 'r'), position };

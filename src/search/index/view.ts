@@ -9,7 +9,7 @@
  * after, never half way.
  */
 import { NO_TERM, TrieBuilder, Vocabulary, buildTermTrie, trieFind, type TermTrie, type VocabularyParts } from '../vocab.js';
-import { bytesAt, compareAt, forEachForward, startsWithAt, textAt } from './columns.js';
+import { bytesAt, compareEntry, entryRun, forEachForward, startsWithAt, textAt } from './columns.js';
 import { FIELD_COUNT, type SegmentData } from './types.js';
 
 /** A segment in the view. */
@@ -424,27 +424,36 @@ export class IndexView {
    */
   titlePrefix(key: Uint8Array, max: number): number[] {
     if (key.length === 0 || max <= 0) return [];
-    const found: Array<{ part: Part; pos: number; g: number }> = [];
+    const found: Array<{ key: Uint8Array; g: number }> = [];
     for (const part of this.parts) {
+      // The base's keys are read from the file, not the mapping: a lookup touches ~20 scattered
+      // keys, and through the mapping their pages (and the kernel's neighbours) would stay.
       const { titleKeys, titleOrder, docCount } = part.data;
       let lo = 0;
       let hi = docCount;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (compareAt(titleKeys, mid, key) < 0) lo = mid + 1;
+        if (compareEntry(titleKeys, mid, key) < 0) lo = mid + 1;
         else hi = mid;
       }
+      // The matches follow in title order; masked ones are skipped, so read a run in steps.
       let taken = 0;
-      for (let pos = lo; pos < docCount && taken < max && startsWithAt(titleKeys, pos, key); pos++) {
-        const g = part.docBase + titleOrder[pos]!;
-        if (this.dead[g] === 1) continue;
-        found.push({ part, pos, g });
-        taken++;
+      let pos = lo;
+      while (pos < docCount && taken < max) {
+        const to = Math.min(docCount, pos + Math.max(16, max - taken));
+        const run = entryRun(titleKeys, pos, to);
+        let i = 0;
+        for (; i < to - pos && taken < max && startsWithAt(run, i, key); i++) {
+          const g = part.docBase + titleOrder[pos + i]!;
+          if (this.dead[g] === 1) continue;
+          found.push({ key: bytesAt(run, i), g });
+          taken++;
+        }
+        if (i < to - pos) break;
+        pos = to;
       }
     }
-    if (this.parts.length > 1) {
-      found.sort((a, b) => compareAt(a.part.data.titleKeys, a.pos, bytesAt(b.part.data.titleKeys, b.pos)) || this.storeDoc(a.g) - this.storeDoc(b.g));
-    }
+    if (this.parts.length > 1) found.sort((a, b) => Buffer.compare(a.key, b.key) || this.storeDoc(a.g) - this.storeDoc(b.g));
     return found.slice(0, max).map((f) => f.g);
   }
 }
