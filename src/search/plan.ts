@@ -75,13 +75,17 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount
   };
   const exact = vocab.id(word);
   add(exact, 1);
-  for (const form of inflections(word)) add(vocab.id(form), WEIGHT_PLURAL);
+  // Another form of the word, or a completion, never outweighs the word as typed: its idf is
+  // capped at the typed word's (a rare plural of a common word, "learnings", is that word).
+  const cap = exact === undefined ? Infinity : idf(vocab.df(exact), docCount);
+  const capped = (term: number) => Math.min(1, cap / idf(vocab.df(term), docCount));
+  for (const form of inflections(word)) {
+    const term = vocab.id(form);
+    if (term !== undefined) add(term, WEIGHT_PLURAL * capped(term));
+  }
   if (isPrefix && word.length >= MIN_PREFIX_LENGTH) {
-    // A completion never outweighs the word as typed: its idf is capped at the typed word's.
-    const cap = exact === undefined ? Infinity : idf(vocab.df(exact), docCount);
     for (const v of completions(word, vocab, WEIGHT_COMPLETION, maxCompletions)) {
-      const own = idf(vocab.df(v.term), docCount);
-      add(v.term, v.weight * Math.min(1, cap / own));
+      add(v.term, v.weight * capped(v.term));
     }
   }
   const exactDf = exact === undefined ? 0 : vocab.df(exact);

@@ -1,0 +1,57 @@
+/**
+ * Query planning: the forms a word stands for weigh no more than the word as typed.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildSegment } from '../../src/search/index/build.js';
+import { IndexView } from '../../src/search/index/view.js';
+import { idf, planWords } from '../../src/search/plan.js';
+import { parseQuery } from '../../src/search/query.js';
+import type { IndexRow } from '../../src/store/papers.js';
+
+const row = (doc: number, title: string): IndexRow => ({
+  doc,
+  id: `p${doc}`,
+  title,
+  authors: ['Ann Lee'],
+  abstract: '',
+  keywords: [],
+  venue: 'arXiv',
+  year: 2024,
+  status: '',
+  topics: [],
+  firstSeen: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+});
+
+describe('planning a word', () => {
+  // "learning" in 60 titles, its rare plural "learnings" in one, a completion "learningbased" in one.
+  const rows = [
+    ...Array.from({ length: 60 }, (_, i) => row(i + 1, `Learning to rank ${i}`)),
+    row(61, 'Learnings from deployed systems'),
+    row(62, 'Learningbased control'),
+    ...Array.from({ length: 40 }, (_, i) => row(63 + i, `Graph networks ${i}`)),
+  ];
+  const view = new IndexView(buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
+  const weightOf = (groups: ReturnType<typeof planWords>, word: string) => {
+    const v = groups[0]!.variants.find((x) => view.vocab.term(x.term) === word)!;
+    return v.weight * idf(view.vocab.df(v.term), view.liveCount);
+  };
+
+  it('caps a rare plural, and a completion, at the typed word\'s idf', () => {
+    for (const text of ['learning', 'learning ']) {
+      const groups = planWords(parseQuery(text), view.vocab, view.liveCount);
+      const typed = weightOf(groups, 'learning');
+      expect(weightOf(groups, 'learnings'), text).toBeLessThanOrEqual(typed + 1e-12);
+      if (text === 'learning') expect(weightOf(groups, 'learningbased')).toBeLessThanOrEqual(typed + 1e-12);
+    }
+  });
+
+  it('leaves a common plural of a rarer typed word as it was', () => {
+    const more = [...rows, ...Array.from({ length: 30 }, (_, i) => row(200 + i, `Graph transformers ${i}`)), row(300, 'A transformer')];
+    const v = new IndexView(buildSegment(more, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
+    const groups = planWords(parseQuery('transformer '), v.vocab, v.liveCount);
+    const plural = groups[0]!.variants.find((x) => v.vocab.term(x.term) === 'transformers')!;
+    // Its own idf is below the typed word's: no cap applies, it keeps the plural's weight (0.9).
+    expect(idf(v.vocab.df(plural.term), v.liveCount)).toBeLessThan(idf(v.vocab.df(v.vocab.id('transformer')!), v.liveCount));
+    expect(plural.weight).toBe(0.9);
+  });
+});
