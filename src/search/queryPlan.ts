@@ -233,7 +233,7 @@ export class QueryPlan {
    * is `(score + added[matched] + optional) · factors[matched]`, the same additions in the same
    * order, so a loop over many documents gets bit-identical bounds without recomputing the rest.
    */
-  boundTable(position: number): { added: Float64Array; optional: number; factors: Float64Array; full: number } {
+  boundTable(position: number): { added: Float64Array; optional: number; factors: Float64Array } {
     const sums = this.sumsFrom(position);
     const added = new Float64Array(position);
     const factors = new Float64Array(position);
@@ -243,8 +243,7 @@ export class QueryPlan {
       added[matched] = m < 0 ? 0 : sums[m]!;
       factors[matched] = m < 0 ? 0 : factor(matched + m, this.required.length);
     }
-    // A document matching every group so far may add every later group's bound.
-    return { added, optional: this.optionalBound, factors, full: sums[sums.length - 1]! };
+    return { added, optional: this.optionalBound, factors };
   }
 
   private sumsFrom(position: number): number[] {

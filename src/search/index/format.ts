@@ -233,11 +233,39 @@ function parseHeader(head: Buffer, headerLength: number): { header: Header; body
  * truncated, damaged or of another format.
  */
 export function openSnapshot(path: string): { segment: SegmentData; header: Header } {
+  // A snapshot renamed over the path while it was being opened: open the new one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return openOnce(path);
+    } catch (error) {
+      if (!(error instanceof ReplacedWhileOpening) || attempt === 3) throw error instanceof ReplacedWhileOpening ? new SnapshotError('damaged', error.message) : error;
+    }
+  }
+}
+
+/** The file at the path was replaced between two steps of opening it. */
+class ReplacedWhileOpening extends Error {
+  constructor() {
+    super('index snapshot changed while it was opened');
+  }
+}
+
+function openOnce(path: string): { segment: SegmentData; header: Header } {
   const { header, bodyStart, fileSize } = readHeader(path);
   if (fileSize !== bodyStart + header.totalBytes) throw new SnapshotError('damaged', 'index snapshot is truncated');
   const buffer = mapFile(path);
-  const mapped = isMapped(buffer);
-  if (buffer.byteLength !== fileSize) throw new SnapshotError('damaged', 'index snapshot changed while it was opened');
+  if (buffer.byteLength !== fileSize) throw new ReplacedWhileOpening();
+  const file = isMapped(buffer) ? openForEntries(path, buffer, bodyStart) : undefined;
+  try {
+    return viewsOf(buffer, header, bodyStart, file);
+  } catch (error) {
+    if (file) closeForEntries(file);
+    throw error;
+  }
+}
+
+/** The segment as views over the mapped (or read) file, checked as {@link openSnapshot} says. */
+function viewsOf(buffer: ArrayBuffer, header: Header, bodyStart: number, file: EntriesFile | undefined): { segment: SegmentData; header: Header } {
   const byName = new Map(header.sections.map((s) => [s.name, s]));
   const bytesOf = (s: SectionInfo) => new Uint8Array(buffer, bodyStart + s.offset, s.bytes);
   for (const s of header.sections) {
@@ -272,11 +300,11 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
     trie: { chars: view('trie.chars'), depth: view('trie.depth'), end: view('trie.end'), term: view('trie.term') },
     docFreq: view('docFreq'),
     fields,
-    forward: { ...text('forward'), ...(mapped && { file: openForEntries(path, bodyStart + byName.get('forward.bytes')!.offset) }) },
+    forward: { ...text('forward'), ...(file && { file: file.at(bodyStart + byName.get('forward.bytes')!.offset) }) },
     ids: text('ids'),
     titles: text('titles'),
     authors: text('authors'),
-    titleKeys: { ...text('titleKeys'), ...(mapped && { file: openForEntries(path, bodyStart + byName.get('titleKeys.bytes')!.offset) }) },
+    titleKeys: { ...text('titleKeys'), ...(file && { file: file.at(bodyStart + byName.get('titleKeys.bytes')!.offset) }) },
     titleOrder: view('titleOrder'),
     newestOrder: view('newestOrder'),
     years: view('years'),
@@ -293,7 +321,7 @@ export function openSnapshot(path: string): { segment: SegmentData; header: Head
   return { segment, header };
 }
 
-/** Closes the descriptors of columns read with positional reads once their segment is gone. */
+/** Closes the descriptor of a snapshot's columns read with positional reads once they are all gone. */
 const openFiles = new FinalizationRegistry<number>((fd) => {
   try {
     closeSync(fd);
@@ -302,15 +330,35 @@ const openFiles = new FinalizationRegistry<number>((fd) => {
   }
 });
 
+/** One descriptor for a snapshot's columns read with positional reads. */
+interface EntriesFile {
+  fd: number;
+  /** A column's `file`, at `position`; each holds the descriptor open until it is collected. */
+  at(position: number): { fd: number; position: number; owner: EntriesFile };
+}
+
 /**
- * A descriptor of the snapshot for positional reads of a column at `position` (the forward
- * index and the title keys: a few entries a query, scattered over the file), closed when the
- * column is collected.
+ * A descriptor of the snapshot for positional reads of columns (the forward index and the title
+ * keys: a few entries a query, scattered over the file), closed when every column using it is
+ * collected. It must be the file that was mapped: a snapshot renamed over the path in between
+ * has another header (its sections' checksums are in it), and the open starts again.
  */
-function openForEntries(path: string, position: number): { fd: number; position: number } {
-  const file = { fd: openSync(path, 'r'), position };
-  openFiles.register(file, file.fd);
+function openForEntries(path: string, buffer: ArrayBuffer, bodyStart: number): EntriesFile {
+  const fd = openSync(path, 'r');
+  const head = Buffer.alloc(bodyStart);
+  if (readSync(fd, head, 0, bodyStart, 0) !== bodyStart || !head.equals(new Uint8Array(buffer, 0, bodyStart))) {
+    closeSync(fd);
+    throw new ReplacedWhileOpening();
+  }
+  const file: EntriesFile = { fd, at: (position) => ({ fd, position, owner: file }) };
+  openFiles.register(file, fd, file);
   return file;
+}
+
+/** Closes a descriptor no column got (the open failed after it). */
+function closeForEntries(file: EntriesFile): void {
+  openFiles.unregister(file);
+  closeSync(file.fd);
 }
 
 /**

@@ -31,7 +31,12 @@ export interface TextColumn {
    * time in random order: positional reads leave the pages out of the process's memory, where
    * touching the mapping would bring in each page (and the kernel its neighbours) to stay.
    */
-  file?: { fd: number; position: number };
+  file?: {
+    fd: number;
+    position: number;
+    /** What keeps the descriptor open while the column lives. */
+    owner?: object;
+  };
 }
 
 export interface SegmentData {

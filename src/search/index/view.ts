@@ -436,11 +436,14 @@ export class IndexView {
         if (compareEntry(titleKeys, mid, key) < 0) lo = mid + 1;
         else hi = mid;
       }
-      // The matches follow in title order; masked ones are skipped, so read a run in steps.
+      // The matches follow in title order, read in runs (masked ones are skipped) that start
+      // short, as most lookups match a few titles or none, and grow.
       let taken = 0;
       let pos = lo;
+      let step = 16;
       while (pos < docCount && taken < max) {
-        const to = Math.min(docCount, pos + Math.max(16, max - taken));
+        const to = Math.min(docCount, pos + step);
+        step *= 4;
         const run = entryRun(titleKeys, pos, to);
         let i = 0;
         for (; i < to - pos && taken < max && startsWithAt(run, i, key); i++) {
