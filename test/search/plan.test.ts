@@ -6,29 +6,15 @@ import { buildSegment } from '../../src/search/index/build.js';
 import { IndexView } from '../../src/search/index/view.js';
 import { idf, planWords } from '../../src/search/plan.js';
 import { parseQuery } from '../../src/search/query.js';
-import type { IndexRow } from '../../src/store/papers.js';
-
-const row = (doc: number, title: string): IndexRow => ({
-  doc,
-  id: `p${doc}`,
-  title,
-  authors: ['Ann Lee'],
-  abstract: '',
-  keywords: [],
-  venue: 'arXiv',
-  year: 2024,
-  status: '',
-  topics: [],
-  firstSeen: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-});
+import { indexRow } from './helpers/indexRow.js';
 
 describe('planning a word', () => {
   // "learning" in 60 titles, its rare plural "learnings" in one, a completion "learningbased" in one.
   const rows = [
-    ...Array.from({ length: 60 }, (_, i) => row(i + 1, `Learning to rank ${i}`)),
-    row(61, 'Learnings from deployed systems'),
-    row(62, 'Learningbased control'),
-    ...Array.from({ length: 40 }, (_, i) => row(63 + i, `Graph networks ${i}`)),
+    ...Array.from({ length: 60 }, (_, i) => indexRow(i + 1, `Learning to rank ${i}`)),
+    indexRow(61, 'Learnings from deployed systems'),
+    indexRow(62, 'Learningbased control'),
+    ...Array.from({ length: 40 }, (_, i) => indexRow(63 + i, `Graph networks ${i}`)),
   ];
   const view = new IndexView(buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
   const weightOf = (groups: ReturnType<typeof planWords>, word: string) => {
@@ -46,7 +32,7 @@ describe('planning a word', () => {
   });
 
   it('leaves a common plural of a rarer typed word as it was', () => {
-    const more = [...rows, ...Array.from({ length: 30 }, (_, i) => row(200 + i, `Graph transformers ${i}`)), row(300, 'A transformer')];
+    const more = [...rows, ...Array.from({ length: 30 }, (_, i) => indexRow(200 + i, `Graph transformers ${i}`)), indexRow(300, 'A transformer')];
     const v = new IndexView(buildSegment(more, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
     const groups = planWords(parseQuery('transformer '), v.vocab, v.liveCount);
     const plural = groups[0]!.variants.find((x) => v.vocab.term(x.term) === 'transformers')!;

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildSegment } from '../../src/search/index/build.js';
 import { entryBytes } from '../../src/search/index/columns.js';
 import { writeSegmentFile } from '../../src/search/index/writer.js';
-import type { IndexRow } from '../../src/store/papers.js';
+import { indexRow } from './helpers/indexRow.js';
 
 /** Renames this file over the mapped path right after the next map, once. */
 const swap: { from?: string; to?: string } = {};
@@ -31,19 +31,7 @@ vi.mock('../../src/search/index/mmap.js', async (importActual) => {
 const { canMap } = await import('../../src/search/index/mmap.js');
 const { openSnapshot } = await import('../../src/search/index/format.js');
 
-const row = (doc: number, title: string, abstract: string): IndexRow => ({
-  doc,
-  id: `p${doc}`,
-  title,
-  authors: ['Ann Lee'],
-  abstract,
-  keywords: [],
-  venue: 'arXiv',
-  year: 2024,
-  status: '',
-  topics: [],
-  firstSeen: new Date(Date.UTC(2026, 0, 1)).toISOString(),
-});
+const row = (doc: number, title: string, abstract: string) => indexRow(doc, title, { abstract });
 const options = { generation: 1, taxonomyHash: 'h', topicIds: [] };
 
 let dir: string;
