@@ -68,10 +68,15 @@ export const authorCoverageOf = (cov: number): number => (cov >>> 16) & 0xff;
 /** What a group adds to the packed coverage, given its field flags (title 1, author 2). */
 export const coverageStep = (flags: number): number => ((flags & TITLE_FLAG) << 8) | ((flags & AUTHOR_FLAG) << 15);
 
-/** Share of all papers above which a word counts as common. */
-const COMMON_WORD_SHARE = 0.05;
-/** Words typed (separated by spaces, as in a pasted title) from which a query counts as long. */
-const LONG_QUERY_WORDS = 7;
+/**
+ * Words typed (separated by spaces) from which a query's common words are not scored in
+ * abstracts, and the share of all papers above which a word counts as common there: in a query
+ * of a few words, and more so in a pasted title.
+ */
+export const COMMON_IN_ABSTRACTS = [
+  { words: 7, share: 0.01 },
+  { words: 3, share: 0.05 },
+] as const;
 const ALL_FIELDS: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.Abstract, Field.FirstAuthor];
 const FIELDS_WITHOUT_ABSTRACT: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.FirstAuthor];
 /** Float32 sums may round a hair above the real sum a bound is computed for. */
@@ -89,6 +94,8 @@ export interface PlannedField {
   flag: number;
   /** The term's posting lists in this field, one per segment that has it. */
   lists: PostingCursor[];
+  /** More than a posting of these lists scores. */
+  bound: number;
 }
 
 /** A posting list being walked in order of document (global numbers: `base` + local). */
@@ -127,6 +134,7 @@ export class QueryPlan {
   readonly required: PlannedGroup[] = [];
   readonly optional: PlannedGroup[] = [];
   private readonly optionalBound: number;
+  private byField: Float64Array | undefined;
   /** Per walk position: sums of the m largest bounds of the groups from there on, by m. */
   private readonly boundSums: number[][] = [];
   /** Every variant, group after group (required, then optional): a variant's number is its place here. */
@@ -140,9 +148,12 @@ export class QueryPlan {
     groups: readonly TermGroup[],
     typedWords: number,
   ) {
-    // In a long query (a pasted title), words in a good share of all abstracts decide nothing
-    // there: they are scored in titles, keywords and authors only, which saves most of the work.
-    const commonDf = typedWords >= LONG_QUERY_WORDS ? view.liveCount * COMMON_WORD_SHARE : Infinity;
+    // In a query of several words, one in a good share of all abstracts decides nothing there
+    // (the papers that matter have the other words too, mostly in their titles): it is scored in
+    // titles, keywords and authors only, which saves most of the work. A one- or two-word query
+    // keeps its abstracts.
+    const rule = COMMON_IN_ABSTRACTS.find((r) => typedWords >= r.words);
+    const commonDf = rule ? view.liveCount * rule.share : Infinity;
     const required: Array<{ group: PlannedGroup; df: number; index: number }> = [];
     groups.forEach((group, index) => {
       const variants = group.variants.map((v) =>
@@ -179,7 +190,7 @@ export class QueryPlan {
     for (const f of fields) {
       const boost = w * FIELD_BOOST[f]! * (K1 + 1);
       const b = FIELD_B[f]!;
-      const pf: PlannedField = { f, boost, norm0: K1 * (1 - b), norm1: (K1 * b) / view.avgLength(f), flag: FIELD_FLAG[f]!, lists: [] };
+      const pf: PlannedField = { f, boost, norm0: K1 * (1 - b), norm1: (K1 * b) / view.avgLength(f), flag: FIELD_FLAG[f]!, lists: [], bound: 0 };
       planned.push(pf);
       let n = 0;
       let best = 0;
@@ -200,6 +211,7 @@ export class QueryPlan {
         for (let i = from; i < to; i++) best = Math.max(best, (boost * tfs[i]!) / (tfs[i]! + pf.norm0 + pf.norm1 * lengths[docs[i]!]!));
       }
       bound += best;
+      pf.bound = best * BOUND_SLACK;
       postings += n;
     }
     const key = planned.reduce((sum, pf) => sum + pf.boost, 0);
@@ -266,6 +278,23 @@ export class QueryPlan {
     const m = Math.min(sums.length - 1, this.required.length - 1 - matched);
     // Optional groups add to the sum before the coverage factor, like the rest.
     return m < 0 ? 0 : (score + sums[m]! + this.optionalBound) * factor(matched + m, this.required.length);
+  }
+
+  /**
+   * Per field: more than all groups (required and optional) together can add to a document's
+   * score from that field alone, each group by its variant that scores most there.
+   */
+  get fieldBounds(): Float64Array {
+    if (!this.byField) {
+      const sums = new Float64Array(FIELD_BOOST.length);
+      for (const group of [...this.required, ...this.optional]) {
+        const most = new Float64Array(FIELD_BOOST.length);
+        for (const variant of group.variants) for (const pf of variant.fields) most[pf.f] = Math.max(most[pf.f]!, pf.bound);
+        for (let f = 0; f < sums.length; f++) sums[f]! += most[f]!;
+      }
+      this.byField = sums;
+    }
+    return this.byField;
   }
 
   /** Postings of variant `k` of required group `position`. */

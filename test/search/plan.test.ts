@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildSegment } from '../../src/search/index/build.js';
 import { IndexView } from '../../src/search/index/view.js';
+import { Field } from '../../src/search/index/types.js';
 import { idf, planWords } from '../../src/search/plan.js';
+import { QueryPlan } from '../../src/search/queryPlan.js';
 import { parseQuery } from '../../src/search/query.js';
 import { indexRow } from './helpers/indexRow.js';
 
@@ -41,3 +43,34 @@ describe('planning a word', () => {
     expect(plural.weight).toBe(0.9);
   });
 });
+
+describe('planning a query of several words', () => {
+  // "learning" in every paper, "graph" in 4 of 100 (above 1%, below 5%), "zebra" in one.
+  const rows = Array.from({ length: 100 }, (_, i) =>
+    indexRow(i + 1, i < 4 ? `Graph learning ${i}` : i === 4 ? 'Zebra learning' : `Learning to rank ${i}`),
+  );
+  const view = new IndexView(buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
+  const abstractsOf = (text: string) => {
+    const plan = new QueryPlan(view, planWords(parseQuery(text), view.vocab, view.liveCount), text.split(' ').length);
+    const scored = new Map<string, boolean>();
+    for (const group of [...plan.required, ...plan.optional]) for (const v of group.variants) scored.set(view.vocab.term(v.term), v.fields.some((f) => f.f === Field.Abstract));
+    return scored;
+  };
+
+  it('keeps abstracts for every word of a one- or two-word query', () => {
+    expect(abstractsOf('learning').get('learning')).toBe(true);
+    expect(abstractsOf('graph learning').get('learning')).toBe(true);
+  });
+
+  it('scores a word in more than 5% of papers outside abstracts from three words on', () => {
+    const scored = abstractsOf('zebra graph learning');
+    expect(scored.get('learning')).toBe(false);
+    expect([scored.get('graph'), scored.get('zebra')]).toEqual([true, true]);
+  });
+
+  it('in a pasted title (seven words or more), a word in more than 1% of papers too', () => {
+    const scored = abstractsOf('zebra graph learning to rank the world');
+    expect([scored.get('learning'), scored.get('graph'), scored.get('zebra')]).toEqual([false, false, true]);
+  });
+});
+
