@@ -8,7 +8,11 @@
  * group's start, found documents whose own bound is below it are forgotten, unless they match
  * every group walked so far (they may match all groups).
  */
+import { Field } from './index/types.js';
 import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
+
+/** Fields that may be left out of the weak ones, least weighty first (never an author field: see {@link Pruner.finish}). */
+const WEAK_ORDER: readonly Field[] = [Field.Abstract, Field.Keywords, Field.Title];
 
 export class Pruner {
   private readonly best: MinHeap;
@@ -77,6 +81,43 @@ export class Pruner {
       covs[out++] = c;
     }
     return out;
+  }
+
+  /**
+   * Fields so weak (a bit per field) that a document matching the query in them alone stays
+   * below the threshold, whatever its coverage: documents of the next block found in no other
+   * field need only be counted. 0 when there are none.
+   */
+  weakFields(): number {
+    const threshold = this.threshold;
+    if (threshold === -Infinity) return 0;
+    const bounds = this.plan.fieldBounds;
+    let weak = 0;
+    let sum = 0;
+    for (const f of WEAK_ORDER) {
+      const next = sum + bounds[f]!;
+      // Coverage factors are at most 1; the all-in-title bonus needs the title.
+      if ((f === Field.Title ? next * ALL_IN_TITLE_BONUS : next) >= threshold) break;
+      sum = next;
+      weak |= 1 << f;
+    }
+    return weak;
+  }
+
+  /** Counts documents that match every group and were only counted, not scored: `admitted` of `n` pass the filters. */
+  countUnscored(n: number, admitted: number): void {
+    if (n > 0) this.unlistedAny = true;
+    this.unlistedAdmitted += admitted;
+  }
+
+  /** Whether the filters let document `d` through. */
+  admitted(d: number): boolean {
+    return !this.admits || this.admits(d);
+  }
+
+  /** Whether there are filters. */
+  get filters(): boolean {
+    return this.admits !== undefined;
   }
 
   /** Whether variant `k` of required group `position` (not the first) and the rest of the block may skip documents not found yet. */

@@ -83,6 +83,16 @@ export class Scorer {
   /** Found documents checked before a pass of forgetting that forgets none of them stops (64 in a full block). */
   private readonly forgetSample: number;
   private variantStamp = 0;
+  /**
+   * A one-word query with weak fields (see {@link Pruner.weakFields}): a bit for every document
+   * of the block that matches the word in another field (only those are scored), and a byte
+   * for every other document it matches (only counted).
+   */
+  private readonly candidate: Int32Array;
+  private readonly unscored: Uint8Array;
+  private filtering = false;
+  /** The positions of the postings of a list's block to score. */
+  private readonly pick: Int32Array;
 
   constructor(
     private readonly view: IndexView,
@@ -100,6 +110,10 @@ export class Scorer {
     this.vsum = new Float64Array(blockSize);
     this.vseen = new Int32Array(blockSize);
     this.vfound = new Int32Array(blockSize);
+    const words = (blockSize + 31) >>> 5;
+    this.candidate = new Int32Array(words);
+    this.unscored = new Uint8Array(blockSize);
+    this.pick = new Int32Array(blockSize);
   }
 
   /** Scores every group, replacing the previous query's results. */
@@ -146,6 +160,11 @@ export class Scorer {
   }
 
   private walkBlock(plan: QueryPlan, pruner: Pruner | undefined, lo: number, hi: number): void {
+    // A one-word query's common word has long lists in its weak fields: documents found only
+    // there are counted, not scored. (With more words, marking candidates costs more than it saves.)
+    const weak = pruner !== undefined && plan.required.length === 1 ? pruner.weakFields() : 0;
+    this.filtering = weak !== 0;
+    if (this.filtering) this.markCandidates(plan, weak, lo, hi);
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
@@ -157,6 +176,10 @@ export class Scorer {
         this.fold(this.gather(variants[k]!, lo, hi, restricted), stamp, false, k === 0, variants.length === 1);
       }
     });
+    if (this.filtering) {
+      this.countUnscored(pruner!, lo, hi - lo);
+      this.filtering = false;
+    }
     // Optional groups only add to documents the required ones found.
     for (const group of plan.optional) {
       const stamp = this.nextGroupStamp();
@@ -164,6 +187,53 @@ export class Scorer {
       for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true), stamp, true, k === 0, variants.length === 1);
     }
     this.emit(lo, hi, pruner);
+  }
+
+  /**
+   * Sets `candidate` to the block's documents that hold a variant of any group (required or
+   * optional) in a field outside `weak`, from a pass over those lists that only sets bits.
+   */
+  private markCandidates(plan: QueryPlan, weak: number, lo: number, hi: number): void {
+    const candidate = this.candidate;
+    candidate.fill(0, 0, (hi - lo + 31) >>> 5);
+    for (const group of [plan.required, plan.optional]) {
+      for (const { variants } of group) {
+        for (const variant of variants) {
+          for (const field of variant.fields) {
+            if ((weak >>> field.f) & 1) continue;
+            for (const list of field.lists) {
+              const { docs } = list;
+              const stop = blockEnd(list, hi);
+              const shift = list.base - lo;
+              for (let i = list.at; i < stop; i++) {
+                const j = shift + docs[i]!;
+                candidate[j >>> 5]! |= 1 << (j & 31);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** Counts the documents that matched the word without being scored, and clears them. */
+  private countUnscored(pruner: Pruner, lo: number, size: number): void {
+    const unscored = this.unscored;
+    let n = 0;
+    let admitted = 0;
+    if (pruner.filters) {
+      for (let j = 0; j < size; j++) {
+        if (unscored[j] === 0) continue;
+        unscored[j] = 0;
+        n++;
+        if (pruner.admitted(lo + j)) admitted++;
+      }
+    } else {
+      for (let j = 0; j < size; j++) n += unscored[j]!;
+      unscored.fill(0, 0, size);
+      admitted = n;
+    }
+    pruner.countUnscored(n, admitted);
   }
 
   /** Appends the block's documents to the results in document order, and clears the block. */
@@ -230,8 +300,10 @@ export class Scorer {
    * Restricted, only documents already found count.
    */
   private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean): number {
-    const { vsum, vseen, vfound, mark, found } = this;
+    const { vsum, vseen, vfound, mark, found, candidate, unscored, pick } = this;
     const dead = this.view.dead;
+    // With weak fields, only candidates are scored; the others are noted to be counted.
+    const filter = this.filtering && !restricted;
     const vstamped = this.nextVariantStamp() << 2;
     const foundCount = this.foundCount;
     let n = 0;
@@ -264,10 +336,32 @@ export class Scorer {
           }
           continue;
         }
-        for (let i = from; i < stop; i++) {
+        // Restricted or filtered, the postings to score are picked first, without branching on
+        // each (whether a document was found is a coin toss the CPU cannot predict), then scored.
+        let picked = stop - from;
+        if (restricted) {
+          picked = 0;
+          for (let i = from; i < stop; i++) {
+            const j = shift + docs[i]!;
+            pick[picked] = i;
+            picked += mark[j]!;
+          }
+        } else if (filter) {
+          picked = 0;
+          for (let i = from; i < stop; i++) {
+            const j = shift + docs[i]!;
+            const w = j >>> 5;
+            const c = candidate[w]!;
+            pick[picked] = i;
+            picked += (c >>> (j & 31)) & 1;
+            unscored[j]! |= (~c >>> (j & 31)) & 1 & (masked ? 1 - dead[lo + j]! : 1);
+          }
+        }
+        const all = !restricted && !filter;
+        for (let q = 0; q < picked; q++) {
+          const i = all ? from + q : pick[q]!;
           const local = docs[i]!;
           const j = shift + local;
-          if (restricted && mark[j] === 0) continue;
           if (masked && dead[lo + j] === 1) continue;
           const tf = tfs[i]!;
           const x = (boost * tf) / (tf + norm0 + norm1 * lengths[local]!);

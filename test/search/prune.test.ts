@@ -112,6 +112,21 @@ describe('pruning', () => {
     expect(scorerOf(pruned).touchedCount).toBeLessThan(scorerOf(exhaustive).touchedCount / 2);
   });
 
+  it('counts, without scoring, the papers where a one-word query matches only in weak fields', async () => {
+    // Once the threshold is above what the abstract (and keywords) alone can give, papers with
+    // "learning" only there are counted, not scored: the same answer, totals included, filtered
+    // or not, with masked papers among them.
+    const view = libraryOf(5, 3000);
+    const { pruned, exhaustive } = engines(view);
+    for (const q of ['learning', 'model', 'learning year:2018..2020', 'learning venue:icml', 'network topic:t2']) {
+      const a = await pruned.search(q, { limit: 200 });
+      const b = await exhaustive.search(q, { limit: 200 });
+      expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
+      expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
+      if (!q.includes(':')) expect(scorerOf(pruned).touchedCount, q).toBeLessThan(scorerOf(exhaustive).touchedCount / 2);
+    }
+  });
+
   it('bounds long lists by their best posting in every field, the unnormalized first-author one too', async () => {
     // Lists past 512 postings get their bound from one pass, kept: here every field's, with the
     // first author field's length normalization at 0.
