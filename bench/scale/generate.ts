@@ -79,11 +79,13 @@ export function readPools(corpus: string): Pools {
 }
 
 /**
- * Writes `count` recombined papers as JSONL files under `dir`; returns the files and a sample
- * of generated titles (for the exact-title check).
+ * Writes `count` recombined papers as JSONL files `<name>-000.jsonl`, … under `dir`; returns the
+ * files and a sample of generated titles (for the exact-title check). A record's key is its file
+ * name and id ("scale-000:g408"), so libraries meant to be new papers need a name of their own:
+ * the same name would make them new versions of papers already imported.
  * @example await generateLibrary(pools, 905_000, '/tmp/scale', 42)
  */
-export async function generateLibrary(pools: Pools, count: number, dir: string, seed: number): Promise<{ files: string[]; sampleTitles: string[] }> {
+export async function generateLibrary(pools: Pools, count: number, dir: string, seed: number, name = 'scale'): Promise<{ files: string[]; sampleTitles: string[] }> {
   mkdirSync(dir, { recursive: true });
   const random = rng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -92,7 +94,7 @@ export async function generateLibrary(pools: Pools, count: number, dir: string, 
   const sampleEvery = Math.max(1, Math.floor(count / 500));
   let n = 0;
   while (n < count) {
-    const path = join(dir, `scale-${String(files.length).padStart(3, '0')}.jsonl`);
+    const path = join(dir, `${name}-${String(files.length).padStart(3, '0')}.jsonl`);
     files.push(path);
     const out = createWriteStream(path);
     const end = Math.min(count, n + RECORDS_PER_FILE);

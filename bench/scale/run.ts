@@ -49,7 +49,8 @@ export async function runScaleBench(options: { scale: number; seed: number; keep
       out(`\n── ${label} ──`);
       const dir = join(work, `lib-${size}`);
       const generated = size === 0 ? { files: [], sampleTitles: [] as string[] } : await generateLibrary(pools, Math.max(0, size - realCount), join(dir, 'generated'), options.seed);
-      const newPapers = await generateLibrary(pools, 1000, join(dir, 'new'), options.seed + size + 1);
+      // Named apart from the library's own files: these are new papers, not new versions of some.
+      const newPapers = await generateLibrary(pools, 1000, join(dir, 'new'), options.seed + size + 1, 'new');
       const titles = generated.sampleTitles.length > 0 ? generated.sampleTitles : pools.titles.slice(0, 500).map((t) => t.join(' '));
       const titlesFile = join(dir, 'titles.json');
       writeFileSync(titlesFile, JSON.stringify(titles));
