@@ -95,6 +95,8 @@ export class Pruner {
     let weak = 0;
     let sum = 0;
     for (const f of WEAK_ORDER) {
+      // A field the query has no postings in has nothing to leave out.
+      if (bounds[f] === 0) continue;
       const next = sum + bounds[f]!;
       // Coverage factors are at most 1; the all-in-title bonus needs the title.
       if ((f === Field.Title ? next * ALL_IN_TITLE_BONUS : next) >= threshold) break;
