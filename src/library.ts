@@ -427,7 +427,7 @@ export class Library {
       .map((x) => x.w);
     if (words.length === 0) return [];
     // A trailing space: the last word is complete, not a prefix.
-    const result = await engine.search(`${words.join(' ')} `, { limit: count + 1 });
+    const result = await engine.search(`${words.join(' ')} `, { limit: count + 1, everyField: true });
     const hits = result.hits.filter((h) => h.id !== paper.id).slice(0, count);
     const papers = await this.store.papersByDocs(hits.map((h) => h.storeDoc));
     return hits.flatMap((h) => {

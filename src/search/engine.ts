@@ -80,6 +80,11 @@ export interface SearchOptions {
   limit?: number;
   /** Only papers the store first saw after this instant (digests: "new since the last one"). */
   firstSeenAfter?: Date;
+  /**
+   * Score every word in every field, common ones in abstracts too (a paper's similar papers:
+   * its query is its rarest words, many from its abstract).
+   */
+  everyField?: boolean;
 }
 
 export interface EngineDeps {
@@ -164,7 +169,7 @@ export class SearchEngine {
     const groups = planWords(query, this.vocab, this.view.liveCount);
     result.words = groups.map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)) }));
 
-    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text);
+    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text, options.everyField === true);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
     if (query.phrases.length > 0) ordered = await this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
@@ -229,14 +234,18 @@ export class SearchEngine {
   }
 
   /** Ranks by relevance; returns candidates best first. */
-  private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string) {
+  private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string, everyField: boolean) {
     const { scorer, view } = this;
     const g = groups.filter((group) => !group.optional).length;
     const admits = (d: number) => (!filter.active || filter.allows(d)) && (!filter.candidates || binaryHas(filter.candidates, d));
     const depth = Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0);
     // Only the best `depth` are re-ranked: documents that cannot be among them need not be scored.
     const filtered = filter.active || filter.candidates !== undefined;
-    scorer.scoreGroups(groups, { typedWords: query.text.split(/\s+/).filter(Boolean).length, keep: depth, ...(filtered && { admits }), exhaustive: this.options.exhaustive });
+    const score = (typedWords: number) => scorer.scoreGroups(groups, { typedWords, keep: depth, ...(filtered && { admits }), exhaustive: this.options.exhaustive });
+    score(everyField ? 0 : query.text.split(/\s+/).filter(Boolean).length);
+    // Common words left out of abstracts must not leave a query with nothing: where only
+    // abstracts have them all, they are scored there after all.
+    if (scorer.plan?.abstractsLeftOut && scorer.touchedCount === 0 && !scorer.unlisted.any) score(0);
     const top = new TopK(depth, (d) => view.storeDoc(d));
     const nameForms = query.words.length >= 2 ? authorNameForms(query.words, this.vocab) : undefined;
     const authorLevel = new Map<number, number>();

@@ -69,14 +69,11 @@ export const authorCoverageOf = (cov: number): number => (cov >>> 16) & 0xff;
 export const coverageStep = (flags: number): number => ((flags & TITLE_FLAG) << 8) | ((flags & AUTHOR_FLAG) << 15);
 
 /**
- * Words typed (separated by spaces) from which a query's common words are not scored in
- * abstracts, and the share of all papers above which a word counts as common there: in a query
- * of a few words, and more so in a pasted title.
+ * When a query's common words are not scored in abstracts: from `words` query words (required
+ * groups: stopwords and `author:` names aside), a word in more than `share` of all papers; in a
+ * pasted title (`pastedWords` words typed, stopwords included), one in more than `pastedShare`.
  */
-export const COMMON_IN_ABSTRACTS = [
-  { words: 7, share: 0.01 },
-  { words: 3, share: 0.05 },
-] as const;
+export const COMMON_IN_ABSTRACTS = { words: 3, share: 0.05, pastedWords: 7, pastedShare: 0.01 } as const;
 const ALL_FIELDS: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.Abstract, Field.FirstAuthor];
 const FIELDS_WITHOUT_ABSTRACT: readonly Field[] = [Field.Title, Field.Authors, Field.Keywords, Field.FirstAuthor];
 /** Float32 sums may round a hair above the real sum a bound is computed for. */
@@ -134,6 +131,8 @@ export class QueryPlan {
   readonly required: PlannedGroup[] = [];
   readonly optional: PlannedGroup[] = [];
   private readonly optionalBound: number;
+  /** Whether some word was left out of abstracts as common. */
+  readonly abstractsLeftOut: boolean;
   private byField: Float64Array | undefined;
   /** Per walk position: sums of the m largest bounds of the groups from there on, by m. */
   private readonly boundSums: number[][] = [];
@@ -150,15 +149,21 @@ export class QueryPlan {
   ) {
     // In a query of several words, one in a good share of all abstracts decides nothing there
     // (the papers that matter have the other words too, mostly in their titles): it is scored in
-    // titles, keywords and authors only, which saves most of the work. A one- or two-word query
-    // keeps its abstracts.
-    const rule = COMMON_IN_ABSTRACTS.find((r) => typedWords >= r.words);
-    const commonDf = rule ? view.liveCount * rule.share : Infinity;
+    // titles, keywords and authors only, which saves most of the work. A query of one or two
+    // words (however many stopwords or repeats beside them) keeps its abstracts, and so does one
+    // whose caller passes no typed words.
+    const rule = COMMON_IN_ABSTRACTS;
+    const words = groups.filter((g) => !g.optional && !g.fields).length;
+    const share = typedWords === 0 || words < rule.words ? 1 : typedWords >= rule.pastedWords ? rule.pastedShare : rule.share;
+    const commonDf = share < 1 ? view.liveCount * share : Infinity;
     const required: Array<{ group: PlannedGroup; df: number; index: number }> = [];
+    let leftOut = false;
     groups.forEach((group, index) => {
-      const variants = group.variants.map((v) =>
-        this.planVariant(v.term, v.weight, group.fields ?? (view.df[v.term]! > commonDf ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS)),
-      );
+      const variants = group.variants.map((v) => {
+        const common = !group.fields && view.df[v.term]! > commonDf;
+        leftOut ||= common;
+        return this.planVariant(v.term, v.weight, group.fields ?? (common ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS));
+      });
       // The variant with the most documents first (its postings add straight into the scores,
       // the cheapest way), then those that weigh most: the long tail of completions may then
       // be pruned. Ties go by the term's text, never by ids that depend on segments.
@@ -177,6 +182,7 @@ export class QueryPlan {
     required.sort((a, b) => a.df - b.df || a.index - b.index);
     this.required.push(...required.map((r) => r.group));
     this.optionalBound = this.optional.reduce((sum, g) => sum + g.bound, 0);
+    this.abstractsLeftOut = leftOut;
     this.variants = [...this.required, ...this.optional].flatMap((g) => g.variants);
     this.variantFlagsOf = new Uint8Array(this.variants.length);
   }

@@ -17,10 +17,13 @@ import { Pruner } from './prune.js';
 import { QueryPlan, coverageStep, localTerm, type PlannedVariant, type PostingCursor, type TermGroup } from './queryPlan.js';
 
 export type { TermGroup, Variant } from './queryPlan.js';
-export { ALL_IN_TITLE_BONUS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
+export { ALL_IN_TITLE_BONUS, COMMON_IN_ABSTRACTS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
 
 export interface ScoreOptions {
-  /** Words typed (a pasted title is long: its common words are not scored in abstracts). */
+  /**
+   * Words typed, stopwords included: with three query words or more, common words are not
+   * scored in abstracts ({@link COMMON_IN_ABSTRACTS}). 0 or absent: every word in every field.
+   */
   typedWords?: number;
   /**
    * Only the `keep` best documents by {@link baseScore}, among those `admits` lets through, need

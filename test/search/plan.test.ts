@@ -7,6 +7,8 @@ import { IndexView } from '../../src/search/index/view.js';
 import { Field } from '../../src/search/index/types.js';
 import { idf, planWords } from '../../src/search/plan.js';
 import { QueryPlan } from '../../src/search/queryPlan.js';
+import { SearchEngine } from '../../src/search/engine.js';
+import { msg } from '../../src/i18n/index.js';
 import { parseQuery } from '../../src/search/query.js';
 import { indexRow } from './helpers/indexRow.js';
 
@@ -57,9 +59,12 @@ describe('planning a query of several words', () => {
     return scored;
   };
 
-  it('keeps abstracts for every word of a one- or two-word query', () => {
+  it('keeps abstracts for every word of a one- or two-word query, whatever else is typed', () => {
     expect(abstractsOf('learning').get('learning')).toBe(true);
     expect(abstractsOf('graph learning').get('learning')).toBe(true);
+    // Stopwords, repeats and punctuation are not words of the query.
+    for (const text of ['what is learning', 'learning learning learning', 'learning & co', 'graph learning in the'])
+      expect(abstractsOf(text).get('learning'), text).toBe(true);
   });
 
   it('scores a word in more than 5% of papers outside abstracts from three words on', () => {
@@ -71,6 +76,32 @@ describe('planning a query of several words', () => {
   it('in a pasted title (seven words or more), a word in more than 1% of papers too', () => {
     const scored = abstractsOf('zebra graph learning to rank the world');
     expect([scored.get('learning'), scored.get('graph'), scored.get('zebra')]).toEqual([false, false, true]);
+  });
+});
+
+describe('leaving common words out of abstracts', () => {
+  // "attention", "memory", "depth" and "recall" are each in more than 5% of papers, all in
+  // abstracts; "attention" is in one title too.
+  const rows = Array.from({ length: 100 }, (_, i) =>
+    indexRow(i + 1, i === 50 ? 'Attention span' : `Paper ${i}`, i < 10 ? { abstract: 'attention memory depth recall' } : {}),
+  );
+  const view = new IndexView(buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
+  const engine = new SearchEngine(view, {
+    lookupRef: async () => undefined,
+    lookupAbstracts: async () => new Map<number, string>(),
+    resolveTopic: (name: string) => ({ error: msg('search.noTopic', { name }) }),
+  });
+
+  it('scores them there after all when nothing else has them', async () => {
+    const result = await engine.search('memory depth recall');
+    expect(result.total).toBe(10);
+  });
+
+  it('never for a paper\'s similar papers, whose words come from its abstract', async () => {
+    // Left out of abstracts, only the title has any of the words; scored there, ten papers have all.
+    expect((await engine.search('attention memory depth ')).hits.map((h) => h.title)).toEqual(['Attention span']);
+    const similar = await engine.search('attention memory depth ', { everyField: true });
+    expect([similar.total, similar.hits.length]).toEqual([10, 11]);
   });
 });
 
