@@ -106,20 +106,28 @@ export class Pruner {
     return weak;
   }
 
-  /** Counts documents that match every group and were only counted, not scored: `admitted` of `n` pass the filters. */
-  countUnscored(n: number, admitted: number): void {
+  /**
+   * Counts the documents of a block flagged in `unscored[0..size)` (offsets from `lo`): they
+   * match every group but were not scored (see {@link weakFields}). Clears the flags.
+   */
+  countUnscored(lo: number, unscored: Uint8Array, size: number): void {
+    const admits = this.admits;
+    let n = 0;
+    let admitted = 0;
+    if (admits) {
+      for (let j = 0; j < size; j++) {
+        if (unscored[j] === 0) continue;
+        unscored[j] = 0;
+        n++;
+        if (admits(lo + j)) admitted++;
+      }
+    } else {
+      for (let j = 0; j < size; j++) n += unscored[j]!;
+      unscored.fill(0, 0, size);
+      admitted = n;
+    }
     if (n > 0) this.unlistedAny = true;
     this.unlistedAdmitted += admitted;
-  }
-
-  /** Whether the filters let document `d` through. */
-  admitted(d: number): boolean {
-    return !this.admits || this.admits(d);
-  }
-
-  /** Whether there are filters. */
-  get filters(): boolean {
-    return this.admits !== undefined;
   }
 
   /** Whether variant `k` of required group `position` (not the first) and the rest of the block may skip documents not found yet. */

@@ -17,12 +17,12 @@ import { Pruner } from './prune.js';
 import { QueryPlan, coverageStep, localTerm, type PlannedVariant, type PostingCursor, type TermGroup } from './queryPlan.js';
 
 export type { TermGroup, Variant } from './queryPlan.js';
-export { ALL_IN_TITLE_BONUS, COMMON_IN_ABSTRACTS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
+export { ALL_IN_TITLE_BONUS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
 
 export interface ScoreOptions {
   /**
    * Words typed, stopwords included: with three query words or more, common words are not
-   * scored in abstracts ({@link COMMON_IN_ABSTRACTS}). 0 or absent: every word in every field.
+   * scored in abstracts (`COMMON_IN_ABSTRACTS` in queryPlan.ts). 0 or absent: every word in every field.
    */
   typedWords?: number;
   /**
@@ -180,7 +180,7 @@ export class Scorer {
       }
     });
     if (this.filtering) {
-      this.countUnscored(pruner!, lo, hi - lo);
+      pruner!.countUnscored(lo, this.unscored, hi - lo);
       this.filtering = false;
     }
     // Optional groups only add to documents the required ones found.
@@ -217,26 +217,6 @@ export class Scorer {
         }
       }
     }
-  }
-
-  /** Counts the documents that matched the word without being scored, and clears them. */
-  private countUnscored(pruner: Pruner, lo: number, size: number): void {
-    const unscored = this.unscored;
-    let n = 0;
-    let admitted = 0;
-    if (pruner.filters) {
-      for (let j = 0; j < size; j++) {
-        if (unscored[j] === 0) continue;
-        unscored[j] = 0;
-        n++;
-        if (pruner.admitted(lo + j)) admitted++;
-      }
-    } else {
-      for (let j = 0; j < size; j++) n += unscored[j]!;
-      unscored.fill(0, 0, size);
-      admitted = n;
-    }
-    pruner.countUnscored(n, admitted);
   }
 
   /** Appends the block's documents to the results in document order, and clears the block. */
