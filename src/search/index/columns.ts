@@ -166,19 +166,24 @@ export function compareEntry(column: TextColumn, i: number, key: Uint8Array): nu
  */
 export function forEachForward(column: TextColumn, i: number, fn: (term: number) => void): void {
   const bytes = entryBytes(column, i);
-  let at = 0;
-  const end = bytes.length;
-  let term = 0;
+  forEachDelta(bytes, 0, bytes.length, fn);
+}
+
+/**
+ * Decodes the LEB128 deltas in `bytes[at, end)` and calls `fn` on each running sum: the
+ * ascending ids of a forward-index entry.
+ */
+export function forEachDelta(bytes: Uint8Array, at: number, end: number, fn: (id: number) => void): void {
+  let id = 0;
   while (at < end) {
-    let value = 0;
-    let shift = 0;
-    let byte: number;
-    do {
+    let byte = bytes[at++]!;
+    let value = byte & 0x7f;
+    // A running power of 128, not 2 ** shift: Math.pow made this the hottest line of a merge.
+    for (let scale = 128; byte & 0x80 && at < end; scale *= 128) {
       byte = bytes[at++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80 && at <= end);
-    term += value;
-    fn(term);
+      value += (byte & 0x7f) * scale;
+    }
+    id += value;
+    fn(id);
   }
 }

@@ -6,7 +6,7 @@
  * papers would write.
  */
 import { NO_TERM, TrieBuilder } from '../vocab.js';
-import { GrowableArray, TextColumnBuilder, bytesAt, compareAt, pushVarint, textAt } from './columns.js';
+import { GrowableArray, TextColumnBuilder, bytesAt, compareAt, forEachDelta, pushVarint, textAt } from './columns.js';
 import { FIELD_COUNT, type SegmentData, type TextColumn } from './types.js';
 import type { ArrayKind, SectionData } from './format.js';
 import { SnapshotWriter } from './writer.js';
@@ -141,7 +141,8 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     if ((n + 1) % RELEASE_DOCS === 0) release();
     const i = inputOf[n]!;
     let prev = 0;
-    forEachTerm(inputs[i]!.segment.forward, localOf[n]!, (t) => {
+    const { forward } = inputs[i]!.segment;
+    forEachDelta(forward.bytes, forward.offsets[localOf[n]!]!, forward.offsets[localOf[n]! + 1]!, (t) => {
       const id = termMap[i]![t]!;
       docFreq[id]!++;
       forwardBytes += varintLength(id - prev);
@@ -299,7 +300,8 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
       const i = inputOf[n]!;
       scratch.length = 0;
       let prev = 0;
-      forEachTerm(inputs[i]!.segment.forward, localOf[n]!, (t) => {
+      const { forward } = inputs[i]!.segment;
+      forEachDelta(forward.bytes, forward.offsets[localOf[n]!]!, forward.offsets[localOf[n]! + 1]!, (t) => {
         const id = termMap[i]![t]!;
         pushVarint(scratch, id - prev);
         prev = id;
@@ -443,32 +445,8 @@ class SectionOut {
   }
 }
 
-function forEachTerm(column: TextColumn, i: number, fn: (t: number) => void): void {
-  const bytes = column.bytes;
-  let at = column.offsets[i]!;
-  const end = column.offsets[i + 1]!;
-  let term = 0;
-  while (at < end) {
-    let value = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = bytes[at++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    term += value;
-    fn(term);
-  }
-}
-
 function varintLength(value: number): number {
-  let n = 1;
-  while (value >= 0x80) {
-    value = Math.floor(value / 128);
-    n++;
-  }
-  return n;
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 }
 
 function ascending(list: Float64Array): boolean {
