@@ -44,6 +44,8 @@ export class IndexView {
   readonly vocab: Vocabulary;
   private readonly baseTermCount: number;
   private extras: VocabularyParts['extras'] = { terms: [], ids: new Uint32Array(0), trie: EMPTY_TRIE, byWord: new Map() };
+  /** Words were added since {@link extras} was built: rebuilt when next asked for, not at every delta. */
+  private extrasStale = false;
   private readonly extraByWord = new Map<string, number>();
   private readonly extraById: string[] = [];
   private readonly topicDocs = new Map<number, Int32Array>();
@@ -64,7 +66,7 @@ export class IndexView {
     this.vocab = new Vocabulary({
       base: { trie: base.trie, termCount: this.baseTermCount },
       get extras() {
-        return view.extras;
+        return view.currentExtras();
       },
       get df() {
         return view.df;
@@ -128,7 +130,7 @@ export class IndexView {
         globalOf[t] = g;
         localOf.set(g, t);
       }
-      if (added) this.rebuildExtras();
+      if (added) this.addedWords();
       for (let t = 0; t < termCount; t++) this.df[globalOf[t]!]! += delta.docFreq[t]!;
       for (let f = 0; f < FIELD_COUNT; f++) this.lengthSums[f]! += delta.fields[f]!.lengthSum;
       this.parts.push({ data: delta, docBase: this.docCount, globalOf, localOf, deadCount: 0 });
@@ -148,7 +150,10 @@ export class IndexView {
   /** Masks the live version of a store document, if the view has one. */
   private maskStoreDoc(storeDoc: number): void {
     for (const part of this.parts) {
-      const local = findAscending(part.data.storeDocs, storeDoc);
+      const { storeDocs, docCount } = part.data;
+      // Outside a segment's range (an import's chunks follow one another): no search needed.
+      if (docCount === 0 || storeDoc < storeDocs[0]! || storeDoc > storeDocs[docCount - 1]!) continue;
+      const local = findAscending(storeDocs, storeDoc);
       if (local < 0 || this.dead[part.docBase + local] === 1) continue;
       this.dead[part.docBase + local] = 1;
       part.deadCount++;
@@ -161,15 +166,29 @@ export class IndexView {
     }
   }
 
-  private rebuildExtras(): void {
-    const words = [...this.extraByWord.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    this.extras = { terms: words, ids: Uint32Array.from(words, (w) => this.extraByWord.get(w)!), trie: buildTermTrie(words), byWord: this.extraByWord };
-    const need = this.baseTermCount + words.length;
+  /** Makes room in {@link df} for the new words' ids; their sorted list and trie wait until a query asks. */
+  private addedWords(): void {
+    this.extrasStale = true;
+    const need = this.baseTermCount + this.extraById.length;
     if (this.df.length < need) {
       const bigger = new Uint32Array(Math.ceil(need * 1.25) + 1024);
       bigger.set(this.df);
       this.df = bigger;
     }
+  }
+
+  /**
+   * The words not in the base, sorted, with their trie. Built lazily: a merge applies a chunk
+   * after chunk and never asks, and re-sorting every word at each of them was a quarter of an
+   * import's final merge.
+   */
+  private currentExtras(): VocabularyParts['extras'] {
+    if (this.extrasStale) {
+      const words = [...this.extraByWord.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.extras = { terms: words, ids: Uint32Array.from(words, (w) => this.extraByWord.get(w)!), trie: buildTermTrie(words), byWord: this.extraByWord };
+      this.extrasStale = false;
+    }
+    return this.extras;
   }
 
   /** A global term id's string. */
