@@ -4,7 +4,7 @@
  * with, and the row a paper is stored as. Pure functions; `planUpserts` turns a batch of records,
  * and what the store already holds under their identifiers, into the rows to write.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { decodeRecordText, standingOf, venueKey, type Paper, type PaperRecord } from '../papers/model.js';
 import { normalizeUrl, titleAuthorAlias } from '../papers/ids.js';
 import type { IndexRow, UpsertOptions, UpsertResult } from './papers.js';
@@ -65,7 +65,7 @@ export function preferredId(record: PaperRecord, aliases: readonly string[] = al
   if (openreview) return `openreview:${openreview}`;
   if (doi) return `doi:${doi}`;
   if (record.sourceKey) return record.sourceKey;
-  return `t:${createHash('sha1').update(aliases.find((a) => a.startsWith('title:')) ?? record.title).digest('hex').slice(0, 16)}`;
+  return `t:${hash('sha1', aliases.find((a) => a.startsWith('title:')) ?? record.title, 'hex').slice(0, 16)}`;
 }
 
 /** What the store must look up before planning a batch: the records' identifiers and the ids new papers would get. */
@@ -224,7 +224,7 @@ export function toColumns(id: string, p: PaperRecord & { topics: string[] }) {
   };
   // Hashed only when set, so papers without one keep the hash they had before TL;DRs existed.
   const hashed = p.tldr ? { ...columns, tldr: p.tldr } : columns;
-  const content_hash = createHash('sha1').update(JSON.stringify(hashed)).digest('hex');
+  const content_hash = hash('sha1', JSON.stringify(hashed), 'hex');
   return { ...columns, tldr: p.tldr ?? null, content_hash };
 }
 

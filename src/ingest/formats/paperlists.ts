@@ -2,7 +2,7 @@
  * Paper Copilot "paperlists": one JSON array per venue and year (`icml/icml2019.json`), with
  * ';'-separated authors and keywords. Venue and year come from the file name.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { venueDisplayName, type PaperRecordInput } from '../../papers/model.js';
 import { normalizeArxivId, normalizeDoi, normalizeOpenReviewId } from '../../papers/ids.js';
 import { normalizeTitle } from '../../text.js';
@@ -86,5 +86,5 @@ export function mapPaperlists(value: unknown, file: PaperlistsFile): MapResult {
 }
 
 function sha1(value: string): string {
-  return createHash('sha1').update(value).digest('hex');
+  return hash('sha1', value, 'hex');
 }
