@@ -96,18 +96,32 @@ export async function catchUpNow(view: IndexView, store: PaperStore): Promise<bo
   const from = view.generation;
   const to = await store.generation();
   if (from >= to) return false;
-  const builder = new SegmentBuilder({ generation: to, taxonomyHash: view.taxonomyHash, topicIds: view.topics });
+  const { segment, deleted } = await buildChanged(store, from, to, view);
+  // Another catch-up may have moved the view on meanwhile (its reads and ours cover the same rows).
+  if (view.generation !== from) return false;
+  view.apply(segment, deleted);
+  return true;
+}
+
+/**
+ * The store's changes in generations `(from, to]` as one delta segment, and the store documents
+ * removed in them.
+ * @example const { segment, deleted } = await buildChanged(store, view.generation, await store.generation(), view);
+ */
+export async function buildChanged(
+  store: PaperStore,
+  from: number,
+  to: number,
+  taxonomy: { taxonomyHash: string; topics: readonly string[] },
+): Promise<{ segment: SegmentData; deleted: number[] }> {
+  const builder = new SegmentBuilder({ generation: to, taxonomyHash: taxonomy.taxonomyHash, topicIds: taxonomy.topics });
   for (let after = 0; ; ) {
     const rows = await store.rowsChanged(from, to, after, CATCH_UP_PAGE);
     for (const row of rows) builder.add(row);
     if (rows.length < CATCH_UP_PAGE) break;
     after = rows[rows.length - 1]!.doc;
   }
-  const deleted = await store.deletedDocs(from, to);
-  // Another catch-up may have moved the view on meanwhile (its reads and ours cover the same rows).
-  if (view.generation !== from) return false;
-  view.apply(builder.finish(), deleted);
-  return true;
+  return { segment: builder.finish(), deleted: await store.deletedDocs(from, to) };
 }
 
 /**

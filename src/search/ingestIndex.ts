@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { buildSegment } from './index/build.js';
-import type { ChunkWorkerData, ChunkWorkerReply } from './index/chunkWorker.js';
+import type { ChunkWorkerData, ChunkWorkerReply, ChunkWorkerRequest } from './index/chunkWorker.js';
 import { openSnapshot } from './index/format.js';
 import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
-import { catchUpNow, mergeThreshold, settleIndex, withIndexLock, type IndexSource } from './indexFile.js';
+import { buildChanged, catchUpNow, mergeThreshold, settleIndex, withIndexLock, type IndexSource } from './indexFile.js';
 import type { StoreTarget } from '../store/open.js';
 
 /** Papers per chunk while an import runs: small enough that the chunks keep pace with it. */
@@ -84,26 +84,28 @@ export class IngestIndexer {
   }
 
   /**
-   * Ends the import's indexing: the last chunk, then (under the index lock) a merge of the
-   * snapshot and every chunk, or nothing when the import was small enough to stay a delta.
+   * Ends the import's indexing: the last rows into segments, then (under the index lock) a merge
+   * of the snapshot and every chunk, or nothing when the import was small enough to stay a
+   * delta. The last rows are split in two by generation: the worker builds the first half as its
+   * final chunk while this thread builds the second, so neither core waits for the other.
    */
   async finish(): Promise<'delta' | 'merged' | 'built' | 'busy'> {
     try {
-      await new Promise<void>((resolve) => {
-        this.finalWaiter = resolve;
-        const ask = () => {
-          if (this.failure) return resolve();
-          if (this.busy) return void setTimeout(ask, 20);
-          this.busy = true;
-          this.worker.postMessage({ type: 'flush', final: true });
-        };
-        ask();
-      });
+      await this.idle();
+      let tail: Awaited<ReturnType<typeof buildChanged>> | undefined;
+      if (!this.failure) {
+        const last = this.chunks.at(-1)?.to ?? this.from;
+        const to = await this.source.store.generation();
+        const mid = last + Math.ceil((to - last) / 2);
+        const final = this.flush(mid);
+        if (mid < to) tail = await buildChanged(this.source.store, mid, to, { taxonomyHash: this.source.taxonomyHash, topics: this.source.topicIds });
+        await final;
+      }
       if (this.failure) {
         this.log.warn({ err: this.failure }, 'the index worker failed; building the index after the import instead');
         return await settleIndex(this.source, this.indexPath, this.log);
       }
-      return await withIndexLock(this.indexPath, () => this.mergeChunks());
+      return await withIndexLock(this.indexPath, () => this.mergeChunks(tail));
     } finally {
       this.worker.postMessage({ type: 'stop' });
       await this.worker.terminate().catch(() => undefined);
@@ -111,13 +113,30 @@ export class IngestIndexer {
     }
   }
 
-  private async mergeChunks(): Promise<'delta' | 'merged' | 'built'> {
+  /** Resolves once the worker has answered the flush it is busy with (at once when it is not, or has failed). */
+  private async idle(): Promise<void> {
+    while (this.busy && !this.failure) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /** The worker's final flush, of the rows up to generation `upTo`: resolves on its answer. */
+  private flush(upTo: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.finalWaiter = resolve;
+      if (this.failure) return resolve();
+      this.busy = true;
+      this.worker.postMessage({ type: 'flush', final: true, upTo } satisfies ChunkWorkerRequest);
+    });
+  }
+
+  /** `tail`: the rows after the worker's last chunk, built here. */
+  private async mergeChunks(tail?: { segment: SegmentData; deleted: number[] }): Promise<'delta' | 'merged' | 'built'> {
     const { store, taxonomyHash, topicIds } = this.source;
     const base = this.base ?? buildSegment([], { generation: 0, taxonomyHash, topicIds });
     const threshold = this.base ? mergeThreshold(this.base.docCount) : 0;
     if (this.base && (await store.countChanged(this.base.generation, threshold + 1)) <= threshold) return 'delta';
     const view = new IndexView(base);
     for (const chunk of this.chunks) view.apply(openSnapshot(chunk.file).segment, await store.deletedDocs(chunk.from, chunk.to));
+    if (tail) view.apply(tail.segment, tail.deleted);
     await catchUpNow(view, store);
     const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
     mergeSegments(inputs, this.indexPath, { generation: view.generation, taxonomyHash, topicIds });

@@ -22,7 +22,8 @@ export interface ChunkWorkerData {
   chunkDocs: number;
 }
 
-export type ChunkWorkerRequest = { type: 'flush'; final: boolean } | { type: 'stop' };
+/** `upTo`: the last generation a final flush covers (the import's last rows are split with the parent); the store's latest by default. */
+export type ChunkWorkerRequest = { type: 'flush'; final: boolean; upTo?: number } | { type: 'stop' };
 export type ChunkWorkerReply =
   | { type: 'chunk'; file: string; from: number; to: number; docs: number }
   /** The end of the answer to a flush: `final` after the last one. */
@@ -48,7 +49,7 @@ if (parentPort) {
     }
     try {
       const { papers: store } = await opening;
-      const to = await store.generation();
+      const to = message.upTo ?? (await store.generation());
       if (to <= from || (!message.final && (await store.countChanged(from, data.chunkDocs)) < data.chunkDocs)) {
         port.postMessage({ type: message.final ? 'final' : 'idle' } satisfies ChunkWorkerReply);
         return;
