@@ -1,7 +1,7 @@
 /**
  * `paperscout ingest <file-or-dir-or-URL>...`: import papers into DATA_DIR, then bring the search
  * index up to date. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
- * already read and being classified); running the same command again finishes the job.
+ * already read and being prepared); running the same command again finishes the job.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config.js';
@@ -12,11 +12,11 @@ import { formatSummary } from '../../src/ingest/summary.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
 import { openStores } from '../../src/store/open.js';
-import { ClassifierThread } from '../../src/topics/classifierThread.js';
+import { PrepareThread } from '../../src/ingest/prepareThread.js';
 import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
 
-/** Imports larger than this are classified and indexed while they run, by worker threads on the second core. */
+/** Imports larger than this are prepared (topics, rows) and indexed while they run, by worker threads on the second core. */
 const BACKGROUND_INDEX_BYTES = 32 << 20;
 
 export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
@@ -25,7 +25,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
   const stores = await openStores(config, { log, bulk: true });
   const store = stores.papers;
   const stop = abortOnSignal('Stopping after the current batch');
-  let classifier: ClassifierThread | undefined;
+  let preparer: PrepareThread | undefined;
   try {
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
@@ -35,12 +35,12 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const summary = await ingestPaths(paths, {
       store,
       classify,
-      classifyAhead: (papers) => classifier?.classify(papers) ?? Promise.resolve(undefined),
+      prepareAhead: (records) => preparer?.prepare(records) ?? Promise.resolve(undefined),
       onProgress: (p) => {
         bar.update(p);
         if (p.bytesTotal >= BACKGROUND_INDEX_BYTES) {
           indexing ??= IngestIndexer.start(source, stores.target, config.indexPath, log);
-          classifier ??= new ClassifierThread(taxonomyPath);
+          preparer ??= new PrepareThread(taxonomyPath);
         }
         void indexing?.then((indexer) => indexer.notify());
       },
@@ -48,7 +48,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
       userAgent: config.userAgent,
     });
     bar.done();
-    await classifier?.close();
+    await preparer?.close();
     const ingestSeconds = (performance.now() - started) / 1000;
     process.stdout.write(`${formatSummary(summary)}\n`);
     const indexStarted = performance.now();
@@ -63,7 +63,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
     const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
-    await classifier?.close();
+    await preparer?.close();
     stop.dispose();
     await stores.close();
   }

@@ -5,6 +5,7 @@
  * import leaves whole batches behind and a rerun finishes it.
  */
 import type { PaperStore, UpsertOptions } from '../store/papers.js';
+import type { PreparedRecord } from '../store/paperRecords.js';
 import type { PaperRecord } from '../papers/model.js';
 import { detectFormat, planFile } from './detect.js';
 import { describeFsError, listInputFiles } from './files.js';
@@ -32,17 +33,17 @@ export interface IngestDeps {
   now?: () => Date;
   /** Hears about progress after every committed batch and at the end of every file. */
   onProgress?: (progress: IngestProgress) => void;
-  /** Once aborted, the import commits the records it holds (less than a batch; with `classifyAhead`, also the batch handed on) and stops. */
+  /** Once aborted, the import commits the records it holds (less than a batch; with `prepareAhead`, also the batch handed on) and stops. */
   signal?: AbortSignal;
   /** Records written per transaction (default {@link DEFAULT_BATCH_SIZE}). */
   batchSize?: number;
   /** The User-Agent for files fetched from URLs. */
   userAgent?: string;
   /**
-   * Works out a batch's topics elsewhere (another thread) while the next batch is read; the same
-   * topics `classify` gives, or undefined to leave them to `classify`.
+   * Prepares a batch's records elsewhere (another thread) while the next batch is read: what
+   * `prepareRecord` gives with the topics `classify` gives, or undefined to leave it to the store.
    */
-  classifyAhead?: (papers: readonly PaperRecord[]) => Promise<string[][] | undefined>;
+  prepareAhead?: (records: readonly PaperRecord[]) => Promise<PreparedRecord[] | undefined>;
 }
 
 /** A record that did not go in, and why. */
@@ -180,17 +181,17 @@ class Run {
   }
 
   /**
-   * Hands a batch on, to be written after the batches before it. With `classifyAhead` its topics
-   * are worked out at once, on another thread, while the caller reads the next batch: this waits
+   * Hands a batch on, to be written after the batches before it. With `prepareAhead` it is
+   * prepared at once, on another thread, while the caller reads the next batch: this waits
    * only until the batch before it is written, so at most two batches are held (and an abort
    * still writes the one handed on). Without, it waits until this batch is written.
    */
   private async queue(file: string, source: string, batch: readonly PendingRecord[], report: () => void): Promise<void> {
-    const ahead = this.deps.classifyAhead;
-    const topics = ahead && batch.length > 0 ? ahead(batch.map((item) => item.record)) : undefined;
+    const ahead = this.deps.prepareAhead;
+    const prepared = ahead && batch.length > 0 ? ahead(batch.map((item) => item.record)) : undefined;
     const before = this.pending;
     this.pending = before.then(async () => {
-      await this.write(file, source, batch, await topics);
+      await this.write(file, source, batch, await prepared);
       report();
     });
     // A failed write is thrown by the next queue() or drain(); this keeps it from counting as unhandled meanwhile.
@@ -207,12 +208,12 @@ class Run {
    * Writes a batch in one transaction, under one new generation when it changed anything. A
    * record the store refuses is rejected, not fatal.
    */
-  private async write(file: string, source: string, batch: readonly PendingRecord[], topics?: string[][]): Promise<void> {
+  private async write(file: string, source: string, batch: readonly PendingRecord[], prepared?: PreparedRecord[]): Promise<void> {
     if (batch.length === 0) return;
     const { store, classify } = this.deps;
-    // Topics worked out ahead are the records' as read; a record merged into a stored paper is classified here.
-    const ahead = topics && new Map<object, string[]>(batch.map((item, i) => [item.record, topics[i]!]));
-    const options = { source, classify: ahead ? (paper: PaperRecord) => ahead.get(paper) ?? classify(paper) : classify, now: this.deps.now?.() ?? new Date() };
+    // Prepared ahead is the records as read; a record merged into a stored paper is classified here.
+    const ahead = prepared && new Map<PaperRecord, PreparedRecord>(batch.map((item, i) => [item.record, prepared[i]!]));
+    const options: UpsertOptions = { source, classify, now: this.deps.now?.() ?? new Date(), ...(ahead && { prepared: (record: PaperRecord) => ahead.get(record) }) };
     const results = await store.write((tx) => tx.upsertBatch(batch.map((item) => item.record), options));
     results.forEach((result, i) => {
       if ('refused' in result) this.reject(file, batch[i]!, `store refused the record: ${result.refused}`);

@@ -68,10 +68,35 @@ export function preferredId(record: PaperRecord, aliases: readonly string[] = al
   return `t:${hash('sha1', aliases.find((a) => a.startsWith('title:')) ?? record.title, 'hex').slice(0, 16)}`;
 }
 
-/** What the store must look up before planning a batch: the records' identifiers and the ids new papers would get. */
-export function lookupsFor(records: readonly PaperRecord[]): { aliases: string[]; ids: string[]; aliasLists: string[][] } {
-  const aliasLists = records.map(aliasesOf);
-  return { aliasLists, aliases: [...new Set(aliasLists.flat())], ids: [...new Set(records.map((r, i) => preferredId(r, aliasLists[i])))] };
+/**
+ * What a record needs to become a new paper, worked out ahead (off the import thread): its
+ * identifiers, the id it would get and the row it would be stored as, topics included. A
+ * record that merges into a stored paper is planned again from the stored row.
+ */
+export interface PreparedRecord {
+  aliases: string[];
+  id: string;
+  columns: ReturnType<typeof toColumns>;
+}
+
+/**
+ * @example const prepared = prepareRecord(record, classify(record));
+ */
+export function prepareRecord(record: PaperRecord, topics: string[]): PreparedRecord {
+  const aliases = aliasesOf(record);
+  const id = preferredId(record, aliases);
+  return { aliases, id, columns: toColumns(id, { ...record, topics }) };
+}
+
+/**
+ * What the store must look up before planning a batch: the records' identifiers and the ids new
+ * papers would get (from `prepared` where it has them).
+ */
+export function lookupsFor(records: readonly PaperRecord[], prepared?: UpsertOptions['prepared']): { aliases: string[]; ids: string[]; aliasLists: string[][] } {
+  const ahead = records.map((r) => prepared?.(r));
+  const aliasLists = records.map((r, i) => ahead[i]?.aliases ?? aliasesOf(r));
+  const ids = records.map((r, i) => ahead[i]?.id ?? preferredId(r, aliasLists[i]));
+  return { aliasLists, aliases: [...new Set(aliasLists.flat())], ids: [...new Set(ids)] };
 }
 
 /** The rows a batch writes, in the order to write them, and each record's outcome. */
@@ -116,10 +141,12 @@ export function planUpserts(
     const list = aliasLists[i]!;
     const existingId = findOwner(list, owners);
     const row = existingId === undefined ? undefined : rows.get(existingId);
+    const ahead = options.prepared?.(record);
     if (!row) {
-      const id = preferredId(record, list);
+      const id = ahead?.id ?? preferredId(record, list);
       if (rows.has(id)) return { refused: `another paper already has the id ${id}, and nothing else identifies this record` };
-      const write: PaperWrite = { ...toColumns(id, withTopics(record, options.classify)), source: options.source, first_seen: now, updated_at: now };
+      const columns = ahead?.columns ?? toColumns(id, withTopics(record, options.classify));
+      const write: PaperWrite = { ...columns, source: options.source, first_seen: now, updated_at: now };
       rows.set(id, write);
       inserts.set(id, write);
       file(list, id);
@@ -130,7 +157,7 @@ export function planUpserts(
     // The record that is (or, superseding a preprint or a rejection, becomes) the paper's source
     // replaces its fields; any other record only fills gaps. "Same source" alone is not enough: a
     // listing's duplicate would replace the original and be replaced back on every re-ingest.
-    const owns = row.source === options.source ? preferredId(record, list) === id : supersedes(existing, record);
+    const owns = row.source === options.source ? (ahead?.id ?? preferredId(record, list)) === id : supersedes(existing, record);
     const columns = toColumns(id, withTopics(mergeRecords(existing, record, owns), options.classify));
     file(list, id);
     if (columns.content_hash === row.content_hash) return { outcome: 'unchanged', id };

@@ -12,6 +12,7 @@
  */
 import type { Paper, PaperRecord } from '../papers/model.js';
 import type { PaperRef } from '../papers/ids.js';
+import type { PreparedRecord } from './paperRecords.js';
 
 export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
 
@@ -21,6 +22,8 @@ export interface UpsertOptions {
   /** Topic ids for the merged paper (the taxonomy's classifier). */
   classify: (paper: Omit<Paper, 'id' | 'topics' | 'firstSeen'>) => string[];
   now: Date;
+  /** A record's identifiers, id and new-paper row worked out ahead (`prepareRecord` in paperRecords.ts), where known. */
+  prepared?: (record: PaperRecord) => PreparedRecord | undefined;
 }
 
 /** What became of one record: its outcome and the paper's id, or why the store refused it. */

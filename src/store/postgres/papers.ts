@@ -335,7 +335,7 @@ async function nextGeneration(client: Query): Promise<number> {
 }
 
 async function upsertBatch(client: Query, records: readonly PaperRecord[], options: UpsertOptions, generation: () => Promise<number>): Promise<UpsertResult[]> {
-  const lookups = lookupsFor(records);
+  const lookups = lookupsFor(records, options.prepared);
   const owners = new Map<string, string>();
   if (lookups.aliases.length > 0) {
     const { rows } = await client.query<{ alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias = ANY($1::text[])', [lookups.aliases]);

@@ -267,7 +267,7 @@ export class SqlitePaperStore implements PaperStore {
   }
 
   private upsertBatch(records: readonly PaperRecord[], options: UpsertOptions, generation: () => number): UpsertResult[] {
-    const lookups = lookupsFor(records);
+    const lookups = lookupsFor(records, options.prepared);
     const owners = new Map<string, string>();
     for (let i = 0; i < lookups.aliases.length; i += LOOKUP_CHUNK) {
       for (const row of this.stmts.aliasOwners.all(JSON.stringify(lookups.aliases.slice(i, i + LOOKUP_CHUNK)))) owners.set(row.alias, row.paper_id);
