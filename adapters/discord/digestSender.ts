@@ -8,6 +8,8 @@
  * within a few minutes ({@link DUPLICATE_WINDOW_MS}), and as a last line of small print
  * (`-# digest <key>`), so that after that window the bot can still find its message by reading
  * the channel (`GET /channels/{id}/messages`; Discord's message history does not return nonces).
+ * A bot that may not read the history is told so, not answered "not there" (see
+ * {@link refuseUnreadableHistory}).
  */
 import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes, type APIMessage, type APIUser } from 'discord.js';
 import type { DiscordConfig } from '../../src/config.js';
@@ -81,12 +83,16 @@ export function createDiscordSender(config: DiscordConfig, options: DiscordSende
     async find(channel, id, window) {
       try {
         const author = await botUserId();
-        let after = snowflakeAt(window.from.getTime());
+        const start = snowflakeAt(window.from.getTime());
+        let after = start;
         for (let page = 0; page < MAX_PAGES; page++) {
           const query = new URLSearchParams({ after, limit: String(PAGE_SIZE) });
           const messages = (await rest.get(Routes.channelMessages(channel), { query })) as APIMessage[];
           if (messages.some((m) => m.author.id === author && carriesKey(m.content, id.key))) return true;
-          if (messages.length < PAGE_SIZE) return false;
+          if (messages.length < PAGE_SIZE) {
+            if (page === 0 && messages.length === 0) await refuseUnreadableHistory(rest, channel, start);
+            return false;
+          }
           after = messages.reduce((newest, m) => (BigInt(m.id) > BigInt(newest) ? m.id : newest), after);
           if (timeOf(after) > window.to.getTime()) return false;
         }
@@ -96,6 +102,19 @@ export function createDiscordSender(config: DiscordConfig, options: DiscordSende
       throw new DeliveryError('transient', `more than ${PAGE_SIZE * MAX_PAGES} messages in the channel around the digest's attempt: cannot tell whether it arrived`);
     },
   };
+}
+
+/**
+ * Discord answers a history read with no messages, not an error, when the bot lacks Read Message
+ * History. An empty read is believed only when the channel (`GET /channels/{id}`, which needs
+ * View Channel alone) has had no message since the window began; otherwise the part's fate
+ * cannot be told, and posting it again could post it twice.
+ */
+async function refuseUnreadableHistory(rest: REST, channel: string, after: string): Promise<void> {
+  const { last_message_id: last } = (await rest.get(Routes.channel(channel))) as { last_message_id?: string | null };
+  if (last && BigInt(last) > BigInt(after)) {
+    throw new DeliveryError('forbidden', 'Discord shows no messages in the channel although it has some since the digest was posted: the bot needs Read Message History');
+  }
 }
 
 /** A REST client for commands (deploy): Discord's defaults, retries and rate-limit waits included. */

@@ -193,4 +193,22 @@ describe('finding a Discord digest message again', () => {
     fake.channelErrors.set('1300000000000000101', { status: 403, message: 'Missing Access', code: 50001 });
     await expect(sender.find('1300000000000000101', id(0), window)).rejects.toMatchObject({ failure: 'forbidden', message: expect.stringMatching(/Read Message History/) });
   });
+
+  it('does not take an empty history for "not there" when the bot may not read it', async () => {
+    // Discord's answer without Read Message History: an empty list. The post did arrive.
+    const hidden = '1300000000000000102';
+    fake.historyHidden.add(hidden);
+    fake.now = () => Date.parse('2026-03-02T09:00:00Z');
+    await sender.post(hidden, reply, id(1));
+    await expect(sender.find(hidden, id(1), window)).rejects.toMatchObject({ failure: 'forbidden', message: expect.stringMatching(/Read Message History/) });
+    // Where nothing was posted since the window began, an empty history is the truth.
+    const quiet = '1300000000000000103';
+    fake.historyHidden.add(quiet);
+    fake.now = () => Date.parse('2026-03-02T08:40:00Z');
+    fake.addMessage(quiet, 'an older message');
+    expect(await sender.find(quiet, id(1), window)).toBe(false);
+    const empty = '1300000000000000104';
+    fake.historyHidden.add(empty);
+    expect(await sender.find(empty, id(1), window)).toBe(false);
+  });
 });

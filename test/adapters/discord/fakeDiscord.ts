@@ -11,10 +11,12 @@
  *   interaction".
  * - Channel messages: `POST /channels/{id}/messages` keeps the message (dropping a repeat of
  *   an enforced nonce, as Discord does) and `GET /channels/{id}/messages` (`after`, `before`,
- *   `limit`) returns message objects as Discord documents them, newest first, without nonces;
- *   `GET /users/@me` is the bot. Faults for posts ({@link FakeDiscord.postFault}): a 5xx or a
- *   429 with Retry-After (nothing posted), or the message posted and its answer held or lost to a
- *   connection reset; {@link FakeDiscord.down} and {@link FakeDiscord.up} close and reopen the port.
+ *   `limit`) returns message objects as Discord documents them, newest first, without nonces
+ *   (none at all in a channel whose history the bot may not read); `GET /channels/{id}` gives
+ *   its `last_message_id`; `GET /users/@me` is the bot. Faults for posts
+ *   ({@link FakeDiscord.postFault}): a 5xx or a 429 with Retry-After (nothing posted), or the
+ *   message posted and its answer held or lost to a connection reset; {@link FakeDiscord.down}
+ *   and {@link FakeDiscord.up} close and reopen the port.
  * - Gateway (JSON, uncompressed: discord.js asks for zlib-stream only when zlib-sync is
  *   installed): HELLO, IDENTIFY → READY (no guilds), heartbeat ACKs, then whatever
  *   {@link FakeDiscord.dispatch} sends. Sharding as Discord does it: each connection is the shard
@@ -103,6 +105,11 @@ export class FakeDiscord {
   now: () => number = () => Date.now();
   /** Channels that refuse posts with this Discord error (a deleted channel, missing permissions). */
   readonly channelErrors = new Map<string, { status: number; message: string; code: number }>();
+  /**
+   * Channels where the bot lacks Read Message History: as Discord documents, their history reads
+   * answer an empty list, not an error (posts and `GET /channels/{id}` still work).
+   */
+  readonly historyHidden = new Set<string>();
   /** How many of the next channel posts get a 429 (with a short retry_after). */
   rateLimitPosts = 0;
   private readonly interactions = new Map<string, { payload: any; dispatchedAt: number; acknowledged: boolean }>();
@@ -381,6 +388,10 @@ export class FakeDiscord {
       if (!authorized) return unauthorized;
       return this.history(r, m[1]!);
     }
+    if ((m = /^\/channels\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
+      if (!authorized) return unauthorized;
+      return this.channel(m[1]!);
+    }
     if (r.method === 'GET' && r.path === '/users/@me') {
       if (!authorized) return unauthorized;
       return [200, this.botUser];
@@ -430,6 +441,7 @@ export class FakeDiscord {
   private history(r: CapturedRequest, channel: string): [number, unknown] {
     const refusal = this.channelErrors.get(channel);
     if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
+    if (this.historyHidden.has(channel)) return [200, []];
     const limit = Math.min(Math.max(Number(r.query.limit ?? 50) || 50, 1), 100);
     const byId = (a: ChannelMessage, b: ChannelMessage) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
     let list = this.messagesIn(channel).sort(byId);
@@ -437,6 +449,14 @@ export class FakeDiscord {
     else if (r.query.before) list = list.filter((m) => BigInt(m.id) < BigInt(r.query.before!)).slice(-limit);
     else list = list.slice(-limit);
     return [200, list.reverse().map((m) => this.messageObject(m))];
+  }
+
+  /** GET /channels/{id}: a text channel, with the id of its last message (null when it has none). */
+  private channel(channel: string): [number, unknown] {
+    const refusal = this.channelErrors.get(channel);
+    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
+    const last = this.messagesIn(channel).reduce<string | null>((newest, m) => (newest === null || BigInt(m.id) > BigInt(newest) ? m.id : newest), null);
+    return [200, { id: channel, type: 0, name: 'papers', position: 0, permission_overwrites: [], nsfw: false, last_message_id: last, rate_limit_per_user: 0, parent_id: null }];
   }
 
   /** A channel message as Discord's API returns it (history has no nonce). */
