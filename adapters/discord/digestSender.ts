@@ -106,14 +106,20 @@ export function createDiscordSender(config: DiscordConfig, options: DiscordSende
 
 /**
  * Discord answers a history read with no messages, not an error, when the bot lacks Read Message
- * History. An empty read is believed only when the channel (`GET /channels/{id}`, which needs
- * View Channel alone) has had no message since the window began; otherwise the part's fate
- * cannot be told, and posting it again could post it twice.
+ * History. An empty read is believed when the channel (`GET /channels/{id}`, which needs View
+ * Channel alone) has had no message since the window began. When it has, reading that message
+ * tells why the history showed none: it was deleted (404; a channel keeps its last message's
+ * id), or the history may not be read (403), and then the part's fate cannot be told and posting
+ * it again could post it twice.
  */
 async function refuseUnreadableHistory(rest: REST, channel: string, after: string): Promise<void> {
   const { last_message_id: last } = (await rest.get(Routes.channel(channel))) as { last_message_id?: string | null };
-  if (last && BigInt(last) > BigInt(after)) {
-    throw new DeliveryError('forbidden', 'Discord shows no messages in the channel although it has some since the digest was posted: the bot needs Read Message History');
+  if (!last || BigInt(last) <= BigInt(after)) return;
+  try {
+    await rest.get(Routes.channelMessage(channel, last));
+  } catch (err) {
+    if (err instanceof DiscordAPIError && err.status === 404) return;
+    throw err;
   }
 }
 

@@ -210,5 +210,11 @@ describe('finding a Discord digest message again', () => {
     const empty = '1300000000000000104';
     fake.historyHidden.add(empty);
     expect(await sender.find(empty, id(1), window)).toBe(false);
+    // A readable channel whose only message since was deleted keeps that id as its last: not there.
+    const moderated = '1300000000000000105';
+    fake.now = () => Date.parse('2026-03-02T09:00:00Z');
+    await sender.post(moderated, reply, id(1));
+    fake.deleteMessage(moderated, fake.messagesIn(moderated)[0]!.id);
+    expect(await sender.find(moderated, id(1), window)).toBe(false);
   });
 });

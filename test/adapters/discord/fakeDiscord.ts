@@ -12,8 +12,8 @@
  * - Channel messages: `POST /channels/{id}/messages` keeps the message (dropping a repeat of
  *   an enforced nonce, as Discord does) and `GET /channels/{id}/messages` (`after`, `before`,
  *   `limit`) returns message objects as Discord documents them, newest first, without nonces
- *   (none at all in a channel whose history the bot may not read); `GET /channels/{id}` gives
- *   its `last_message_id`; `GET /users/@me` is the bot. Faults for posts
+ *   (none at all in a channel whose history the bot may not read, where reading one message by
+ *   id is a 403); `GET /channels/{id}` gives its `last_message_id`; `GET /users/@me` is the bot. Faults for posts
  *   ({@link FakeDiscord.postFault}): a 5xx or a 429 with Retry-After (nothing posted), or the
  *   message posted and its answer held or lost to a connection reset; {@link FakeDiscord.down}
  *   and {@link FakeDiscord.up} close and reopen the port.
@@ -110,6 +110,8 @@ export class FakeDiscord {
    * answer an empty list, not an error (posts and `GET /channels/{id}` still work).
    */
   readonly historyHidden = new Set<string>();
+  /** Each channel's last message id, kept when that message is deleted (GET /channels/{id}). */
+  private readonly lastMessageIds = new Map<string, string>();
   /** How many of the next channel posts get a 429 (with a short retry_after). */
   rateLimitPosts = 0;
   private readonly interactions = new Map<string, { payload: any; dispatchedAt: number; acknowledged: boolean }>();
@@ -163,7 +165,14 @@ export class FakeDiscord {
   addMessage(channel: string, content: string, author: any = { id: '1190000000000000777', username: 'member', discriminator: '0', global_name: 'Member', avatar: null }): ChannelMessage {
     const message = { channel, body: { content }, id: this.snowflake(), at: this.now(), author };
     this.channelMessages.push(message);
+    this.lastMessageIds.set(channel, message.id);
     return message;
+  }
+
+  /** Deletes a channel message (a moderator did); the channel keeps its id as its last message's, as Discord does. */
+  deleteMessage(channel: string, id: string): void {
+    const at = this.channelMessages.findIndex((m) => m.channel === channel && m.id === id);
+    if (at >= 0) this.channelMessages.splice(at, 1);
   }
 
   /** The REST base to give discord.js (`rest.api`, DISCORD_API_URL). */
@@ -392,6 +401,10 @@ export class FakeDiscord {
       if (!authorized) return unauthorized;
       return this.channel(m[1]!);
     }
+    if ((m = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
+      if (!authorized) return unauthorized;
+      return this.oneMessage(m[1]!, m[2]!);
+    }
     if (r.method === 'GET' && r.path === '/users/@me') {
       if (!authorized) return unauthorized;
       return [200, this.botUser];
@@ -433,7 +446,10 @@ export class FakeDiscord {
     const nonce = r.body?.enforce_nonce ? r.body?.nonce : undefined;
     const earlier = nonce === undefined ? undefined : this.channelMessages.find((m) => m.channel === channel && m.body.nonce === nonce);
     const message = earlier ?? { channel, body: r.body, id: this.snowflake(), at: this.now() };
-    if (!earlier) this.channelMessages.push(message);
+    if (!earlier) {
+      this.channelMessages.push(message);
+      this.lastMessageIds.set(channel, message.id);
+    }
     return [200, { ...this.messageObject(message), nonce }, fault];
   }
 
@@ -451,12 +467,21 @@ export class FakeDiscord {
     return [200, list.reverse().map((m) => this.messageObject(m))];
   }
 
-  /** GET /channels/{id}: a text channel, with the id of its last message (null when it has none). */
+  /** GET /channels/{id}: a text channel, with the id of its last message, deleted or not (null when it never had one). */
   private channel(channel: string): [number, unknown] {
     const refusal = this.channelErrors.get(channel);
     if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
-    const last = this.messagesIn(channel).reduce<string | null>((newest, m) => (newest === null || BigInt(m.id) > BigInt(newest) ? m.id : newest), null);
+    const last = this.lastMessageIds.get(channel) ?? null;
     return [200, { id: channel, type: 0, name: 'papers', position: 0, permission_overwrites: [], nsfw: false, last_message_id: last, rate_limit_per_user: 0, parent_id: null }];
+  }
+
+  /** GET /channels/{id}/messages/{id}: which, unlike the list, is a 403 without Read Message History. */
+  private oneMessage(channel: string, id: string): [number, unknown] {
+    const refusal = this.channelErrors.get(channel);
+    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
+    if (this.historyHidden.has(channel)) return [403, { message: 'Missing Access', code: 50001 }];
+    const message = this.messagesIn(channel).find((m) => m.id === id);
+    return message ? [200, this.messageObject(message)] : [404, { message: 'Unknown Message', code: 10008 }];
   }
 
   /** A channel message as Discord's API returns it (history has no nonce). */
