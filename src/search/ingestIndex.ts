@@ -98,8 +98,12 @@ export class IngestIndexer {
         const to = await this.source.store.generation();
         const mid = last + Math.ceil((to - last) / 2);
         const final = this.flush(mid);
-        if (mid < to) tail = await buildChanged(this.source.store, mid, to, { taxonomyHash: this.source.taxonomyHash, topics: this.source.topicIds });
-        await final;
+        try {
+          if (mid < to) tail = await buildChanged(this.source.store, mid, to, { taxonomyHash: this.source.taxonomyHash, topics: this.source.topicIds });
+        } finally {
+          // Even when this thread's half failed: the worker's chunk is then listed, and removed below.
+          await final;
+        }
       }
       if (this.failure) {
         this.log.warn({ err: this.failure }, 'the index worker failed; building the index after the import instead');
