@@ -42,7 +42,7 @@ export class PrepareThread {
   prepare(records: readonly PaperRecord[]): Promise<PreparedRecord[] | undefined> {
     if (this.failed) return Promise.resolve(undefined);
     const id = this.next++;
-    const request: PrepareRequest = { id, records: [...records] };
+    const request: PrepareRequest = { id, records };
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
       this.worker.postMessage(request);

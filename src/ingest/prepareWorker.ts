@@ -12,7 +12,7 @@ import { loadTaxonomy } from '../topics/taxonomy.js';
 
 export interface PrepareRequest {
   id: number;
-  records: PaperRecord[];
+  records: readonly PaperRecord[];
 }
 export type PrepareReply = { id: number; prepared: PreparedRecord[] } | { id: number; error: string };
 

@@ -103,6 +103,12 @@ export async function catchUpNow(view: IndexView, store: PaperStore): Promise<bo
   return true;
 }
 
+/** The store's changes over some generations: a delta segment, and the store documents removed. */
+export interface ChangedRows {
+  segment: SegmentData;
+  deleted: number[];
+}
+
 /**
  * The store's changes in generations `(from, to]` as one delta segment, and the store documents
  * removed in them.
@@ -113,7 +119,7 @@ export async function buildChanged(
   from: number,
   to: number,
   taxonomy: { taxonomyHash: string; topics: readonly string[] },
-): Promise<{ segment: SegmentData; deleted: number[] }> {
+): Promise<ChangedRows> {
   const builder = new SegmentBuilder({ generation: to, taxonomyHash: taxonomy.taxonomyHash, topicIds: taxonomy.topics });
   for (let after = 0; ; ) {
     const rows = await store.rowsChanged(from, to, after, CATCH_UP_PAGE);

@@ -15,7 +15,7 @@ import { openSnapshot } from './index/format.js';
 import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
-import { buildChanged, catchUpNow, mergeThreshold, settleIndex, withIndexLock, type IndexSource } from './indexFile.js';
+import { buildChanged, catchUpNow, mergeThreshold, settleIndex, withIndexLock, type ChangedRows, type IndexSource } from './indexFile.js';
 import type { StoreTarget } from '../store/open.js';
 
 /** Papers per chunk while an import runs: small enough that the chunks keep pace with it. */
@@ -92,7 +92,7 @@ export class IngestIndexer {
   async finish(): Promise<'delta' | 'merged' | 'built' | 'busy'> {
     try {
       await this.idle();
-      let tail: Awaited<ReturnType<typeof buildChanged>> | undefined;
+      let tail: ChangedRows | undefined;
       if (!this.failure) {
         const last = this.chunks.at(-1)?.to ?? this.from;
         const to = await this.source.store.generation();
@@ -133,7 +133,7 @@ export class IngestIndexer {
   }
 
   /** `tail`: the rows after the worker's last chunk, built here. */
-  private async mergeChunks(tail?: { segment: SegmentData; deleted: number[] }): Promise<'delta' | 'merged' | 'built'> {
+  private async mergeChunks(tail?: ChangedRows): Promise<'delta' | 'merged' | 'built'> {
     const { store, taxonomyHash, topicIds } = this.source;
     const base = this.base ?? buildSegment([], { generation: 0, taxonomyHash, topicIds });
     const threshold = this.base ? mergeThreshold(this.base.docCount) : 0;

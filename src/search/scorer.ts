@@ -199,8 +199,8 @@ export class Scorer {
   private markCandidates(plan: QueryPlan, weak: number, lo: number, hi: number): void {
     const candidate = this.candidate;
     candidate.fill(0, 0, (hi - lo + 31) >>> 5);
-    for (const group of [plan.required, plan.optional]) {
-      for (const { variants } of group) {
+    for (const groups of [plan.required, plan.optional]) {
+      for (const { variants } of groups) {
         for (const variant of variants) {
           for (const field of variant.fields) {
             if ((weak >>> field.f) & 1) continue;

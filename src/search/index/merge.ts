@@ -141,8 +141,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     if ((n + 1) % RELEASE_DOCS === 0) release();
     const i = inputOf[n]!;
     let prev = 0;
-    const { forward } = inputs[i]!.segment;
-    forEachDelta(forward.bytes, forward.offsets[localOf[n]!]!, forward.offsets[localOf[n]! + 1]!, (t) => {
+    forEachTerm(inputs[i]!.segment, localOf[n]!, (t) => {
       const id = termMap[i]![t]!;
       docFreq[id]!++;
       forwardBytes += varintLength(id - prev);
@@ -300,8 +299,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
       const i = inputOf[n]!;
       scratch.length = 0;
       let prev = 0;
-      const { forward } = inputs[i]!.segment;
-      forEachDelta(forward.bytes, forward.offsets[localOf[n]!]!, forward.offsets[localOf[n]! + 1]!, (t) => {
+      forEachTerm(inputs[i]!.segment, localOf[n]!, (t) => {
         const id = termMap[i]![t]!;
         pushVarint(scratch, id - prev);
         prev = id;
@@ -443,6 +441,12 @@ class SectionOut {
     if (this.filled > 0) this.writer.write(this.name, this.buffer.subarray(0, this.filled));
     this.filled = 0;
   }
+}
+
+/** A document's term ids, read through the mapping (a merge reads every entry, in bulk). */
+function forEachTerm(segment: SegmentData, local: number, fn: (t: number) => void): void {
+  const { bytes, offsets } = segment.forward;
+  forEachDelta(bytes, offsets[local]!, offsets[local + 1]!, fn);
 }
 
 function varintLength(value: number): number {

@@ -391,19 +391,19 @@ export class FakeDiscord {
     if ((m = /^\/channels\/(\d+)\/messages$/.exec(r.path)) && r.method === 'POST') {
       r.kind = 'message';
       if (!authorized) return unauthorized;
-      return this.channelMessage(r, m[1]!);
+      return this.refusalOf(m[1]!) ?? this.channelMessage(r, m[1]!);
     }
     if ((m = /^\/channels\/(\d+)\/messages$/.exec(r.path)) && r.method === 'GET') {
       if (!authorized) return unauthorized;
-      return this.history(r, m[1]!);
+      return this.refusalOf(m[1]!) ?? this.history(r, m[1]!);
     }
     if ((m = /^\/channels\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
       if (!authorized) return unauthorized;
-      return this.channel(m[1]!);
+      return this.refusalOf(m[1]!) ?? this.channel(m[1]!);
     }
     if ((m = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
       if (!authorized) return unauthorized;
-      return this.oneMessage(m[1]!, m[2]!);
+      return this.refusalOf(m[1]!) ?? this.oneMessage(m[1]!, m[2]!);
     }
     if (r.method === 'GET' && r.path === '/users/@me') {
       if (!authorized) return unauthorized;
@@ -430,9 +430,13 @@ export class FakeDiscord {
     return [404, { message: '404: Not Found', code: 0 }];
   }
 
-  private channelMessage(r: CapturedRequest, channel: string): [number, unknown, PostFault?] {
+  /** The error {@link channelErrors} gives a channel, as Discord answers it; undefined for a channel that works. */
+  private refusalOf(channel: string): [number, unknown] | undefined {
     const refusal = this.channelErrors.get(channel);
-    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
+    return refusal && [refusal.status, { message: refusal.message, code: refusal.code }];
+  }
+
+  private channelMessage(r: CapturedRequest, channel: string): [number, unknown, PostFault?] {
     if (this.rateLimitPosts > 0) {
       this.rateLimitPosts--;
       return [429, { message: 'You are being rate limited.', retry_after: 0.05, global: false }];
@@ -455,8 +459,6 @@ export class FakeDiscord {
 
   /** GET /channels/{id}/messages: newest first, `after` or `before` an id, at most `limit` (100). */
   private history(r: CapturedRequest, channel: string): [number, unknown] {
-    const refusal = this.channelErrors.get(channel);
-    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
     if (this.historyHidden.has(channel)) return [200, []];
     const limit = Math.min(Math.max(Number(r.query.limit ?? 50) || 50, 1), 100);
     const byId = (a: ChannelMessage, b: ChannelMessage) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
@@ -469,16 +471,12 @@ export class FakeDiscord {
 
   /** GET /channels/{id}: a text channel, with the id of its last message, deleted or not (null when it never had one). */
   private channel(channel: string): [number, unknown] {
-    const refusal = this.channelErrors.get(channel);
-    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
     const last = this.lastMessageIds.get(channel) ?? null;
     return [200, { id: channel, type: 0, name: 'papers', position: 0, permission_overwrites: [], nsfw: false, last_message_id: last, rate_limit_per_user: 0, parent_id: null }];
   }
 
   /** GET /channels/{id}/messages/{id}: which, unlike the list, is a 403 without Read Message History. */
   private oneMessage(channel: string, id: string): [number, unknown] {
-    const refusal = this.channelErrors.get(channel);
-    if (refusal) return [refusal.status, { message: refusal.message, code: refusal.code }];
     if (this.historyHidden.has(channel)) return [403, { message: 'Missing Access', code: 50001 }];
     const message = this.messagesIn(channel).find((m) => m.id === id);
     return message ? [200, this.messageObject(message)] : [404, { message: 'Unknown Message', code: 10008 }];
