@@ -203,8 +203,10 @@ export class SearchEngine {
       const required = groups.filter((group) => !group.optional).length;
       if (required > 0) {
         const scorer = this.scorer;
-        scorer.scoreGroups(groups.map((g) => ({ ...g, fields: [Field.Title] })), { requireAll: true, exhaustive: this.options.exhaustive });
-        const top = new TopK(n * 2, (d) => this.view.storeDoc(d));
+        // The best n + |seen| titles hold the best n not listed already.
+        const keep = n + seen.size;
+        scorer.scoreGroups(groups.map((g) => ({ ...g, fields: [Field.Title] })), { requireAll: true, keep, exhaustive: this.options.exhaustive });
+        const top = new TopK(keep, (d) => this.view.storeDoc(d));
         for (let i = 0; i < scorer.touchedCount; i++) {
           const d = scorer.touched[i]!;
           if (coverageOf(scorer.covs[i]!) !== required || seen.has(d)) continue;

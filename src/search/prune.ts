@@ -27,10 +27,15 @@ export class Pruner {
   /** {@link QueryPlan.boundTable} by position, computed when first needed. */
   private readonly tables: Array<ReturnType<QueryPlan['boundTable']>> = [];
 
+  /**
+   * `requireAll`: only documents matching every group matter (autocomplete), and `keep` is how
+   * many of those are wanted (Infinity: all of them).
+   */
   constructor(
     private readonly plan: QueryPlan,
     private readonly keep: number,
     private readonly admits: ((d: number) => boolean) | undefined,
+    private readonly requireAll = false,
   ) {
     this.best = new MinHeap(keep === Infinity ? 0 : keep);
     const g = plan.required.length;
@@ -53,15 +58,17 @@ export class Pruner {
    */
   finish(lo: number, order: Int32Array, n: number, score: Float64Array, cov: Uint32Array, touched: Int32Array, scores: Float64Array, covs: Uint32Array, out: number): number {
     const { best, admits, factors, groups } = this;
-    const all = this.keep === Infinity;
+    const all = this.requireAll;
     const threshold = this.threshold;
-    let floor = all ? Infinity : best.size < best.capacity ? -Infinity : best.min();
+    const ranked = best.capacity > 0;
+    let floor = best.size < best.capacity ? -Infinity : best.min();
     for (let i = 0; i < n; i++) {
       const j = order[i]!;
       const c = cov[j]!;
       const full = (c & 0xff) === groups;
-      let listed = full;
-      if (!all) {
+      // With requireAll, a document that missed a group is neither listed nor ranked.
+      let listed = full || !all;
+      if (listed && ranked) {
         // baseScore, inline: this runs for every document found.
         let value = score[j]! * factors[c & 0xff]!;
         if (((c >>> 8) & 0xff) === groups) value *= ALL_IN_TITLE_BONUS;
@@ -132,20 +139,20 @@ export class Pruner {
 
   /** Whether variant `k` of required group `position` (not the first) and the rest of the block may skip documents not found yet. */
   canRestrict(position: number, k: number): boolean {
-    return this.keep === Infinity || this.bounds[position]![k]! < this.threshold;
+    return this.requireAll || this.bounds[position]![k]! < this.threshold;
   }
 
   /**
    * Before required group `position` (the walk restricted), forgets the found documents that
    * cannot matter: from `found[0..count)` (offsets into the block's `score`/`cov`/`mark`), those
    * whose bound ({@link QueryPlan.boundWith}) is below the threshold, unless they match every
-   * group walked so far; their accumulators are cleared. Keeps the rest in order and returns how
-   * many. The bound comes from one table per position (the same arithmetic, so the same decisions).
+   * group walked so far; their accumulators are cleared. With requireAll, those that missed a
+   * group go too, and the bound alone decides for the rest (none is counted: autocomplete shows
+   * no total). Keeps the rest in order and returns how many. The bound comes from one table per position (the same arithmetic, so the same decisions).
    * A pass whose first `sample` documents all stay stops there.
    */
   forget(position: number, found: Int32Array, count: number, score: Float64Array, cov: Uint32Array, mark: Uint8Array, sample: number): number {
-    // Only documents matching every group matter (autocomplete): one that missed a group goes.
-    const all = this.keep === Infinity;
+    const all = this.requireAll;
     const threshold = this.threshold;
     const table = (this.tables[position] ??= this.plan.boundTable(position));
     const { added, optional, factors } = table;
@@ -163,7 +170,8 @@ export class Pruner {
       if (i === sample && kept === i) return count;
       const j = found[i]!;
       const c = cov[j]! & 0xff;
-      if (c !== position && (all || (score[j]! + added[c]! + optional) * factors[c]! < threshold)) {
+      const below = (score[j]! + added[c]! + optional) * factors[c]! < threshold;
+      if (all ? c !== position || below : c !== position && below) {
         score[j] = 0;
         cov[j] = 0;
         mark[j] = 0;

@@ -33,7 +33,10 @@ export interface ScoreOptions {
   keep?: number;
   /** Which documents may be listed at all (filters); every one when absent. */
   admits?: (d: number) => boolean;
-  /** Only documents that match every group matter (autocomplete). */
+  /**
+   * Only documents that match every group matter (autocomplete); with `keep`, only the `keep`
+   * best of them need be found.
+   */
   requireAll?: boolean;
   /** Score everything (the reference the pruned scores are tested against). */
   exhaustive?: boolean;
@@ -125,8 +128,8 @@ export class Scorer {
     this.plan = plan;
     this.touchedCount = 0;
     if (plan.required.length === 0) return;
-    const keep = options.exhaustive ? 0 : options.requireAll ? Infinity : (options.keep ?? 0);
-    const pruner = keep > 0 ? new Pruner(plan, keep, options.admits) : undefined;
+    const keep = options.exhaustive ? 0 : (options.keep ?? (options.requireAll ? Infinity : 0));
+    const pruner = keep > 0 ? new Pruner(plan, keep, options.admits, options.requireAll) : undefined;
     this.pruner = pruner;
     const docCount = this.view.docCount;
     const size = this.blockSize;
