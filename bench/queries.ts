@@ -25,3 +25,28 @@ export const AUTOCOMPLETE_PREFIXES: readonly string[] = [
   'bert', 'gpt', 'vision trans', 'contrastive', 'zero-shot', 'learning from demonstr', 'model pred', 'slam',
   'a ', 'the ',
 ];
+
+/**
+ * Untimed passes over the prefixes before the timed ones. V8 optimizes the autocomplete path
+ * over its first several hundred calls, on a compiler thread that competes with the timed calls
+ * for the two cores: with a single pass first, `--trace-opt` showed `suggest`, the scorer's block
+ * walk and the query planner still being compiled and deoptimized (30–80 ms of CPU each) while
+ * the calls were timed, and those calls took two to four times their steady time. Ten passes
+ * were not always enough under tsx; thirty were (about a third of a second at 1M). A bot answers
+ * autocomplete all day: what it serves is the compiled path.
+ */
+const AUTOCOMPLETE_WARMUP_PASSES = 30;
+
+/** Times `passes` passes of autocomplete over {@link AUTOCOMPLETE_PREFIXES} after the warm-up; milliseconds a call. */
+export function timeAutocomplete(suggest: (prefix: string) => unknown, passes: number): number[] {
+  for (let pass = 0; pass < AUTOCOMPLETE_WARMUP_PASSES; pass++) for (const p of AUTOCOMPLETE_PREFIXES) suggest(p);
+  const ms: number[] = [];
+  for (let pass = 0; pass < passes; pass++) {
+    for (const p of AUTOCOMPLETE_PREFIXES) {
+      const t = performance.now();
+      suggest(p);
+      ms.push(performance.now() - t);
+    }
+  }
+  return ms;
+}

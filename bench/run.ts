@@ -35,7 +35,7 @@ import { benchSlack } from './slack.js';
 import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
 import { benchStart } from './start.js';
-import { AUTOCOMPLETE_PREFIXES, KEYWORD_QUERIES } from './queries.js';
+import { KEYWORD_QUERIES, timeAutocomplete } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -143,15 +143,7 @@ for (let r = 0; r < runs; r++) {
     searchMs.get(c.kind)!.push(performance.now() - t);
   }
 }
-const suggestMs: number[] = [];
-for (const p of AUTOCOMPLETE_PREFIXES) app.library.suggest(p, 25);
-for (let r = 0; r < runs * 3; r++) {
-  for (const p of AUTOCOMPLETE_PREFIXES) {
-    const t = performance.now();
-    app.library.suggest(p, 25);
-    suggestMs.push(performance.now() - t);
-  }
-}
+const suggestMs = timeAutocomplete((p) => app.library.suggest(p, 25), runs * 3);
 const papers = app.library.size;
 out('Measuring the Discord and Slack adapters on loopback, and digest run-due…');
 const discord = await benchDiscord(app);

@@ -16,7 +16,7 @@ import { decodeRecordText } from '../../src/papers/model.js';
 import { normalizeTitle } from '../../src/text.js';
 import { benchDigest } from '../digest.js';
 import { benchDiscordBurst } from '../discord.js';
-import { AUTOCOMPLETE_PREFIXES } from '../queries.js';
+import { timeAutocomplete } from '../queries.js';
 import { percentile } from '../stats.js';
 
 const [dataDir, queriesFile, titlesFile, newPapersFile, cli] = process.argv.slice(2) as [string, string, string, string, string];
@@ -52,15 +52,7 @@ for (let pass = 0; pass < 3; pass++) {
     (byKind.get(q.kind) ?? byKind.set(q.kind, []).get(q.kind)!).push(ms);
   }
 }
-const suggest: number[] = [];
-for (const p of AUTOCOMPLETE_PREFIXES) app.library.suggest(p, 25);
-for (let pass = 0; pass < 5; pass++) {
-  for (const p of AUTOCOMPLETE_PREFIXES) {
-    const t = performance.now();
-    app.library.suggest(p, 25);
-    suggest.push(performance.now() - t);
-  }
-}
+const suggest = timeAutocomplete((p) => app.library.suggest(p, 25), 5);
 const titles = JSON.parse(readFileSync(titlesFile, 'utf8')) as string[];
 let exactHits = 0;
 for (const title of titles) {
