@@ -16,7 +16,21 @@ export const TEXT_VERSION = 2;
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
+/** A word of folded ASCII text; {@link isAsciiWordCode} says the same of one character. */
 const ASCII_WORD = /[a-z0-9]+/g;
+
+/**
+ * Whether a character code belongs to a word of lowercased ASCII text (what {@link tokenize}
+ * splits such text on), for scanners that find words in place.
+ */
+export function isAsciiWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/** Whether text is all ASCII: then {@link tokenize} gives its lowercase form's runs of {@link isAsciiWordCode}. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
 const UNICODE_WORD = /[\p{L}\p{N}]+/gu;
 
 /**

@@ -4,11 +4,12 @@
  * posting lists. Rows can be fed a few at a time (a running bot builds a delta in slices).
  */
 import type { IndexRow } from '../../store/papers.js';
-import { STOPWORDS, normalizeTitle, tokenize } from '../../text.js';
+import { STOPWORDS, isAscii, tokenize } from '../../text.js';
 import { FIELD_COUNT, Field, type FieldPostings, type SegmentData } from './types.js';
 import { TrieBuilder } from '../vocab.js';
 import { standingOf } from '../../papers/model.js';
 import { GrowableArray, TextColumnBuilder, pushVarint } from './columns.js';
+import { TermTable, forEachAsciiWord } from '../../termTable.js';
 
 export interface BuildOptions {
   /** Store generation the segment reflects. */
@@ -30,8 +31,7 @@ export function buildSegment(rows: Iterable<IndexRow>, options: BuildOptions): S
 
 /** Accumulates rows into a segment; {@link finish} sorts and packs them. */
 export class SegmentBuilder {
-  private readonly termIds = new Map<string, number>();
-  private readonly termList: string[] = [];
+  private readonly terms = new TermTable();
   private readonly tfOf: number[] = [];
   private readonly stopwordCount: number;
   private readonly triples = Array.from({ length: FIELD_COUNT }, () => new TripleBuffer());
@@ -61,7 +61,7 @@ export class SegmentBuilder {
   constructor(private readonly options: BuildOptions) {
     // Stopwords get the first ids so one map lookup answers both "which term" and "is it a stopword".
     for (const word of STOPWORDS) this.idOf(word);
-    this.stopwordCount = this.termList.length;
+    this.stopwordCount = this.terms.size;
     this.topicIndex = new Map(options.topicIds.map((id, i) => [id, i]));
     this.topicWords = Math.max(1, Math.ceil(options.topicIds.length / 32));
   }
@@ -74,17 +74,19 @@ export class SegmentBuilder {
   add(row: IndexRow): void {
     const doc = this.doc;
     if (doc > 0 && row.doc <= this.storeDocs.raw[doc - 1]!) throw new Error(`index rows out of order: store doc ${row.doc} after ${this.storeDocs.raw[doc - 1]}`);
-    this.addField(doc, Field.Title, tokenize(row.title), false);
+    const titleWords = tokenize(row.title);
+    this.addField(doc, Field.Title, [titleWords], false);
     const names = row.authors.map((name) => tokenize(name));
-    this.addField(doc, Field.Authors, names.flat(), false);
+    this.addField(doc, Field.Authors, names, false);
     // The first author is a field of its own: "Vaswani attention" means the first author.
-    this.addField(doc, Field.FirstAuthor, names[0] ?? [], false);
-    this.addField(doc, Field.Keywords, tokenize(row.keywords.join(' ')), true);
-    this.addField(doc, Field.Abstract, tokenize(row.abstract), true);
+    this.addField(doc, Field.FirstAuthor, names.slice(0, 1), false);
+    this.addText(doc, Field.Keywords, row.keywords.join(' '), true);
+    this.addText(doc, Field.Abstract, row.abstract, true);
     this.forwardEnds.push(this.forwardIds.length);
     this.ids.add(row.id);
     this.titles.add(row.title.replace(/\s+/g, ' '));
-    this.normalizedTitles.push(Buffer.from(normalizeTitle(row.title), 'utf8'));
+    // normalizeTitle(row.title), from the words already split.
+    this.normalizedTitles.push(Buffer.from(titleWords.join(' '), 'utf8'));
     this.authors.add(names.map((n) => n.join(' ')).join(';'));
     this.storeDocs.push(row.doc);
     this.years.push(row.year ?? 0);
@@ -109,7 +111,7 @@ export class SegmentBuilder {
   }
 
   finish(): SegmentData {
-    const { termList } = this;
+    const termList = this.terms.words;
     const docCount = this.doc;
     // Renumber terms so that ids follow sorted order (prefix ranges become contiguous), dropping
     // the stopwords that were registered up front but never kept.
@@ -192,27 +194,50 @@ export class SegmentBuilder {
     };
   }
 
+  /** A term's id; a new term gets its counters. */
   private idOf(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.termList.length;
-      this.termIds.set(term, id);
-      this.termList.push(term);
+    return this.counted(this.terms.idOf(term));
+  }
+
+  private counted(id: number): number {
+    if (id === this.tfOf.length) {
       this.tfOf.push(0);
       this.docMark.push(-1);
     }
     return id;
   }
 
-  private addField(doc: number, field: Field, tokens: readonly string[], skipStopwords: boolean): void {
-    const { tfOf, touched, docMark } = this;
+  /** Adds a field of already split words, in one or more parts (an author's names: `flat()` was slow). */
+  private addField(doc: number, field: Field, parts: ReadonlyArray<readonly string[]>, skipStopwords: boolean): void {
     let length = 0;
-    for (const token of tokens) {
-      const id = this.idOf(token);
-      if (skipStopwords && id < this.stopwordCount) continue;
-      length++;
-      if (tfOf[id]++ === 0) touched.push(id);
-    }
+    for (const tokens of parts) for (const token of tokens) length += this.count(this.idOf(token), skipStopwords);
+    this.endField(doc, field, length);
+  }
+
+  /**
+   * Adds a field's text, split as {@link tokenize} splits it. ASCII text (most abstracts) is
+   * scanned in place: each word is looked up where it lies ({@link TermTable.idAt}), so only
+   * words new to the segment become strings.
+   */
+  private addText(doc: number, field: Field, text: string, skipStopwords: boolean): void {
+    if (!isAscii(text)) return this.addField(doc, field, [tokenize(text)], skipStopwords);
+    let length = 0;
+    forEachAsciiWord(text, (folded, start, end, hash) => {
+      length += this.count(this.counted(this.terms.idAt(folded, start, end, hash)), skipStopwords);
+    });
+    this.endField(doc, field, length);
+  }
+
+  /** One occurrence of term `id` in the field being added: 1 if it counts toward the field's length. */
+  private count(id: number, skipStopwords: boolean): number {
+    if (skipStopwords && id < this.stopwordCount) return 0;
+    if (this.tfOf[id]++ === 0) this.touched.push(id);
+    return 1;
+  }
+
+  /** Ends a field of `length` words: its postings, and the document's forward entries. */
+  private endField(doc: number, field: Field, length: number): void {
+    const { tfOf, touched, docMark } = this;
     const out = this.triples[field]!;
     for (const id of touched) {
       out.push(id, doc, Math.min(tfOf[id]!, 255));

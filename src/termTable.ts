@@ -1,0 +1,135 @@
+/**
+ * Word ids by the words' characters: an open-addressing hash table, so that a word can be
+ * looked up where it lies in a text, without first being cut out as a string of its own.
+ * Building the index of a large import, and classifying its papers, looked up every word of
+ * every abstract in Maps of strings; those lookups, and the strings cut for them, were the
+ * largest costs of the index worker and of the preparing thread.
+ */
+import { MAX_TOKEN_LENGTH, isAsciiWordCode } from './text.js';
+
+/** FNV-1a's starting value and prime (32-bit). */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+/**
+ * The hash of the word `text[start..end)`, one character at a time.
+ * @example hashOf('graph', 0, 5) === hashOf('a graph', 2, 7)
+ */
+export function hashOf(text: string, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = hashStep(h, text.charCodeAt(i));
+  return h;
+}
+
+/** The hash so far, with one more character code. */
+function hashStep(h: number, code: number): number {
+  return Math.imul(h ^ code, FNV_PRIME);
+}
+
+/**
+ * Calls `word(folded, start, end, hash)` for each word {@link tokenize} finds in ASCII text
+ * (`isAscii(text)`), in order, where it lies in the text's lowercase form: the same words, cut
+ * at {@link MAX_TOKEN_LENGTH} as tokenize cuts them, without making a string of each.
+ * @example forEachAsciiWord('Graph nets', (s, a, b) => console.log(s.slice(a, b))) // graph, nets
+ */
+export function forEachAsciiWord(text: string, word: (folded: string, start: number, end: number, hash: number) => void): void {
+  const folded = text.toLowerCase();
+  const n = folded.length;
+  for (let i = 0; i < n; ) {
+    let code = folded.charCodeAt(i);
+    if (!isAsciiWordCode(code)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    const cut = start + MAX_TOKEN_LENGTH;
+    let hash = FNV_OFFSET;
+    do {
+      if (i < cut) hash = hashStep(hash, code);
+      i++;
+    } while (i < n && isAsciiWordCode((code = folded.charCodeAt(i))));
+    word(folded, start, Math.min(i, cut), hash);
+  }
+}
+
+/** Term ids 0, 1, 2… in the order the words were first seen. */
+export class TermTable {
+  /** The words by id. */
+  readonly words: string[] = [];
+  private hashes = new Int32Array(1024);
+  /** id + 1 by slot; 0 is an empty slot. */
+  private slots = new Int32Array(2048);
+  private mask = 2047;
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /**
+   * The id of `word`, given a new one when it has none.
+   * @example table.idOf('graph') === table.idOf('graph')
+   */
+  idOf(word: string): number {
+    return this.idAt(word, 0, word.length, hashOf(word, 0, word.length));
+  }
+
+  /**
+   * The id of the word `text[start..end)`, whose hash is `hash` ({@link hashOf}); a new word is
+   * cut from the text only when it is first seen.
+   */
+  idAt(text: string, start: number, end: number, hash: number): number {
+    const slot = this.slotOf(text, start, end, hash);
+    const entry = this.slots[slot]!;
+    if (entry !== 0) return entry - 1;
+    return this.add(start === 0 && end === text.length ? text : text.slice(start, end), hash, slot);
+  }
+
+  /** Like {@link idAt}, but -1 for a word the table does not hold (which it leaves out). */
+  find(text: string, start: number, end: number, hash: number): number {
+    return this.slots[this.slotOf(text, start, end, hash)]! - 1;
+  }
+
+  /** The slot that holds the word `text[start..end)`, or the empty slot where it would go. */
+  private slotOf(text: string, start: number, end: number, hash: number): number {
+    const { slots, hashes, words, mask } = this;
+    const length = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot]!;
+      if (entry === 0) return slot;
+      const id = entry - 1;
+      if (hashes[id] !== hash) continue;
+      const word = words[id]!;
+      if (word.length !== length) continue;
+      let same = true;
+      for (let k = 0; k < length && same; k++) same = word.charCodeAt(k) === text.charCodeAt(start + k);
+      if (same) return slot;
+    }
+  }
+
+  private add(word: string, hash: number, slot: number): number {
+    const id = this.words.length;
+    this.words.push(word);
+    if (id === this.hashes.length) {
+      const bigger = new Int32Array(id * 2);
+      bigger.set(this.hashes);
+      this.hashes = bigger;
+    }
+    this.hashes[id] = hash;
+    this.slots[slot] = id + 1;
+    // At most half full: probes stay short.
+    if (this.words.length * 2 > this.slots.length) this.grow();
+    return id;
+  }
+
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.words.length; id++) {
+      let slot = this.hashes[id]! & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = id + 1;
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+}

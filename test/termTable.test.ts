@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildSegment } from '../src/search/index/build.js';
+import { textAt } from '../src/search/index/columns.js';
+import { TermTable, hashOf } from '../src/termTable.js';
+import { Field } from '../src/search/index/types.js';
+import { STOPWORDS, tokenize } from '../src/text.js';
+import { indexRow } from './search/helpers/indexRow.js';
+
+describe('TermTable', () => {
+  it('gives each word one id, looked up whole or where it lies in a text, past many growths', () => {
+    const table = new TermTable();
+    const words = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}x`);
+    const ids = words.map((w) => table.idOf(w));
+    expect(ids).toEqual(words.map((_, i) => i));
+    const text = ` ${words.join(' ')} `;
+    let at = 1;
+    for (const [i, w] of words.entries()) {
+      expect(table.idAt(text, at, at + w.length, hashOf(text, at, at + w.length))).toBe(i);
+      at += w.length + 1;
+    }
+    expect(table.size).toBe(words.length);
+    expect(table.words[12_345]).toBe(words[12_345]);
+  });
+
+  it('tells apart words of the same hash', () => {
+    // Ids are checked by the words' characters, not only their hashes: with every word given
+    // the same hash, each still finds its own id.
+    const table = new TermTable();
+    const words = ['graph', 'grape', 'graphs', 'g', ''];
+    for (const w of words) table.idAt(w, 0, w.length, 7);
+    expect(words.map((w) => table.idAt(w, 0, w.length, 7))).toEqual([0, 1, 2, 3, 4]);
+    expect(table.size).toBe(5);
+  });
+});
+
+const pieces = ['Graph', 'neural', 'NETWORKS', 'the', 'of', '3D', 'x86-64', 'a'.repeat(45), 'Łukasz', 'Søren', 'β-VAE', '日本語', 'naïve', 'K', '\u212a', '—', ',', '  ', '\n', '$', 'don\u2019t', "it's", 'l2-norm'];
+const textArb = fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme-ascii', maxLength: 50 })), { maxLength: 40 }).map((p) => p.join(' '));
+
+/** A document's words in one field, by term, read back from a built segment. */
+function fieldWords(segment: ReturnType<typeof buildSegment>, field: Field, doc: number): Map<string, number> {
+  const { offsets, docs, tfs } = segment.fields[field]!;
+  const found = new Map<string, number>();
+  for (let t = 0; t + 1 < offsets.length; t++) {
+    for (let i = offsets[t]!; i < offsets[t + 1]!; i++) if (docs[i] === doc) found.set(textAt(segment.terms, t), tfs[i]!);
+  }
+  return found;
+}
+
+describe('the segment builder', () => {
+  it('indexes an abstract and keywords as tokenize splits them, stopwords left out', () => {
+    const stop = new Set(STOPWORDS);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(textArb, textArb), { minLength: 1, maxLength: 4 }), (texts) => {
+        const rows = texts.map(([abstract, keyword], i) => indexRow(i + 1, `Paper ${i}`, { abstract, keywords: [keyword, 'graph'] }));
+        const segment = buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] });
+        rows.forEach((row, doc) => {
+          for (const [field, text] of [[Field.Abstract, row.abstract], [Field.Keywords, row.keywords.join(' ')]] as const) {
+            const expected = new Map<string, number>();
+            const words = tokenize(text).filter((w) => !stop.has(w));
+            for (const w of words) expected.set(w, Math.min(255, (expected.get(w) ?? 0) + 1));
+            expect(fieldWords(segment, field, doc), text).toEqual(expected);
+            expect(segment.fields[field]!.lengths[doc], text).toBe(words.length);
+          }
+        });
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
+});
