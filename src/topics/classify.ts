@@ -18,7 +18,6 @@
  *   when another topic of the same area made the list.
  */
 import type { PaperRecord } from '../papers/model.js';
-import { tokenize } from '../text.js';
 import { compilePhrases, scanPhrases, type Hit, type PhraseEntry, type PhraseTrie } from './phrases.js';
 import { normalizeLabel, type Definition, type Taxonomy } from './taxonomy.js';
 
@@ -160,9 +159,9 @@ export function createTopicScorer(
   };
 
   return (paper) => {
-    scanPhrases(textTrie, tokenize(paper.title ?? ''), titleSink);
-    if (paper.abstract) scanPhrases(textTrie, tokenize(paper.abstract), abstractSink);
-    for (const kw of paper.keywords ?? []) scanPhrases(keywordTrie, tokenize(kw), keywordSink);
+    scanPhrases(textTrie, paper.title ?? '', titleSink);
+    if (paper.abstract) scanPhrases(textTrie, paper.abstract, abstractSink);
+    for (const kw of paper.keywords ?? []) scanPhrases(keywordTrie, kw, keywordSink);
     for (const raw of paper.labels ?? []) {
       const key = normalizeLabel(raw);
       addLabelHits(labels.get(key));

@@ -1,9 +1,12 @@
 /**
- * Phrase matching for the classifier: phrases compile once into a word trie, and a token
- * sequence is scanned left to right taking the longest phrase at each position, so matching a
- * whole abstract costs one Map lookup per word plus a short walk where a phrase starts.
+ * Phrase matching for the classifier: phrases compile once into a trie over word ids, and a
+ * text is scanned left to right taking the longest phrase at each position. The words of the
+ * phrases are held in a {@link TermTable}: a text's words are looked up where they lie in it
+ * (ASCII text, most abstracts) and a word in no phrase costs one probe of that table, without
+ * a string or a Map lookup for it.
  */
-import { tokenize } from '../text.js';
+import { TermTable, forEachAsciiWord, hashOf } from '../termTable.js';
+import { isAscii, tokenize } from '../text.js';
 
 /** What a phrase is evidence for: a target (topic or area number) and a weight. */
 export interface Hit {
@@ -12,7 +15,8 @@ export interface Hit {
 }
 
 interface Node {
-  next: Map<string, Node> | undefined;
+  /** The next word's node, by word id. */
+  next: Map<number, Node> | undefined;
   hits: Hit[] | undefined;
   /** A phrase that is matched and discarded. */
   ignore: boolean;
@@ -20,25 +24,12 @@ interface Node {
 
 /** A compiled set of phrases. Build with {@link compilePhrases}. */
 export interface PhraseTrie {
-  readonly root: Map<string, Node>;
-  /**
-   * Which (first letters, last letter, length) shapes a phrase's first word can have. Checking it
-   * costs no string hashing, and it turns away most words (function words above all) before the
-   * Map lookup, which has to hash every fresh token.
-   */
-  readonly gate: Uint8Array;
+  /** The words of the phrases. */
+  readonly words: TermTable;
+  /** The node of each word that starts a phrase, by word id. */
+  readonly root: Array<Node | undefined>;
   /** Number of distinct token sequences compiled (variants included). */
   readonly size: number;
-}
-
-const GATE_BITS = 20;
-const GATE_MASK = (1 << GATE_BITS) - 1;
-
-/** A hash of a word's shape: first two letters, last letter, length. Collisions only let a word through. */
-function gateSlot(word: string): number {
-  const n = word.length;
-  const h = (word.charCodeAt(0) * 961 + word.charCodeAt(n > 1 ? 1 : 0) * 31 + word.charCodeAt(n - 1)) * 41 + n;
-  return h & GATE_MASK;
 }
 
 /** A phrase to compile: its text as written in the taxonomy, and what it is evidence for. */
@@ -93,19 +84,21 @@ export function pluralOf(word: string): string | undefined {
  * scanPhrases(trie, ['deep', 'graph', 'neural', 'networks'], (s, e, hits) => console.log(s, e, hits));
  */
 export function compilePhrases(entries: Iterable<PhraseEntry>, ignore: Iterable<string> = []): PhraseTrie {
-  const root = new Map<string, Node>();
+  const words = new TermTable();
+  const root: Array<Node | undefined> = [];
   let size = 0;
   const nodeFor = (tokens: readonly string[]): Node => {
-    let map = root;
     let node: Node | undefined;
     for (const tok of tokens) {
-      node = map.get(tok);
-      if (!node) {
-        node = { next: undefined, hits: undefined, ignore: false };
-        map.set(tok, node);
+      const id = words.idOf(tok);
+      const map = node ? (node.next ??= new Map()) : undefined;
+      let next = map ? map.get(id) : root[id];
+      if (!next) {
+        next = { next: undefined, hits: undefined, ignore: false };
+        if (map) map.set(id, next);
+        else root[id] = next;
       }
-      node.next ??= new Map();
-      map = node.next;
+      node = next;
     }
     if (node!.hits === undefined && !node!.ignore) size++;
     return node!;
@@ -122,34 +115,52 @@ export function compilePhrases(entries: Iterable<PhraseEntry>, ignore: Iterable<
   for (const phrase of ignore) {
     for (const tokens of phraseVariants(phrase)) nodeFor(tokens).ignore = true;
   }
-  pruneEmpty(root);
-  const gate = new Uint8Array(1 << GATE_BITS);
-  for (const word of root.keys()) gate[gateSlot(word)] = 1;
-  return { root, gate, size };
+  return { words, root, size };
 }
 
-function pruneEmpty(map: Map<string, Node>): void {
-  for (const node of map.values()) {
-    if (node.next && node.next.size === 0) node.next = undefined;
-    else if (node.next) pruneEmpty(node.next);
+/**
+ * The ids of a text's words ({@link tokenize}'s words, in order) in the trie's word table, -1
+ * for a word in no phrase; in `out`, which is returned, grown if needed, with the count.
+ */
+function wordIds(trie: PhraseTrie, text: string, out: Int32Array): { ids: Int32Array; count: number } {
+  let ids = out;
+  let count = 0;
+  const push = (id: number) => {
+    if (count === ids.length) {
+      const bigger = new Int32Array(ids.length * 2);
+      bigger.set(ids);
+      ids = bigger;
+    }
+    ids[count++] = id;
+  };
+  if (isAscii(text)) {
+    forEachAsciiWord(text, (folded, start, end, hash) => push(trie.words.find(folded, start, end, hash)));
+  } else {
+    for (const word of tokenize(text)) push(trie.words.find(word, 0, word.length, hashOf(word, 0, word.length)));
   }
+  return { ids, count };
 }
 
 /** Receives each phrase match: token positions `[start, end)` and what it is evidence for. */
 export type MatchSink = (start: number, end: number, hits: readonly Hit[]) => void;
 
+/** Reused between scans (they never nest: a sink only adds up): the ids of the text being scanned. */
+let scratch: Int32Array = new Int32Array(1024);
+
 /**
- * Scans tokens left to right; at each position takes the longest phrase that starts there,
- * reports it unless it is an ignored phrase, and continues after it.
- * @example scanPhrases(trie, tokenize(title), (start, end, hits) => { ... })
+ * Scans a text's words left to right; at each position takes the longest phrase that starts
+ * there, reports it unless it is an ignored phrase, and continues after it. Positions count
+ * {@link tokenize}'s words.
+ * @example scanPhrases(trie, title, (start, end, hits) => { ... })
  */
-export function scanPhrases(trie: PhraseTrie, tokens: readonly string[], sink: MatchSink): void {
-  const { root, gate } = trie;
-  const n = tokens.length;
+export function scanPhrases(trie: PhraseTrie, text: string, sink: MatchSink): void {
+  const { ids, count: n } = wordIds(trie, text, scratch);
+  scratch = ids;
+  const root = trie.root;
   let i = 0;
   while (i < n) {
-    const word = tokens[i]!;
-    let node = gate[gateSlot(word)] === 1 ? root.get(word) : undefined;
+    const id = ids[i]!;
+    let node = id < 0 ? undefined : root[id];
     if (node === undefined) {
       i++;
       continue;
@@ -164,7 +175,7 @@ export function scanPhrases(trie: PhraseTrie, tokens: readonly string[], sink: M
       }
       j++;
       if (j >= n || node.next === undefined) break;
-      const next: Node | undefined = node.next.get(tokens[j]!);
+      const next: Node | undefined = node.next.get(ids[j]!);
       if (next === undefined) break;
       node = next;
     }

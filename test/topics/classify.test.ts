@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { createClassifier, createTopicScorer, type ClassifiablePaper } from '../../src/topics/classify.js';
 import { compilePhrases, phraseVariants, pluralOf, scanPhrases } from '../../src/topics/phrases.js';
 import { loadTaxonomy, parseTaxonomy } from '../../src/topics/taxonomy.js';
-import { tokenize } from '../../src/text.js';
 import { minimalFile } from './fixtures.js';
 
 const paper = (p: Partial<ClassifiablePaper>): ClassifiablePaper => ({
@@ -46,7 +45,7 @@ describe('phrase matching', () => {
       ['fair comparison'],
     );
     const found: string[] = [];
-    scanPhrases(trie, tokenize('A vision-language model, a language model; a fair comparison of models'), (s, e, hits) =>
+    scanPhrases(trie, 'A vision-language model, a language model; a fair comparison of models', (s, e, hits) =>
       found.push(`${s}-${e}:${hits.map((h) => h.target).join(',')}`),
     );
     expect(found).toEqual(['1-4:1', '5-7:0', '11-12:2']);
