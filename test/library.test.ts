@@ -4,6 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperRecord } from '../src/papers/model.js';
+import type { SearchEngine } from '../src/search/engine.js';
+import { SLICE_ROWS } from '../src/search/indexFile.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp | undefined;
@@ -51,5 +53,21 @@ describe('catchUpForCommand', () => {
     expect(await found(app, 'Quokka large Retrieval Study Number 2499')).toBe(false);
     await app.library.catchUp();
     expect(await found(app, 'Quokka large Retrieval Study Number 2499')).toBe(true);
+  });
+});
+
+describe('catchUp', () => {
+  it('folds a change in as slices, the first one small (its code may not be compiled yet), each a delta of its own', async () => {
+    app = await createTestApp();
+    const view = (app.library as unknown as { engine: SearchEngine }).engine.view;
+    const before = view.parts.length;
+    await write(app, records(300, 'large'));
+    await app.library.catchUp();
+    const sizes = view.parts.slice(before).map((p) => p.data.docCount).filter((n) => n > 0);
+    expect(sizes[0]).toBe(20);
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(SLICE_ROWS);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(300);
+    expect(await found(app, 'Quokka large Retrieval Study Number 299')).toBe(true);
   });
 });

@@ -26,8 +26,16 @@ export interface IndexSource {
   taxonomyHash: string;
 }
 
-/** Rows per delta segment of a catch-up in a running process (packing 100 takes ~10–15 ms). */
+/** Most rows per delta segment of a catch-up in a running process (packing 100 takes ~6–15 ms at 1M, compiled). */
 export const SLICE_ROWS = 100;
+/**
+ * Rows in a catch-up's first slice. A process's first catch-up runs code V8 has not compiled
+ * yet: packing and applying its first 100 rows took two to three times as long as the next
+ * slices', and made the catch-up's longest block (36–57 ms at 95k–1M on a slow day).
+ */
+const FIRST_SLICE_ROWS = 20;
+/** A slice whose packing or applying took longer than this halves the next; one under half of it doubles it (up to {@link SLICE_ROWS}). */
+const STEP_BUDGET_MS = 12;
 /** How long a catch-up tokenizes rows before it lets the event loop take a turn. */
 const SLICE_BUDGET_MS = 8;
 /** Rows read per query when a whole range of changes is folded in at once. */
@@ -131,9 +139,11 @@ export async function buildChanged(
 }
 
 /**
- * Folds the store's changes into the view in slices of {@link SLICE_ROWS} rows without holding
- * the event loop for more than a few milliseconds: reading a slice, tokenizing its rows (yielding
- * every {@link SLICE_BUDGET_MS}), packing it and applying it each take a turn of their own. Each
+ * Folds the store's changes into the view in slices of up to {@link SLICE_ROWS} rows without
+ * holding the event loop for more than a few milliseconds: the first slice is small, and each
+ * next one is sized by how long the last took to pack and apply. Reading a slice, tokenizing
+ * its rows (yielding every {@link SLICE_BUDGET_MS}), packing it and applying it each take a
+ * turn of their own. Each
  * slice becomes a small delta segment, applied in one synchronous step (so a query sees each
  * paper before or after, never half way); the view's generation moves only with the last one.
  * Removals are masked with the first slice (before a slice could hold a paper that took a
@@ -148,10 +158,11 @@ export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infi
   if (maxDocs < Infinity && (await store.countChanged(from, maxDocs + 1)) > maxDocs) return 'too-many';
   const options = { generation: from, taxonomyHash: view.taxonomyHash, topicIds: view.topics };
   let deleted: number[] | undefined = await store.deletedDocs(from, to);
+  let size = FIRST_SLICE_ROWS;
   for (let after = 0; ; ) {
-    const rows = await store.rowsChanged(from, to, after, SLICE_ROWS);
+    const rows = await store.rowsChanged(from, to, after, size);
     await nextTurn();
-    const last = rows.length < SLICE_ROWS;
+    const last = rows.length < size;
     const builder = new SegmentBuilder(last ? { ...options, generation: to } : options);
     let turnStarted = performance.now();
     for (const row of rows) {
@@ -162,13 +173,18 @@ export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infi
       }
     }
     await nextTurn();
+    let started = performance.now();
     const delta = builder.finish();
+    const packing = performance.now() - started;
     await nextTurn();
     // Another catch-up may have finished meanwhile: apply only onto the generation this one read from.
     if (view.generation !== from) return false;
+    started = performance.now();
     view.apply(delta, deleted ?? []);
+    const slowest = Math.max(packing, performance.now() - started);
     deleted = undefined;
     if (last) return true;
+    size = slowest > STEP_BUDGET_MS ? Math.max(1, size >> 1) : slowest < STEP_BUDGET_MS / 2 ? Math.min(SLICE_ROWS, size * 2) : size;
     after = rows[rows.length - 1]!.doc;
     await nextTurn();
   }
