@@ -81,7 +81,7 @@ export class TermTable {
     const slot = this.slotOf(text, start, end, hash);
     const entry = this.slots[slot]!;
     if (entry !== 0) return entry - 1;
-    return this.add(start === 0 && end === text.length ? text : text.slice(start, end), hash, slot);
+    return this.add(start === 0 && end === text.length ? text : text.slice(start, end), hash | 0, slot);
   }
 
   /** Like {@link idAt}, but -1 for a word the table does not hold (which it leaves out). */
@@ -90,7 +90,9 @@ export class TermTable {
   }
 
   /** The slot that holds the word `text[start..end)`, or the empty slot where it would go. */
-  private slotOf(text: string, start: number, end: number, hash: number): number {
+  private slotOf(text: string, start: number, end: number, given: number): number {
+    // Stored as 32-bit integers: a hash given otherwise must compare as one.
+    const hash = given | 0;
     const { slots, hashes, words, mask } = this;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildSegment } from '../src/search/index/build.js';
 import { textAt } from '../src/search/index/columns.js';
-import { TermTable, hashOf } from '../src/termTable.js';
+import { TermTable, forEachAsciiWord, hashOf } from '../src/termTable.js';
 import { Field } from '../src/search/index/types.js';
-import { STOPWORDS, tokenize } from '../src/text.js';
+import { STOPWORDS, isAscii, tokenize } from '../src/text.js';
 import { indexRow } from './search/helpers/indexRow.js';
 
 describe('TermTable', () => {
@@ -65,6 +65,23 @@ describe('the segment builder', () => {
         });
       }),
       { numRuns: 300, seed: 5 },
+    );
+  });
+});
+
+describe('forEachAsciiWord', () => {
+  it('finds the words tokenize finds in ASCII text, in order, cut where tokenize cuts them, with their hashes', () => {
+    fc.assert(
+      fc.property(textArb, (text) => {
+        fc.pre(isAscii(text));
+        const words: string[] = [];
+        forEachAsciiWord(text, (folded, start, end, hash) => {
+          expect(hash).toBe(hashOf(folded, start, end));
+          words.push(folded.slice(start, end));
+        });
+        expect(words).toEqual(tokenize(text));
+      }),
+      { numRuns: 500, seed: 3 },
     );
   });
 });

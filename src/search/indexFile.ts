@@ -36,6 +36,21 @@ export const SLICE_ROWS = 100;
 const FIRST_SLICE_ROWS = 20;
 /** A slice whose packing or applying took longer than this halves the next; one under half of it doubles it (up to {@link SLICE_ROWS}). */
 const STEP_BUDGET_MS = 12;
+/**
+ * The fewest rows a slice is cut to: part of applying a delta does not shrink with it (masking
+ * looks at every segment), and each slice is one more segment for every query until a merge.
+ */
+const MIN_SLICE_ROWS = 10;
+
+/**
+ * The rows of a catch-up's next slice, from this one's and the longest its packing or applying took.
+ * @example nextSliceRows(20, 3) // 40
+ */
+export function nextSliceRows(rows: number, slowestMs: number): number {
+  if (slowestMs > STEP_BUDGET_MS) return Math.max(MIN_SLICE_ROWS, rows >> 1);
+  if (slowestMs < STEP_BUDGET_MS / 2) return Math.min(SLICE_ROWS, rows * 2);
+  return rows;
+}
 /** How long a catch-up tokenizes rows before it lets the event loop take a turn. */
 const SLICE_BUDGET_MS = 8;
 /** Rows read per query when a whole range of changes is folded in at once. */
@@ -184,7 +199,7 @@ export async function catchUp(view: IndexView, store: PaperStore, maxDocs = Infi
     const slowest = Math.max(packing, performance.now() - started);
     deleted = undefined;
     if (last) return true;
-    size = slowest > STEP_BUDGET_MS ? Math.max(1, size >> 1) : slowest < STEP_BUDGET_MS / 2 ? Math.min(SLICE_ROWS, size * 2) : size;
+    size = nextSliceRows(size, slowest);
     after = rows[rows.length - 1]!.doc;
     await nextTurn();
   }

@@ -146,9 +146,8 @@ export class Pruner {
    * Before required group `position` (the walk restricted), forgets the found documents that
    * cannot matter: from `found[0..count)` (offsets into the block's `score`/`cov`/`mark`), those
    * whose bound ({@link QueryPlan.boundWith}) is below the threshold, unless they match every
-   * group walked so far; their accumulators are cleared. With requireAll, those that missed a
-   * group go too, and the bound alone decides for the rest (none is counted: autocomplete shows
-   * no total). Keeps the rest in order and returns how many. The bound comes from one table per position (the same arithmetic, so the same decisions).
+   * group walked so far; their accumulators are cleared. With requireAll, every one that missed
+   * a group goes, whatever its bound. Keeps the rest in order and returns how many. The bound comes from one table per position (the same arithmetic, so the same decisions).
    * A pass whose first `sample` documents all stay stops there.
    */
   forget(position: number, found: Int32Array, count: number, score: Float64Array, cov: Uint32Array, mark: Uint8Array, sample: number): number {
@@ -170,8 +169,9 @@ export class Pruner {
       if (i === sample && kept === i) return count;
       const j = found[i]!;
       const c = cov[j]! & 0xff;
-      const below = (score[j]! + added[c]! + optional) * factors[c]! < threshold;
-      if (all ? c !== position || below : c !== position && below) {
+      // With requireAll, one that missed a group goes. (The table's bounds are for documents
+      // that miss some group, so they say nothing of those that matched every group so far.)
+      if (c !== position && (all || (score[j]! + added[c]! + optional) * factors[c]! < threshold)) {
         score[j] = 0;
         cov[j] = 0;
         mark[j] = 0;

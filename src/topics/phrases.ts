@@ -81,7 +81,7 @@ export function pluralOf(word: string): string | undefined {
  * target keeps the larger weight.
  * @example
  * const trie = compilePhrases([{ phrase: 'graph neural network', target: 0, weight: 2 }]);
- * scanPhrases(trie, ['deep', 'graph', 'neural', 'networks'], (s, e, hits) => console.log(s, e, hits));
+ * scanPhrases(trie, 'Deep graph neural networks', (s, e, hits) => console.log(s, e, hits)); // 1 4 [{ target: 0, weight: 2 }]
  */
 export function compilePhrases(entries: Iterable<PhraseEntry>, ignore: Iterable<string> = []): PhraseTrie {
   const words = new TermTable();

@@ -50,6 +50,18 @@ describe('phrase matching', () => {
     );
     expect(found).toEqual(['1-4:1', '5-7:0', '11-12:2']);
   });
+
+  it('counts positions in tokenize\'s words in text that is not ASCII too, and in words too long to keep whole', () => {
+    const trie = compilePhrases([{ phrase: 'graph neural network', target: 0, weight: 1 }, { phrase: 'gnn', target: 1, weight: 1 }]);
+    const found = (text: string) => {
+      const out: string[] = [];
+      scanPhrases(trie, text, (s, e, hits) => out.push(`${s}-${e}:${hits[0]!.target}`));
+      return out;
+    };
+    expect(found('Łukasz and Søren: Graph Neural Networks (GNN)')).toEqual(['3-6:0', '6-7:1']);
+    expect(found(`${'x'.repeat(60)} graph neural networks, gnn`)).toEqual(['1-4:0', '4-5:1']);
+    expect(found('Graph neural networks – a GNN survey')).toEqual(['0-3:0', '4-5:1']);
+  });
 });
 
 describe('classifier scoring rules (fixture taxonomy)', () => {

@@ -59,7 +59,7 @@ export class SegmentBuilder {
   private doc = 0;
 
   constructor(private readonly options: BuildOptions) {
-    // Stopwords get the first ids so one map lookup answers both "which term" and "is it a stopword".
+    // Stopwords get the first ids so one lookup answers both "which term" and "is it a stopword".
     for (const word of STOPWORDS) this.idOf(word);
     this.stopwordCount = this.terms.size;
     this.topicIndex = new Map(options.topicIds.map((id, i) => [id, i]));
