@@ -5,7 +5,7 @@
  * every abstract in Maps of strings; those lookups, and the strings cut for them, were the
  * largest costs of the index worker and of the preparing thread.
  */
-import { MAX_TOKEN_LENGTH, isAsciiWordCode } from './text.js';
+import { MAX_TOKEN_LENGTH, isAscii, isAsciiWordCode, tokenize } from './text.js';
 
 /** FNV-1a's starting value and prime (32-bit). */
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -50,6 +50,17 @@ export function forEachAsciiWord(text: string, word: (folded: string, start: num
     } while (i < n && isAsciiWordCode((code = folded.charCodeAt(i))));
     word(folded, start, Math.min(i, cut), hash);
   }
+}
+
+/**
+ * Calls `word(text, start, end, hash)` for each word {@link tokenize} finds in `text`, in order:
+ * ASCII text is scanned in place ({@link forEachAsciiWord}); other text goes through tokenize,
+ * each word then a text of its own.
+ * @example forEachWord('Łukasz, graph nets', (s, a, b) => console.log(s.slice(a, b))) // lukasz, graph, nets
+ */
+export function forEachWord(text: string, word: (text: string, start: number, end: number, hash: number) => void): void {
+  if (isAscii(text)) return forEachAsciiWord(text, word);
+  for (const w of tokenize(text)) word(w, 0, w.length, hashOf(w, 0, w.length));
 }
 
 /** Term ids 0, 1, 2… in the order the words were first seen. */

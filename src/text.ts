@@ -18,6 +18,7 @@ const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A word of folded ASCII text; {@link isAsciiWordCode} says the same of one character. */
 const ASCII_WORD = /[a-z0-9]+/g;
+const UNICODE_WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * Whether a character code belongs to a word of lowercased ASCII text (what {@link tokenize}
@@ -31,7 +32,6 @@ export function isAsciiWordCode(code: number): boolean {
 export function isAscii(text: string): boolean {
   return !NON_ASCII.test(text);
 }
-const UNICODE_WORD = /[\p{L}\p{N}]+/gu;
 
 /**
  * Letters that Unicode does not decompose into an ASCII letter and a mark, with the ASCII

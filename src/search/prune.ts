@@ -147,8 +147,9 @@ export class Pruner {
    * cannot matter: from `found[0..count)` (offsets into the block's `score`/`cov`/`mark`), those
    * whose bound ({@link QueryPlan.boundWith}) is below the threshold, unless they match every
    * group walked so far; their accumulators are cleared. With requireAll, every one that missed
-   * a group goes, whatever its bound. Keeps the rest in order and returns how many. The bound comes from one table per position (the same arithmetic, so the same decisions).
-   * A pass whose first `sample` documents all stay stops there.
+   * a group goes, whatever its bound. Keeps the rest in order and returns how many. The bound
+   * comes from one table per position (the same arithmetic, so the same decisions). A pass
+   * whose first `sample` documents all stay stops there.
    */
   forget(position: number, found: Int32Array, count: number, score: Float64Array, cov: Uint32Array, mark: Uint8Array, sample: number): number {
     const all = this.requireAll;

@@ -5,8 +5,8 @@
  * (ASCII text, most abstracts) and a word in no phrase costs one probe of that table, without
  * a string or a Map lookup for it.
  */
-import { TermTable, forEachAsciiWord, hashOf } from '../termTable.js';
-import { isAscii, tokenize } from '../text.js';
+import { TermTable, forEachWord } from '../termTable.js';
+import { tokenize } from '../text.js';
 
 /** What a phrase is evidence for: a target (topic or area number) and a weight. */
 export interface Hit {
@@ -133,11 +133,7 @@ function wordIds(trie: PhraseTrie, text: string, out: Int32Array): { ids: Int32A
     }
     ids[count++] = id;
   };
-  if (isAscii(text)) {
-    forEachAsciiWord(text, (folded, start, end, hash) => push(trie.words.find(folded, start, end, hash)));
-  } else {
-    for (const word of tokenize(text)) push(trie.words.find(word, 0, word.length, hashOf(word, 0, word.length)));
-  }
+  forEachWord(text, (words, start, end, hash) => push(trie.words.find(words, start, end, hash)));
   return { ids, count };
 }
 

@@ -4,12 +4,12 @@
  * posting lists. Rows can be fed a few at a time (a running bot builds a delta in slices).
  */
 import type { IndexRow } from '../../store/papers.js';
-import { STOPWORDS, isAscii, tokenize } from '../../text.js';
+import { STOPWORDS, tokenize } from '../../text.js';
 import { FIELD_COUNT, Field, type FieldPostings, type SegmentData } from './types.js';
 import { TrieBuilder } from '../vocab.js';
 import { standingOf } from '../../papers/model.js';
 import { GrowableArray, TextColumnBuilder, pushVarint } from './columns.js';
-import { TermTable, forEachAsciiWord } from '../../termTable.js';
+import { TermTable, forEachWord } from '../../termTable.js';
 
 export interface BuildOptions {
   /** Store generation the segment reflects. */
@@ -220,10 +220,9 @@ export class SegmentBuilder {
    * words new to the segment become strings.
    */
   private addText(doc: number, field: Field, text: string, skipStopwords: boolean): void {
-    if (!isAscii(text)) return this.addField(doc, field, [tokenize(text)], skipStopwords);
     let length = 0;
-    forEachAsciiWord(text, (folded, start, end, hash) => {
-      length += this.count(this.counted(this.terms.idAt(folded, start, end, hash)), skipStopwords);
+    forEachWord(text, (words, start, end, hash) => {
+      length += this.count(this.counted(this.terms.idAt(words, start, end, hash)), skipStopwords);
     });
     this.endField(doc, field, length);
   }
