@@ -16,6 +16,7 @@ import { SqliteDigestStore } from './sqlite/digests.js';
 import { SqliteHarvestStore } from './sqlite/harvests.js';
 import { SqliteJobLeases } from './sqlite/jobs.js';
 import { SqlitePaperStore } from './sqlite/papers.js';
+import { Checkpointer } from './sqlite/checkpointer.js';
 import { SqliteSeenEvents } from './sqlite/seenEvents.js';
 import { sqliteStateStore } from './sqlite/states.js';
 
@@ -71,7 +72,10 @@ export interface OpenStoresOptions {
    * bot, a service) or milliseconds (default {@link CLI_PATIENCE_MS}).
    */
   patience?: 'forever' | number;
-  /** The connection will write many papers (an import): SQLite gets a larger page cache. */
+  /**
+   * The connection will write many papers (an import): SQLite gets a larger page cache, and a
+   * thread that checkpoints its log beside it.
+   */
   bulk?: boolean;
 }
 
@@ -87,7 +91,12 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
     return { ...pg, description: `PostgreSQL ${describeTarget(config.database.url)}`, target: storeTarget(config), serve: () => undefined, close: () => pg.close() };
   }
   const db = openDatabase(config.dbPath);
-  if (options.bulk) tuneForBulkWrites(db);
+  let checkpointer: Checkpointer | undefined;
+  if (options.bulk) {
+    tuneForBulkWrites(db);
+    checkpointer = new Checkpointer(db, log);
+    checkpointer.start();
+  }
   return {
     description: config.dbPath,
     target: storeTarget(config),
@@ -99,6 +108,7 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
     harvests: new SqliteHarvestStore(db),
     serve: () => void setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS),
     async close({ checkpoint = false } = {}) {
+      await checkpointer?.stop();
       if (!db.open) return;
       if (checkpoint) {
         try {
