@@ -85,4 +85,18 @@ describe.each(BACKENDS)('HarvestStore on $name', (backend) => {
     await a.papers.write((tx) => tx.remove('arxiv:2401.09999'));
     expect(await a.papers.generation()).toBe(generation + 2);
   });
+
+  it("frees the identifiers a merged record gave a removed paper: the record comes back as a paper of its own", async () => {
+    // A venue's listing of the preprint (same title and first author) merges into it, filing its source key there.
+    const listing = (title: string): PaperRecord => ({ ...preprint('2401.00001'), title, venue: 'ICML', status: 'Poster', links: {}, externalIds: {}, sourceKey: 'icml2024:77' });
+    await a.papers.write((tx) => tx.upsertBatch([preprint('2401.00001')], options));
+    const listed = { ...options, source: 'paperlists:icml2024' };
+    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001')], listed))).toEqual([{ outcome: 'updated', id: 'arxiv:2401.00001' }]);
+    await a.papers.write((tx) => tx.remove('arxiv:2401.00001'));
+    expect(await b.papers.count()).toBe(0);
+    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001')], listed))).toEqual([{ outcome: 'added', id: 'icml2024:77' }]);
+    // The source key is the new paper's now: the listing's next version updates it.
+    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001, revised')], listed))).toEqual([{ outcome: 'updated', id: 'icml2024:77' }]);
+    expect((await b.papers.get('icml2024:77'))?.title).toBe('Paper 2401.00001, revised');
+  });
 });
