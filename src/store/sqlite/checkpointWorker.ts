@@ -1,7 +1,9 @@
 /**
  * The thread of a {@link Checkpointer}: on a connection of its own, copies the write-ahead log's
- * committed pages into the database file (a PASSIVE checkpoint: it never waits for, nor blocks,
- * the writer or readers), then sleeps until there may be more, until told to stop.
+ * committed pages into the database file (a PASSIVE checkpoint: it waits for no lock; while it
+ * runs, the writer's own checkpoint is skipped and the log cannot start over), then sleeps
+ * until there may be more, until told to stop. A failure (disk full, I/O error) ends the thread:
+ * the writer checkpoints its own log again.
  */
 import { workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -18,14 +20,10 @@ const { path, control, intervalMs } = workerData as CheckpointWorkerData;
 const flag = new Int32Array(control);
 const db = new Database(path, { fileMustExist: true });
 try {
-  // Checkpointing never waits for a lock; a checkpoint another connection runs is simply skipped.
   db.pragma('busy_timeout = 0');
   while (Atomics.load(flag, 0) === 0) {
-    try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch {
-      // SQLITE_BUSY or LOCKED: try again after the pause.
-    }
+    // Another connection's checkpoint under way is no error: the result's busy column says so.
+    db.pragma('wal_checkpoint(PASSIVE)');
     Atomics.wait(flag, 0, 0, intervalMs);
   }
 } finally {

@@ -38,21 +38,25 @@ export class Checkpointer {
 
   /**
    * Starts the thread and moves the writer's automatic checkpoint to the backstop. Run from the
-   * TypeScript sources (tsx, vitest) it does nothing: a worker thread cannot load them, and the
-   * writer checkpoints its own log as before.
+   * TypeScript sources (tsx, vitest), or on a database in memory, it does nothing: a worker
+   * thread cannot load the sources, and the writer checkpoints its own log as before.
    */
   start(): void {
     if (this.worker) return;
     const self = fileURLToPath(import.meta.url);
-    if (extname(self) === '.ts') {
-      this.log.debug('SQLite checkpoint thread not started: running from the TypeScript sources');
+    if (extname(self) === '.ts' || this.db.memory) {
+      this.log.debug('SQLite checkpoint thread not started: running from the TypeScript sources, or a database in memory');
       return;
     }
+    Atomics.store(new Int32Array(this.control), 0, 0);
     const data: CheckpointWorkerData = { path: this.db.name, control: this.control, intervalMs: CHECKPOINT_INTERVAL_MS };
     const worker = new Worker(new URL(`./checkpointWorker${extname(self)}`, import.meta.url), { workerData: data });
+    // It never keeps the process alive: a command that ends without stop() still exits.
+    worker.unref();
     this.worker = worker;
     this.before = this.db.pragma('wal_autocheckpoint', { simple: true }) as number;
     this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    this.log.debug({ path: this.db.name }, 'SQLite checkpoint thread started');
     this.stopped = new Promise((resolve) => {
       worker.on('error', (err) => this.log.warn({ err }, 'SQLite checkpoint thread failed: the import checkpoints its own log'));
       worker.on('exit', () => {

@@ -162,11 +162,6 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX paper_tombstones_gen ON paper_tombstones(gen);
   `,
-  // No index of identifiers by paper: only removing a paper used it, and keeping it (random keys,
-  // 180 MB at a million papers) cost a large import a tenth of its time. See SqlitePaperStore.remove.
-  `
-  DROP INDEX IF EXISTS paper_aliases_paper;
-  `,
 ];
 
 /**
@@ -241,6 +236,7 @@ export const BULK_CACHE_KIB = 163_840;
 export function tuneForBulkWrites(db: Db): void {
   db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   // Checkpoint every ~40 MB of WAL instead of 4 MB: pages written again and again (index
-  // interiors) are copied into the database once per checkpoint, not once per batch.
+  // interiors) are copied into the database once per checkpoint, not once per batch. (An
+  // import's Checkpointer copies them on a thread of its own, and raises this to a backstop.)
   db.pragma('wal_autocheckpoint = 10000');
 }

@@ -20,7 +20,7 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, aliasesOf, decodedRow, lookupsFor, planUpserts, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
 import type { Db } from './db.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -43,9 +43,6 @@ export class SqlitePaperStore implements PaperStore {
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
       aliasOwners: db.prepare<[string], { alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))'),
       insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
-      claimAlias: db.prepare<[string, string]>(
-        'INSERT INTO paper_aliases (alias, paper_id) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET paper_id = excluded.paper_id',
-      ),
       insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
         labels, links, external_ids, published, tldr, source, content_hash, first_seen, updated_at, gen)
         VALUES (@id, @title, @authors, @abstract, @venue, @year, @status, @topics, @keywords, @labels, @links,
@@ -56,12 +53,12 @@ export class SqlitePaperStore implements PaperStore {
         updated_at=@updated_at, gen=@gen WHERE id=@id`),
       count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM papers'),
       statusCounts: db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM papers GROUP BY status ORDER BY n DESC, status'),
-      deletePaper: db.prepare<[string], PaperRow>('DELETE FROM papers WHERE id = ? RETURNING *'),
+      deletePaper: db.prepare<[string], { doc: number }>('DELETE FROM papers WHERE id = ? RETURNING doc'),
       tombstone: db.prepare<[number, number]>('INSERT OR REPLACE INTO paper_tombstones (doc, gen) VALUES (?, ?)'),
       deleted: db.prepare<[number, number], { doc: number }>('SELECT doc FROM paper_tombstones WHERE gen > ? AND gen <= ? ORDER BY doc'),
       countChanged: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM papers INDEXED BY papers_gen WHERE gen > ? LIMIT ?)'),
       countDeleted: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM paper_tombstones WHERE gen > ? LIMIT ?)'),
-      deleteAlias: db.prepare<[string, string]>('DELETE FROM paper_aliases WHERE alias = ? AND paper_id = ?'),
+      deleteAliases: db.prepare<[string]>('DELETE FROM paper_aliases WHERE paper_id = ?'),
       putHarvest: db.prepare<[string, string, string, string]>(PUT_HARVEST),
       docOf: db.prepare<[string], { doc: number }>('SELECT doc FROM papers WHERE id = ?'),
       abstracts: db.prepare<[string], { doc: number; abstract: string }>('SELECT doc, abstract FROM papers WHERE doc IN (SELECT value FROM json_each(?))'),
@@ -127,8 +124,7 @@ export class SqlitePaperStore implements PaperStore {
   async findByRef(ref: PaperRef): Promise<StoredPaper | undefined> {
     const alias = refAlias(ref);
     const owner = this.stmts.aliasOwner.get(alias)?.paper_id ?? alias;
-    // An identifier a removed paper left behind names no row (see remove).
-    const row = this.stmts.byId.get(owner) ?? (owner === alias ? undefined : this.stmts.byId.get(alias));
+    const row = this.stmts.byId.get(owner);
     return row && { doc: row.doc, paper: toPaper(row) };
   }
 
@@ -257,10 +253,7 @@ export class SqlitePaperStore implements PaperStore {
         const gone = this.stmts.deletePaper.get(id);
         if (!gone) return false;
         this.stmts.tombstone.run(gone.doc, generation());
-        // There is no index of identifiers by paper (a large import's cost): the ones deleted are
-        // those the paper's own fields give. Any other (a merged record's source key or title) is
-        // left naming no paper, and is free: the next record it identifies takes it (upsertBatch).
-        for (const alias of [...aliasesOf(toPaper(gone)), `key:${id}`]) this.stmts.deleteAlias.run(alias, id);
+        this.stmts.deleteAliases.run(id);
         return true;
       },
       setMeta: (key, value) => this.setMeta(key, value),
@@ -287,16 +280,13 @@ export class SqlitePaperStore implements PaperStore {
     for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
       for (const row of this.stmts.byIds.all(JSON.stringify(ids.slice(i, i + LOOKUP_CHUNK)))) rows.set(row.id, row);
     }
-    // An identifier whose paper was removed is free (see remove): the batch may file it anew.
-    for (const [alias, id] of owners) if (!rows.has(id)) owners.delete(alias);
     const plan = planUpserts(records, lookups.aliasLists, owners, rows, options);
     if (plan.inserts.length + plan.updates.length > 0) {
       const gen = generation();
       for (const row of plan.inserts) this.stmts.insert.run({ ...row, gen });
       for (const row of plan.updates) this.stmts.update.run({ ...row, gen });
     }
-    // Every identifier planned is one no stored paper has: new, or freed by a removal.
-    for (const [alias, id] of plan.aliases) this.stmts.claimAlias.run(alias, id);
+    for (const [alias, id] of plan.aliases) this.stmts.insertAlias.run(alias, id);
     return plan.results;
   }
 }

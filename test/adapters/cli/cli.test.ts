@@ -37,6 +37,24 @@ describe('paperscout CLI', () => {
     expect(result.out).toMatch(/Library: 30 papers/);
   });
 
+  it('ingests from the compiled build with its log checkpointed on a thread of its own, and exits', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paperscout-cli-dist-'));
+    try {
+      const result = spawnSync(process.execPath, [join(root, 'dist/adapters/cli/cli.js'), 'ingest', FIXTURE_PAPERS], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'debug', LOG_FORMAT: 'json' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/Library: 29 papers/);
+      expect(result.stdout + result.stderr).toContain('SQLite checkpoint thread started');
+      expect(result.stdout + result.stderr).not.toContain('checkpoint thread failed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('re-ingesting the same files changes nothing', () => {
     const result = cli(['ingest', FIXTURE_PAPERS]);
     expect(result.out).toMatch(/29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 rejected/);
