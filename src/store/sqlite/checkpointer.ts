@@ -69,6 +69,8 @@ export class Checkpointer {
   /** Tells the thread to stop, and resolves once it has (its connection closed). */
   async stop(): Promise<void> {
     if (!this.worker) return;
+    // Waited for, the thread's exit must keep the process alive until it comes.
+    this.worker.ref();
     const flag = new Int32Array(this.control);
     Atomics.store(flag, 0, 1);
     Atomics.notify(flag, 0);
