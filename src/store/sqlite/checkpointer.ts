@@ -4,8 +4,7 @@
  * was 26 of the import thread's 210 s (copying every batch's index pages from the log into the
  * database file), time the import thread then spends on nothing else. Here a thread of its own
  * copies the pages as they are committed, so the writer's COMMIT only appends to the log, and
- * the log starts over (stays small) whenever the writer begins a transaction with every page
- * copied. The writer keeps an automatic checkpoint at a larger size as a backstop: should this
+ * the log starts over (stays small) whenever the writer commits with every page copied. The writer keeps an automatic checkpoint at a larger size as a backstop: should this
  * thread fall behind or fail, the log still cannot grow without bound.
  */
 import { extname } from 'node:path';
@@ -24,7 +23,8 @@ export const BACKSTOP_CHECKPOINT_PAGES = 50_000;
 export class Checkpointer {
   private worker: Worker | undefined;
   private stopped: Promise<void> | undefined;
-  private readonly control = new SharedArrayBuffer(4);
+  /** 0 while the thread runs, 1 once it is told to stop (shared with it). */
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private before: number | undefined;
 
   /**
@@ -48,8 +48,8 @@ export class Checkpointer {
       this.log.debug('SQLite checkpoint thread not started: running from the TypeScript sources, or a database in memory');
       return;
     }
-    Atomics.store(new Int32Array(this.control), 0, 0);
-    const data: CheckpointWorkerData = { path: this.db.name, control: this.control, intervalMs: CHECKPOINT_INTERVAL_MS };
+    Atomics.store(this.flag, 0, 0);
+    const data: CheckpointWorkerData = { path: this.db.name, control: this.flag.buffer as SharedArrayBuffer, intervalMs: CHECKPOINT_INTERVAL_MS };
     const worker = new Worker(new URL(`./checkpointWorker${extname(self)}`, import.meta.url), { workerData: data });
     // It never keeps the process alive: a command that ends without stop() still exits.
     worker.unref();
@@ -71,9 +71,8 @@ export class Checkpointer {
     if (!this.worker) return;
     // Waited for, the thread's exit must keep the process alive until it comes.
     this.worker.ref();
-    const flag = new Int32Array(this.control);
-    Atomics.store(flag, 0, 1);
-    Atomics.notify(flag, 0);
+    Atomics.store(this.flag, 0, 1);
+    Atomics.notify(this.flag, 0);
     await this.stopped;
     this.worker = undefined;
   }
