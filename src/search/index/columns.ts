@@ -187,3 +187,23 @@ export function forEachDelta(bytes: Uint8Array, at: number, end: number, fn: (id
     fn(id);
   }
 }
+
+/**
+ * {@link forEachDelta} into `out` (at least `end - at` long: an id takes a byte or more), without
+ * a call per id, for a pass over every entry; returns how many ids there were.
+ */
+export function readDeltas(bytes: Uint8Array, at: number, end: number, out: Uint32Array): number {
+  let id = 0;
+  let n = 0;
+  while (at < end) {
+    let byte = bytes[at++]!;
+    let value = byte & 0x7f;
+    for (let scale = 128; byte & 0x80 && at < end; scale *= 128) {
+      byte = bytes[at++]!;
+      value += (byte & 0x7f) * scale;
+    }
+    id += value;
+    out[n++] = id;
+  }
+  return n;
+}

@@ -6,7 +6,7 @@
  * papers would write.
  */
 import { NO_TERM, TrieBuilder } from '../vocab.js';
-import { GrowableArray, TextColumnBuilder, bytesAt, compareAt, forEachDelta, pushVarint, textAt } from './columns.js';
+import { GrowableArray, TextColumnBuilder, bytesAt, compareAt, readDeltas, textAt } from './columns.js';
 import { FIELD_COUNT, type SegmentData, type TextColumn } from './types.js';
 import type { ArrayKind, SectionData } from './format.js';
 import { SnapshotWriter } from './writer.js';
@@ -135,19 +135,32 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
   const termTrie = trie.finish();
 
   // 3. Document frequencies and the forward index's size, from the live documents' term lists.
+  // Input by input (neither sum depends on the order), so that each input's term map stays in cache.
   const docFreq = new Uint32Array(termCount);
   let forwardBytes = 0;
-  for (let n = 0; n < docCount; n++) {
-    if ((n + 1) % RELEASE_DOCS === 0) release();
-    const i = inputOf[n]!;
-    let prev = 0;
-    forEachTerm(inputs[i]!.segment, localOf[n]!, (t) => {
-      const id = termMap[i]![t]!;
-      docFreq[id]!++;
-      forwardBytes += varintLength(id - prev);
-      prev = id;
-    });
-  }
+  let done = 0;
+  /** A forward-index entry's (input) term ids. */
+  let entry = new Uint32Array(1024);
+  inputs.forEach((inp, i) => {
+    const map = termMap[i]!;
+    const ids = newIds[i]!;
+    const { bytes, offsets } = inp.segment.forward;
+    for (let d = 0; d < inp.segment.docCount; d++) {
+      if (ids[d]! < 0) continue;
+      if (++done % RELEASE_DOCS === 0) release();
+      const from = offsets[d]!;
+      const end = offsets[d + 1]!;
+      if (entry.length < end - from) entry = new Uint32Array(end - from);
+      const n = readDeltas(bytes, from, end, entry);
+      let prev = 0;
+      for (let k = 0; k < n; k++) {
+        const id = map[entry[k]!]!;
+        docFreq[id]!++;
+        forwardBytes += varintLength(id - prev);
+        prev = id;
+      }
+    }
+  });
 
   // Venues and topics: one table for all inputs.
   const venues: string[] = [];
@@ -292,20 +305,36 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     }
     out.begin('forward.bytes', 'u8');
     const forwardOffsets = new Uint32Array(docCount + 1);
-    const scratch = new GrowableArray(Uint8Array, 1024);
+    let scratch = new Uint8Array(entry.length * 5);
     let at = 0;
     for (let n = 0; n < docCount; n++) {
       if ((n + 1) % RELEASE_DOCS === 0) release();
       const i = inputOf[n]!;
-      scratch.length = 0;
+      const map = termMap[i]!;
+      const { bytes, offsets } = inputs[i]!.segment.forward;
+      const from = offsets[localOf[n]!]!;
+      const end = offsets[localOf[n]! + 1]!;
+      // A document has no more terms than bytes, and a renumbered delta takes at most 5 bytes.
+      if (scratch.length < (end - from) * 5) {
+        scratch = new Uint8Array((end - from) * 5);
+        entry = new Uint32Array(end - from);
+      }
+      const count = readDeltas(bytes, from, end, entry);
+      let w = 0;
       let prev = 0;
-      forEachTerm(inputs[i]!.segment, localOf[n]!, (t) => {
-        const id = termMap[i]![t]!;
-        pushVarint(scratch, id - prev);
+      for (let k = 0; k < count; k++) {
+        const id = map[entry[k]!]!;
+        let delta = id - prev;
         prev = id;
-      });
-      out.pushAll(scratch.raw.subarray(0, scratch.length));
-      at += scratch.length;
+        // pushVarint, inline: this runs for every term of every document.
+        while (delta >= 0x80) {
+          scratch[w++] = (delta & 0x7f) | 0x80;
+          delta >>>= 7;
+        }
+        scratch[w++] = delta;
+      }
+      out.pushAll(scratch.subarray(0, w));
+      at += w;
       forwardOffsets[n + 1] = at;
     }
     out.end();
@@ -329,20 +358,32 @@ function writeTitleOrder(inputs: readonly MergeInput[], newIds: Int32Array[], ou
   const order = new Uint32Array(docCount);
   const keyOffsets = new Uint32Array(docCount + 1);
   out.begin('titleKeys.bytes', 'u8');
+  // The inputs by their next title (then store document), smallest first: a binary heap, so
+  // each title costs a few comparisons however many inputs there are.
+  const before = (i: number, j: number): boolean => {
+    const a = inputs[i]!.segment;
+    const b = inputs[j]!.segment;
+    const c = compareAt(a.titleKeys, pos[i]!, bytesAt(b.titleKeys, pos[j]!));
+    return c < 0 || (c === 0 && a.storeDocs[a.titleOrder[pos[i]!]!]! < b.storeDocs[b.titleOrder[pos[j]!]!]!);
+  };
+  const heap: number[] = [];
+  const siftDown = (k: number) => {
+    for (;;) {
+      const l = 2 * k + 1;
+      if (l >= heap.length) return;
+      const c = l + 1 < heap.length && before(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+      if (!before(heap[c]!, heap[k]!)) return;
+      [heap[c], heap[k]] = [heap[k]!, heap[c]!];
+      k = c;
+    }
+  };
+  inputs.forEach((inp, i) => {
+    if (pos[i]! < inp.segment.docCount) heap.push(i);
+  });
+  for (let k = (heap.length >> 1) - 1; k >= 0; k--) siftDown(k);
   let at = 0;
   for (let n = 0; n < docCount; n++) {
-    let best = -1;
-    for (let i = 0; i < inputs.length; i++) {
-      if (pos[i]! >= inputs[i]!.segment.docCount) continue;
-      if (best < 0) {
-        best = i;
-        continue;
-      }
-      const a = inputs[i]!.segment;
-      const b = inputs[best]!.segment;
-      const c = compareAt(a.titleKeys, pos[i]!, bytesAt(b.titleKeys, pos[best]!));
-      if (c < 0 || (c === 0 && a.storeDocs[a.titleOrder[pos[i]!]!]! < b.storeDocs[b.titleOrder[pos[best]!]!]!)) best = i;
-    }
+    const best = heap[0]!;
     const seg = inputs[best]!.segment;
     const key = bytesAt(seg.titleKeys, pos[best]!);
     out.pushAll(key);
@@ -351,6 +392,12 @@ function writeTitleOrder(inputs: readonly MergeInput[], newIds: Int32Array[], ou
     order[n] = newIds[best]![seg.titleOrder[pos[best]!]!]!;
     pos[best]!++;
     skip(best);
+    if (pos[best]! >= seg.docCount) {
+      // This input is done: the last one takes its place.
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    siftDown(0);
   }
   out.end();
   writer.write('titleKeys.offsets', keyOffsets);
@@ -377,7 +424,7 @@ function writePostings(
     writer.write(`f${f}.tfs`, tfsOut.subarray(0, filled));
     filled = 0;
   };
-  const pairs = new GrowableArray(Float64Array, 1024);
+  const runs = new RunMerger();
   let read = 0;
   for (let t = 0; t < termCount; t++) {
     // The inputs' pages stay mapped once read; a field's postings can be larger than memory allows.
@@ -385,32 +432,39 @@ function writePostings(
       release();
       read = 0;
     }
-    pairs.length = 0;
-    let sources = 0;
+    runs.clear();
     for (let i = 0; i < inputs.length; i++) {
       const map = termMap[i]!;
       while (cursor[i]! < map.length && (map[cursor[i]!] === NO_TERM || map[cursor[i]!]! < t)) cursor[i]!++;
       if (cursor[i]! >= map.length || map[cursor[i]!] !== t) continue;
       const { offsets, docs, tfs } = inputs[i]!.segment.fields[f]!;
       const local = cursor[i]!;
+      const from = offsets[local]!;
+      const to = offsets[local + 1]!;
       const ids = newIds[i]!;
-      const before = pairs.length;
-      for (let k = offsets[local]!; k < offsets[local + 1]!; k++) {
+      const { docs: docsTo, tfs: tfsTo, start } = runs.room(to - from);
+      let n = start;
+      for (let k = from; k < to; k++) {
         const id = ids[docs[k]!]!;
-        if (id >= 0) pairs.push(id * 256 + tfs[k]!);
+        docsTo[n] = id;
+        tfsTo[n] = tfs[k]!;
+        // Masked postings (-1) are overwritten by the next.
+        n += id >= 0 ? 1 : 0;
       }
-      read += offsets[local + 1]! - offsets[local]!;
-      if (pairs.length > before) sources++;
+      read += to - from;
+      // Each input's postings are in its document order, which the new numbers keep: a run.
+      runs.add(n);
     }
-    const list = pairs.raw.subarray(0, pairs.length);
-    // Inputs made one after another (an import's chunks) mostly come in document order already.
-    if (sources > 1 && !ascending(list)) list.sort();
-    for (let k = 0; k < list.length; k++) {
+    // Inputs made one after another (an import's chunks) mostly come in document order already;
+    // where they do not, their runs are merged.
+    const { docs, tfs, length } = runs.merge();
+    for (let k = 0; k < length; ) {
       if (filled === PIECE) flush();
-      const v = list[k]!;
-      docsOut[filled] = Math.floor(v / 256);
-      tfsOut[filled] = v % 256;
-      filled++;
+      const n = Math.min(length - k, PIECE - filled);
+      docsOut.set(docs.subarray(k, k + n), filled);
+      tfsOut.set(tfs.subarray(k, k + n), filled);
+      filled += n;
+      k += n;
     }
   }
   flush();
@@ -431,8 +485,14 @@ class SectionOut {
     if (this.filled === this.buffer.length) this.flush();
     this.buffer[this.filled++] = value;
   }
-  pushAll(values: ArrayLike<number>): void {
-    for (let k = 0; k < values.length; k++) this.push(values[k]!);
+  pushAll(values: Uint8Array | Uint32Array): void {
+    for (let k = 0; k < values.length; ) {
+      if (this.filled === this.buffer.length) this.flush();
+      const n = Math.min(values.length - k, this.buffer.length - this.filled);
+      this.buffer.set(values.subarray(k, k + n), this.filled);
+      this.filled += n;
+      k += n;
+    }
   }
   end(): void {
     this.flush();
@@ -443,17 +503,103 @@ class SectionOut {
   }
 }
 
-/** A document's term ids, read through the mapping (a merge reads every entry, in bulk). */
-function forEachTerm(segment: SegmentData, local: number, fn: (t: number) => void): void {
-  const { bytes, offsets } = segment.forward;
-  forEachDelta(bytes, offsets[local]!, offsets[local + 1]!, fn);
-}
-
 function varintLength(value: number): number {
   return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 }
 
-function ascending(list: Float64Array): boolean {
-  for (let k = 1; k < list.length; k++) if (list[k - 1]! > list[k]!) return false;
-  return true;
+/**
+ * One term's postings from every input (documents and term frequencies side by side), gathered
+ * run by run, and merged into ascending order: runs already in order with the one before are
+ * joined first, then the rest are merged pairwise, which costs a pass per halving of the runs
+ * instead of a sort.
+ */
+class RunMerger {
+  private docs = new Uint32Array(1024);
+  private tfs = new Uint8Array(1024);
+  private otherDocs = new Uint32Array(1024);
+  private otherTfs = new Uint8Array(1024);
+  /** Where each run ends (the next starts there). */
+  private ends: number[] = [];
+  private length = 0;
+
+  clear(): void {
+    this.ends.length = 0;
+    this.length = 0;
+  }
+
+  /** Room for up to `n` more postings: the arrays to write them to, from `start`. */
+  room(n: number): { docs: Uint32Array; tfs: Uint8Array; start: number } {
+    if (this.length + n > this.docs.length) {
+      const size = Math.max(this.length + n, this.docs.length * 2);
+      const docs = new Uint32Array(size);
+      const tfs = new Uint8Array(size);
+      docs.set(this.docs.subarray(0, this.length));
+      tfs.set(this.tfs.subarray(0, this.length));
+      this.docs = docs;
+      this.tfs = tfs;
+      this.otherDocs = new Uint32Array(size);
+      this.otherTfs = new Uint8Array(size);
+    }
+    return { docs: this.docs, tfs: this.tfs, start: this.length };
+  }
+
+  /** Ends the run written since the last one at `end` (an empty run is none). */
+  add(end: number): void {
+    if (end === this.length) return;
+    // One that follows on in order from the run before is part of it.
+    if (this.ends.length > 0 && this.docs[this.length - 1]! < this.docs[this.length]!) this.ends[this.ends.length - 1] = end;
+    else this.ends.push(end);
+    this.length = end;
+  }
+
+  /** The postings in ascending document order (views into arrays the next term reuses). */
+  merge(): { docs: Uint32Array; tfs: Uint8Array; length: number } {
+    const ends = this.ends;
+    let docs = this.docs;
+    let tfs = this.tfs;
+    let outDocs = this.otherDocs;
+    let outTfs = this.otherTfs;
+    while (ends.length > 1) {
+      let r = 0;
+      let w = 0;
+      let start = 0;
+      for (; r + 1 < ends.length; r += 2) {
+        const mid = ends[r]!;
+        const end = ends[r + 1]!;
+        let i = start;
+        let j = mid;
+        let k = start;
+        while (i < mid && j < end) {
+          if (docs[i]! < docs[j]!) {
+            outDocs[k] = docs[i]!;
+            outTfs[k++] = tfs[i++]!;
+          } else {
+            outDocs[k] = docs[j]!;
+            outTfs[k++] = tfs[j++]!;
+          }
+        }
+        outDocs.set(docs.subarray(i, mid), k);
+        outTfs.set(tfs.subarray(i, mid), k);
+        k += mid - i;
+        outDocs.set(docs.subarray(j, end), k);
+        outTfs.set(tfs.subarray(j, end), k);
+        ends[w++] = end;
+        start = end;
+      }
+      if (r < ends.length) {
+        outDocs.set(docs.subarray(start, ends[r]!), start);
+        outTfs.set(tfs.subarray(start, ends[r]!), start);
+        ends[w++] = ends[r]!;
+      }
+      ends.length = w;
+      [docs, outDocs] = [outDocs, docs];
+      [tfs, outTfs] = [outTfs, tfs];
+    }
+    // The arrays may have swapped roles: keep the pairs together for the next term.
+    this.docs = docs;
+    this.tfs = tfs;
+    this.otherDocs = outDocs;
+    this.otherTfs = outTfs;
+    return { docs, tfs, length: this.length };
+  }
 }
