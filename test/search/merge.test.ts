@@ -1,10 +1,10 @@
 /**
- * A merge of segments writes what a full build over the same live papers holds: the same
- * vocabulary, postings, forward index and title order, whatever order the inputs' documents come
- * in. An import's chunks mostly follow one another; a later chunk holding new versions of older
- * papers interleaves with the ones before, and so does a delta merged into a base.
+ * A merge of segments writes the file a full build over the same live papers writes, byte for
+ * byte (venues numbered alike too), whatever order the inputs' documents come in. An import's
+ * chunks mostly follow one another; a later chunk holding new versions of older papers
+ * interleaves with the ones before, and so does a delta merged into a base.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -13,6 +13,7 @@ import { buildSegment } from '../../src/search/index/build.js';
 import { openSnapshot } from '../../src/search/index/format.js';
 import { mergeSegments, type MergeInput } from '../../src/search/index/merge.js';
 import type { SegmentData } from '../../src/search/index/types.js';
+import { writeSegmentFile } from '../../src/search/index/writer.js';
 import { indexRow } from './helpers/indexRow.js';
 import type { IndexRow } from '../../src/store/papers.js';
 
@@ -20,59 +21,108 @@ const dir = mkdtempSync(join(tmpdir(), 'paperscout-merge-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const WORDS = ['graph', 'neural', 'networks', 'learning', 'diffusion', 'model', 'robust', 'attention', 'zebra', 'łódź'];
-const options = { generation: 1, taxonomyHash: 'h', topicIds: ['t1'] };
+const NAMES = ['Ann Lee', 'Bo Chen', 'José Núñez'];
+const TOPICS = Array.from({ length: 40 }, (_, i) => `t${i}`);
+const options = { generation: 1, taxonomyHash: 'h', topicIds: TOPICS };
 
 const paperArb = fc.record({
   title: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 5 }).map((w) => w.join(' ')),
   abstract: fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((w) => w.join(' ')),
+  venue: fc.constantFrom('ICML', 'NeurIPS', 'arXiv', ''),
+  year: fc.integer({ min: 2018, max: 2024 }),
+  day: fc.integer({ min: 1, max: 28 }),
+  authors: fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }),
+  keywords: fc.array(fc.constantFrom(...WORDS), { maxLength: 2 }),
+  status: fc.constantFrom('', 'Oral', 'Reject'),
+  topics: fc.uniqueArray(fc.constantFrom(...TOPICS), { maxLength: 3 }),
 });
+type Paper = typeof paperArb extends fc.Arbitrary<infer T> ? T : never;
+const rowOf = (doc: number, p: Paper) =>
+  indexRow(doc, p.title, { ...p, firstSeen: new Date(Date.UTC(2026, 0, p.day)).toISOString() });
 
-/** Every section a search reads terms, postings and titles from, as plain arrays. */
+let serial = 0;
+
+/**
+ * Merges `batches` (each a segment; a paper is live in the last that holds it) and checks the
+ * file against a full build of the papers' latest versions, written the way a build writes it.
+ */
+function expectMergeAsBuilt(batches: IndexRow[][]): void {
+  const latest = new Map<number, IndexRow>();
+  for (const batch of batches) for (const row of batch) latest.set(row.doc, row);
+  const segments = batches.map((rows) => buildSegment(rows, options));
+  const inputs: MergeInput[] = segments.map((segment, i) => ({
+    segment,
+    dead: Uint8Array.from(segment.storeDocs, (doc) => (segments.slice(i + 1).some((later) => later.storeDocs.includes(doc)) ? 1 : 0)),
+  }));
+  const merged = join(dir, `merged-${serial}.bin`);
+  const built = join(dir, `built-${serial++}.bin`);
+  mergeSegments(inputs, merged, options);
+  writeSegmentFile(built, buildSegment([...latest.values()].sort((a, b) => a.doc - b.doc), options));
+  // Sections first, for a readable failure; then the whole file, header included.
+  expect(sections(openSnapshot(merged).segment)).toEqual(sections(openSnapshot(built).segment));
+  expect(readFileSync(merged).equals(readFileSync(built))).toBe(true);
+}
+
+/** Every section of a segment, as plain arrays. */
 function sections(s: SegmentData) {
   const text = (c: { bytes: Uint8Array; offsets: Uint32Array }) => [Array.from(c.bytes), Array.from(c.offsets)];
   return {
     storeDocs: Array.from(s.storeDocs),
     terms: text(s.terms),
+    trie: [s.trie.chars, s.trie.depth, s.trie.end, s.trie.term].map((a) => Array.from(a)),
     docFreq: Array.from(s.docFreq),
-    fields: s.fields.map((f) => [Array.from(f.offsets), Array.from(f.docs), Array.from(f.tfs), Array.from(f.lengths)]),
+    fields: s.fields.map((f) => [Array.from(f.offsets), Array.from(f.docs), Array.from(f.tfs), Array.from(f.lengths), f.lengthSum]),
     forward: text(s.forward),
+    ids: text(s.ids),
     titles: text(s.titles),
+    authors: text(s.authors),
     titleKeys: text(s.titleKeys),
     titleOrder: Array.from(s.titleOrder),
+    newestOrder: Array.from(s.newestOrder),
+    years: Array.from(s.years),
+    standing: Array.from(s.standing),
+    venues: s.venues,
+    venueOf: Array.from(s.venueOf),
+    firstSeen: Array.from(s.firstSeen),
+    maxFirstSeen: s.maxFirstSeen,
+    topicBits: Array.from(s.topicBits),
   };
 }
 
 describe('mergeSegments', () => {
-  it('writes what a full build holds, with later inputs holding new versions of older papers', () => {
-    let serial = 0;
+  it('writes what a full build writes, with later inputs holding new versions of older papers', () => {
     fc.assert(
       fc.property(
         fc.array(paperArb, { minLength: 1, maxLength: 30 }),
         // Inputs after the first: each paper's store document, and its new text.
         fc.array(fc.array(fc.tuple(fc.nat(40), paperArb), { maxLength: 15 }), { minLength: 1, maxLength: 5 }),
         (first, later) => {
-          const latest = new Map<number, IndexRow>();
-          const batches: IndexRow[][] = [first.map((p, i) => indexRow(i + 1, p.title, { abstract: p.abstract }))];
+          const batches: IndexRow[][] = [first.map((p, i) => rowOf(i + 1, p))];
           for (const batch of later) {
             const byDoc = new Map<number, IndexRow>();
-            for (const [n, p] of batch) byDoc.set(n + 1, indexRow(n + 1, p.title, { abstract: p.abstract }));
+            for (const [n, p] of batch) byDoc.set(n + 1, rowOf(n + 1, p));
             batches.push([...byDoc.values()].sort((a, b) => a.doc - b.doc));
           }
-          for (const batch of batches) for (const row of batch) latest.set(row.doc, row);
-          const segments = batches.map((rows) => buildSegment(rows, options));
-          // A paper is live in the last input that holds it.
-          const inputs: MergeInput[] = segments.map((segment, i) => ({
-            segment,
-            dead: Uint8Array.from(segment.storeDocs, (doc) => (segments.slice(i + 1).some((later) => later.storeDocs.includes(doc)) ? 1 : 0)),
-          }));
-          const path = join(dir, `merged-${serial++}.bin`);
-          mergeSegments(inputs, path, options);
-          const merged = openSnapshot(path).segment;
-          const full = buildSegment([...latest.values()].sort((a, b) => a.doc - b.doc), options);
-          expect(sections(merged)).toEqual(sections(full));
+          expectMergeAsBuilt(batches);
         },
       ),
       { numRuns: 150, seed: 21 },
     );
+  });
+
+  it('merges long runs: a word in thousands of papers over interleaved inputs, and term ids past one byte', () => {
+    // 3,000 papers, every one with "common"; each input after the first renews every 3rd, 5th
+    // or 7th paper, so its postings interleave with the ones before. 400 distinct words make
+    // forward-index deltas of two bytes.
+    const words = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}`);
+    const row = (doc: number, round: number) =>
+      indexRow(doc, `common ${words[(doc * 7 + round) % 400]} ${words[(doc * 13 + round) % 400]}`, {
+        abstract: Array.from({ length: 12 }, (_, k) => words[(doc * (k + 3) + round) % 400]).join(' '),
+        topics: [TOPICS[doc % 40]!],
+        venue: `V${(doc + round) % 9}`,
+      });
+    const batches = [Array.from({ length: 3000 }, (_, i) => row(i + 1, 0))];
+    for (const [round, step] of [[1, 3], [2, 5], [3, 7]] as const) batches.push(Array.from({ length: Math.floor(3000 / step) }, (_, i) => row((i + 1) * step, round)));
+    expectMergeAsBuilt(batches);
   });
 });

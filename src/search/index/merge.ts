@@ -162,20 +162,25 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     }
   });
 
-  // Venues and topics: one table for all inputs.
+  // Venues and topics: one table for all inputs. Venues are numbered as a build numbers them, in
+  // the order the live documents first name them (so a venue only masked documents named is left out).
   const venues: string[] = [];
   const venueIndex = new Map<string, number>();
-  const venueMap = inputs.map((inp) =>
-    Uint16Array.from(inp.segment.venues, (v) => {
-      let k = venueIndex.get(v);
-      if (k === undefined) {
-        k = venues.length;
-        venueIndex.set(v, k);
-        venues.push(v);
-      }
-      return k;
-    }),
-  );
+  const venueMap = inputs.map((inp) => new Int32Array(inp.segment.venues.length).fill(-1));
+  for (let n = 0; n < docCount; n++) {
+    const i = inputOf[n]!;
+    const seg = inputs[i]!.segment;
+    const local = seg.venueOf[localOf[n]!]!;
+    if (venueMap[i]![local]! >= 0) continue;
+    const name = seg.venues[local]!;
+    let k = venueIndex.get(name);
+    if (k === undefined) {
+      k = venues.length;
+      venueIndex.set(name, k);
+      venues.push(name);
+    }
+    venueMap[i]![local] = k;
+  }
   const topicWords = Math.max(1, Math.ceil(options.topicIds.length / 32));
   for (const inp of inputs) {
     if (inp.segment.topicWords !== topicWords || inp.segment.topics.join('\n') !== options.topicIds.join('\n')) {
@@ -486,6 +491,12 @@ class SectionOut {
     this.buffer[this.filled++] = value;
   }
   pushAll(values: Uint8Array | Uint32Array): void {
+    if (this.filled + values.length <= this.buffer.length) {
+      // Most often (a title, a document's terms): all at once, without a view of a part.
+      this.buffer.set(values, this.filled);
+      this.filled += values.length;
+      return;
+    }
     for (let k = 0; k < values.length; ) {
       if (this.filled === this.buffer.length) this.flush();
       const n = Math.min(values.length - k, this.buffer.length - this.filled);
