@@ -12,10 +12,9 @@ import type { Logger } from 'pino';
 import { buildSegment } from './index/build.js';
 import type { ChunkWorkerData, ChunkWorkerReply, ChunkWorkerRequest } from './index/chunkWorker.js';
 import { openSnapshot } from './index/format.js';
-import { mergeSegments } from './index/merge.js';
+import { MergeInputs, mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
-import { IndexView } from './index/view.js';
-import { buildChanged, catchUpNow, mergeThreshold, settleIndex, withIndexLock, type ChangedRows, type IndexSource } from './indexFile.js';
+import { buildChanged, mergeThreshold, settleIndex, withIndexLock, type ChangedRows, type IndexSource } from './indexFile.js';
 import type { StoreTarget } from '../store/open.js';
 
 /** Papers per chunk while an import runs: small enough that the chunks keep pace with it. */
@@ -138,12 +137,16 @@ export class IngestIndexer {
     const base = this.base ?? buildSegment([], { generation: 0, taxonomyHash, topicIds });
     const threshold = this.base ? mergeThreshold(this.base.docCount) : 0;
     if (this.base && (await store.countChanged(this.base.generation, threshold + 1)) <= threshold) return 'delta';
-    const view = new IndexView(base);
-    for (const chunk of this.chunks) view.apply(openSnapshot(chunk.file).segment, await store.deletedDocs(chunk.from, chunk.to));
-    if (tail) view.apply(tail.segment, tail.deleted);
-    await catchUpNow(view, store);
-    const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
-    mergeSegments(inputs, this.indexPath, { generation: view.generation, taxonomyHash, topicIds });
+    const masks = new MergeInputs(base);
+    for (const chunk of this.chunks) masks.apply(openSnapshot(chunk.file).segment, await store.deletedDocs(chunk.from, chunk.to));
+    if (tail) masks.apply(tail.segment, tail.deleted);
+    // What the store changed meanwhile (another process writing).
+    const latest = await store.generation();
+    if (latest > masks.generation) {
+      const { segment, deleted } = await buildChanged(store, masks.generation, latest, { taxonomyHash, topics: topicIds });
+      masks.apply(segment, deleted);
+    }
+    mergeSegments(masks.inputs, this.indexPath, { generation: masks.generation, taxonomyHash, topicIds });
     return this.base ? 'merged' : 'built';
   }
 }

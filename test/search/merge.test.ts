@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSegment } from '../../src/search/index/build.js';
 import { openSnapshot } from '../../src/search/index/format.js';
-import { mergeSegments, type MergeInput } from '../../src/search/index/merge.js';
+import { MergeInputs, mergeSegments, type MergeInput } from '../../src/search/index/merge.js';
+import { IndexView } from '../../src/search/index/view.js';
 import type { SegmentData } from '../../src/search/index/types.js';
 import { writeSegmentFile } from '../../src/search/index/writer.js';
 import { indexRow } from './helpers/indexRow.js';
@@ -107,6 +108,29 @@ describe('mergeSegments', () => {
         },
       ),
       { numRuns: 150, seed: 21 },
+    );
+  });
+
+  it('masks what a later segment holds again or deletes, as the index view does', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { maxLength: 30 }),
+        // Later segments: store documents written, and store documents deleted with them.
+        fc.array(fc.tuple(fc.uniqueArray(fc.integer({ min: 1, max: 80 }), { maxLength: 20 }), fc.uniqueArray(fc.integer({ min: 1, max: 80 }), { maxLength: 5 })), { maxLength: 6 }),
+        (base, later) => {
+          const segment = (docs: number[], generation: number) => buildSegment([...docs].sort((a, b) => a - b).map((d) => indexRow(d, `paper ${d}`)), { ...options, generation });
+          const view = new IndexView(segment(base, 1));
+          const masks = new MergeInputs(segment(base, 1));
+          later.forEach(([docs, deleted], i) => {
+            const s = segment(docs.filter((d) => !deleted.includes(d)), i + 2);
+            view.apply(s, deleted);
+            masks.apply(s, deleted);
+          });
+          expect(masks.generation).toBe(view.generation);
+          expect(masks.inputs.map((inp) => Array.from(inp.dead))).toEqual(view.parts.map((p) => Array.from(view.dead.subarray(p.docBase, p.docBase + p.data.docCount))));
+        },
+      ),
+      { numRuns: 200, seed: 5 },
     );
   });
 

@@ -12,6 +12,7 @@ import type { ArrayKind, SectionData } from './format.js';
 import { SnapshotWriter } from './writer.js';
 import { newestOrder } from './build.js';
 import { releasePages } from './mmap.js';
+import { findAscending, type IndexView } from './view.js';
 
 export interface MergeInput {
   segment: SegmentData;
@@ -32,6 +33,42 @@ const PIECE = 1 << 18;
 /** Postings, and documents' forward entries, read from the mapped inputs between two releases of their pages. */
 const RELEASE_POSTINGS = 1 << 22;
 const RELEASE_DOCS = 1 << 17;
+
+/**
+ * The inputs of a merge over segments made one after another (an import's chunks, then what the
+ * store changed since): each segment masks the store documents a later one holds again or that
+ * were deleted with it, as {@link IndexView.apply} masks them, without the view's vocabulary,
+ * which a merge builds for itself (a 1M import's 24 chunks: 2.8 s in a view, 0.13 s here).
+ * @example const masks = new MergeInputs(base); masks.apply(chunk, deleted); mergeSegments(masks.inputs, path, { generation: masks.generation, taxonomyHash, topicIds });
+ */
+export class MergeInputs {
+  readonly inputs: Array<Required<MergeInput>> = [];
+  /** The newest generation of the segments. */
+  generation: number;
+
+  constructor(base: SegmentData) {
+    this.inputs.push({ segment: base, dead: new Uint8Array(base.docCount) });
+    this.generation = base.generation;
+  }
+
+  /** Adds a newer segment, masking what it replaces and the store documents deleted with it. */
+  apply(segment: SegmentData, deletedStoreDocs: readonly number[] = []): void {
+    for (let i = 0; i < segment.docCount; i++) this.mask(segment.storeDocs[i]!);
+    for (const storeDoc of deletedStoreDocs) this.mask(storeDoc);
+    if (segment.docCount > 0) this.inputs.push({ segment, dead: new Uint8Array(segment.docCount) });
+    this.generation = Math.max(this.generation, segment.generation);
+  }
+
+  private mask(storeDoc: number): void {
+    for (const { segment, dead } of this.inputs) {
+      const { storeDocs, docCount } = segment;
+      // Outside a segment's range (an import's chunks follow one another): no search needed.
+      if (docCount === 0 || storeDoc < storeDocs[0]! || storeDoc > storeDocs[docCount - 1]!) continue;
+      const local = findAscending(storeDocs, storeDoc);
+      if (local >= 0) dead[local] = 1;
+    }
+  }
+}
 
 /**
  * Writes the union of the inputs' live documents to `path` (atomically). Inputs must share a
