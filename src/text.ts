@@ -93,9 +93,14 @@ export function normalizeTitle(title: string): string {
   return tokenize(title).join(' ');
 }
 
-/** Collapses runs of whitespace (titles from arXiv carry line breaks) and trims. */
+/**
+ * Collapses runs of whitespace (titles from arXiv carry line breaks) and trims. Only the runs
+ * that change are matched (two characters or more, or one that is not a plain space): matching
+ * every single space between words made this a third slower on abstracts.
+ * @example collapseWhitespace(' Deep  learning\n for\tgraphs ') // 'Deep learning for graphs'
+ */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }
 
 /**

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText, normalizeTitle, tokenize } from '../src/text.js';
+import { collapseWhitespace, foldText, normalizeTitle, tokenize } from '../src/text.js';
 
 describe('foldText', () => {
   it.each([
@@ -29,5 +30,18 @@ describe('foldText', () => {
       expect(tokenize(a!)).toEqual(tokenize(b!));
     }
     expect(normalizeTitle('Łódź: A β-Dataset')).toBe('lodz a beta dataset');
+  });
+});
+
+describe('collapseWhitespace', () => {
+  it('makes every run of whitespace one space and trims, whatever the kind of whitespace', () => {
+    const chars = ['a', 'b', ' ', '\t', '\n', '\r', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u200b'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(collapseWhitespace(text)).toBe(text.replace(/\s+/g, ' ').trim());
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
   });
 });
