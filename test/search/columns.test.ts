@@ -1,9 +1,9 @@
 /**
- * The forward index's varints: what `pushVarint` writes, `forEachDelta` reads back, for every
+ * The forward index's varints: what `pushVarint` writes, `readDeltas` reads back, for every
  * byte length a term id can take, and a cut-short entry never reads past its end.
  */
 import { describe, expect, it } from 'vitest';
-import { GrowableArray, forEachDelta, pushVarint } from '../../src/search/index/columns.js';
+import { GrowableArray, pushVarint, readDeltas } from '../../src/search/index/columns.js';
 
 describe('forward-index varints', () => {
   it('read back ascending ids whose deltas take one to five bytes', () => {
@@ -11,8 +11,8 @@ describe('forward-index varints', () => {
     const bytes = new GrowableArray(Uint8Array);
     for (const delta of deltas) pushVarint(bytes, delta);
     expect(bytes.length).toBe(1 + 1 + 2 + 2 + 3 + 3 + 4 + 4 + 5);
-    const read: number[] = [];
-    forEachDelta(bytes.raw, 0, bytes.length, (id) => read.push(id));
+    const out = new Uint32Array(bytes.length);
+    const read = Array.from(out.subarray(0, readDeltas(bytes.raw, 0, bytes.length, out)));
     let id = 0;
     expect(read).toEqual(deltas.map((delta) => (id += delta)));
   });
@@ -22,8 +22,8 @@ describe('forward-index varints', () => {
     pushVarint(bytes, 5);
     pushVarint(bytes, 200); // two bytes; the entry below ends after the first
     pushVarint(bytes, 1);
-    const read: number[] = [];
-    forEachDelta(bytes.raw, 0, 2, (id) => read.push(id));
+    const out = new Uint32Array(2);
+    const read = Array.from(out.subarray(0, readDeltas(bytes.raw, 0, 2, out)));
     expect(read).toEqual([5, 5 + (200 & 0x7f)]);
   });
 });

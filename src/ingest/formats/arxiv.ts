@@ -5,7 +5,8 @@
  */
 import type { PaperRecordInput } from '../../papers/model.js';
 import { normalizeArxivId, normalizeDoi } from '../../papers/ids.js';
-import { FieldError, MAX_AUTHORS, collapse, asFields, defined, guard, splitList, text, validate, type Fields, type MapResult } from './fields.js';
+import { collapseWhitespace } from '../../text.js';
+import { FieldError, MAX_AUTHORS, asFields, defined, guard, splitList, text, validate, type Fields, type MapResult } from './fields.js';
 
 /**
  * Maps one arXiv snapshot record to a paper record: version-less id, authors as
@@ -26,9 +27,9 @@ export function mapArxiv(value: unknown): MapResult {
     const doi = text(fields, 'doi');
     const record: PaperRecordInput = {
       sourceKey: `arxiv:${id}`,
-      title: collapse(text(fields, 'title') ?? ''),
+      title: collapseWhitespace(text(fields, 'title') ?? ''),
       authors: arxivAuthors(fields).slice(0, MAX_AUTHORS),
-      abstract: collapse(text(fields, 'abstract') ?? ''),
+      abstract: collapseWhitespace(text(fields, 'abstract') ?? ''),
       venue: 'arXiv',
       year: date ? Number(date.slice(0, 4)) : null,
       labels: splitList(text(fields, 'categories'), /\s+/),
@@ -52,7 +53,7 @@ export function arxivAuthors(fields: Fields): string[] {
         throw new FieldError(`authors_parsed[${i}]`, 'expected [last, first, suffix] strings');
       }
       const [last = '', first = '', suffix = ''] = entry as string[];
-      return collapse(`${first} ${last} ${suffix}`);
+      return collapseWhitespace(`${first} ${last} ${suffix}`);
     }).filter((name) => name.length > 0);
   }
   return splitList(text(fields, 'authors'), /,|\s+and\s+/);

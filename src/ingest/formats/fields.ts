@@ -33,12 +33,6 @@ export interface Found {
 }
 
 /**
- * {@link collapseWhitespace}, the mappers' name for it.
- * @example collapse(' Deep  learning\n') // 'Deep learning'
- */
-export const collapse = collapseWhitespace;
-
-/**
  * The record as a plain object, or a {@link FieldError} saying what it is instead.
  * @example asFields(['x']) // throws FieldError('record', 'expected an object, got an array')
  */
@@ -91,7 +85,7 @@ export function splitList(value: string | undefined, separator: string | RegExp)
   if (value === undefined) return [];
   const out: string[] = [];
   for (const part of value.split(separator)) {
-    const item = collapse(part);
+    const item = collapseWhitespace(part);
     if (item.length > 0) out.push(item);
   }
   return out;
@@ -109,7 +103,7 @@ export function listOf(found: Found | undefined, separator: string | RegExp): st
     const out: string[] = [];
     for (const [i, item] of value.entries()) {
       if (typeof item !== 'string') throw new FieldError(`${key}[${i}]`, `expected a string, got ${typeName(item)}`);
-      const clean = collapse(item);
+      const clean = collapseWhitespace(item);
       if (clean.length > 0) out.push(clean);
     }
     return out;

@@ -5,9 +5,10 @@
  */
 import type { PaperRecordInput } from '../../papers/model.js';
 import { normalizeArxivId, normalizeDoi, normalizeOpenReviewId } from '../../papers/ids.js';
+import { collapseWhitespace } from '../../text.js';
 import { FormatError } from '../types.js';
 import {
-  FieldError, MAX_AUTHORS, asFields, collapse, defined, guard, httpUrl, listOf, pick, text, textOf, unique, validate,
+  FieldError, MAX_AUTHORS, asFields, defined, guard, httpUrl, listOf, pick, text, textOf, unique, validate,
   type Fields, type Found, type MapResult,
 } from './fields.js';
 
@@ -34,12 +35,12 @@ export function mapGeneric(value: unknown, fileKey: string): MapResult {
     const published = date(pick(fields, 'published', 'date'));
     const record: PaperRecordInput = {
       ...(id && !hasExternalId ? { sourceKey: `${fileKey}:${id}` } : {}),
-      title: collapse(textOf(pick(fields, 'title')) ?? ''),
+      title: collapseWhitespace(textOf(pick(fields, 'title')) ?? ''),
       authors: unique(listOf(pick(fields, 'authors', 'author'), ';')).slice(0, MAX_AUTHORS),
-      abstract: collapse(textOf(pick(fields, 'abstract', 'summary')) ?? ''),
-      venue: collapse(text(fields, 'venue') ?? ''),
+      abstract: collapseWhitespace(textOf(pick(fields, 'abstract', 'summary')) ?? ''),
+      venue: collapseWhitespace(text(fields, 'venue') ?? ''),
       year: year(pick(fields, 'year')),
-      status: collapse(text(fields, 'status') ?? ''),
+      status: collapseWhitespace(text(fields, 'status') ?? ''),
       keywords: unique(listOf(pick(fields, 'keywords'), ';')),
       labels: unique(listOf(pick(fields, 'labels'), ';')),
       links: defined({

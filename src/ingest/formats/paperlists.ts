@@ -5,8 +5,8 @@
 import { hash } from 'node:crypto';
 import { venueDisplayName, type PaperRecordInput } from '../../papers/model.js';
 import { normalizeArxivId, normalizeDoi, normalizeOpenReviewId } from '../../papers/ids.js';
-import { normalizeTitle } from '../../text.js';
-import { MAX_AUTHORS, collapse, asFields, defined, guard, httpUrl, splitList, text, unique, validate, type MapResult } from './fields.js';
+import { collapseWhitespace, normalizeTitle } from '../../text.js';
+import { MAX_AUTHORS, asFields, defined, guard, httpUrl, splitList, text, unique, validate, type MapResult } from './fields.js';
 
 /** Where a paperlists file's records appeared, from its name. */
 export interface PaperlistsFile {
@@ -52,7 +52,7 @@ export function splitAuthors(field: string | undefined): string[] {
 export function mapPaperlists(value: unknown, file: PaperlistsFile): MapResult {
   return guard(() => {
     const fields = asFields(value);
-    const title = collapse(text(fields, 'title') ?? '');
+    const title = collapseWhitespace(text(fields, 'title') ?? '');
     const id = text(fields, 'id', { numbers: true });
     const site = httpUrl(text(fields, 'site'));
     const arxiv = text(fields, 'arxiv');
@@ -62,12 +62,12 @@ export function mapPaperlists(value: unknown, file: PaperlistsFile): MapResult {
       sourceKey: `${file.venueCode}${file.year}:${id || `t:${sha1(normalizeTitle(title)).slice(0, 12)}`}`,
       title,
       authors: splitAuthors(text(fields, 'author')).slice(0, MAX_AUTHORS),
-      abstract: collapse(text(fields, 'abstract') ?? ''),
+      abstract: collapseWhitespace(text(fields, 'abstract') ?? ''),
       venue: venueDisplayName(file.venueCode),
       year: file.year,
-      status: collapse(text(fields, 'status') ?? ''),
+      status: collapseWhitespace(text(fields, 'status') ?? ''),
       keywords: unique(splitList(text(fields, 'keywords'), ';')),
-      labels: primaryArea ? [collapse(primaryArea)] : [],
+      labels: primaryArea ? [collapseWhitespace(primaryArea)] : [],
       links: defined({
         page: site ?? httpUrl(text(fields, 'oa')),
         pdf: httpUrl(text(fields, 'pdf')),

@@ -166,31 +166,15 @@ export function compareEntry(column: TextColumn, i: number, key: Uint8Array): nu
  */
 export function forEachForward(column: TextColumn, i: number, fn: (term: number) => void): void {
   const bytes = entryBytes(column, i);
-  forEachDelta(bytes, 0, bytes.length, fn);
+  const ids = new Uint32Array(bytes.length);
+  const n = readDeltas(bytes, 0, bytes.length, ids);
+  for (let k = 0; k < n; k++) fn(ids[k]!);
 }
 
 /**
- * Decodes the LEB128 deltas in `bytes[at, end)` and calls `fn` on each running sum: the
- * ascending ids of a forward-index entry.
- */
-export function forEachDelta(bytes: Uint8Array, at: number, end: number, fn: (id: number) => void): void {
-  let id = 0;
-  while (at < end) {
-    let byte = bytes[at++]!;
-    let value = byte & 0x7f;
-    // A running power of 128, not 2 ** shift: Math.pow made this the hottest line of a merge.
-    for (let scale = 128; byte & 0x80 && at < end; scale *= 128) {
-      byte = bytes[at++]!;
-      value += (byte & 0x7f) * scale;
-    }
-    id += value;
-    fn(id);
-  }
-}
-
-/**
- * {@link forEachDelta} into `out` (at least `end - at` long: an id takes a byte or more), without
- * a call per id, for a pass over every entry; returns how many ids there were.
+ * Decodes the LEB128 deltas in `bytes[at, end)` into `out` (at least `end - at` long: an id
+ * takes a byte or more) as their running sums, the ascending ids of a forward-index entry;
+ * returns how many there were. A merge reads every entry so, without a call per id.
  */
 export function readDeltas(bytes: Uint8Array, at: number, end: number, out: Uint32Array): number {
   let id = 0;
@@ -198,6 +182,7 @@ export function readDeltas(bytes: Uint8Array, at: number, end: number, out: Uint
   while (at < end) {
     let byte = bytes[at++]!;
     let value = byte & 0x7f;
+    // A running power of 128, not 2 ** shift: Math.pow made this the hottest line of a merge.
     for (let scale = 128; byte & 0x80 && at < end; scale *= 128) {
       byte = bytes[at++]!;
       value += (byte & 0x7f) * scale;
