@@ -8,7 +8,7 @@
  * group's start, found documents whose own bound is below it are forgotten, unless they match
  * every group walked so far (they may match all groups).
  */
-import { Field } from './index/types.js';
+import { FIELD_COUNT, Field } from './index/types.js';
 import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
 
 /** Fields that may be left out of the weak ones, least weighty first (never an author field: see {@link Pruner.finish}). */
@@ -24,6 +24,9 @@ export class Pruner {
   private readonly factors: Float64Array;
   /** boundFrom by position and variant, computed once. */
   private readonly bounds: Float64Array[];
+  /** For {@link weakFieldsOfFirst}: the first group's bound by field, and the other groups' together. */
+  private firstFieldBounds: Float64Array | undefined;
+  private restBound = 0;
   /** {@link QueryPlan.boundTable} by position, computed when first needed. */
   private readonly tables: Array<ReturnType<QueryPlan['boundTable']>> = [];
 
@@ -114,25 +117,66 @@ export class Pruner {
   }
 
   /**
-   * Counts the documents of a block flagged in `unscored[0..size)` (offsets from `lo`): they
-   * match every group but were not scored (see {@link weakFields}). Clears the flags.
+   * {@link weakFields} for a query of several groups, of the first group's fields: documents
+   * where the first group is only in these fields stay below the threshold whatever else they
+   * match, and need only be counted. Only while every later group's walk is restricted (then no
+   * such document is found by a later group). 0 when there are none.
    */
-  countUnscored(lo: number, unscored: Uint8Array, size: number): void {
+  weakFieldsOfFirst(): number {
+    const threshold = this.threshold;
+    if (threshold === -Infinity || this.requireAll) return 0;
+    for (let position = 1; position < this.groups; position++) if (!this.canRestrict(position, 0)) return 0;
+    const plan = this.plan;
+    if (!this.firstFieldBounds) {
+      const own = new Float64Array(FIELD_COUNT);
+      for (const variant of plan.required[0]!.variants) for (const pf of variant.fields) own[pf.f] = Math.max(own[pf.f]!, pf.bound);
+      let rest = plan.optionalBound;
+      for (let position = 1; position < this.groups; position++) rest += plan.required[position]!.bound;
+      this.firstFieldBounds = own;
+      this.restBound = rest;
+    }
+    const own = this.firstFieldBounds;
+    let weak = 0;
+    let sum = this.restBound;
+    for (const f of WEAK_ORDER) {
+      if (own[f] === 0) continue;
+      const next = sum + own[f]!;
+      // Coverage factors are at most 1; the all-in-title bonus needs the first group in the title.
+      if ((f === Field.Title ? next * ALL_IN_TITLE_BONUS : next) >= threshold) break;
+      sum = next;
+      weak |= 1 << f;
+    }
+    return weak;
+  }
+
+  /**
+   * Counts the documents of a block whose bits are set in `unscored` (bit j of word j >>> 5 for
+   * the document at offset j from `lo`): they match every group but were not scored (see
+   * {@link weakFields}). Clears the bits.
+   */
+  countUnscored(lo: number, unscored: Int32Array, size: number): void {
     const admits = this.admits;
     let n = 0;
     let admitted = 0;
-    if (admits) {
-      for (let j = 0; j < size; j++) {
-        if (unscored[j] === 0) continue;
-        unscored[j] = 0;
-        n++;
-        if (admits(lo + j)) admitted++;
+    const words = (size + 31) >>> 5;
+    for (let w = 0; w < words; w++) {
+      let bits = unscored[w]!;
+      if (bits === 0) continue;
+      unscored[w] = 0;
+      if (admits) {
+        while (bits !== 0) {
+          const low = bits & -bits;
+          bits ^= low;
+          n++;
+          if (admits(lo + (w << 5) + 31 - Math.clz32(low))) admitted++;
+        }
+      } else {
+        bits -= (bits >>> 1) & 0x55555555;
+        bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+        n += Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
       }
-    } else {
-      for (let j = 0; j < size; j++) n += unscored[j]!;
-      unscored.fill(0, 0, size);
-      admitted = n;
     }
+    if (!admits) admitted = n;
     if (n > 0) this.unlistedAny = true;
     this.unlistedAdmitted += admitted;
   }

@@ -130,7 +130,8 @@ export class QueryPlan {
   /** Required groups in walk order; the first is the one with the fewest documents. */
   readonly required: PlannedGroup[] = [];
   readonly optional: PlannedGroup[] = [];
-  private readonly optionalBound: number;
+  /** More than the optional groups together can add to a document's score. */
+  readonly optionalBound: number;
   /** Whether some word was left out of abstracts as common. */
   readonly abstractsLeftOut: boolean;
   private byField: Float64Array | undefined;

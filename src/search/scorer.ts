@@ -14,7 +14,7 @@
 import type { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { Pruner } from './prune.js';
-import { QueryPlan, coverageStep, localTerm, type PlannedVariant, type PostingCursor, type TermGroup } from './queryPlan.js';
+import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor, type TermGroup } from './queryPlan.js';
 
 export type { TermGroup, Variant } from './queryPlan.js';
 export { ALL_IN_TITLE_BONUS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
@@ -90,12 +90,14 @@ export class Scorer {
   private readonly forgetSample: number;
   private variantStamp = 0;
   /**
-   * A one-word query with weak fields (see {@link Pruner.weakFields}): a bit for every document
-   * of the block that matches the word in another field (only those are scored), and a byte
-   * for every other document it matches (only counted).
+   * With weak fields (see {@link Pruner.weakFields}, {@link Pruner.weakFieldsOfFirst}): a bit
+   * for every document of the block that holds the first group (a one-word query: any group) in
+   * another field (only those are scored), and in `unscored` a bit for every other document the
+   * first group reaches (only counted). While a later group is walked, `candidate` holds the
+   * documents it reaches instead (which of the unscored ones match every group).
    */
   private readonly candidate: Int32Array;
-  private readonly unscored: Uint8Array;
+  private readonly unscored: Int32Array;
   private filtering = false;
   /** The positions of the postings of a list's block to score. */
   private readonly pick: Int32Array;
@@ -118,7 +120,7 @@ export class Scorer {
     this.vfound = new Int32Array(blockSize);
     const words = (blockSize + 31) >>> 5;
     this.candidate = new Int32Array(words);
-    this.unscored = new Uint8Array(blockSize);
+    this.unscored = new Int32Array(words);
     this.pick = new Int32Array(blockSize);
   }
 
@@ -166,21 +168,26 @@ export class Scorer {
   }
 
   private walkBlock(plan: QueryPlan, pruner: Pruner | undefined, lo: number, hi: number): void {
-    // A one-word query's common word has long lists in its weak fields: documents found only
-    // there are counted, not scored. (With more words, marking candidates costs more than it saves.)
-    const weak = pruner !== undefined && plan.required.length === 1 ? pruner.weakFields() : 0;
+    // The first group's common word has long lists in its weak fields: documents found only
+    // there are counted where they match every group, not scored.
+    const single = plan.required.length === 1;
+    const weak = pruner === undefined ? 0 : single ? pruner.weakFields() : pruner.weakFieldsOfFirst();
     this.filtering = weak !== 0;
-    if (this.filtering) this.markCandidates(plan, weak, lo, hi);
+    if (this.filtering) this.markCandidates(single ? [...plan.required, ...plan.optional] : plan.required.slice(0, 1), weak, lo, hi);
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
       if (restricted) this.foundCount = pruner!.forget(position, this.found, this.foundCount, this.score, this.cov, this.mark, this.forgetSample);
+      // While weak-field documents are only counted, a later group's walk notes which of them it holds.
+      const members = this.filtering && position > 0;
+      if (members) this.candidate.fill(0, 0, (hi - lo + 31) >>> 5);
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
       for (let k = 0; k < variants.length; k++) {
         if (!restricted && pruner !== undefined && position > 0 && k > 0) restricted = pruner.canRestrict(position, k);
-        this.fold(this.gather(variants[k]!, lo, hi, restricted), stamp, false, k === 0, variants.length === 1);
+        this.fold(this.gather(variants[k]!, lo, hi, restricted, members), stamp, false, k === 0, variants.length === 1);
       }
+      if (members) this.keepMembers(lo, hi);
     });
     if (this.filtering) {
       pruner!.countUnscored(lo, this.unscored, hi - lo);
@@ -190,36 +197,45 @@ export class Scorer {
     for (const group of plan.optional) {
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
-      for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true), stamp, true, k === 0, variants.length === 1);
+      for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true, false), stamp, true, k === 0, variants.length === 1);
     }
     this.emit(lo, hi, pruner);
   }
 
   /**
-   * Sets `candidate` to the block's documents that hold a variant of any group (required or
-   * optional) in a field outside `weak`, from a pass over those lists that only sets bits.
+   * Sets `candidate` to the block's documents that hold a variant of one of `groups` in a field
+   * outside `weak`, from a pass over those lists that only sets bits.
    */
-  private markCandidates(plan: QueryPlan, weak: number, lo: number, hi: number): void {
+  private markCandidates(groups: readonly PlannedGroup[], weak: number, lo: number, hi: number): void {
     const candidate = this.candidate;
     candidate.fill(0, 0, (hi - lo + 31) >>> 5);
-    for (const groups of [plan.required, plan.optional]) {
-      for (const { variants } of groups) {
-        for (const variant of variants) {
-          for (const field of variant.fields) {
-            if ((weak >>> field.f) & 1) continue;
-            for (const list of field.lists) {
-              const { docs } = list;
-              const stop = blockEnd(list, hi);
-              const shift = list.base - lo;
-              for (let i = list.at; i < stop; i++) {
-                const j = shift + docs[i]!;
-                candidate[j >>> 5]! |= 1 << (j & 31);
-              }
+    for (const { variants } of groups) {
+      for (const variant of variants) {
+        for (const field of variant.fields) {
+          if ((weak >>> field.f) & 1) continue;
+          for (const list of field.lists) {
+            const { docs } = list;
+            const stop = blockEnd(list, hi);
+            const shift = list.base - lo;
+            for (let i = list.at; i < stop; i++) {
+              const j = shift + docs[i]!;
+              candidate[j >>> 5]! |= 1 << (j & 31);
             }
           }
         }
       }
     }
+  }
+
+  /**
+   * After a later group's walk, while the first group's weak-field documents are only counted:
+   * keeps flagged in `unscored` only those the group holds (its walk set their `candidate`
+   * bits), so that those left at the end match every group.
+   */
+  private keepMembers(lo: number, hi: number): void {
+    const { candidate, unscored } = this;
+    const words = (hi - lo + 31) >>> 5;
+    for (let w = 0; w < words; w++) unscored[w]! &= candidate[w]!;
   }
 
   /** Appends the block's documents to the results in document order, and clears the block. */
@@ -285,7 +301,7 @@ export class Scorer {
    * fields seen in `vseen`, the documents in `vfound`); returns how many documents it reached.
    * Restricted, only documents already found count.
    */
-  private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean): number {
+  private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean, members: boolean): number {
     const { vsum, vseen, vfound, mark, found, candidate, unscored, pick } = this;
     const dead = this.view.dead;
     // With weak fields, only candidates are scored; the others are noted to be counted.
@@ -303,6 +319,12 @@ export class Scorer {
         if (stop === from) continue;
         const shift = list.base - lo;
         if (restricted && foundCount * LOOKUP_COST < stop - from) {
+          if (members) {
+            for (let i = from; i < stop; i++) {
+              const j = shift + docs[i]!;
+              candidate[j >>> 5]! |= 1 << (j & 31);
+            }
+          }
           // Few documents found, a long list: look each one up instead of reading it all.
           for (let q = 0; q < foundCount; q++) {
             const j = found[q]!;
@@ -325,7 +347,15 @@ export class Scorer {
         // Restricted or filtered, the postings to score are picked first, without branching on
         // each (whether a document was found is a coin toss the CPU cannot predict), then scored.
         let picked = stop - from;
-        if (restricted) {
+        if (restricted && members) {
+          picked = 0;
+          for (let i = from; i < stop; i++) {
+            const j = shift + docs[i]!;
+            pick[picked] = i;
+            picked += mark[j]!;
+            candidate[j >>> 5]! |= 1 << (j & 31);
+          }
+        } else if (restricted) {
           picked = 0;
           for (let i = from; i < stop; i++) {
             const j = shift + docs[i]!;
@@ -340,7 +370,7 @@ export class Scorer {
             const c = candidate[w]!;
             pick[picked] = i;
             picked += (c >>> (j & 31)) & 1;
-            unscored[j]! |= (~c >>> (j & 31)) & 1 & (masked ? 1 - dead[lo + j]! : 1);
+            unscored[w]! |= ((~c >>> (j & 31)) & 1 & (masked ? 1 - dead[lo + j]! : 1)) << (j & 31);
           }
         }
         const all = !restricted && !filter;

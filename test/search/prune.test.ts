@@ -127,6 +127,22 @@ describe('pruning', () => {
     }
   });
 
+  it('counts, without scoring, the papers where the first of several words is only in weak fields', async () => {
+    // Once the other words' walks are restricted and the threshold is above what the first word
+    // in abstracts (and keywords) can give with the others at their best, papers with it only
+    // there are counted where they have every other word, not scored: the same answer and totals.
+    const view = libraryOf(5, 3000);
+    const { pruned, exhaustive } = engines(view);
+    for (const q of ['neural learning', 'network model', 'deep model year:2018..2020', 'deep model venue:icml', 'graph learning topic:t1']) {
+      const a = await pruned.search(q, { limit: 200 });
+      const b = await exhaustive.search(q, { limit: 200 });
+      expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
+      expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
+      expect(scorerOf(pruned).unlisted.admitted, q).toBeGreaterThan(0);
+      if (!q.includes(':')) expect(scorerOf(pruned).touchedCount, q).toBeLessThan(scorerOf(exhaustive).touchedCount / 2);
+    }
+  });
+
   it('bounds long lists by their best posting in every field, the unnormalized first-author one too', async () => {
     // Lists past 512 postings get their bound from one pass, kept: here every field's, with the
     // first author field's length normalization at 0.
