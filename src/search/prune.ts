@@ -8,7 +8,7 @@
  * group's start, found documents whose own bound is below it are forgotten, unless they match
  * every group walked so far (they may match all groups).
  */
-import { FIELD_COUNT, Field } from './index/types.js';
+import { Field } from './index/types.js';
 import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
 
 /** Fields that may be left out of the weak ones, least weighty first (never an author field: see {@link Pruner.finish}). */
@@ -24,9 +24,9 @@ export class Pruner {
   private readonly factors: Float64Array;
   /** boundFrom by position and variant, computed once. */
   private readonly bounds: Float64Array[];
-  /** For {@link weakFieldsOfFirst}: the first group's bound by field, and the other groups' together. */
-  private firstFieldBounds: Float64Array | undefined;
-  private restBound = 0;
+  /** For {@link weakOf}: by position, the group's bounds by field, and the later groups' (and optional ones') together. */
+  private readonly fieldBounds: Array<Float64Array | undefined> = [];
+  private restBounds: Float64Array | undefined;
   /** {@link QueryPlan.boundTable} by position, computed when first needed. */
   private readonly tables: Array<ReturnType<QueryPlan['boundTable']>> = [];
 
@@ -126,23 +126,48 @@ export class Pruner {
     const threshold = this.threshold;
     if (threshold === -Infinity || this.requireAll) return 0;
     for (let position = 1; position < this.groups; position++) if (!this.canRestrict(position, 0)) return 0;
-    const plan = this.plan;
-    if (!this.firstFieldBounds) {
-      const own = new Float64Array(FIELD_COUNT);
-      for (const variant of plan.required[0]!.variants) for (const pf of variant.fields) own[pf.f] = Math.max(own[pf.f]!, pf.bound);
-      let rest = plan.optionalBound;
-      for (let position = 1; position < this.groups; position++) rest += plan.required[position]!.bound;
-      this.firstFieldBounds = own;
-      this.restBound = rest;
+    // Coverage factors are at most 1; the all-in-title bonus needs the first group in the title.
+    return this.weakOf(0, 1, ALL_IN_TITLE_BONUS, threshold);
+  }
+
+  /**
+   * Fields of required group `position` (not the first) so weak that a document the group is
+   * the first to reach, only there, stays below the threshold whatever it matches after. Such
+   * a document matches none of the groups walked before (while this group's walk is not
+   * restricted, neither were theirs): it is no full match, so it need not be counted, and it
+   * matches at most the groups from `position` on. The group's postings in these fields need
+   * only be walked for the documents found already or reached in its other fields. (One the
+   * walk does find later, through another group, may then score less than it would: it stays
+   * below the threshold either way, and so is never listed.) 0 when there are none.
+   */
+  weakFieldsAt(position: number): number {
+    const threshold = this.threshold;
+    if (threshold === -Infinity || this.requireAll) return 0;
+    return this.weakOf(position, this.factors[this.groups - position]!, 1, threshold);
+  }
+
+  /**
+   * The fields of {@link WEAK_ORDER}, from the first, that group `position`'s bounds there can
+   * add to the bound of every later group (and the optional ones) while staying below
+   * `threshold`, the sum scaled by `factor` (and by `titleFactor` once the title is in).
+   */
+  private weakOf(position: number, factor: number, titleFactor: number, threshold: number): number {
+    const own = (this.fieldBounds[position] ??= this.plan.fieldBoundsOf(position));
+    if (!this.restBounds) {
+      const rest = new Float64Array(this.groups);
+      let sum = this.plan.optionalBound;
+      for (let p = this.groups - 1; p >= 0; p--) {
+        rest[p] = sum;
+        sum += this.plan.required[p]!.bound;
+      }
+      this.restBounds = rest;
     }
-    const own = this.firstFieldBounds;
     let weak = 0;
-    let sum = this.restBound;
+    let sum = this.restBounds[position]!;
     for (const f of WEAK_ORDER) {
       if (own[f] === 0) continue;
       const next = sum + own[f]!;
-      // Coverage factors are at most 1; the all-in-title bonus needs the first group in the title.
-      if ((f === Field.Title ? next * ALL_IN_TITLE_BONUS : next) >= threshold) break;
+      if ((f === Field.Title ? next * titleFactor : next) * factor >= threshold) break;
       sum = next;
       weak |= 1 << f;
     }

@@ -304,6 +304,13 @@ export class QueryPlan {
     return this.byField;
   }
 
+  /** Per field: more than required group `position` can add to a document's score from that field, by its variant that scores most there. */
+  fieldBoundsOf(position: number): Float64Array {
+    const bounds = new Float64Array(FIELD_BOOST.length);
+    for (const variant of this.required[position]!.variants) for (const pf of variant.fields) bounds[pf.f] = Math.max(bounds[pf.f]!, pf.bound);
+    return bounds;
+  }
+
   /** Postings of variant `k` of required group `position`. */
   postingsOf(position: number, k: number): number {
     return this.required[position]!.variants[k]!.postings;

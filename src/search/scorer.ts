@@ -94,7 +94,8 @@ export class Scorer {
    * for every document of the block that holds the first group (a one-word query: any group) in
    * another field (only those are scored), and in `unscored` a bit for every other document the
    * first group reaches (only counted). While a later group is walked, `candidate` holds the
-   * documents it reaches instead (which of the unscored ones match every group).
+   * documents it reaches instead (which of the unscored ones match every group), or, with weak
+   * fields of its own ({@link Pruner.weakFieldsAt}), those holding it in another field.
    */
   private readonly candidate: Int32Array;
   private readonly unscored: Int32Array;
@@ -181,11 +182,15 @@ export class Scorer {
       // While weak-field documents are only counted, a later group's walk notes which of them it holds.
       const members = this.filtering && position > 0;
       if (members) this.candidate.fill(0, 0, (hi - lo + 31) >>> 5);
+      // A later group not restricted may still skip, in its weak fields, the documents it is the
+      // first to reach there alone (see Pruner.weakFieldsAt).
+      const join = !restricted && !this.filtering && position > 0 ? pruner?.weakFieldsAt(position) ?? 0 : 0;
+      if (join !== 0) this.markCandidates([group], join, lo, hi);
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
       for (let k = 0; k < variants.length; k++) {
         if (!restricted && pruner !== undefined && position > 0 && k > 0) restricted = pruner.canRestrict(position, k);
-        this.fold(this.gather(variants[k]!, lo, hi, restricted, members), stamp, false, k === 0, variants.length === 1);
+        this.fold(this.gather(variants[k]!, lo, hi, restricted, members, join), stamp, false, k === 0, variants.length === 1);
       }
       if (members) this.keepMembers(lo, hi);
     });
@@ -197,7 +202,7 @@ export class Scorer {
     for (const group of plan.optional) {
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
-      for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true, false), stamp, true, k === 0, variants.length === 1);
+      for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true, false, 0), stamp, true, k === 0, variants.length === 1);
     }
     this.emit(lo, hi, pruner);
   }
@@ -301,7 +306,7 @@ export class Scorer {
    * fields seen in `vseen`, the documents in `vfound`); returns how many documents it reached.
    * Restricted, only documents already found count.
    */
-  private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean, members: boolean): number {
+  private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean, members: boolean, join: number): number {
     const { vsum, vseen, vfound, mark, found, candidate, unscored, pick } = this;
     const dead = this.view.dead;
     // With weak fields, only candidates are scored; the others are noted to be counted.
@@ -311,6 +316,8 @@ export class Scorer {
     let n = 0;
     for (const field of variant.fields) {
       const { boost, norm0, norm1, flag } = field;
+      // Only documents found already or holding the group in another field (`candidate`).
+      const joined = !restricted && ((join >>> field.f) & 1) === 1;
       for (const list of field.lists) {
         const { docs, tfs, lengths, masked } = list;
         const from = list.at;
@@ -372,8 +379,15 @@ export class Scorer {
             picked += (c >>> (j & 31)) & 1;
             unscored[w]! |= ((~c >>> (j & 31)) & 1 & (masked ? 1 - dead[lo + j]! : 1)) << (j & 31);
           }
+        } else if (joined) {
+          picked = 0;
+          for (let i = from; i < stop; i++) {
+            const j = shift + docs[i]!;
+            pick[picked] = i;
+            picked += mark[j]! | ((candidate[j >>> 5]! >>> (j & 31)) & 1);
+          }
         }
-        const all = !restricted && !filter;
+        const all = !restricted && !filter && !joined;
         for (let q = 0; q < picked; q++) {
           const i = all ? from + q : pick[q]!;
           const local = docs[i]!;
