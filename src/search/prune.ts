@@ -132,13 +132,14 @@ export class Pruner {
 
   /**
    * Fields of required group `position` (not the first) so weak that a document the group is
-   * the first to reach, only there, stays below the threshold whatever it matches after. Such
-   * a document matches none of the groups walked before (while this group's walk is not
-   * restricted, neither were theirs): it is no full match, so it need not be counted, and it
-   * matches at most the groups from `position` on. The group's postings in these fields need
-   * only be walked for the documents found already or reached in its other fields. (One the
-   * walk does find later, through another group, may then score less than it would: it stays
-   * below the threshold either way, and so is never listed.) 0 when there are none.
+   * the first to reach, only there, stays below the threshold whatever it matches after. No
+   * group before found such a document: while this group's walk is not restricted, neither
+   * were theirs, so it lacks the first group (it is no full match and need not be counted), and
+   * an earlier group it does hold skipped it for the same reason, with a bound that covers this
+   * one. The group's postings in these fields need only be walked for the documents found
+   * already or reached in its other fields. (One the walk does find later, through another
+   * group, may then score less than it would: below the threshold either way, so never listed.)
+   * 0 when there are none.
    */
   weakFieldsAt(position: number): number {
     const threshold = this.threshold;

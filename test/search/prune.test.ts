@@ -6,13 +6,14 @@
  * from the forward index gets exactly what the walk gave it.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { msg } from '../../src/i18n/index.js';
 import { buildSegment } from '../../src/search/index/build.js';
 import { IndexView } from '../../src/search/index/view.js';
 import { SearchEngine } from '../../src/search/engine.js';
 import { planWords } from '../../src/search/plan.js';
 import { parseQuery } from '../../src/search/query.js';
+import { Pruner } from '../../src/search/prune.js';
 import { Scorer } from '../../src/search/scorer.js';
 import type { IndexRow } from '../../src/store/papers.js';
 
@@ -140,6 +141,27 @@ describe('pruning', () => {
       expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
       expect(scorerOf(pruned).unlisted.admitted, q).toBeGreaterThan(0);
       if (!q.includes(':')) expect(scorerOf(pruned).touchedCount, q).toBeLessThan(scorerOf(exhaustive).touchedCount / 2);
+    }
+  });
+
+  it('skips, in a later word\'s weak fields, the papers that word would be the first to reach there alone', async () => {
+    // Such a paper lacks the first word (no word before found it), so it is no full match, and
+    // with every later word at its best it stays below the threshold: the same answers, totals
+    // included, whether or not the walk later finds it through another word.
+    const view = libraryOf(5, 3000);
+    const { pruned, exhaustive } = engines(view);
+    const weakAt = vi.spyOn(Pruner.prototype, 'weakFieldsAt');
+    try {
+      for (const q of ['quantum kernel learning', 'causal bandit policy learning', 'rope manipulation synthetic depth learning model data', 'kernel bandits model year:2018..2020', 'segmentation depth model venue:icml']) {
+        weakAt.mockClear();
+        const a = await pruned.search(q, { limit: 200 });
+        const b = await exhaustive.search(q, { limit: 200 });
+        expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
+        expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
+        expect(weakAt.mock.results.some((r) => r.value !== 0), q).toBe(true);
+      }
+    } finally {
+      weakAt.mockRestore();
     }
   });
 
