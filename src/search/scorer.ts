@@ -304,7 +304,9 @@ export class Scorer {
   /**
    * Sums a variant's postings of the block's documents by document, into `vsum` (with the
    * fields seen in `vseen`, the documents in `vfound`); returns how many documents it reached.
-   * Restricted, only documents already found count.
+   * Restricted, only documents already found count, and with `members` every document of its
+   * lists gets its `candidate` bit (see {@link keepMembers}); not restricted, in the fields of
+   * `join` only documents found already or candidates count (see {@link Pruner.weakFieldsAt}).
    */
   private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean, members: boolean, join: number): number {
     const { vsum, vseen, vfound, mark, found, candidate, unscored, pick } = this;
