@@ -85,6 +85,14 @@ const queryArb = fc.oneof(
   fc.constantFrom('Quoc V Le', 'Wei He learning', 'An So model', 'lerning modle', 'segmentaton robust', 'le', 'mo', 'learning year:2018..2020', 'model topic:t1', 'sort:new deep learning', 'graph -learning', 'author:"Ann Lee" model', 'deep learning venue:icml'),
 );
 
+/** The pruned engine answers `q` exactly as the exhaustive one: papers, scores, total and partial. */
+async function expectSameAnswers(pruned: SearchEngine, exhaustive: SearchEngine, q: string): Promise<void> {
+  const a = await pruned.search(q, { limit: 200 });
+  const b = await exhaustive.search(q, { limit: 200 });
+  expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
+  expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
+}
+
 const scorerOf = (e: SearchEngine) => (e as unknown as { scorer: Scorer }).scorer;
 
 describe('pruning', () => {
@@ -120,10 +128,7 @@ describe('pruning', () => {
     const view = libraryOf(5, 3000);
     const { pruned, exhaustive } = engines(view);
     for (const q of ['learning', 'model', 'learning year:2018..2020', 'learning venue:icml', 'network topic:t2']) {
-      const a = await pruned.search(q, { limit: 200 });
-      const b = await exhaustive.search(q, { limit: 200 });
-      expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
-      expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
+      await expectSameAnswers(pruned, exhaustive, q);
       if (!q.includes(':')) expect(scorerOf(pruned).touchedCount, q).toBeLessThan(scorerOf(exhaustive).touchedCount / 2);
     }
   });
@@ -135,10 +140,7 @@ describe('pruning', () => {
     const view = libraryOf(5, 3000);
     const { pruned, exhaustive } = engines(view);
     for (const q of ['neural learning', 'network model', 'deep model year:2018..2020', 'deep model venue:icml', 'graph learning topic:t1']) {
-      const a = await pruned.search(q, { limit: 200 });
-      const b = await exhaustive.search(q, { limit: 200 });
-      expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
-      expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
+      await expectSameAnswers(pruned, exhaustive, q);
       expect(scorerOf(pruned).unlisted.admitted, q).toBeGreaterThan(0);
       if (!q.includes(':')) expect(scorerOf(pruned).touchedCount, q).toBeLessThan(scorerOf(exhaustive).touchedCount / 2);
     }
@@ -154,10 +156,7 @@ describe('pruning', () => {
     try {
       for (const q of ['quantum kernel learning', 'causal bandit policy learning', 'rope manipulation synthetic depth learning model data', 'kernel bandits model year:2018..2020', 'segmentation depth model venue:icml']) {
         weakAt.mockClear();
-        const a = await pruned.search(q, { limit: 200 });
-        const b = await exhaustive.search(q, { limit: 200 });
-        expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
-        expect([a.total, a.partial], q).toEqual([b.total, b.partial]);
+        await expectSameAnswers(pruned, exhaustive, q);
         expect(weakAt.mock.results.some((r) => r.value !== 0), q).toBe(true);
       }
     } finally {
