@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SegmentBuilder } from '../../src/search/index/build.js';
 import { entryBytes, forEachForward, textAt } from '../../src/search/index/columns.js';
 import { canMap } from '../../src/search/index/mmap.js';
+import { mergeSegments } from '../../src/search/index/merge.js';
 import { IndexView } from '../../src/search/index/view.js';
-import { SnapshotError, openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
+import { FORMAT_VERSION, MAGIC, SnapshotError, openSnapshot, readSnapshotInfo, verifySnapshot } from '../../src/search/index/format.js';
 import { SetupError } from '../../src/errors.js';
 import type { SegmentData } from '../../src/search/index/types.js';
 import { writeSegmentFile } from '../../src/search/index/writer.js';
@@ -17,6 +19,7 @@ import { openIndex, settleIndex } from '../../src/search/indexFile.js';
 import type { PaperStore } from '../../src/store/papers.js';
 import { TEXT_VERSION } from '../../src/text.js';
 import { silentLog, storeOf } from '../helpers/corpus.js';
+import { indexRow } from './helpers/indexRow.js';
 
 let dir: string;
 let store: PaperStore;
@@ -107,9 +110,43 @@ describe('index snapshot', () => {
     expect(() => openSnapshot(junk)).toThrow(/not a Paper Scout index snapshot/);
     const old = join(dir, 'index.bin');
     writeFileSync(old, Buffer.concat([Buffer.from('PSIDX\u0002\n\0', 'latin1'), Buffer.alloc(64)]));
-    expect(() => openSnapshot(old)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 2, expected 4' }));
+    expect(() => openSnapshot(old)).toThrow(expect.objectContaining({ problem: 'outdated', message: `index snapshot format 2, expected ${FORMAT_VERSION}` }));
     expect((await openIndex(source(), old, silentLog)).liveCount).toBe(await store.count());
     expect(() => openSnapshot(old)).not.toThrow();
+  });
+
+  it('serves a format-4 snapshot (venues in 16 bits) as it is, and merges it into format 5', () => {
+    // Written by the format-4 code: three papers of ICML, NeurIPS and arXiv.
+    const old = join(dir, 'index.bin');
+    copyFileSync(fileURLToPath(new URL('../fixtures/index-format4.bin', import.meta.url)), old);
+    const { segment } = openSnapshot(old);
+    expect(segment.venueOf).toBeInstanceOf(Uint16Array);
+    expect([0, 1, 2].map((d) => new IndexView(segment).venue(d))).toEqual(['ICML', 'NeurIPS', 'arXiv']);
+    const merged = join(dir, 'merged.bin');
+    const delta = new SegmentBuilder({ generation: 4, taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+    delta.add(indexRow(4, 'Sparse attention', { venue: 'ICLR' }));
+    mergeSegments([{ segment, dead: new Uint8Array(3) }, { segment: delta.finish(), dead: new Uint8Array(1) }], merged, { generation: 4, taxonomyHash: 'h1', topicIds: ['a', 'b'] });
+    expect(readFileSync(merged).toString('latin1', 0, 8)).toBe(MAGIC);
+    const back = openSnapshot(merged).segment;
+    expect(back.venueOf).toBeInstanceOf(Uint32Array);
+    expect([0, 1, 2, 3].map((d) => new IndexView(back).venue(d))).toEqual(['ICML', 'NeurIPS', 'arXiv', 'ICLR']);
+  });
+
+  it('rebuilds a format-4 snapshot that names more venues than 16 bits number', () => {
+    const old = join(dir, 'index.bin');
+    const file = readFileSync(fileURLToPath(new URL('../fixtures/index-format4.bin', import.meta.url)));
+    // The same file with 70,000 venues in its header (and its sections, which follow the header, moved along).
+    const length = file.readUInt32LE(8);
+    const header = JSON.parse(file.toString('utf8', 16, 16 + length)) as { venues: string[] };
+    header.venues = Array.from({ length: 70_000 }, (_, i) => `Journal ${i}`);
+    const head = Buffer.from(JSON.stringify(header), 'utf8');
+    const prefix = Buffer.alloc(16);
+    file.copy(prefix, 0, 0, 8);
+    prefix.writeUInt32LE(head.length, 8);
+    prefix.writeUInt32LE(crc32(head), 12);
+    const body = file.subarray((16 + length + 7) & ~7);
+    writeFileSync(old, Buffer.concat([prefix, head, Buffer.alloc(((16 + head.length + 7) & ~7) - 16 - head.length), body]));
+    expect(() => openSnapshot(old)).toThrow(expect.objectContaining({ problem: 'outdated', message: 'index snapshot format 4 names 70000 venues, more than it can number' }));
   });
 
   it('rebuilds a snapshot written with another text normalization (its terms were folded otherwise)', async () => {
@@ -123,7 +160,7 @@ describe('index snapshot', () => {
     Buffer.from(header.replace(`"textVersion":${TEXT_VERSION}`, '"textVersion":1'), 'utf8').copy(file, 16);
     file.writeUInt32LE(crc32(file.subarray(16, 16 + length)), 12);
     writeFileSync(path, file);
-    expect(() => openSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: `index snapshot format 4 (text 1), expected 4 (text ${TEXT_VERSION})` }));
+    expect(() => openSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: `index snapshot format ${FORMAT_VERSION} (text 1), expected ${FORMAT_VERSION} (text ${TEXT_VERSION})` }));
     expect((await openIndex(source(), path, silentLog)).liveCount).toBe(await store.count());
     expect(() => openSnapshot(path)).not.toThrow();
   });

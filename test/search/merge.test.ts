@@ -149,4 +149,19 @@ describe('mergeSegments', () => {
     for (const [round, step] of [[1, 3], [2, 5], [3, 7]] as const) batches.push(Array.from({ length: Math.floor(3000 / step) }, (_, i) => row((i + 1) * step, round)));
     expectMergeAsBuilt(batches);
   });
+
+  it('numbers more venues than 16 bits hold (a library grown by lookups names journals by the thousand)', () => {
+    // 66,000 papers, each of its own venue: the last ones' numbers are past 65,535.
+    const row = (doc: number) => indexRow(doc, `paper ${doc}`, { venue: `Journal ${doc}` });
+    const rows = Array.from({ length: 66_000 }, (_, i) => row(i + 1));
+    const expected = [1, 65_536, 65_537, 66_000].map((doc) => `Journal ${doc}`);
+    const venuesOf = (segment: SegmentData) => [1, 65_536, 65_537, 66_000].map((doc) => new IndexView(segment).venue(doc - 1));
+    const built = join(dir, 'venues-built.bin');
+    writeSegmentFile(built, buildSegment(rows, options));
+    expect(venuesOf(openSnapshot(built).segment)).toEqual(expected);
+    const merged = join(dir, 'venues-merged.bin');
+    const inputs = [rows.slice(0, 40_000), rows.slice(40_000)].map((part) => ({ segment: buildSegment(part, options), dead: new Uint8Array(part.length) }));
+    mergeSegments(inputs, merged, options);
+    expect(venuesOf(openSnapshot(merged).segment)).toEqual(expected);
+  });
 });

@@ -43,7 +43,7 @@ export class SegmentBuilder {
   private readonly storeDocs = new GrowableArray(Uint32Array);
   private readonly years = new GrowableArray(Uint16Array);
   private readonly standing = new GrowableArray(Uint8Array);
-  private readonly venueOf = new GrowableArray(Uint16Array);
+  private readonly venueOf = new GrowableArray(Uint32Array);
   private readonly firstSeen = new GrowableArray(Float64Array);
   private readonly topicBits = new GrowableArray(Uint32Array);
   private readonly ids = new TextColumnBuilder();

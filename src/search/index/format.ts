@@ -1,9 +1,10 @@
 /**
- * The index snapshot file, format 4: a segment's arrays as they are in memory, each section
+ * The index snapshot file, format 5: a segment's arrays as they are in memory, each section
  * 8-byte aligned with its CRC-32 in the header, so that opening is a memory map plus views over
  * it — no decoding, no copying, whatever the library's size. The header records the text
  * normalization ({@link TEXT_VERSION}) the terms were made with; a snapshot of another is
- * rebuilt from the store. (Format 3 was the checksummed whole-index snapshot read into memory.)
+ * rebuilt from the store. (Format 3 was the checksummed whole-index snapshot read into memory;
+ * format 4 numbered venues in 16 bits, which a library of more than 65,536 venues overflows.)
  *
  * Layout: magic (8 bytes), header length (uint32 LE), header CRC-32 (uint32 LE), JSON header,
  * then the sections.
@@ -15,8 +16,14 @@ import { TEXT_VERSION } from '../../text.js';
 import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } from './types.js';
 import { isMapped, mapFile } from './mmap.js';
 
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
+/**
+ * Format 4 is read too: its sections say their kinds, and it differs only in venue numbers of 16
+ * bits, so an upgrade serves it (and its next merge writes format 5) instead of rebuilding.
+ * One naming more venues than 16 bits hold numbered some wrongly, and is rebuilt.
+ */
+const READABLE = new Map([[4, 0xffff + 1], [FORMAT_VERSION, Infinity]]);
 
 /**
  * Why a snapshot cannot be used: there is none, it is of another format version (both normal:
@@ -90,7 +97,7 @@ export function sectionsOf(s: SegmentData): Array<{ name: string; kind: ArrayKin
     { name: 'newestOrder', kind: 'u32', data: s.newestOrder },
     { name: 'years', kind: 'u16', data: s.years },
     { name: 'standing', kind: 'u8', data: s.standing },
-    { name: 'venueOf', kind: 'u16', data: s.venueOf },
+    { name: 'venueOf', kind: 'u32', data: s.venueOf },
     { name: 'firstSeen', kind: 'f64', data: s.firstSeen },
     { name: 'topicBits', kind: 'u32', data: s.topicBits },
     ...s.fields.flatMap((f, i) => [
@@ -186,7 +193,7 @@ export function readHeader(path: string): { header: Header; bodyStart: number; f
     if (readSync(fd, prefix, 0, prefix.length, 0) < prefix.length) throw new SnapshotError('damaged', 'not a Paper Scout index snapshot');
     const magic = prefix.toString('latin1', 0, MAGIC.length);
     if (magic.slice(0, 5) !== MAGIC.slice(0, 5) || magic.slice(6) !== MAGIC.slice(6)) throw new SnapshotError('damaged', 'not a Paper Scout index snapshot');
-    if (magic !== MAGIC) throw new SnapshotError('outdated', `index snapshot format ${magic.charCodeAt(5)}, expected ${FORMAT_VERSION}`);
+    if (!READABLE.has(magic.charCodeAt(5))) throw new SnapshotError('outdated', `index snapshot format ${magic.charCodeAt(5)}, expected ${FORMAT_VERSION}`);
     const headerLength = prefix.readUInt32LE(MAGIC.length);
     if (headerLength > size) throw new SnapshotError('damaged', 'index snapshot is truncated');
     const head = Buffer.alloc(headerLength);
@@ -220,8 +227,12 @@ function parseHeader(head: Buffer, headerLength: number): { header: Header; body
   } catch {
     throw new SnapshotError('damaged', 'the header is unreadable');
   }
-  if (header.version !== FORMAT_VERSION || header.textVersion !== TEXT_VERSION) {
+  const venues = READABLE.get(header.version);
+  if (venues === undefined || header.textVersion !== TEXT_VERSION) {
     throw new SnapshotError('outdated', `index snapshot format ${header.version} (text ${header.textVersion ?? 1}), expected ${FORMAT_VERSION} (text ${TEXT_VERSION})`);
+  }
+  if (header.venues.length > venues) {
+    throw new SnapshotError('outdated', `index snapshot format ${header.version} names ${header.venues.length} venues, more than it can number`);
   }
   return { header, bodyStart: align8(PREFIX_BYTES + headerLength) };
 }
@@ -403,7 +414,8 @@ function checkShape(s: SegmentData, header: Header): void {
   };
   const n = s.docCount;
   const terms = header.termCount;
-  if (s.storeDocs.length !== n || s.years.length !== n || s.titleOrder.length !== n || s.newestOrder.length !== n || s.firstSeen.length !== n) fail('document arrays');
+  const perDoc = [s.storeDocs, s.years, s.standing, s.venueOf, s.titleOrder, s.newestOrder, s.firstSeen];
+  if (perDoc.some((a) => a.length !== n)) fail('document arrays');
   if (s.docFreq.length !== terms || s.terms.offsets.length !== terms + 1) fail('vocabulary');
   if (s.topicBits.length !== n * s.topicWords) fail('topics');
   for (const c of [s.ids, s.titles, s.authors, s.titleKeys, s.forward]) {

@@ -267,7 +267,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     { name: 'newestOrder', kind: 'u32', bytes: docCount * 4 },
     { name: 'years', kind: 'u16', bytes: docCount * 2 },
     { name: 'standing', kind: 'u8', bytes: docCount },
-    { name: 'venueOf', kind: 'u16', bytes: docCount * 2 },
+    { name: 'venueOf', kind: 'u32', bytes: docCount * 4 },
     { name: 'firstSeen', kind: 'f64', bytes: docCount * 8 },
     { name: 'topicBits', kind: 'u32', bytes: docCount * topicWords * 4 },
     ...Array.from({ length: FIELD_COUNT }, (_, f) => [
@@ -328,7 +328,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
     );
     perDoc('years', 'u16', (seg, d) => seg.years[d]!);
     perDoc('standing', 'u8', (seg, d) => seg.standing[d]!);
-    perDoc('venueOf', 'u16', (seg, d, i) => venueMap[i]![seg.venueOf[d]!]!);
+    perDoc('venueOf', 'u32', (seg, d, i) => venueMap[i]![seg.venueOf[d]!]!);
     perDoc('firstSeen', 'f64', (seg, d) => seg.firstSeen[d]!);
     out.begin('topicBits', 'u32');
     for (let n = 0; n < docCount; n++) {
