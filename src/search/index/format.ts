@@ -20,10 +20,11 @@ export const FORMAT_VERSION = 5;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
 /**
  * Format 4 is read too: its sections say their kinds, and it differs only in venue numbers of 16
- * bits, so an upgrade serves it (and its next merge writes format 5) instead of rebuilding.
- * One naming more venues than 16 bits hold numbered some wrongly, and is rebuilt.
+ * bits, so an upgrade serves it (and its next merge writes format 5) instead of rebuilding. One
+ * naming 65,536 venues or more is rebuilt: past that its numbers wrapped, and a later merge by the
+ * format-4 code kept only the names the wrapped numbers reach, which are the first 65,536.
  */
-const READABLE = new Map([[4, 0xffff + 1], [FORMAT_VERSION, Infinity]]);
+const READABLE = new Map([[4, 0xffff], [FORMAT_VERSION, Infinity]]);
 
 /**
  * Why a snapshot cannot be used: there is none, it is of another format version (both normal:
@@ -231,8 +232,9 @@ function parseHeader(head: Buffer, headerLength: number): { header: Header; body
   if (venues === undefined || header.textVersion !== TEXT_VERSION) {
     throw new SnapshotError('outdated', `index snapshot format ${header.version} (text ${header.textVersion ?? 1}), expected ${FORMAT_VERSION} (text ${TEXT_VERSION})`);
   }
+  if (!Array.isArray(header.venues)) throw new SnapshotError('damaged', 'the header lists no venues');
   if (header.venues.length > venues) {
-    throw new SnapshotError('outdated', `index snapshot format ${header.version} names ${header.venues.length} venues, more than it can number`);
+    throw new SnapshotError('outdated', `index snapshot format ${header.version} names ${header.venues.length} venues, more than it numbers reliably`);
   }
   return { header, bodyStart: align8(PREFIX_BYTES + headerLength) };
 }
