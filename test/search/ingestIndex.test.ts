@@ -16,6 +16,7 @@ import { openSnapshot } from '../../src/search/index/format.js';
 import { IndexView } from '../../src/search/index/view.js';
 import { openIndex } from '../../src/search/indexFile.js';
 import { openStores } from '../../src/store/open.js';
+import type { PaperStore } from '../../src/store/papers.js';
 import { engineOver, silentLog } from '../helpers/corpus.js';
 import { createTestDatabase, dropTestDatabase, postgresMissing } from '../helpers/postgres.js';
 import { ROOT } from '../adapters/ops/helpers/spawned.js';
@@ -39,58 +40,70 @@ function papersFile(dir: string): string {
   return file;
 }
 
+/** A data directory (and, on PostgreSQL, a database of its own) for one test, removed after it. */
+async function library(name: string): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'paperscout-ingest-index-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const env: Record<string, string> = { DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' };
+  if (name === 'postgres') {
+    env.DATABASE_URL = await createTestDatabase();
+    cleanups.push(() => dropTestDatabase(env.DATABASE_URL!));
+  }
+  return { dir, env };
+}
+
+/** The import of {@link papersFile} in a child process, with the import-time indexer. */
+function importInChild(dir: string, env: Record<string, string>) {
+  return run(process.execPath, [join(ROOT, 'test/search/helpers/ingestWithIndexer.mjs'), join(ROOT, 'dist'), papersFile(dir)], { cwd: ROOT, env: { ...process.env, ...env } });
+}
+
+/** The store's papers opened in a test (closed after it). */
+async function openPapers(env: Record<string, string>) {
+  const config = loadConfig(env);
+  const stores = await openStores(config, { log: silentLog });
+  cleanups.push(() => stores.close());
+  return { config, store: stores.papers };
+}
+
+/** `view` answers each query as a full rebuild of the store does: hits, scores and totals. */
+async function expectAnswersAsRebuilt(view: IndexView, store: PaperStore, queries: readonly string[]): Promise<void> {
+  const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'h', topicIds: ['t1', 't2'] });
+  for await (const row of store.rowsForIndex()) builder.add(row);
+  const ours = engineOver(view, store, ['t1', 't2']);
+  const full = engineOver(new IndexView(builder.finish()), store, ['t1', 't2']);
+  for (const q of queries) {
+    const [a, b] = [await ours.search(q, { limit: 50 }), await full.search(q, { limit: 50 })];
+    expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
+    expect(a.total, q).toBe(b.total);
+  }
+}
+
 describe.each([
   { name: 'sqlite', skip: undefined },
   { name: 'postgres', skip: postgresMissing },
 ])('the import-time indexer on $name', ({ name, skip }) => {
   it.skipIf(skip !== undefined)('builds the snapshot in a worker thread reading the store, answering as a full rebuild', { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paperscout-ingest-index-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const env: Record<string, string> = { DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' };
-    if (name === 'postgres') {
-      env.DATABASE_URL = await createTestDatabase();
-      cleanups.push(() => dropTestDatabase(env.DATABASE_URL!));
-    }
-    const child = await run(process.execPath, [join(ROOT, 'test/search/helpers/ingestWithIndexer.mjs'), join(ROOT, 'dist'), papersFile(dir)], { cwd: ROOT, env: { ...process.env, ...env } });
+    const { dir, env } = await library(name);
+    const child = await importInChild(dir, env);
     // The worker's chunk made the snapshot (its failure would say so, and build after the import instead).
     expect(child.stderr).toBe('');
     expect(JSON.parse(child.stdout)).toEqual({ added: PAPERS, outcome: 'built' });
 
-    const config = loadConfig(env);
-    const stores = await openStores(config, { log: silentLog });
-    cleanups.push(() => stores.close());
-    const store = stores.papers;
+    const { config, store } = await openPapers(env);
     const { segment } = openSnapshot(config.indexPath);
     expect(segment.docCount).toBe(PAPERS);
     expect(segment.generation).toBe(await store.generation());
-    const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'h', topicIds: ['t1', 't2'] });
-    for await (const row of store.rowsForIndex()) builder.add(row);
-    const ours = engineOver(new IndexView(segment), store, ['t1', 't2']);
-    const full = engineOver(new IndexView(builder.finish()), store, ['t1', 't2']);
-    for (const q of ['quokka', 'graph neural diffusion', 'study 2999', 'Author 5', 'kernel -policy', 'topic:t1 robust', 'sort:new causal', 'bandi']) {
-      const [a, b] = [await ours.search(q, { limit: 50 }), await full.search(q, { limit: 50 })];
-      expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
-      expect(a.total, q).toBe(b.total);
-    }
+    await expectAnswersAsRebuilt(new IndexView(segment), store, ['quokka', 'graph neural diffusion', 'study 2999', 'Author 5', 'kernel -policy', 'topic:t1 robust', 'sort:new causal', 'bandi']);
   });
 
   it.skipIf(skip !== undefined)('leaves an index that, caught up, answers as a full rebuild when another process writes during the import', { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'paperscout-ingest-index-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const env: Record<string, string> = { DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' };
-    if (name === 'postgres') {
-      env.DATABASE_URL = await createTestDatabase();
-      cleanups.push(() => dropTestDatabase(env.DATABASE_URL!));
-    }
-    const config = loadConfig(env);
-    const stores = await openStores(config, { log: silentLog });
-    cleanups.push(() => stores.close());
-    const store = stores.papers;
+    const { dir, env } = await library(name);
+    const { config, store } = await openPapers(env);
     const record = (sourceKey: string, title: string) => ({ sourceKey, title, authors: ['Ann Lee'], abstract: '', venue: 'arXiv', year: 2026, status: '', keywords: [], labels: [], links: {}, externalIds: {} });
     // Written before the import starts, so that the writer below has papers to change from the first moment.
     await store.write((tx) => tx.upsertBatch([record('other:w0', 'wombat 0')], { source: 'other', classify: () => ['t2'], now: new Date() }));
 
-    const child = run(process.execPath, [join(ROOT, 'test/search/helpers/ingestWithIndexer.mjs'), join(ROOT, 'dist'), papersFile(dir)], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = importInChild(dir, env);
     let running = true;
     void child.finally(() => (running = false)).catch(() => undefined);
     // Another writer (a sync, a lookup, a second CLI) while the import and its indexer run:
@@ -122,14 +135,6 @@ describe.each([
     // As the bot or the next CLI opens it: the snapshot, then what the store holds beyond it.
     const view = await openIndex({ store, topicIds: ['t1', 't2'], taxonomyHash: 'h' }, config.indexPath, silentLog);
     expect(view.liveCount).toBe(await store.count());
-    const builder = new SegmentBuilder({ generation: await store.generation(), taxonomyHash: 'h', topicIds: ['t1', 't2'] });
-    for await (const row of store.rowsForIndex()) builder.add(row);
-    const ours = engineOver(view, store, ['t1', 't2']);
-    const full = engineOver(new IndexView(builder.finish()), store, ['t1', 't2']);
-    for (const q of ['wombat', 'numbat', 'numbat quokka', 'wombat kernel', 'quokka', 'graph neural diffusion', 'study 1500', 'topic:t2', 'topic:t2 kernel', 'sort:new wombat', 'wombat -numbat']) {
-      const [a, b] = [await ours.search(q, { limit: 50 }), await full.search(q, { limit: 50 })];
-      expect(a.hits.map((h) => [h.id, h.score]), q).toEqual(b.hits.map((h) => [h.id, h.score]));
-      expect(a.total, q).toBe(b.total);
-    }
+    await expectAnswersAsRebuilt(view, store, ['wombat', 'numbat', 'numbat quokka', 'wombat kernel', 'quokka', 'graph neural diffusion', 'study 1500', 'topic:t2', 'topic:t2 kernel', 'sort:new wombat', 'wombat -numbat']);
   });
 });
