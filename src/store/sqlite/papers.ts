@@ -283,8 +283,10 @@ export class SqlitePaperStore implements PaperStore {
     const plan = planUpserts(records, lookups.aliasLists, owners, rows, options);
     if (plan.inserts.length + plan.updates.length > 0) {
       const gen = generation();
-      for (const row of plan.inserts) this.stmts.insert.run({ ...row, gen });
-      for (const row of plan.updates) this.stmts.update.run({ ...row, gen });
+      // The plan's rows are this batch's own: `gen` is added to each, not spread into a copy
+      // (which costs V8 ~6 µs a row; see toColumns).
+      for (const row of plan.inserts) this.stmts.insert.run(Object.assign(row, { gen }));
+      for (const row of plan.updates) this.stmts.update.run(Object.assign(row, { gen }));
     }
     for (const [alias, id] of plan.aliases) this.stmts.insertAlias.run(alias, id);
     return plan.results;

@@ -1,0 +1,61 @@
+/**
+ * The stored row of a paper and its content hash. A library keeps the hash each paper was
+ * written with, and an import compares against it: if the same record hashed differently after
+ * an upgrade, re-ingesting an unchanged library would rewrite every paper as "updated". The
+ * hashes below were made by the code that wrote the first libraries.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PaperRecord } from '../../src/papers/model.js';
+import { prepareRecord, toColumns } from '../../src/store/paperRecords.js';
+
+const RECORD: PaperRecord = {
+  sourceKey: 'demo:1',
+  title: 'Graph Nets for "Quoted" Things',
+  authors: ['Ada Lovelace', 'Émile Noether'],
+  abstract: 'We study graphs.\nTwo lines.',
+  venue: 'ICML',
+  year: 2024,
+  status: 'Poster',
+  keywords: ['graphs'],
+  labels: ['cs.LG'],
+  // Out of order: the row lists them by name.
+  links: { pdf: 'https://example.org/p.pdf', page: 'https://example.org/p' },
+  externalIds: { doi: '10.1/x', arxiv: '2401.00001' },
+  published: '2024-01-02',
+};
+
+describe('toColumns', () => {
+  it('stores lists as JSON, links and identifiers by name, and the hash the first libraries stored', () => {
+    const columns = toColumns('arxiv:2401.00001', RECORD, ['deep-learning/graph-neural-networks']);
+    expect(columns).toEqual({
+      id: 'arxiv:2401.00001',
+      title: 'Graph Nets for "Quoted" Things',
+      authors: '["Ada Lovelace","Émile Noether"]',
+      abstract: 'We study graphs.\nTwo lines.',
+      venue: 'ICML',
+      year: 2024,
+      status: 'Poster',
+      topics: '["deep-learning/graph-neural-networks"]',
+      keywords: '["graphs"]',
+      labels: '["cs.LG"]',
+      links: '{"page":"https://example.org/p","pdf":"https://example.org/p.pdf"}',
+      external_ids: '{"arxiv":"2401.00001","doi":"10.1/x"}',
+      published: '2024-01-02',
+      tldr: null,
+      content_hash: '5f444203f6f685c94cdcd2865d676f85d1fe2483',
+    });
+  });
+
+  it('hashes a TL;DR only when the paper has one', () => {
+    const columns = toColumns('arxiv:2401.00001', { ...RECORD, tldr: 'Graphs, briefly.' }, []);
+    expect(columns.tldr).toBe('Graphs, briefly.');
+    expect(columns.content_hash).toBe('91a22a086befc813308957b935830070c43e1fdd');
+  });
+
+  it('gives a record with nothing but a title the id and hash it always had', () => {
+    const bare: PaperRecord = { title: 'Bare', authors: [], abstract: '', venue: '', year: null, status: '', keywords: [], labels: [], links: {}, externalIds: {} };
+    const prepared = prepareRecord(bare, []);
+    expect(prepared.id).toBe('t:ed0080ba01cff598');
+    expect(prepared.columns).toMatchObject({ links: '{}', external_ids: '{}', published: null, tldr: null, content_hash: '938f2c74159b3b35ebf8c6cc149efa4f134f6f41' });
+  });
+});
