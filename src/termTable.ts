@@ -34,8 +34,13 @@ function hashStep(h: number, code: number): number {
  */
 export function forEachAsciiWord(text: string, word: (folded: string, start: number, end: number, hash: number) => void): void {
   const folded = text.toLowerCase();
-  const n = folded.length;
-  for (let i = 0; i < n; ) {
+  forEachAsciiWordIn(folded, 0, folded.length, word);
+}
+
+/** {@link forEachAsciiWord} over `folded[from..to)`, which is lowercase ASCII. */
+function forEachAsciiWordIn(folded: string, from: number, to: number, word: (folded: string, start: number, end: number, hash: number) => void): void {
+  const n = to;
+  for (let i = from; i < n; ) {
     let code = folded.charCodeAt(i);
     if (!isAsciiWordCode(code)) {
       i++;
@@ -54,13 +59,39 @@ export function forEachAsciiWord(text: string, word: (folded: string, start: num
 
 /**
  * Calls `word(text, start, end, hash)` for each word {@link tokenize} finds in `text`, in order:
- * ASCII text is scanned in place ({@link forEachAsciiWord}); other text goes through tokenize,
- * each word then a text of its own.
+ * ASCII text is scanned in place ({@link forEachAsciiWord}). Other text is mostly ASCII too (one
+ * abstract in seven has a curly quote or a dash): its lowercase form is scanned in place between
+ * ASCII whitespace, and only the stretches with other characters go through tokenize, each word
+ * then a text of its own.
  * @example forEachWord('Łukasz, graph nets', (s, a, b) => console.log(s.slice(a, b))) // lukasz, graph, nets
  */
 export function forEachWord(text: string, word: (text: string, start: number, end: number, hash: number) => void): void {
   if (isAscii(text)) return forEachAsciiWord(text, word);
+  const lower = text.toLowerCase();
+  // Lowercasing lengthens a few letters ('İ'); then positions in `lower` are not those in `text`.
+  if (lower.length !== text.length) return forEachTokenizedWord(text, word);
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    while (i < n && isAsciiSpaceCode(text.charCodeAt(i))) i++;
+    const from = i;
+    let ascii = true;
+    for (let code: number; i < n && !isAsciiSpaceCode((code = text.charCodeAt(i))); i++) if (code > 0x7f) ascii = false;
+    if (from === i) break;
+    // tokenize reads a stretch between spaces the same alone as within the text: no folding
+    // looks across a space, nor does lowercasing (a final sigma looks past apostrophes, not
+    // spaces).
+    if (ascii) forEachAsciiWordIn(lower, from, i, word);
+    else forEachTokenizedWord(text.slice(from, i), word);
+  }
+}
+
+function forEachTokenizedWord(text: string, word: (text: string, start: number, end: number, hash: number) => void): void {
   for (const w of tokenize(text)) word(w, 0, w.length, hashOf(w, 0, w.length));
+}
+
+/** Space, tab, line feed, vertical tab, form feed, carriage return. */
+function isAsciiSpaceCode(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
 }
 
 /** Term ids 0, 1, 2… in the order the words were first seen. */

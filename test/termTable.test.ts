@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildSegment } from '../src/search/index/build.js';
 import { textAt } from '../src/search/index/columns.js';
-import { TermTable, forEachAsciiWord, hashOf } from '../src/termTable.js';
+import { TermTable, forEachAsciiWord, forEachWord, hashOf } from '../src/termTable.js';
 import { Field } from '../src/search/index/types.js';
 import { STOPWORDS, isAscii, tokenize } from '../src/text.js';
 import { indexRow } from './search/helpers/indexRow.js';
@@ -83,5 +83,35 @@ describe('forEachAsciiWord', () => {
       }),
       { numRuns: 500, seed: 3 },
     );
+  });
+});
+
+describe('forEachWord', () => {
+  // Text that is not all ASCII is read in stretches between spaces; these pieces fold, lowercase
+  // or normalize differently by context or by length.
+  const unusual = ['İstanbul', 'ΟΔΟΣ', "ΟΔΟΣ'Σ", 'Σ.', 'ﬁnite', '½', '\u0301', 'e\u0301', '\u00a0', '\t', '\r\n', 'α', 'αβ', 'x\u2019s', '\ud801\udc00'];
+  const mixedArb = fc
+    .array(fc.oneof(fc.constantFrom(...pieces, ...unusual), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme-ascii', maxLength: 50 })), { maxLength: 40 })
+    .chain((parts) => fc.array(fc.constantFrom(' ', '', '\n', '\u00a0'), { minLength: parts.length, maxLength: parts.length }).map((gaps) => parts.map((p, i) => p + gaps[i]).join('')));
+
+  it('finds the words tokenize finds in any text, in order, with their hashes', () => {
+    fc.assert(
+      fc.property(mixedArb, (text) => {
+        const words: string[] = [];
+        forEachWord(text, (within, start, end, hash) => {
+          expect(hash).toBe(hashOf(within, start, end));
+          words.push(within.slice(start, end));
+        });
+        expect(words).toEqual(tokenize(text));
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+  });
+
+  it('reads a mostly ASCII abstract word for word as tokenize does', () => {
+    const text = 'We don\u2019t use “scare quotes” — or ΟΔΟΣ’s rule — in 3D ﬁnite-element K-means (½ of runs).';
+    const words: string[] = [];
+    forEachWord(text, (within, start, end) => void words.push(within.slice(start, end)));
+    expect(words).toEqual(tokenize(text));
   });
 });
