@@ -5,7 +5,7 @@
  * every abstract in Maps of strings; those lookups, and the strings cut for them, were the
  * largest costs of the index worker and of the preparing thread.
  */
-import { MAX_TOKEN_LENGTH, isAscii, isAsciiWordCode, tokenize } from './text.js';
+import { MAX_TOKEN_LENGTH, foldText, foldedWords, isAscii, isAsciiWordCode, tokenize } from './text.js';
 
 /** FNV-1a's starting value and prime (32-bit). */
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -61,7 +61,7 @@ function forEachAsciiWordIn(folded: string, from: number, to: number, word: (fol
  * Calls `word(text, start, end, hash)` for each word {@link tokenize} finds in `text`, in order:
  * ASCII text is scanned in place ({@link forEachAsciiWord}). Other text is mostly ASCII too (one
  * abstract in seven has a curly quote or a dash): its lowercase form is scanned in place between
- * ASCII whitespace, and only the stretches with other characters go through tokenize, each word
+ * ASCII whitespace, and only the stretches with other characters are folded, each of their words
  * then a text of its own.
  * @example forEachWord('Łukasz, graph nets', (s, a, b) => console.log(s.slice(a, b))) // lukasz, graph, nets
  */
@@ -70,19 +70,44 @@ export function forEachWord(text: string, word: (text: string, start: number, en
   const lower = text.toLowerCase();
   // Lowercasing lengthens a few letters ('İ'); then positions in `lower` are not those in `text`.
   if (lower.length !== text.length) return forEachTokenizedWord(text, word);
+  // A stretch between spaces folds the same alone as within the text: no folding looks across a
+  // space, nor does lowercasing (a final sigma looks past apostrophes, not spaces). But tokenize
+  // reads every stretch with the pattern the whole folded text calls for, so the stretches to
+  // fold are folded first, and their words read after.
+  const stretches = stretchesOf(text);
+  const folded: string[] = [];
+  let unicode = false;
+  for (let k = 0; k < stretches.length; k += 2) {
+    if (stretches[k]! >= 0) continue;
+    const stretch = foldText(text.slice(~stretches[k]!, stretches[k + 1]!));
+    folded.push(stretch);
+    if (!unicode && !isAscii(stretch)) unicode = true;
+  }
+  for (let k = 0, next = 0; k < stretches.length; k += 2) {
+    if (stretches[k]! >= 0) {
+      forEachAsciiWordIn(lower, stretches[k]!, stretches[k + 1]!, word);
+      continue;
+    }
+    for (const w of foldedWords(folded[next++]!, unicode)) word(w, 0, w.length, hashOf(w, 0, w.length));
+  }
+}
+
+/**
+ * The runs of characters between ASCII whitespace, as pairs of start and end; the start is
+ * complemented (`~start`, negative) for a run that is not all ASCII.
+ */
+function stretchesOf(text: string): number[] {
+  const out: number[] = [];
   const n = text.length;
   for (let i = 0; i < n; ) {
     while (i < n && isAsciiSpaceCode(text.charCodeAt(i))) i++;
+    if (i === n) break;
     const from = i;
     let ascii = true;
     for (let code: number; i < n && !isAsciiSpaceCode((code = text.charCodeAt(i))); i++) if (code > 0x7f) ascii = false;
-    if (from === i) break;
-    // tokenize reads a stretch between spaces the same alone as within the text: no folding
-    // looks across a space, nor does lowercasing (a final sigma looks past apostrophes, not
-    // spaces).
-    if (ascii) forEachAsciiWordIn(lower, from, i, word);
-    else forEachTokenizedWord(text.slice(from, i), word);
+    out.push(ascii ? from : ~from, i);
   }
+  return out;
 }
 
 function forEachTokenizedWord(text: string, word: (text: string, start: number, end: number, hash: number) => void): void {

@@ -77,7 +77,18 @@ export function foldText(text: string): string {
  */
 export function tokenize(text: string): string[] {
   const folded = foldText(text);
-  const words = folded.match(NON_ASCII.test(folded) ? UNICODE_WORD : ASCII_WORD);
+  return foldedWords(folded, NON_ASCII.test(folded));
+}
+
+/**
+ * The words of folded text as {@link tokenize} reads them: with `unicode` (the whole folded
+ * text is not all ASCII), runs of letters of any script and case; without, runs of `[a-z0-9]`.
+ * The two differ on uppercase ASCII, which folding leaves where a compatibility form has it
+ * ('™' → 'TM', 'ℝ' → 'R').
+ * @example foldedWords('intelTM xeon', false) // ['intel', 'xeon']
+ */
+export function foldedWords(folded: string, unicode: boolean): string[] {
+  const words = folded.match(unicode ? UNICODE_WORD : ASCII_WORD);
   if (!words) return [];
   for (let i = 0; i < words.length; i++) {
     if (words[i]!.length > MAX_TOKEN_LENGTH) words[i] = words[i]!.slice(0, MAX_TOKEN_LENGTH);

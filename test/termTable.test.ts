@@ -89,7 +89,9 @@ describe('forEachAsciiWord', () => {
 describe('forEachWord', () => {
   // Text that is not all ASCII is read in stretches between spaces; these pieces fold, lowercase
   // or normalize differently by context or by length.
-  const unusual = ['İstanbul', 'ΟΔΟΣ', "ΟΔΟΣ'Σ", 'Σ.', 'ﬁnite', '½', '\u0301', 'e\u0301', '\u00a0', '\t', '\r\n', 'α', 'αβ', 'x\u2019s', '\ud801\udc00'];
+  // ™, ℝ, 𝐀 and ㎒ fold to uppercase ASCII, which tokenize keeps only when something else in the
+  // text folds to more than ASCII ('→', '日本語').
+  const unusual = ['İstanbul', 'ΟΔΟΣ', "ΟΔΟΣ'Σ", 'Σ.', 'ﬁnite', '½', '\u0301', 'e\u0301', '\u00a0', '\t', '\r\n', 'α', 'αβ', 'x\u2019s', '\ud801\udc00', '™', 'Intel™', 'f:ℝⁿ', 'ℝ', '\ud835\udc00', '5㎒', '→'];
   const mixedArb = fc
     .array(fc.oneof(fc.constantFrom(...pieces, ...unusual), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme-ascii', maxLength: 50 })), { maxLength: 40 })
     .chain((parts) => fc.array(fc.constantFrom(' ', '', '\n', '\u00a0'), { minLength: parts.length, maxLength: parts.length }).map((gaps) => parts.map((p, i) => p + gaps[i]).join('')));
@@ -108,8 +110,13 @@ describe('forEachWord', () => {
     );
   });
 
-  it('reads a mostly ASCII abstract word for word as tokenize does', () => {
-    const text = 'We don\u2019t use “scare quotes” — or ΟΔΟΣ’s rule — in 3D ﬁnite-element K-means (½ of runs).';
+  it.each([
+    'We don\u2019t use “scare quotes” — or ΟΔΟΣ’s rule — in 3D ﬁnite-element K-means (½ of runs).',
+    'Maps f:ℝⁿ → ℝ fast',
+    'Intel™ Xeon — fast',
+    'Intel™ Xeon, fast',
+    '5㎒ “band”',
+  ])('reads %j word for word as tokenize does', (text) => {
     const words: string[] = [];
     forEachWord(text, (within, start, end) => void words.push(within.slice(start, end)));
     expect(words).toEqual(tokenize(text));
