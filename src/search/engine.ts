@@ -312,7 +312,8 @@ export class SearchEngine {
       else if (exactAuthorMatches < authorLevel.size) result.notes.push(msg('search.byAuthorMore', { name }));
       else result.notes.push(msg('search.byAuthor', { name }));
     }
-    const keyed = ranked.map((r) => ({ ...r, year: view.year(r.doc), key: view.storeDoc(r.doc) }));
+    // Built whole: V8 defines properties that follow a spread through the runtime (µs apiece).
+    const keyed = ranked.map(({ doc, score }) => ({ doc, score, year: view.year(doc), key: view.storeDoc(doc) }));
     keyed.sort((a, b) => b.score - a.score || b.year - a.year || a.key - b.key);
     ranked = keyed.map(({ doc, score }) => ({ doc, score }));
     result.total = fullCount > 0 ? fullCount : ranked.length;
