@@ -52,6 +52,12 @@ describe('toColumns', () => {
     expect(columns.content_hash).toBe('91a22a086befc813308957b935830070c43e1fdd');
   });
 
+  it('hashes a TL;DR with quotes, a backslash and a line separator as the first libraries did', () => {
+    const record: PaperRecord = { title: 'T', authors: ['A'], abstract: '', venue: '', year: null, status: '', keywords: [], labels: [], links: {}, externalIds: {} };
+    const columns = toColumns('k:1', { ...record, tldr: 'A "quoted" \\ back\u2028slash, naïve — ok' }, []);
+    expect(columns.content_hash).toBe('af1c3f8ad3dfbf5abe0f1f8c128ccf9cbbc17dbe');
+  });
+
   it('gives a record with nothing but a title the id and hash it always had', () => {
     const bare: PaperRecord = { title: 'Bare', authors: [], abstract: '', venue: '', year: null, status: '', keywords: [], labels: [], links: {}, externalIds: {} };
     const prepared = prepareRecord(bare, []);
