@@ -70,12 +70,14 @@ export function preferredId(record: PaperRecord, aliases: readonly string[] = al
 
 /**
  * What a record needs to become a new paper, worked out ahead (off the import thread): its
- * identifiers, the id it would get and the row it would be stored as, topics included. A
- * record that merges into a stored paper is planned again from the stored row.
+ * identifiers, the id it would get, its topics and the row it would be stored as. A record that
+ * merges into a stored paper is planned again from the stored row, with these topics when the
+ * merge leaves the text they come from as it was.
  */
 export interface PreparedRecord {
   aliases: string[];
   id: string;
+  topics: string[];
   columns: ReturnType<typeof toColumns>;
 }
 
@@ -85,7 +87,7 @@ export interface PreparedRecord {
 export function prepareRecord(record: PaperRecord, topics: string[]): PreparedRecord {
   const aliases = aliasesOf(record);
   const id = preferredId(record, aliases);
-  return { aliases, id, columns: toColumns(id, record, topics) };
+  return { aliases, id, topics, columns: toColumns(id, record, topics) };
 }
 
 /**
@@ -159,7 +161,10 @@ export function planUpserts(
     // listing's duplicate would replace the original and be replaced back on every re-ingest.
     const owns = row.source === options.source ? (ahead?.id ?? preferredId(record, list)) === id : supersedes(existing, record);
     const merged = mergeRecords(existing, record, owns);
-    const columns = toColumns(id, merged, options.classify(merged));
+    // A record read again (a re-import, a daily sync) merges into the same text: its topics,
+    // worked out ahead, are the merged paper's, and the import thread need not classify it.
+    const topics = ahead && sameTopicText(merged, record) ? ahead.topics : options.classify(merged);
+    const columns = toColumns(id, merged, topics);
     file(list, id);
     if (columns.content_hash === row.content_hash) return { outcome: 'unchanged', id };
     const write = toWrite(columns, owns ? options.source : row.source, row.first_seen, now);
@@ -219,6 +224,15 @@ function supersedes(existing: Paper, incoming: PaperRecord): boolean {
   // A rejection, a withdrawal or a submission still under review never takes a paper over.
   if (standingOf(incoming.status) === 0) return false;
   return existing.venue === 'arXiv' || (standingOf(existing.status) === 0 && standingOf(incoming.status) > 0);
+}
+
+/** Whether two papers agree on everything the classifier reads (see `ClassifiablePaper`). */
+function sameTopicText(a: PaperRecord, b: PaperRecord): boolean {
+  return a.title === b.title && a.abstract === b.abstract && sameList(a.keywords, b.keywords) && sameList(a.labels, b.labels);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 function sameVenue(a: string, b: string): boolean {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PaperRecord } from '../../src/papers/model.js';
-import { prepareRecord, toColumns } from '../../src/store/paperRecords.js';
+import { aliasesOf, planUpserts, prepareRecord, toColumns, type PaperWrite } from '../../src/store/paperRecords.js';
 
 const RECORD: PaperRecord = {
   sourceKey: 'demo:1',
@@ -63,5 +63,36 @@ describe('toColumns', () => {
     const prepared = prepareRecord(bare, []);
     expect(prepared.id).toBe('t:ed0080ba01cff598');
     expect(prepared.columns).toMatchObject({ links: '{}', external_ids: '{}', published: null, tldr: null, content_hash: '938f2c74159b3b35ebf8c6cc149efa4f134f6f41' });
+  });
+});
+
+describe('planUpserts', () => {
+  const ID = 'arxiv:2401.00001';
+  const NOW = new Date('2026-01-02T03:04:05Z');
+  /** Plans one record against a library holding RECORD, with topics ahead and a counting classifier. */
+  function plan(record: PaperRecord) {
+    const stored: PaperWrite = { ...toColumns(ID, RECORD, ['stored']), source: 'demo', first_seen: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+    const owners = new Map(aliasesOf(RECORD).map((alias) => [alias, ID]));
+    const classified: PaperRecord[] = [];
+    const result = planUpserts([record], [aliasesOf(record)], owners, new Map([[ID, stored]]), {
+      source: 'demo',
+      now: NOW,
+      classify: (paper) => (classified.push(paper as PaperRecord), ['classified']),
+      prepared: (r) => prepareRecord(r, ['ahead']),
+    });
+    return { result, classified };
+  }
+
+  it('gives a record read again the topics worked out ahead, without classifying it again', () => {
+    const { result, classified } = plan({ ...RECORD });
+    expect(classified).toEqual([]);
+    expect(result.updates.map((row) => row.topics)).toEqual(['["ahead"]']);
+  });
+
+  it('classifies the merged paper when the merge changes what the topics come from', () => {
+    // The keywords are united with the stored ones: the merged paper is not the record.
+    const { result, classified } = plan({ ...RECORD, keywords: ['message passing'] });
+    expect(classified.map((p) => p.keywords)).toEqual([['graphs', 'message passing']]);
+    expect(result.updates.map((row) => row.topics)).toEqual(['["classified"]']);
   });
 });
