@@ -37,9 +37,8 @@ export function forEachAsciiWord(text: string, word: (folded: string, start: num
   forEachAsciiWordIn(folded, 0, folded.length, word);
 }
 
-/** {@link forEachAsciiWord} over `folded[from..to)`, which is lowercase ASCII. */
-function forEachAsciiWordIn(folded: string, from: number, to: number, word: (folded: string, start: number, end: number, hash: number) => void): void {
-  const n = to;
+/** {@link forEachAsciiWord} over `folded[from..n)`, which is lowercase ASCII. */
+function forEachAsciiWordIn(folded: string, from: number, n: number, word: (folded: string, start: number, end: number, hash: number) => void): void {
   for (let i = from; i < n; ) {
     let code = folded.charCodeAt(i);
     if (!isAsciiWordCode(code)) {

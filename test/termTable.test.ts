@@ -69,17 +69,22 @@ describe('the segment builder', () => {
   });
 });
 
+/** The words a scan reports, in order, each checked to come with its hash. */
+function scannedWords(scan: typeof forEachWord, text: string): string[] {
+  const words: string[] = [];
+  scan(text, (within, start, end, hash) => {
+    expect(hash).toBe(hashOf(within, start, end));
+    words.push(within.slice(start, end));
+  });
+  return words;
+}
+
 describe('forEachAsciiWord', () => {
   it('finds the words tokenize finds in ASCII text, in order, cut where tokenize cuts them, with their hashes', () => {
     fc.assert(
       fc.property(textArb, (text) => {
         fc.pre(isAscii(text));
-        const words: string[] = [];
-        forEachAsciiWord(text, (folded, start, end, hash) => {
-          expect(hash).toBe(hashOf(folded, start, end));
-          words.push(folded.slice(start, end));
-        });
-        expect(words).toEqual(tokenize(text));
+        expect(scannedWords(forEachAsciiWord, text)).toEqual(tokenize(text));
       }),
       { numRuns: 500, seed: 3 },
     );
@@ -99,12 +104,7 @@ describe('forEachWord', () => {
   it('finds the words tokenize finds in any text, in order, with their hashes', () => {
     fc.assert(
       fc.property(mixedArb, (text) => {
-        const words: string[] = [];
-        forEachWord(text, (within, start, end, hash) => {
-          expect(hash).toBe(hashOf(within, start, end));
-          words.push(within.slice(start, end));
-        });
-        expect(words).toEqual(tokenize(text));
+        expect(scannedWords(forEachWord, text)).toEqual(tokenize(text));
       }),
       { numRuns: 2000, seed: 11 },
     );
