@@ -11,8 +11,10 @@ export const MAX_TOKEN_LENGTH = 40;
  * Version of the text normalization: {@link foldText}, {@link tokenize} and the LaTeX decoding
  * applied at import. Keys derived from normalized text (the store's title aliases, the index
  * snapshot) record it, and are recomputed when it changes. Bump it with every change to either.
+ * 2 decoded LaTeX at import and spelled out letters such as "ł"; 3 lowercases what compatibility
+ * forms decompose to ("ℒ1" → "l1", "ℝ" → "r") and reads "™" and "℠" as marks, not letters.
  */
-export const TEXT_VERSION = 2;
+export const TEXT_VERSION = 3;
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -56,17 +58,33 @@ const GREEK_NAMES = [
 const GREEK = /[\u0370-\u03ff]/;
 const LONE_GREEK_LETTER = /(?<!\p{Script=Greek})[\u03b1-\u03c9](?!\p{Script=Greek})/gu;
 
+/** Trademark signs, which compatibility decomposition spells as letters ("TM", "SM") glued to the word before. */
+const TRADEMARK = /[\u2120\u2122]/g;
+
 /**
  * Lowercases and folds to ASCII where a reader would: diacritics stripped ("Rocktäschel" →
  * "rocktaschel"), letters without a decomposition spelled out ("Łukasz" → "lukasz",
- * "Søren" → "soren", "Straße" → "strasse"), lone Greek letters named ("β-VAE" → "beta-vae").
- * Other scripts are lowercased and kept.
+ * "Søren" → "soren", "Straße" → "strasse"), compatibility forms decomposed and lowercased
+ * ("ℒ1" → "l1", "ﬁ" → "fi"), trademark signs dropped ("Whegs™" → "whegs"), lone Greek letters
+ * named ("β-VAE" → "beta-vae"). Other scripts are lowercased and kept.
  * @example foldText('Łukasz Kaiser, Søren Hauberg') // 'lukasz kaiser, soren hauberg'
  */
 export function foldText(text: string): string {
+  return foldTextAs(TEXT_VERSION, text);
+}
+
+/**
+ * {@link foldText} as text normalization `version` (2 or later) folded: what an upgrade needs to
+ * find the keys an older version wrote. Version 2 lowercased before decomposing only, so "ℝ"
+ * and "™" became uppercase ASCII ("R", "TM"), which {@link tokenize} kept or dropped depending
+ * on the rest of the text.
+ * @example foldTextAs(2, 'ℒ1 control') // 'L1 control'
+ */
+export function foldTextAs(version: number, text: string): string {
   const lower = text.toLowerCase();
   if (!NON_ASCII.test(lower)) return lower;
-  let folded = lower.normalize('NFKD').replace(COMBINING_MARKS, '').replace(FOLDABLE_LETTER, (ch) => LETTER_FOLDS[ch]!);
+  let folded = version >= 3 ? lower.replace(TRADEMARK, ' ').normalize('NFKD').toLowerCase() : lower.normalize('NFKD');
+  folded = folded.replace(COMBINING_MARKS, '').replace(FOLDABLE_LETTER, (ch) => LETTER_FOLDS[ch]!);
   if (GREEK.test(folded)) folded = folded.replace(LONE_GREEK_LETTER, (ch) => ` ${GREEK_NAMES[ch.charCodeAt(0) - 0x3b1]!} `);
   return folded;
 }
@@ -82,10 +100,10 @@ export function tokenize(text: string): string[] {
 
 /**
  * The words of folded text as {@link tokenize} reads them: with `unicode` (the whole folded
- * text is not all ASCII), runs of letters of any script and case; without, runs of `[a-z0-9]`.
- * The two differ on uppercase ASCII, which folding leaves where a compatibility form has it
- * ('™' → 'TM', 'ℝ' → 'R').
- * @example foldedWords('intelTM xeon', false) // ['intel', 'xeon']
+ * text is not all ASCII), runs of letters and digits of any script; without, runs of
+ * `[a-z0-9]`. Folded text has no uppercase ASCII (since text normalization 3), so on ASCII the
+ * two read the same words; the second is faster.
+ * @example foldedWords('intel xeon', false) // ['intel', 'xeon']
  */
 export function foldedWords(folded: string, unicode: boolean): string[] {
   const words = folded.match(unicode ? UNICODE_WORD : ASCII_WORD);
@@ -102,6 +120,15 @@ export function foldedWords(folded: string, unicode: boolean): string[] {
  */
 export function normalizeTitle(title: string): string {
   return tokenize(title).join(' ');
+}
+
+/**
+ * {@link normalizeTitle} as text normalization `version` (2 or later) wrote it, for upgrades.
+ * @example normalizeTitleAs(2, 'ℒ1 adaptive control') // '1 adaptive control'
+ */
+export function normalizeTitleAs(version: number, title: string): string {
+  const folded = foldTextAs(version, title);
+  return foldedWords(folded, NON_ASCII.test(folded)).join(' ');
 }
 
 /**

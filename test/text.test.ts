@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, foldText, normalizeTitle, tokenize } from '../src/text.js';
+import { collapseWhitespace, foldText, foldTextAs, normalizeTitle, normalizeTitleAs, tokenize } from '../src/text.js';
 
 describe('foldText', () => {
   it.each([
@@ -13,6 +13,30 @@ describe('foldText', () => {
     ['ﬁne ℓ₁ CeAg₂Ge₂', 'fine l1 ceag2ge2'],
   ])('%s → %s', (input, expected) => {
     expect(foldText(input)).toBe(expected);
+  });
+
+  it('lowercases what compatibility characters decompose to, and drops trademark signs, whatever else the text holds', () => {
+    // Each pair differs only in a character that folds to nothing but a separator ('→', '∞').
+    for (const [text, words] of [
+      ['ℒ1 adaptive control', ['l1', 'adaptive', 'control']],
+      ['ℒ1 adaptive control →', ['l1', 'adaptive', 'control']],
+      ['Robust ℋ∞ control', ['robust', 'h', 'control']],
+      ['Whegs™ robots', ['whegs', 'robots']],
+      ['Mini-Whegs™ → robots', ['mini', 'whegs', 'robots']],
+      ['Maps f: ℝⁿ → ℝ', ['maps', 'f', 'rn', 'r']],
+      ['\ud835\udc00ttention, 5㎒', ['attention', '5mhz']],
+    ] as const) {
+      expect(tokenize(text), text).toEqual(words);
+    }
+    // What is typed in ASCII reads as the title does.
+    expect(normalizeTitle('ℒ1 Adaptive Control')).toBe(normalizeTitle('L1 adaptive control'));
+  });
+
+  it('folds as text normalization 2 did, for upgrades', () => {
+    expect(foldTextAs(2, 'ℒ1 → Whegs™')).toBe('L1 → whegsTM');
+    expect(normalizeTitleAs(2, 'ℒ1 adaptive control')).toBe('1 adaptive control');
+    expect(normalizeTitleAs(2, 'ℒ1 adaptive control →')).toBe('L1 adaptive control');
+    expect(normalizeTitleAs(2, 'Łódź: A β-Dataset')).toBe(normalizeTitle('Łódź: A β-Dataset'));
   });
 
   it('reads lone Greek letters as their names, and keeps Greek words', () => {

@@ -2,7 +2,7 @@
  * Identifiers of papers: arXiv ids, DOIs, OpenReview ids and URLs, in the canonical forms the
  * store keys aliases by. All functions are pure and total: bad input gives `undefined`.
  */
-import { normalizeTitle, foldText } from '../text.js';
+import { TEXT_VERSION, foldTextAs, normalizeTitleAs } from '../text.js';
 
 /** New-style (2401.01234, 0704.0001) or old-style (hep-th/9901001) arXiv id, optional version. */
 const ARXIV_NEW = /^(\d{4}\.\d{4,5})(v\d+)?$/;
@@ -111,27 +111,39 @@ export function refAlias(ref: PaperRef): string {
  * @example titleAuthorAlias('Attention Is All You Need', 'Łukasz Kaiser') // 'title:attention is all you need|kaiser'
  */
 export function titleAuthorAlias(title: string, firstAuthor: string | undefined): string | undefined {
-  const t = normalizeTitle(title);
+  return titleAuthorAliasAs(TEXT_VERSION, title, firstAuthor);
+}
+
+/**
+ * {@link titleAuthorAlias} as text normalization `version` (2 or later) made it: the key an
+ * upgrade must replace where refolding it cannot tell what it was ("ℒ1 Adaptive Control" was
+ * filed as "title:1 adaptive control|…", and is "title:l1 adaptive control|…" now).
+ * @example titleAuthorAliasAs(2, 'ℒ1 Adaptive Control', 'Ann Lee') // 'title:1 adaptive control|lee'
+ */
+export function titleAuthorAliasAs(version: number, title: string, firstAuthor: string | undefined): string | undefined {
+  const t = normalizeTitleAs(version, title);
   if (t.length === 0) return undefined;
-  return `title:${t}|${lastNameWord(firstAuthor ?? '')}`;
+  return `title:${t}|${lastNameWord(version, firstAuthor ?? '')}`;
 }
 
 /**
  * A title alias written by an older text normalization, in the current one: its title and name
  * parts are folded again ("title:łodz|sørensen" → "title:lodz|sorensen"). Folding what was
  * already folded gives what folding the original gives, so the store can upgrade its keys
- * without the records they came from. Undefined for a key that is not a title alias.
+ * without the records they came from; except for the compatibility characters normalization 3
+ * reads otherwise ("ℒ1", "™"), which the store re-keys from its papers' titles instead.
+ * Undefined for a key that is not a title alias.
  * @example refoldTitleAlias('title:łodz dataset|sørensen') // 'title:lodz dataset|sorensen'
  */
 export function refoldTitleAlias(alias: string): string | undefined {
   const bar = alias.lastIndexOf('|');
   if (!alias.startsWith('title:') || bar === -1) return undefined;
-  const t = normalizeTitle(alias.slice('title:'.length, bar));
-  return t.length === 0 ? undefined : `title:${t}|${lastNameWord(alias.slice(bar + 1))}`;
+  const t = normalizeTitleAs(TEXT_VERSION, alias.slice('title:'.length, bar));
+  return t.length === 0 ? undefined : `title:${t}|${lastNameWord(TEXT_VERSION, alias.slice(bar + 1))}`;
 }
 
-function lastNameWord(name: string): string {
-  const words = foldText(name).match(/[\p{L}\p{N}]+/gu) ?? [];
+function lastNameWord(version: number, name: string): string {
+  const words = foldTextAs(version, name).match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.at(-1) ?? '';
 }
 

@@ -6,7 +6,8 @@
  */
 import { hash } from 'node:crypto';
 import { decodeRecordText, standingOf, venueKey, type Paper, type PaperRecord } from '../papers/model.js';
-import { normalizeUrl, titleAuthorAlias } from '../papers/ids.js';
+import { normalizeUrl, titleAuthorAlias, titleAuthorAliasAs } from '../papers/ids.js';
+import { isAscii } from '../text.js';
 import type { IndexRow, UpsertOptions, UpsertResult } from './papers.js';
 
 /** A paper as both stores keep it: lists and maps as JSON text, times as ISO strings. */
@@ -338,6 +339,20 @@ export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors
     topics: JSON.parse(row.topics) as string[],
     firstSeen: row.first_seen,
   };
+}
+
+/**
+ * For a library of text normalization 1 or 2, the title alias a stored paper was filed under and
+ * the one it is filed under now, where they differ: a title or first author with a compatibility
+ * character ("ℒ1", "ℝ", "Whegs™") that normalization 3 reads otherwise, in a way refolding the
+ * key cannot undo (1 read such characters as 2 did). Undefined otherwise.
+ */
+export function realiasedRow(row: Pick<PaperRow, 'title' | 'authors'>, from: number): { old: string | undefined; now: string } | undefined {
+  if (from >= 3 || (isAscii(row.title) && isAscii(row.authors))) return undefined;
+  const first = (JSON.parse(row.authors) as string[])[0];
+  const now = titleAuthorAlias(row.title, first);
+  const old = titleAuthorAliasAs(2, row.title, first);
+  return now === undefined || now === old ? undefined : { old, now };
 }
 
 /**

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchEngine } from '../../src/search/engine.js';
 import type { PaperStore } from '../../src/store/papers.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { engineOf, storeOf } from '../helpers/corpus.js';
 import { translate } from '../../src/i18n/index.js';
 
@@ -148,6 +151,24 @@ describe('hostile queries', () => {
 
   it('finds a title that looks like query syntax when pasted whole', async () => {
     expect(await first('@everyone <b>Markdown</b> **bold** `code` <@123> <!channel> &amp; [link](http://evil.example)')).toMatch(/^@everyone/);
+  });
+});
+
+describe('titles with compatibility characters', () => {
+  it('finds "ℒ1 …" and "… Whegs™ …" by what is typed in ASCII, whatever else their titles hold', async () => {
+    // Written here, not in the shared fixture: titles the way real listings spell them, each with
+    // an arrow (before text normalization 3, "ℒ" then folded to an uppercase "L" that no typed
+    // query matches, and "™" to "TM" glued to the word).
+    const file = join(mkdtempSync(join(tmpdir(), 'paperscout-compat-')), 'papers.jsonl');
+    const paper = (title: string, year: number, arxiv: string) => JSON.stringify({ title, authors: ['Ann Lee'], abstract: 'Control of parallel robots.', venue: 'ICRA', year, arxiv });
+    writeFileSync(file, [paper('ℒ1 Adaptive Control → Design', 2019, '1901.00001'), paper('ℒ2 Adaptive Control → Design', 2020, '2001.00002'), paper('Mini-Whegs™ → Climbing Steep Surfaces', 2019, '1901.00003')].join('\n'));
+    const { engine: compat } = await engineOf(await storeOf([file]));
+    const found = async (q: string) => (await compat.search(q, { limit: 3 })).hits.map((h) => h.title);
+    expect(await found('L1 adaptive control design')).toEqual(['ℒ1 Adaptive Control → Design', 'ℒ2 Adaptive Control → Design']);
+    // Whole words (a trailing space: the last word is not completed as a prefix).
+    expect(await found('L1 ')).toEqual(['ℒ1 Adaptive Control → Design']);
+    expect(await found('whegs ')).toEqual(['Mini-Whegs™ → Climbing Steep Surfaces']);
+    expect(await found('climbing -whegs')).toEqual([]);
   });
 });
 

@@ -120,6 +120,37 @@ describe.each(BACKENDS)('PaperStore on $name', (backend) => {
     expect(await a.papers.generation()).toBe(generation + 1);
   });
 
+  it.each(['1', '2'])('files a paper whose title holds a compatibility character under the key text normalization 3 gives it (a library of %s)', async (version) => {
+    // Normalizations 1 and 2 read "ℒ1" as "1" (the "L" it decomposes to was dropped), 3 as "l1":
+    // the library holds the old key, which refolding cannot turn into the new one.
+    await put(a.papers, record({ title: 'ℒ1 Adaptive Control of Parallel Manipulators', authors: ['Ann Lee'], externalIds: { arxiv: '2401.00003' } }), 'arxiv');
+    await put(a.papers, record({ title: 'A Plain Paper', authors: ['Bo Chen'], externalIds: { arxiv: '2401.00004' } }), 'arxiv');
+    await a.renameAlias('title:l1 adaptive control of parallel manipulators|lee', 'title:1 adaptive control of parallel manipulators|lee');
+    await a.papers.setMeta(TEXT_VERSION_KEY, version);
+    expect(await a.papers.findByTitle('L1 Adaptive Control of Parallel Manipulators', 'Ann Lee')).toBeUndefined();
+    const generation = await a.papers.generation();
+    expect(await a.papers.upgradeText(() => [])).toEqual({ from: Number(version), to: TEXT_VERSION, papers: 2, decoded: 0, aliases: 1, shared: 0 });
+    // A record spelling it in ASCII finds the paper; the old key, which another title reads as now, is gone.
+    expect((await a.papers.findByTitle('L1 Adaptive Control of Parallel Manipulators', 'Ann Lee'))?.id).toBe('arxiv:2401.00003');
+    expect(await a.papers.findByTitle('1 Adaptive Control of Parallel Manipulators', 'Ann Lee')).toBeUndefined();
+    expect((await a.papers.findByTitle('A Plain Paper', 'Bo Chen'))?.id).toBe('arxiv:2401.00004');
+    expect(await a.papers.generation()).toBe(generation);
+    expect(await a.papers.upgradeText(() => [])).toBeUndefined();
+  });
+
+  it('files every new key after every old one goes, where the new key of one paper was the old key of another', async () => {
+    // Normalization 2 read "1 Adaptive Control™ →" as "1 adaptive controlTM", 3 reads it as
+    // "1 adaptive control": what 2 made of "ℒ1 Adaptive Control". The first paper is first in the store.
+    await put(a.papers, record({ title: '1 Adaptive Control™ →', authors: ['Ann Lee'], externalIds: { arxiv: '2401.00001' } }), 'arxiv');
+    await put(a.papers, record({ title: 'ℒ1 Adaptive Control', authors: ['Ann Lee'], externalIds: { arxiv: '2401.00002' } }), 'arxiv');
+    await a.renameAlias('title:1 adaptive control|lee', 'title:1 adaptive controlTM|lee');
+    await a.renameAlias('title:l1 adaptive control|lee', 'title:1 adaptive control|lee');
+    await a.papers.setMeta(TEXT_VERSION_KEY, '2');
+    expect(await a.papers.upgradeText(() => [])).toMatchObject({ aliases: 2, shared: 0 });
+    expect((await a.papers.findByTitle('1 Adaptive Control™ →', 'Ann Lee'))?.id).toBe('arxiv:2401.00001');
+    expect((await a.papers.findByTitle('L1 Adaptive Control', 'Ann Lee'))?.id).toBe('arxiv:2401.00002');
+  });
+
   it('stamps a new, empty library with the current text normalization and leaves a newer one alone', async () => {
     expect(await a.papers.upgradeText(() => [])).toBeUndefined();
     expect(await a.papers.getMeta(TEXT_VERSION_KEY)).toBe(String(TEXT_VERSION));

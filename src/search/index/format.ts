@@ -4,7 +4,8 @@
  * it — no decoding, no copying, whatever the library's size. The header records the text
  * normalization ({@link TEXT_VERSION}) the terms were made with; a snapshot of another is
  * rebuilt from the store. (Format 3 was the checksummed whole-index snapshot read into memory;
- * format 4 numbered venues in 16 bits, which a library of more than 65,536 venues overflows.)
+ * format 4 numbered venues in 16 bits, which a library of more than 65,536 venues overflows. It
+ * was read as it was until text normalization 3, which every format-4 snapshot predates.)
  *
  * Layout: magic (8 bytes), header length (uint32 LE), header CRC-32 (uint32 LE), JSON header,
  * then the sections.
@@ -18,14 +19,6 @@ import { isMapped, mapFile } from './mmap.js';
 
 export const FORMAT_VERSION = 5;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
-/**
- * Format 4 is read too: its sections say their kinds, and it differs only in venue numbers of 16
- * bits, so an upgrade serves it (and its next merge writes format 5) instead of rebuilding. One
- * naming 65,536 venues or more is rebuilt: past that its numbers wrapped, and a later merge by the
- * format-4 code kept only the names the wrapped numbers reach, which are the first 65,536.
- */
-const READABLE = new Map([[4, 0xffff], [FORMAT_VERSION, Infinity]]);
-
 /**
  * Why a snapshot cannot be used: there is none, it is of another format version (both normal:
  * rebuild it), or it is damaged (rebuild it, and say so).
@@ -194,7 +187,7 @@ export function readHeader(path: string): { header: Header; bodyStart: number; f
     if (readSync(fd, prefix, 0, prefix.length, 0) < prefix.length) throw new SnapshotError('damaged', 'not a Paper Scout index snapshot');
     const magic = prefix.toString('latin1', 0, MAGIC.length);
     if (magic.slice(0, 5) !== MAGIC.slice(0, 5) || magic.slice(6) !== MAGIC.slice(6)) throw new SnapshotError('damaged', 'not a Paper Scout index snapshot');
-    if (!READABLE.has(magic.charCodeAt(5))) throw new SnapshotError('outdated', `index snapshot format ${magic.charCodeAt(5)}, expected ${FORMAT_VERSION}`);
+    if (magic.charCodeAt(5) !== FORMAT_VERSION) throw new SnapshotError('outdated', `index snapshot format ${magic.charCodeAt(5)}, expected ${FORMAT_VERSION}`);
     const headerLength = prefix.readUInt32LE(MAGIC.length);
     if (headerLength > size) throw new SnapshotError('damaged', 'index snapshot is truncated');
     const head = Buffer.alloc(headerLength);
@@ -228,14 +221,10 @@ function parseHeader(head: Buffer, headerLength: number): { header: Header; body
   } catch {
     throw new SnapshotError('damaged', 'the header is unreadable');
   }
-  const venues = READABLE.get(header.version);
-  if (venues === undefined || header.textVersion !== TEXT_VERSION) {
+  if (header.version !== FORMAT_VERSION || header.textVersion !== TEXT_VERSION) {
     throw new SnapshotError('outdated', `index snapshot format ${header.version} (text ${header.textVersion ?? 1}), expected ${FORMAT_VERSION} (text ${TEXT_VERSION})`);
   }
   if (!Array.isArray(header.venues)) throw new SnapshotError('damaged', 'the header lists no venues');
-  if (header.venues.length > venues) {
-    throw new SnapshotError('outdated', `index snapshot format ${header.version} names ${header.venues.length} venues, more than it numbers reliably`);
-  }
   return { header, bodyStart: align8(PREFIX_BYTES + headerLength) };
 }
 

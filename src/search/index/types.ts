@@ -69,8 +69,8 @@ export interface SegmentData {
   years: Uint16Array;
   /** How the venue distinguished the paper: 2 oral, spotlight or award; 1 accepted; 0 rejected or withdrawn. */
   standing: Uint8Array;
-  /** Venue per document as an index into `venues` (display names); 16 bits in a format-4 snapshot. */
-  venueOf: Uint32Array | Uint16Array;
+  /** Venue per document as an index into `venues` (display names). */
+  venueOf: Uint32Array;
   venues: string[];
   /**
    * Documents newest first: year (newest first), then the venue's distinction, then first seen

@@ -27,7 +27,7 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -222,17 +222,33 @@ export class PgPaperStore implements PaperStore {
       if (now === undefined && papers === 0) return undefined;
       const result: TextUpgrade = { from: Number(now ?? 1), to: TEXT_VERSION, papers, decoded: 0, aliases: 0, shared: 0 };
       const decoded: Array<{ doc: number; id: string; change: NonNullable<ReturnType<typeof decodedRow>> }> = [];
+      const renamed: Array<[string, string]> = [];
+      const stale: Array<[string, string]> = [];
+      // LaTeX has been decoded at import since normalization 2: a library of 2 needs only titles and authors read.
+      const columns = result.from < 2 ? '*' : 'doc, id, title, authors';
       for (let after = 0; ; ) {
-        const { rows } = await client.query<PaperRow>('SELECT * FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2', [after, INDEX_PAGE_ROWS]);
+        const { rows } = await client.query<PaperRow>(`SELECT ${columns} FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
         for (const row of rows) {
-          const change = decodedRow(row, classify);
+          const change = result.from < 2 ? decodedRow(row, classify) : undefined;
           if (change) decoded.push({ doc: row.doc, id: row.id, change });
+          const keys = change ? undefined : realiasedRow(row, result.from);
+          if (!keys) continue;
+          if (keys.old !== undefined) stale.push([keys.old, row.id]);
+          renamed.push([keys.now, row.id]);
+          result.aliases++;
         }
         if (rows.length < INDEX_PAGE_ROWS) break;
         after = rows.at(-1)!.doc;
       }
+      // Keys refolding cannot redo are made again from the papers' titles, before the others are
+      // refolded: every old one goes first (one paper's new key may be another's old one).
+      if (stale.length > 0) {
+        await client.query('DELETE FROM paper_aliases a USING unnest($1::text[], $2::text[]) AS s(alias, paper_id) WHERE a.alias = s.alias AND a.paper_id = s.paper_id', [
+          stale.map((k) => k[0]),
+          stale.map((k) => k[1]),
+        ]);
+      }
       // Title aliases in the new folding: the old keys go, the new ones are filed unless another paper has them.
-      const renamed: Array<[string, string]> = [];
       const { rows: titles } = await client.query<{ alias: string; paper_id: string }>("SELECT alias, paper_id FROM paper_aliases WHERE left(alias, 6) = 'title:'");
       const gone: string[] = [];
       for (const { alias, paper_id } of titles) {
@@ -241,7 +257,7 @@ export class PgPaperStore implements PaperStore {
         gone.push(alias);
         if (refolded !== undefined) renamed.push([refolded, paper_id]);
       }
-      result.aliases = gone.length;
+      result.aliases += gone.length;
       if (gone.length > 0) await client.query('DELETE FROM paper_aliases WHERE alias = ANY($1::text[])', [gone]);
       if (decoded.length > 0) {
         const gen = await nextGeneration(client);

@@ -20,7 +20,7 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
 import type { Db } from './db.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -166,6 +166,7 @@ export class SqlitePaperStore implements PaperStore {
       return undefined;
     }
     const select = this.db.prepare<[], PaperRow>('SELECT * FROM papers ORDER BY doc');
+    const titlesAndAuthors = this.db.prepare<[], Pick<PaperRow, 'id' | 'title' | 'authors'>>('SELECT id, title, authors FROM papers ORDER BY doc');
     const update = this.db.prepare('UPDATE papers SET title = ?, authors = ?, abstract = ?, topics = ?, content_hash = ?, gen = ? WHERE doc = ?');
     const titleAliases = this.db.prepare<[], { alias: string; paper_id: string }>("SELECT alias, paper_id FROM paper_aliases WHERE alias >= 'title:' AND alias < 'title;'");
     const deleteAlias = this.db.prepare<[string]>('DELETE FROM paper_aliases WHERE alias = ?');
@@ -177,10 +178,29 @@ export class SqlitePaperStore implements PaperStore {
       };
       // Collected first: SQLite cannot write to the table a statement is still reading.
       const decoded: Array<{ doc: number; id: string; change: NonNullable<ReturnType<typeof decodedRow>> }> = [];
-      for (const row of select.iterate()) {
-        result.papers++;
-        const change = decodedRow(row, classify);
-        if (change) decoded.push({ doc: row.doc, id: row.id, change });
+      const realiased: Array<{ id: string; old: string | undefined; now: string }> = [];
+      if (result.from < 2) {
+        for (const row of select.iterate()) {
+          result.papers++;
+          const change = decodedRow(row, classify);
+          if (change) decoded.push({ doc: row.doc, id: row.id, change });
+          const keys = change ? undefined : realiasedRow(row, result.from);
+          if (keys) realiased.push({ id: row.id, ...keys });
+        }
+      } else {
+        // LaTeX has been decoded at import since normalization 2: only titles and authors matter.
+        for (const row of titlesAndAuthors.iterate()) {
+          result.papers++;
+          const keys = realiasedRow(row, result.from);
+          if (keys) realiased.push({ id: row.id, ...keys });
+        }
+      }
+      // Keys refolding cannot redo are made again from the papers' titles, before the others are
+      // refolded: every old one goes first (one paper's new key may be another's old one).
+      for (const { id, old } of realiased) if (old !== undefined && this.stmts.aliasOwner.get(old)?.paper_id === id) deleteAlias.run(old);
+      for (const { id, now } of realiased) {
+        addAlias(now, id);
+        result.aliases++;
       }
       for (const { alias, paper_id } of titleAliases.all()) {
         const refolded = refoldTitleAlias(alias);

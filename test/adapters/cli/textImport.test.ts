@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TEXT_VERSION } from '../../../src/text.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const NAMES = join(root, 'test/fixtures/ingest/text/names-latex.jsonl');
@@ -120,7 +121,7 @@ describe('paperscout ingest and search: names, LaTeX and CSV dialects', () => {
     db.exec(readFileSync(LIBRARY_V1, 'utf8'));
     db.close();
     const first = cli(dir, ['stats']);
-    expect(first.err).toMatch(/library upgraded to text normalization 2: LaTeX decoded in 3 of 5 papers, 2 title aliases recomputed/);
+    expect(first.err).toMatch(new RegExp(`library upgraded to text normalization ${TEXT_VERSION}: LaTeX decoded in 3 of 5 papers, 2 title aliases recomputed`));
     expect(cli(dir, ['stats']).err).not.toMatch(/library upgraded/);
   });
 });

@@ -31,6 +31,8 @@ export interface Instance {
   seenEvents: SeenEvents;
   jobs: JobLeases;
   harvests: HarvestStore;
+  /** Files what is filed under title alias `from` under `to` instead, as an older version's key (for upgrade tests). */
+  renameAlias(from: string, to: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ const sqlite: StoreBackend = {
           seenEvents: new SqliteSeenEvents(db),
           jobs: new SqliteJobLeases(db),
           harvests: new SqliteHarvestStore(db),
+          renameAlias: async (from, to) => void db.prepare('UPDATE paper_aliases SET alias = ? WHERE alias = ?').run(to, from),
           close: async () => void (db.open && db.close()),
         };
         opened.push(instance);
@@ -97,7 +100,11 @@ const postgres: StoreBackend = {
       async instance() {
         const pg = await openPostgres(url, { log: silentLog, patience: 5000, max: 4 });
         let closed = false;
-        const instance: Instance = { ...pg, close: async () => void (closed || ((closed = true), await pg.close())) };
+        const instance: Instance = {
+          ...pg,
+          renameAlias: async (from, to) => void (await pg.db.query('UPDATE paper_aliases SET alias = $1 WHERE alias = $2', [to, from])),
+          close: async () => void (closed || ((closed = true), await pg.close())),
+        };
         opened.push(instance);
         return instance;
       },
