@@ -5,7 +5,7 @@
  * every abstract in Maps of strings; those lookups, and the strings cut for them, were the
  * largest costs of the index worker and of the preparing thread.
  */
-import { MAX_TOKEN_LENGTH, foldText, foldedWords, isAscii, isAsciiWordCode, tokenize } from './text.js';
+import { MAX_TOKEN_LENGTH, isAscii, isAsciiWordCode, tokenize } from './text.js';
 
 /** FNV-1a's starting value and prime (32-bit). */
 const FNV_OFFSET = 0x811c9dc5 | 0;
@@ -70,24 +70,17 @@ export function forEachWord(text: string, word: (text: string, start: number, en
   // Lowercasing lengthens a few letters ('İ'); then positions in `lower` are not those in `text`.
   if (lower.length !== text.length) return forEachTokenizedWord(text, word);
   // A stretch between spaces folds the same alone as within the text: no folding looks across a
-  // space, nor does lowercasing (a final sigma looks past apostrophes, not spaces). But tokenize
-  // reads every stretch with the pattern the whole folded text calls for, so the stretches to
-  // fold are folded first, and their words read after.
+  // space, nor does lowercasing (a final sigma looks past apostrophes, not spaces). And folded
+  // text has no uppercase ASCII, so a stretch's words are the same read with its own pattern as
+  // with the one tokenize picks for the whole text.
   const stretches = stretchesOf(text);
-  const folded: string[] = [];
-  let unicode = false;
   for (let k = 0; k < stretches.length; k += 2) {
-    if (stretches[k]! >= 0) continue;
-    const stretch = foldText(text.slice(~stretches[k]!, stretches[k + 1]!));
-    folded.push(stretch);
-    if (!unicode && !isAscii(stretch)) unicode = true;
-  }
-  for (let k = 0, next = 0; k < stretches.length; k += 2) {
-    if (stretches[k]! >= 0) {
-      forEachAsciiWordIn(lower, stretches[k]!, stretches[k + 1]!, word);
+    const from = stretches[k]!;
+    if (from >= 0) {
+      forEachAsciiWordIn(lower, from, stretches[k + 1]!, word);
       continue;
     }
-    for (const w of foldedWords(folded[next++]!, unicode)) word(w, 0, w.length, hashOf(w, 0, w.length));
+    for (const w of tokenize(text.slice(~from, stretches[k + 1]!))) word(w, 0, w.length, hashOf(w, 0, w.length));
   }
 }
 

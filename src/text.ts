@@ -94,19 +94,14 @@ export function foldTextAs(version: number, text: string): string {
  * @example tokenize('Non-maximal SIFT descriptors!') // ['non', 'maximal', 'sift', 'descriptors']
  */
 export function tokenize(text: string): string[] {
-  const folded = foldText(text);
-  return foldedWords(folded, NON_ASCII.test(folded));
+  return tokenizeAs(TEXT_VERSION, text);
 }
 
-/**
- * The words of folded text as {@link tokenize} reads them: with `unicode` (the whole folded
- * text is not all ASCII), runs of letters and digits of any script; without, runs of
- * `[a-z0-9]`. Folded text has no uppercase ASCII (since text normalization 3), so on ASCII the
- * two read the same words; the second is faster.
- * @example foldedWords('intel xeon', false) // ['intel', 'xeon']
- */
-export function foldedWords(folded: string, unicode: boolean): string[] {
-  const words = folded.match(unicode ? UNICODE_WORD : ASCII_WORD);
+function tokenizeAs(version: number, text: string): string[] {
+  const folded = foldTextAs(version, text);
+  // Folded text has no uppercase ASCII (since normalization 3), so on ASCII both patterns read
+  // the same words; ASCII_WORD is the faster.
+  const words = folded.match(NON_ASCII.test(folded) ? UNICODE_WORD : ASCII_WORD);
   if (!words) return [];
   for (let i = 0; i < words.length; i++) {
     if (words[i]!.length > MAX_TOKEN_LENGTH) words[i] = words[i]!.slice(0, MAX_TOKEN_LENGTH);
@@ -127,8 +122,7 @@ export function normalizeTitle(title: string): string {
  * @example normalizeTitleAs(2, 'ℒ1 adaptive control') // '1 adaptive control'
  */
 export function normalizeTitleAs(version: number, title: string): string {
-  const folded = foldTextAs(version, title);
-  return foldedWords(folded, NON_ASCII.test(folded)).join(' ');
+  return tokenizeAs(version, title).join(' ');
 }
 
 /**

@@ -2,7 +2,7 @@
  * Identifiers of papers: arXiv ids, DOIs, OpenReview ids and URLs, in the canonical forms the
  * store keys aliases by. All functions are pure and total: bad input gives `undefined`.
  */
-import { TEXT_VERSION, foldTextAs, normalizeTitleAs } from '../text.js';
+import { TEXT_VERSION, foldTextAs, normalizeTitle, normalizeTitleAs } from '../text.js';
 
 /** New-style (2401.01234, 0704.0001) or old-style (hep-th/9901001) arXiv id, optional version. */
 const ARXIV_NEW = /^(\d{4}\.\d{4,5})(v\d+)?$/;
@@ -138,7 +138,7 @@ export function titleAuthorAliasAs(version: number, title: string, firstAuthor: 
 export function refoldTitleAlias(alias: string): string | undefined {
   const bar = alias.lastIndexOf('|');
   if (!alias.startsWith('title:') || bar === -1) return undefined;
-  const t = normalizeTitleAs(TEXT_VERSION, alias.slice('title:'.length, bar));
+  const t = normalizeTitle(alias.slice('title:'.length, bar));
   return t.length === 0 ? undefined : `title:${t}|${lastNameWord(TEXT_VERSION, alias.slice(bar + 1))}`;
 }
 
