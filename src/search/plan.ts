@@ -9,6 +9,7 @@ import type { ParsedQuery } from './query.js';
 import type { TermGroup, Variant } from './scorer.js';
 import { typoBudget, type Vocabulary } from './vocab.js';
 import { Field } from './index/types.js';
+import { compoundTerm } from './compounds.js';
 
 /** Most completions a prefix expands to (the most frequent ones). */
 export const MAX_COMPLETIONS = 40;
@@ -52,6 +53,14 @@ export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: numbe
     const variants = variantsOf(word, isLast, vocab, docCount, maxCompletions);
     groups.push({ word, variants });
   });
+  // A compound as typed is a term of its own too, with its own rarity (its joined form, which
+  // the index files), on top of its words: scored in every field, and among papers that match
+  // alike, one that has "role-playing" as typed goes before one that has "role" and "playing"
+  // apart (see rerank.ts). Like a stopword's, its group only adds to papers the words found.
+  for (const joined of new Set(query.compounds.map((c) => c.joined))) {
+    const term = vocab.id(compoundTerm(joined));
+    if (term !== undefined) groups.push({ word: joined, variants: [{ term, weight: 1 }], optional: true, compound: true });
+  }
   return groups;
 }
 
@@ -75,6 +84,9 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount
   };
   const exact = vocab.id(word);
   add(exact, 1);
+  // The word as a compound joins it ("multiagent", written "multi-agent"): the word itself.
+  const joined = vocab.id(compoundTerm(word));
+  add(joined, 1);
   // Another form of the word, or a completion, never outweighs the word as typed: its idf is
   // capped at the typed word's (a rare plural of a common word, "learnings", is that word).
   const cap = exact === undefined ? Infinity : idf(vocab.df(exact), docCount);
@@ -88,7 +100,7 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount
       add(v.term, v.weight * capped(v.term));
     }
   }
-  const exactDf = exact === undefined ? 0 : vocab.df(exact);
+  const exactDf = Math.max(exact === undefined ? 0 : vocab.df(exact), joined === undefined ? 0 : vocab.df(joined));
   if (exactDf < RARE_WORD_DF) {
     for (const v of typoCorrections(word, exactDf, vocab, docCount)) add(v.term, v.weight);
   }
