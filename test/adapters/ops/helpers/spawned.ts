@@ -5,6 +5,7 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { processAlive } from '../../../../src/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
@@ -114,15 +115,4 @@ export function descendants(pid: number): number[] {
 }
 
 /** Whether a process with this pid still exists (a zombie awaiting its parent counts as gone). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
-  } catch {
-    return false;
-  }
-}
+export const alive = processAlive;
