@@ -204,6 +204,9 @@ const DIGEST_PERMISSIONS = [
   { name: msg('digest.permission.send'), granted: (bot: BotAccess) => bot.canSend },
   // Digests are embeds, and Discord drops a bot's embeds where it lacks Embed Links.
   { name: msg('digest.permission.embed'), granted: (bot: BotAccess) => bot.canEmbed },
+  // A post whose answer was lost is looked for in the channel before it is posted again; without
+  // the history Discord shows none, and whether it arrived could not be told (it would be paused).
+  { name: msg('digest.permission.history'), granted: (bot: BotAccess) => bot.canReadHistory },
 ] as const;
 
 /**

@@ -34,6 +34,11 @@ export interface BotAccess {
   canSend?: boolean;
   /** Rich messages (Discord embeds, which digests are). */
   canEmbed?: boolean;
+  /**
+   * Reading the channel's past messages (Discord's Read Message History): how a digest message
+   * whose post got no answer is looked for before it is posted again.
+   */
+  canReadHistory?: boolean;
 }
 
 /** What a command knows about where it runs and who asked. */

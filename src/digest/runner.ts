@@ -8,20 +8,21 @@
  * `npm start` on one DATA_DIR, or a cron tick while the previous `run-due` is still waiting out a
  * rate limit, never send the same run; a lease left by a process that died expires after
  * {@link LEASE_TTL_MS} and is taken over. How each part is posted, and what a failure means, is
- * in `deliver.ts`.
+ * in `deliver.ts`. Another process's write lock is waited for, up to {@link LOCK_WAIT_BUDGET_MS}
+ * for the whole pass (`lockWait.ts`); what is left then goes to the next pass, in one warning.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Library } from '../library.js';
 import { clockStartingAt, type Clock } from '../sources/clock.js';
-import { isStoreBusy } from '../store/errors.js';
 import type { StateStore } from '../store/states.js';
 import { choosePapers, partCount } from './compose.js';
 import { deliverRun } from './deliver.js';
+import { LockWait } from './lockWait.js';
 import { latestSlot } from './schedule.js';
 import type { DigestSender } from './sender.js';
-import type { ChatPlatform, DigestStore, Lease, Subscription } from './store.js';
+import type { ChatPlatform, DigestStore, Lease, RunRef, Subscription } from './store.js';
 
 /** Subscriptions worked on at once (posts are network-bound). */
 export const CONCURRENCY = 8;
@@ -31,6 +32,11 @@ export const CONCURRENCY = 8;
  * live sender never loses it, a dead one frees its run this long after its last step.
  */
 export const LEASE_TTL_MS = 90_000;
+/**
+ * How long a pass waits, in all, for another process's write lock before leaving the digests it
+ * could not send to the next pass: half the minute between passes.
+ */
+export const LOCK_WAIT_BUDGET_MS = 30_000;
 
 export interface DigestDeps {
   digests: DigestStore;
@@ -42,6 +48,8 @@ export interface DigestDeps {
   clock?: Clock;
   /** Who holds the leases this pass takes; by default one of its own (host, pid, random). */
   owner?: string;
+  /** Ends the pass's waits (a shutdown): what it has not sent is left to the next pass. */
+  signal?: AbortSignal;
 }
 
 export interface RunDueSummary {
@@ -66,11 +74,13 @@ export interface RunDueSummary {
 }
 
 /** One pass of the runner: its dependencies, clock, lease owner and tally. */
-export interface Pass extends Required<DigestDeps> {
+export interface Pass extends Required<Omit<DigestDeps, 'signal'>> {
   at: Date;
   summary: RunDueSummary;
   /** Platforms that asked this pass to wait (a long, platform-wide rate limit), until when. */
   waitUntil: Map<ChatPlatform, number>;
+  /** The runs counted as due (`<subscription>@<slot>`): a step taken again after a lock counts once. */
+  dueRuns: Set<string>;
 }
 
 /**
@@ -85,8 +95,11 @@ export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueS
     at,
     summary: { due: 0, sent: 0, empty: 0, retrying: 0, paused: 0, skipped: 0, busy: 0, deferred: 0, locked: 0 },
     waitUntil: new Map(),
+    dueRuns: new Set(),
   };
   const queue = await deps.digests.active();
+  // Another process's write lock is waited for once for the whole pass (see lockWait.ts).
+  const lock = new LockWait(pass.clock, LOCK_WAIT_BUDGET_MS, deps.signal);
   const worker = async () => {
     for (let sub = queue.shift(); sub; sub = queue.shift()) {
       const sender = deps.senders[sub.platform];
@@ -99,18 +112,19 @@ export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueS
         continue;
       }
       try {
-        await runSubscription(pass, sender, sub);
+        if (!(await lock.run(() => runSubscription(pass, sender, sub)))) pass.summary.locked++;
       } catch (err) {
-        // A write lock held elsewhere (an import, a migration) is not a failure: a later pass
-        // sends the digest, once (a run this pass had claimed waits for its lease to lapse).
-        if (isStoreBusy(err)) {
-          pass.summary.locked++;
-          deps.log.warn({ subscription: sub.id, channel: sub.channel }, 'digest left for the next pass: another process holds the database write lock');
-        } else deps.log.error({ err, subscription: sub.id, channel: sub.channel }, 'digest failed');
+        deps.log.error({ err, subscription: sub.id, channel: sub.channel }, 'digest failed');
       }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  if (pass.summary.locked > 0) {
+    // Nothing of them was posted; a run this pass had claimed waits for its lease to lapse.
+    const context = { locked: pass.summary.locked, waitedMs: lock.waitedMs };
+    if (deps.signal?.aborted) deps.log.info(context, 'digest pass stopped while another process held the database write lock; the next pass sends what is left');
+    else deps.log.warn(context, `digests left for the next pass: another process held the database write lock for more than ${LOCK_WAIT_BUDGET_MS / 1000} s`);
+  }
   return pass.summary;
 }
 
@@ -139,7 +153,7 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
         await digests.dropUndelivered(sub, run, owner);
         continue;
       }
-      summary.due++;
+      countDue(pass, run);
       if (!(await deliverRun(pass, sender, sub, run))) return;
     } finally {
       await digests.releaseRun(run, owner);
@@ -163,12 +177,17 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
     summary.busy++;
     return;
   }
-  summary.due++;
+  countDue(pass, run);
   try {
     await deliverRun(pass, sender, current, run);
   } finally {
     await digests.releaseRun(run, owner);
   }
+}
+
+function countDue(pass: Pass, run: RunRef): void {
+  pass.dueRuns.add(`${run.subscriptionId}@${run.slot}`);
+  pass.summary.due = pass.dueRuns.size;
 }
 
 function leaseOwner(): string {

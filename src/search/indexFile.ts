@@ -11,13 +11,14 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
+import { processAlive } from '../processes.js';
 import type { PaperStore } from '../store/papers.js';
 import { SegmentBuilder } from './index/build.js';
 import { SnapshotError, openSnapshot, readHeader } from './index/format.js';
 import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
-import { isAlive, writeSegmentFile } from './index/writer.js';
+import { writeSegmentFile } from './index/writer.js';
 
 export interface IndexSource {
   store: PaperStore;
@@ -341,7 +342,7 @@ export function indexLocked(path: string): boolean {
 function lockHeld(lock: string): boolean {
   try {
     const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
-    if (Number.isInteger(pid) && pid > 0) return pid !== process.pid && isAlive(pid);
+    if (Number.isInteger(pid) && pid > 0) return pid !== process.pid && processAlive(pid);
     // Created but not yet filled in: a young lock counts as held.
     return Date.now() - statSync(lock).mtimeMs < 10_000;
   } catch {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { Cron } from 'croner';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { processAlive } from '../processes.js';
 import type { JobLeases } from '../store/jobs.js';
 import type { Clock } from './clock.js';
 
@@ -28,22 +29,17 @@ export function processOwner(): string {
 }
 
 /**
- * Whether a lease owner is a process of this machine that no longer runs (killed, crashed): its
- * lease need not run out before another process takes the job over. Owners elsewhere, or whose
- * pid is alive (or reused), are left to their lease's expiry.
+ * Whether a lease owner is a process of this machine that no longer runs (killed, crashed; a
+ * zombie not yet reaped counts as gone): its lease need not run out before another process takes
+ * the job over. Owners elsewhere, or whose pid is alive (or reused), are left to their lease's
+ * expiry.
  * @example deadOwnerHere(`${hostname()}:999999:ab12cd34`) // true
  */
 export function deadOwnerHere(owner: string): boolean {
   const match = /^(.*):(\d+):[0-9a-f]+$/.exec(owner);
   if (!match || match[1] !== hostname()) return false;
   const pid = Number(match[2]);
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return pid !== process.pid && !processAlive(pid);
 }
 
 /**

@@ -4,7 +4,6 @@
  * makes the test wait.
  */
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_PAPERS } from '../helpers/corpus.js';
+import { killToZombie, procState, unreapedChild } from '../helpers/zombie.js';
 import { FeedServer, fixture, rss } from './helpers/feedServer.js';
 import { Loopback, xml, type KeyOf } from './helpers/loopback.js';
 import { openreviewFixture } from './openreview/helpers.js';
@@ -102,22 +102,29 @@ describe('paperscout sync arxiv', () => {
 });
 
 describe('paperscout sync arxiv --from', () => {
-  it('resumes at the stored token after the process is killed between pages', async () => {
+  it('resumes at the stored token when run again at once after a kill -9, its killed predecessor not yet reaped', async () => {
     const key: KeyOf = (url) => (url.searchParams.has('resumptionToken') ? `token=${url.searchParams.get('resumptionToken')}` : `set=${url.searchParams.get('set')}&from=${url.searchParams.get('from')}`);
     oai.serve({ 'set=cs&from=2024-01-01': xml(fixture('oai-cs-page1.xml')), 'token=7004309|4': xml(fixture('oai-cs-page2.xml')) }, key);
     const args = ['sync', 'arxiv', '--from', '2024-01-01', '--categories', 'cs.LG'];
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], { cwd: root, env: env() });
-    // Page 1 and its token are stored together; arXiv's 3 s spacing holds page 2 back: kill then.
-    await vi.waitFor(() => expect(storedToken()).toBe('7004309|4'), { timeout: 15_000, interval: 25 });
-    child.kill('SIGKILL');
-    await once(child, 'close');
-    expect(oai.keys).toEqual(['set=cs&from=2024-01-01']);
+    // Under a parent that does not reap it at once, as a supervisor restarting it may not have yet.
+    const command = [process.execPath, '--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args].map((a) => `'${a}'`).join(' ');
+    const killed = await unreapedChild(command, env(), root);
+    try {
+      // Page 1 and its token are stored together; arXiv's 3 s spacing holds page 2 back: kill then.
+      await vi.waitFor(() => expect(storedToken()).toBe('7004309|4'), { timeout: 15_000, interval: 25 });
+      await killToZombie(killed);
+      expect(oai.keys).toEqual(['set=cs&from=2024-01-01']);
 
-    const rerun = await cli(args);
-    expect(rerun.code).toBe(0);
-    expect(oai.keys).toEqual(['set=cs&from=2024-01-01', 'token=7004309|4']);
-    expect(rerun.out).toContain('set cs, resumed at the stored resumption token: 1 page, 3 of 7 records: 2 added');
-    expect(storedToken()).toBeUndefined();
+      const rerun = await cli(args);
+      expect(procState(killed.pid)).toBe('Z'); // still there all along, holding its lease
+      expect(rerun.out).not.toContain('another process is harvesting');
+      expect(rerun.code).toBe(0);
+      expect(oai.keys).toEqual(['set=cs&from=2024-01-01', 'token=7004309|4']);
+      expect(rerun.out).toContain('set cs, resumed at the stored resumption token: 1 page, 3 of 7 records: 2 added');
+      expect(storedToken()).toBeUndefined();
+    } finally {
+      killed.dispose();
+    }
   });
 
   it('harvests over OAI-PMH with the contact in the User-Agent, prints the summary and makes the papers searchable', async () => {

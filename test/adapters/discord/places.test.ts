@@ -23,6 +23,8 @@ const MANAGER = String(2248473465835073n | (1n << 4n));
 /** The chat-input fixture's app_permissions without Send Messages, and without Embed Links. */
 const NO_SEND = String(2248473465835073n & ~(1n << 11n));
 const NO_EMBED = String(2248473465835073n & ~(1n << 14n));
+/** …and without Read Message History. */
+const NO_HISTORY = String(2248473465835073n & ~(1n << 16n));
 
 let app: TestApp;
 let bot: Bot;
@@ -146,11 +148,13 @@ describe('/digest only where a digest can be posted', () => {
     [
       'a channel the bot cannot see or post in (Discord’s documented example)',
       'docs-chat-input',
-      'Paper Scout cannot post digests in this channel: it lacks the View Channel and Send Messages permissions here. Ask a server admin to give Paper Scout View Channel, Send Messages and Embed Links in this channel (digests are embeds), then run /digest subscribe again.',
+      'Paper Scout cannot post digests in this channel: it lacks the View Channel, Send Messages and Read Message History permissions here. Ask a server admin to give Paper Scout View Channel, Send Messages, Embed Links and Read Message History in this channel (digests are embeds, and the bot reads the channel’s recent messages to make sure none is posted twice), then run /digest subscribe again.',
       () => undefined,
     ],
     ['a channel without Send Messages', 'chat-input', 'Paper Scout cannot post digests in this channel: it lacks the Send Messages permission here.', (p) => (p.app_permissions = NO_SEND)],
     ['a channel without Embed Links', 'chat-input', 'Paper Scout cannot post digests in this channel: it lacks the Embed Links permission here.', (p) => (p.app_permissions = NO_EMBED)],
+    // Without it a digest message whose answer was lost could never be looked for (Discord shows no history).
+    ['a channel without Read Message History', 'chat-input', 'Paper Scout cannot post digests in this channel: it lacks the Read Message History permission here.', (p) => (p.app_permissions = NO_HISTORY)],
   ];
 
   it.each(REFUSALS)('refuses /digest subscribe in %s, privately, saying why and where', async (_, from, text, edit) => {
