@@ -236,6 +236,8 @@ export const en = {
   'terminal.welcome': 'Paper Scout: {count, number} papers in {demo, select, yes {the demo corpus} other {the library}}. Try /paper diffusion, /topic, /help. Ctrl-D quits.',
   'terminal.needsSlash': 'Commands start with a slash: /paper <words>, /topic <name>, /help.',
   'terminal.nothingToPage': 'There is nothing to page or open yet: run /paper <words> first.',
+  'terminal.noSuchNumber': 'There is no result {number} here: open one of the numbers shown, with {range}.',
+  'terminal.notNow': '{command} does nothing after the last reply. Try {commands}.',
 
   // ── The command line's user errors ───────────────────────────────────────────────────────
   'cli.giveQuery': 'Give a query: paperscout search "diffusion transformers"',

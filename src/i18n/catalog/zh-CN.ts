@@ -233,6 +233,8 @@ export const zhCN: Catalog = {
   'terminal.welcome': 'Paper Scout：{demo, select, yes {演示语料} other {论文库}}中共 {count, number} 篇论文。试试 /paper 扩散模型、/topic、/help。按 Ctrl-D 退出。',
   'terminal.needsSlash': '命令以斜杠开头：/paper <检索词>、/topic <方向>、/help。',
   'terminal.nothingToPage': '还没有可以翻页或打开的内容：请先运行 /paper <检索词>。',
+  'terminal.noSuchNumber': '这里没有第 {number} 条结果：请用 {range} 打开显示的编号之一。',
+  'terminal.notNow': '{command} 对上一条回复不起作用。试试 {commands}。',
 
   // ── 命令行 ──
   'cli.giveQuery': '请给出检索内容：paperscout search "diffusion transformers"',
