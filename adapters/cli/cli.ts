@@ -42,7 +42,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'sync') return runSync(rest, config, log, m);
   if (command === 'reindex') return runReindex(rest, config, log, m);
   if (!READING_COMMANDS.has(command)) throw new UserError('cli.unknownCommand', { command });
-  const app = await openApp(config, log);
+  // Commands that only read open a library this user cannot write read-only (run-due writes).
+  const app = await openApp(config, log, { readOnlyIfUnwritable: !(command === 'digest' && rest[0] === 'run-due') });
   try {
     switch (command) {
       case 'search':

@@ -15,7 +15,7 @@ export async function stats(app: App, args: string[], m: Messages): Promise<numb
   }
   const venues = s.venues.map(([venue, count]) => m.t('cli.stats.venue', { venue: venue || m.t('cli.stats.noVenue'), count }));
   const lines = [
-    m.t('cli.stats.library', { where: app.demo ? m.t('cli.stats.demo') : app.stores.description }),
+    m.t('cli.stats.library', { where: app.demo ? m.t('cli.stats.demo') : app.stores.readOnly ? m.t('cli.stats.readOnly', { where: app.stores.description }) : app.stores.description }),
     m.t('cli.stats.papers', { papers: s.papers, generation: String(s.generation), terms: s.terms }),
     m.t('cli.stats.years', { years: s.years === 'none' ? m.t('cli.stats.noYears') : s.years }),
     m.t('cli.stats.venues', { venues: venues.join(m.t('text.listSeparator')) }),

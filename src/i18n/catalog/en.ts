@@ -309,6 +309,7 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.show.footer': 'id {id} · first seen {date}',
   'cli.stats.library': 'Library: {where}',
   'cli.stats.demo': 'bundled demo corpus (the library has no papers yet)',
+  'cli.stats.readOnly': '{where}, read-only (this user cannot write it)',
   'cli.stats.papers': 'Papers: {papers, number} (index generation {generation}, {terms, number} distinct words)',
   'cli.stats.years': 'Years: {years}',
   'cli.stats.noYears': 'none',

@@ -305,6 +305,7 @@ export const zhCN: Catalog = {
   'cli.show.footer': 'id {id} · 首次收录于 {date}',
   'cli.stats.library': '论文库：{where}',
   'cli.stats.demo': '内置演示语料（论文库还没有论文）',
+  'cli.stats.readOnly': '{where}，只读（当前用户无法写入）',
   'cli.stats.papers': '论文：{papers, number} 篇（索引第 {generation} 代，{terms, number} 个不同的词）',
   'cli.stats.years': '年份：{years}',
   'cli.stats.noYears': '无',
