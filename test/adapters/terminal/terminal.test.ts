@@ -61,6 +61,15 @@ describe('terminal adapter', () => {
     expect(out).toMatch(/\/next does nothing after the last reply\. Try \/back {3}\/open 1(-\d)?\./);
   });
 
+  it('reads the first 1,000 characters of a long query (a pasted abstract), saying so; refuses past 10,000', async () => {
+    const pasted = 'Denoising diffusion probabilistic models generate images. '.repeat(90);
+    expect(pasted.length).toBeGreaterThan(5000);
+    const out = await session([`/paper ${pasted}`, `/paper ${'x'.repeat(10_001)}`]);
+    expect(out).toContain('Denoising Diffusion Probabilistic Models');
+    expect(out).toContain('Only the first 1,000 characters of the query were read.');
+    expect(out).toContain('A query can be at most 10,000 characters.');
+  });
+
   it('explains lines that are not commands', async () => {
     const out = await session(['hello', '/open 1', '/nosuch thing']);
     expect(out).toContain('Commands start with a slash');
