@@ -8,7 +8,7 @@ import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
-import { createProgressBar } from '../../src/ingest/progress.js';
+import { createProgressBar, renderProgressLine } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
@@ -30,7 +30,8 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
   try {
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
-    const bar = createProgressBar(process.stderr);
+    const unit = m.t('cli.progress.records');
+    const bar = createProgressBar(process.stderr, { render: (p, width) => renderProgressLine(p, width, unit) });
     const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
     let indexing: Promise<IngestIndexer> | undefined;
     const summary = await ingestPaths(paths, {
