@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'ingest') return runIngest(rest, config, log, m);
   if (command === 'sync') return runSync(rest, config, log, m);
   if (command === 'reindex') return runReindex(rest, config, log, m);
-  if (!READING_COMMANDS.has(command)) throw new UserError('cli.unknownCommand', { command });
+  if (!LIBRARY_COMMANDS.has(command)) throw new UserError('cli.unknownCommand', { command });
   // Commands that only read open a library this user cannot write read-only (run-due writes).
   const app = await openApp(config, log, { readOnlyIfUnwritable: !(command === 'digest' && rest[0] === 'run-due') });
   try {
@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The commands that open the library through {@link openApp}. */
-const READING_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest']);
+const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
