@@ -14,7 +14,8 @@ import { Library } from './library.js';
 import { silentObserver, type Observer } from './observer.js';
 import { openMemoryPaperStore, openStores, type Stores } from './store/open.js';
 import type { JobLeases } from './store/jobs.js';
-import type { PaperStore } from './store/papers.js';
+import { TEXT_VERSION_KEY, type PaperStore } from './store/papers.js';
+import { TEXT_VERSION } from './text.js';
 import type { SeenEvents } from './store/seenEvents.js';
 import type { StateStore } from './store/states.js';
 import type { DigestStore } from './digest/store.js';
@@ -86,6 +87,13 @@ export interface OpenAppOptions {
    * `forever` for the bot, else milliseconds (default: the command line's 30 s).
    */
   storePatience?: 'forever' | number;
+  /**
+   * Only reading (the command line's search, show, stats): a library this process cannot write
+   * is opened read-only instead of refused (see `OpenStoresOptions.readOnlyIfUnwritable`). Then
+   * nothing is written: no upkeep of the library, a search index built in memory if the one on
+   * disk does not fit, and no papers fetched from upstream (they would be added).
+   */
+  readOnlyIfUnwritable?: boolean;
 }
 
 /**
@@ -96,16 +104,25 @@ export interface OpenAppOptions {
 export async function openApp(config: Config, log: Logger, options: OpenAppOptions = {}): Promise<App> {
   const now = options.now ?? (() => new Date());
   const { taxonomy, taxonomyHash, classify } = loadTopics(options.taxonomyPath);
-  const stores = await openStores(config, { log, ...(options.storePatience !== undefined && { patience: options.storePatience }) });
-  const { states } = stores;
+  const stores = await openStores(config, {
+    log,
+    ...(options.storePatience !== undefined && { patience: options.storePatience }),
+    ...(options.readOnlyIfUnwritable && { readOnlyIfUnwritable: true }),
+  });
+  const { states, readOnly } = stores;
   try {
-    if ((await states.purge(now())) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
+    if (readOnly) log.info({ path: stores.description }, 'this user cannot write the library: reading it without writing anything');
+    else if ((await states.purge(now())) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
     let store = stores.papers;
     let demo = false;
     if ((await store.count()) === 0 && options.demoWhenEmpty !== false) {
       store = await demoStore(classify, now);
       demo = true;
       log.info({ papers: await store.count() }, 'the library has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
+    } else if (readOnly) {
+      if (!(await libraryIsCurrent(store, taxonomyHash))) {
+        log.warn('the library was written by another version of Paper Scout or for another taxonomy, and this user cannot write it to bring it up to date: its topics (or how its text is read) may be out of date until a user who can runs paperscout reindex');
+      }
     } else {
       const changed = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
       if (changed > 0) log.info({ changed }, 'topics recomputed for the current taxonomy');
@@ -117,7 +134,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
       dictionary: chineseDictionary(taxonomy),
       ...(demo ? {} : { indexPath: config.indexPath }),
-      rebuild: options.serving ? 'elsewhere' : 'inline',
+      rebuild: options.serving ? 'elsewhere' : readOnly ? 'memory' : 'inline',
       log,
       observer: options.observer ?? silentObserver,
     });
@@ -127,7 +144,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
     states.start();
     const { digests } = stores;
     // In the demo, looked-up papers join the in-memory demo store: DATA_DIR stays empty.
-    const lookup = config.lookup.upstream ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
+    const lookup = config.lookup.upstream && !readOnly ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
     return {
       config,
       log,
@@ -201,6 +218,12 @@ export async function ensureLibraryCurrent(store: PaperStore, topics: { taxonomy
     );
   }
   return ensureTopicsCurrent(store, topics);
+}
+
+/** Whether {@link ensureLibraryCurrent} would have nothing to do (it writes; this only reads). */
+async function libraryIsCurrent(store: PaperStore, taxonomyHash: string): Promise<boolean> {
+  const text = Number((await store.getMeta(TEXT_VERSION_KEY)) ?? 1);
+  return text >= TEXT_VERSION && (await store.getMeta('taxonomy_hash')) === taxonomyHash;
 }
 
 /**

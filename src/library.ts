@@ -36,10 +36,11 @@ export interface LibraryOptions {
   dictionary?: Dictionary;
   /**
    * `inline` (default): a missing, outdated or damaged snapshot is rebuilt here and now, as a
-   * batch tool does. `elsewhere`: the serving bot only loads snapshots; until a child process
+   * batch tool does. `memory`: likewise, but kept in memory, not saved (a library opened
+   * read-only). `elsewhere`: the serving bot only loads snapshots; until a child process
    * has written one it can use, searches answer the catalog's `error.indexRebuilding`.
    */
-  rebuild?: 'inline' | 'elsewhere';
+  rebuild?: 'inline' | 'memory' | 'elsewhere';
   log: Logger;
   /** Hears of every search and how long it took (metrics). */
   observer?: Observer;
@@ -87,7 +88,7 @@ export class Library {
     const { indexPath, log } = this.options;
     await this.checkStore();
     if (!indexPath || this.options.rebuild !== 'elsewhere') {
-      this.engine = this.createEngine(await openIndex(this.indexSource(), indexPath, log));
+      this.engine = this.createEngine(await openIndex(this.indexSource(), indexPath, log, { save: this.options.rebuild !== 'memory' }));
       return this;
     }
     const load = await loadSnapshot(this.indexSource(), indexPath);
@@ -121,7 +122,7 @@ export class Library {
     if (!this.engine) {
       const path = this.options.indexPath;
       if (options.rebuild !== false || !path) {
-        this.engine = this.createEngine(await openIndex(this.indexSource(), path, this.options.log));
+        this.engine = this.createEngine(await openIndex(this.indexSource(), path, this.options.log, { save: this.options.rebuild !== 'memory' }));
         return true;
       }
       const load = await loadSnapshot(this.indexSource(), path);

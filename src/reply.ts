@@ -75,6 +75,8 @@ export interface MenuChoice {
   label: string;
   action: string;
   description?: string;
+  /** The number shown beside the item in the reply (a result's 1-based place), when it has one. */
+  position?: number;
 }
 
 export interface Reply {

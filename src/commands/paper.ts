@@ -11,12 +11,18 @@ import { MAX_CHOICE_LENGTH, defineCommand } from './types.js';
 /** The value an autocomplete choice submits: opens exactly that paper. */
 const OPEN_PREFIX = 'doc:';
 
+/**
+ * Longest query taken. A longer one (a pasted abstract) is not refused: the search reads its
+ * first {@link MAX_QUERY_LENGTH} characters and says so in a note. Past this, it is refused.
+ */
+export const MAX_QUERY_INPUT = 10 * MAX_QUERY_LENGTH;
+
 const options = z.object({
   query: z
     .string()
     .trim()
     .min(1, 'paper.queryEmpty')
-    .max(MAX_QUERY_LENGTH, 'paper.queryTooLong')
+    .max(MAX_QUERY_INPUT, 'paper.queryTooLong')
     .meta({ autocomplete: true }),
 });
 

@@ -145,6 +145,7 @@ function renderPage(m: Messages, state: SearchState, stateId: string | undefined
         label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
         action: stateId === undefined ? action('paper', 'open', c.doc) : action('paper', 'open', c.doc, stateId, page),
         description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
+        ...(c.position !== undefined && { position: c.position }),
       })),
     },
     shareable: true,

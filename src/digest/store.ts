@@ -130,6 +130,8 @@ export interface DigestStore {
   get(id: number): Promise<Subscription | undefined>;
   forChannel(platform: ChatPlatform, channel: string): Promise<Subscription[]>;
   active(): Promise<Subscription[]>;
+  /** Every subscription, paused ones too, by platform, workspace and channel (`paperscout digest list`). */
+  all(): Promise<Subscription[]>;
   /** Removes a subscription and its runs (a run being sent stops at its next step). */
   unsubscribe(id: number): Promise<void>;
   /** Pauses a subscription, with why (shown by /digest list in the reader's language). */

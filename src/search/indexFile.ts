@@ -69,10 +69,11 @@ export function mergeThreshold(baseDocs: number): number {
 /**
  * The index for the store's current contents: the snapshot at `path` (mapped) when it fits the
  * taxonomy, plus a delta of what changed since; else built in full (and saved to `path` unless it
- * is undefined, as for an in-memory demo library).
+ * is undefined, as for an in-memory demo library, or `save` is false, as for a library opened
+ * read-only).
  * @example const view = await openIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
  */
-export async function openIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexView> {
+export async function openIndex(source: IndexSource, path: string | undefined, log: Logger, { save = true }: { save?: boolean } = {}): Promise<IndexView> {
   let base: SegmentData | undefined;
   if (path) {
     const load = await loadSnapshot(source, path);
@@ -81,7 +82,7 @@ export async function openIndex(source: IndexSource, path: string | undefined, l
     else if (load.problem === 'damaged') log.warn(`${damagedLine(path, load.reason)}: rebuilding it from the library`);
     else if (load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
   }
-  base ??= await buildBase(source, path, log);
+  base ??= await buildBase(source, save ? path : undefined, log);
   const view = new IndexView(base);
   await catchUpNow(view, source.store);
   return view;

@@ -15,6 +15,7 @@ describe('renderProgressLine', () => {
   it('shows the bar, percentage, megabytes, records and file name', () => {
     expect(renderProgressLine(at(5_000_000, 1234), 100)).toBe('[############------------]  50%  5.0/10.0 MB  1,234 records  icml2019.json');
     expect(renderProgressLine(at(10_000_000, 95_652), 100)).toBe('[########################] 100%  10.0/10.0 MB  95,652 records  icml2019.json');
+    expect(renderProgressLine(at(5_000_000, 1234), 100, '条记录')).toBe('[############------------]  50%  5.0/10.0 MB  1,234 条记录  icml2019.json');
   });
 
   it('fits the width it is given', () => {

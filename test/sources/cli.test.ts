@@ -39,9 +39,9 @@ function storedToken(): string | undefined {
   }
 }
 
-function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], { cwd: root, env: env() });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), ...args], { cwd: root, env: { ...env(), ...extraEnv } });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -94,9 +94,9 @@ describe('paperscout sync arxiv', () => {
 
   it('explains usage mistakes', async () => {
     server.serve({});
-    expect(await cli(['sync'])).toMatchObject({ code: 1, err: expect.stringMatching(/paperscout sync knows two sources: paperscout sync arxiv/) });
-    expect(await cli(['sync', 'pubmed'])).toMatchObject({ code: 1, err: expect.stringMatching(/\(not "pubmed"\)/) });
-    expect(await cli(['sync', 'arxiv', '--categories', 'cs.LG,not a category'])).toMatchObject({ code: 1, err: expect.stringMatching(/--categories takes arXiv categories .* \(not "not a category"\)/) });
+    expect(await cli(['sync'])).toMatchObject({ code: 2, err: expect.stringMatching(/paperscout sync knows two sources: paperscout sync arxiv/) });
+    expect(await cli(['sync', 'pubmed'])).toMatchObject({ code: 2, err: expect.stringMatching(/\(not "pubmed"\)/) });
+    expect(await cli(['sync', 'arxiv', '--categories', 'cs.LG,not a category'])).toMatchObject({ code: 2, err: expect.stringMatching(/--categories takes arXiv categories .* \(not "not a category"\)/) });
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -141,9 +141,9 @@ describe('paperscout sync arxiv --from', () => {
 
   it('explains bad dates before asking anything', async () => {
     oai.serve({});
-    expect(await cli(['sync', 'arxiv', '--from', '2024-13-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--from takes a day as YYYY-MM-DD, e.g. 2024-01-31 (not "2024-13-01")') });
-    expect(await cli(['sync', 'arxiv', '--from', '2024-02-01', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until 2024-01-01 is before --from 2024-02-01') });
-    expect(await cli(['sync', 'arxiv', '--until', '2024-01-01'])).toMatchObject({ code: 1, err: expect.stringContaining('--until needs --from') });
+    expect(await cli(['sync', 'arxiv', '--from', '2024-13-01'])).toMatchObject({ code: 2, err: expect.stringContaining('--from takes a day as YYYY-MM-DD, e.g. 2024-01-31 (not "2024-13-01")') });
+    expect(await cli(['sync', 'arxiv', '--from', '2024-02-01', '--until', '2024-01-01'])).toMatchObject({ code: 2, err: expect.stringContaining('--until 2024-01-01 is before --from 2024-02-01') });
+    expect(await cli(['sync', 'arxiv', '--until', '2024-01-01'])).toMatchObject({ code: 2, err: expect.stringContaining('--until needs --from') });
     expect(oai.requests).toHaveLength(0);
   });
 });
@@ -167,10 +167,27 @@ describe('paperscout sync openreview', () => {
     expect(stats.harvests).toContainEqual({ key: 'openreview:ICLR.cc/2025/Conference', source: 'openreview', updatedAt: expect.any(String) });
   });
 
+  it('reports in the terminal\'s language (LANG), the same counts', async () => {
+    const notes = (offset: number) => JSON.parse(openreviewFixture(`iclr2025-offset-${offset}.json`)) as { notes: unknown[] };
+    const ask = `/notes?invitation=ICLR.cc%2F2025%2FConference%2F-%2FSubmission&limit=1000&offset=0`;
+    oai.serve({ [ask]: { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notes: [0, 3, 6].flatMap((o) => notes(o).notes), count: 7 }) } });
+    const result = await cli(['sync', 'openreview', '--venue', 'ICLR.cc/2025/Conference'], { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('OpenReview ICLR.cc/2025/Conference：7 篇投稿中的 7 篇：新增 0；更新 0；未变 5；跳过 2\n');
+    expect(result.out).toContain('被拒和撤回的投稿以该状态保存，绝不会显示为已录用');
+    expect(result.out).toContain('合计：新增 0；更新 0；未变 5；跳过 2');
+    expect(result.out).not.toMatch(/added|unchanged|skipped|Total/);
+    server.serve({});
+    const failed = await cli(['sync', 'arxiv', '--categories', 'cs.XX'], { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
+    expect(failed.code).toBe(1);
+    expect(failed.out).toMatch(/^arXiv cs\.XX 失败：arXiv answered HTTP 404/);
+    expect(failed.out).toContain('合计：新增 0；更新 0；未变 0；跳过 0；1 个分类中有 1 个失败');
+  });
+
   it('explains a venue id it cannot use', async () => {
     oai.serve({});
-    expect(await cli(['sync', 'openreview', '--venue', 'ICLR 2025'])).toMatchObject({ code: 1, err: expect.stringContaining('--venue takes an OpenReview venue id such as ICLR.cc/2025/Conference (not "ICLR 2025")') });
-    expect(await cli(['sync', 'openreview'])).toMatchObject({ code: 1, err: expect.stringContaining('Name the venue') });
+    expect(await cli(['sync', 'openreview', '--venue', 'ICLR 2025'])).toMatchObject({ code: 2, err: expect.stringContaining('--venue takes an OpenReview venue id such as ICLR.cc/2025/Conference (not "ICLR 2025")') });
+    expect(await cli(['sync', 'openreview'])).toMatchObject({ code: 2, err: expect.stringContaining('Name the venue') });
     expect(oai.requests).toHaveLength(0);
   });
 });

@@ -60,6 +60,11 @@ export class PgDigestStore implements DigestStore {
     return rows.map(toSubscription);
   }
 
+  async all(): Promise<Subscription[]> {
+    const { rows } = await this.db.query<SubscriptionRow>('SELECT * FROM subscriptions ORDER BY platform, workspace, channel, id');
+    return rows.map(toSubscription);
+  }
+
   async unsubscribe(id: number): Promise<void> {
     await this.db.query('WITH runs AS (DELETE FROM digest_runs WHERE subscription_id = $1) DELETE FROM subscriptions WHERE id = $1', [id]);
   }

@@ -87,10 +87,10 @@ describe('paperscout CLI', () => {
   });
 
   it('explains mistakes with a non-zero exit', () => {
-    expect(cli(['show', 'nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/No paper "nope"/) });
-    expect(cli(['search', 'x', '--limit', 'lots'])).toMatchObject({ code: 1, err: expect.stringMatching(/--limit takes/) });
-    expect(cli(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown command/) });
-    expect(cli(['ingest'])).toMatchObject({ code: 1, err: expect.stringMatching(/Give files, folders or URLs to import/) });
+    expect(cli(['show', 'nope'])).toMatchObject({ code: 2, err: expect.stringMatching(/No paper "nope"/) });
+    expect(cli(['search', 'x', '--limit', 'lots'])).toMatchObject({ code: 2, err: expect.stringMatching(/--limit takes/) });
+    expect(cli(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/There is no command "frobnicate"/) });
+    expect(cli(['ingest'])).toMatchObject({ code: 2, err: expect.stringMatching(/Give files, folders or URLs to import/) });
     expect(cli(['ingest', join(dataDir, 'missing.json')]).code).toBe(1);
   });
 });
