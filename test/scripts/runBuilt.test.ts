@@ -4,13 +4,14 @@
  * the arguments given, and keeps npm's echo of the script to one short line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 let dir: string;
 
 /** A checkout in miniature: one source in src/ and one in adapters/, and `npm run build`. */
@@ -55,7 +56,7 @@ describe('npm run cli', () => {
     const result = spawnSync('npm', ['run', 'cli', '--', 'help'], { cwd: root, encoding: 'utf8', env: { ...process.env, LANG: 'C.UTF-8', LC_ALL: '' } });
     expect(result.status).toBe(0);
     const echoed = (result.stdout + result.stderr).split('\n').filter((l) => l.startsWith('> '));
-    expect(echoed).toEqual(['> paper-scout@0.1.0 cli', '> exec sh scripts/run-built.sh dist/adapters/cli/cli.js help']);
+    expect(echoed).toEqual([`> paper-scout@${version} cli`, '> exec sh scripts/run-built.sh dist/adapters/cli/cli.js help']);
     expect(result.stdout).toContain('Usage: paperscout <command> [options]');
   });
 });
