@@ -3,12 +3,15 @@
  * index up to date. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
  * already read and being prepared); running the same command again finishes the job.
  */
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { createProgressBar } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
+import { DETAILS_FILE_NAME, DetailsFile } from '../../src/ingest/details.js';
+import { messages } from '../../src/i18n/index.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
 import { openStores } from '../../src/store/open.js';
@@ -26,6 +29,8 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
   const store = stores.papers;
   const stop = abortOnSignal('Stopping after the current batch');
   let preparer: PrepareThread | undefined;
+  const m = messages(config.locale);
+  const details = new DetailsFile(join(config.dataDir, DETAILS_FILE_NAME), m);
   try {
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
@@ -46,11 +51,12 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
       },
       signal: stop.signal,
       userAgent: config.userAgent,
+      details,
     });
     bar.done();
     await preparer?.close();
     const ingestSeconds = (performance.now() - started) / 1000;
-    process.stdout.write(`${formatSummary(summary)}\n`);
+    process.stdout.write(`${formatSummary(summary, { messages: m, detailsFile: details.close() })}\n`);
     const indexStarted = performance.now();
     // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
     if (indexing) await (await indexing).finish();
@@ -60,9 +66,10 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
       `Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir} ` +
         `(import ${ingestSeconds.toFixed(1)} s, search index ${indexSeconds.toFixed(1)} s)\n`,
     );
-    const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
+    const wroteNothing = summary.added + summary.updated + summary.unchanged + summary.merged === 0;
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
+    details.close();
     await preparer?.close();
     stop.dispose();
     await stores.close();

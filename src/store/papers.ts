@@ -1,7 +1,8 @@
 /**
  * PaperStore: the library's papers, keyed by a stable id, with every other identifier a paper has
  * (arXiv id, DOI, OpenReview id, title + first author, page and pdf URLs) filed as an alias so
- * the same paper from two sources is one record. Two implementations, SQLite (`sqlite/papers.ts`)
+ * the same paper from two sources is one record, and two papers with different arXiv ids, DOIs
+ * or OpenReview ids are never one, whatever link or title they share. Two implementations, SQLite (`sqlite/papers.ts`)
  * and PostgreSQL (`postgres/papers.ts`), share the merge rules (`paperRecords.ts`) and this
  * interface; the contract suite (`test/store/papers.contract.test.ts`) holds them to it.
  *
@@ -12,7 +13,7 @@
  */
 import type { Paper, PaperRecord } from '../papers/model.js';
 import type { PaperRef } from '../papers/ids.js';
-import type { PreparedRecord } from './paperRecords.js';
+import type { KeptApart, PreparedRecord } from './paperRecords.js';
 
 export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
 
@@ -26,8 +27,12 @@ export interface UpsertOptions {
   prepared?: (record: PaperRecord) => PreparedRecord | undefined;
 }
 
-/** What became of one record: its outcome and the paper's id, or why the store refused it. */
-export type UpsertResult = { outcome: UpsertOutcome; id: string } | { refused: string };
+/**
+ * What became of one record: its outcome, the paper's id and document number, and the paper it
+ * was kept apart from, if one of its identifiers named a paper it differs from; or why the store
+ * refused it.
+ */
+export type UpsertResult = { outcome: UpsertOutcome; id: string; doc: number; apart?: KeptApart } | { refused: string };
 
 /** The columns the search index is built from, one row a paper. */
 export interface IndexRow {
@@ -92,6 +97,7 @@ export interface TextUpgrade {
 
 /** The meta key recording the text normalization (`TEXT_VERSION` in `text.ts`) the stored text and alias keys were made with. */
 export const TEXT_VERSION_KEY = 'text_version';
+
 
 export interface PaperStore {
   count(): Promise<number>;

@@ -83,6 +83,7 @@ export const en = {
   'paper.link.doi': 'DOI',
   'paper.tldr': 'TL;DR: {tldr}',
 
+
   // ── Papers the library lacks, looked up by id or link ─────────────────────────────────────
   'lookup.fetched': 'Not in the library yet: fetched from {source} and added.',
   'lookup.notFound.arxiv': 'No paper {id} found on arXiv. Check the id, or search by its title.',
@@ -265,6 +266,29 @@ export const en = {
   'cli.giveChannel': 'Give a channel id: paperscout digest preview C0123456789',
   'cli.noDigests': 'Channel {channel} has no digests.',
   'cli.digestUsage': 'Usage: paperscout digest run-due [--at <ISO time>] | paperscout digest preview <channel> [--at <ISO time>]',
+
+  // ── paperscout ingest: the summary (src/ingest/summary.ts) and its details file ─────────────
+  'ingest.summary':
+    '{records, plural, one {# record} other {# records}} from {files, plural, one {# file} other {# files}}: {added, number} added, {updated, number} updated, ' +
+    '{unchanged, number} unchanged, {merged, plural, one {# duplicate} other {# duplicates}} merged, {rejected, number} rejected',
+  'ingest.stopped': 'Stopped before the end: run the same command again to finish (what is in is kept).',
+  'ingest.fileFailed': '{file}: {reason}',
+  'ingest.rejectLine': '{file}:{line} [index {index}]: {reason}',
+  'ingest.more': '… and {count, number} more',
+  'ingest.moreInFile': '… and {count, number} more: all {total, number} are listed in {file}',
+  'ingest.apart':
+    '{count, plural, one {Kept apart: # record shares an identifier with a paper it is not (another arXiv id, DOI or OpenReview id, or only a link in common), so it was not merged into that paper:} ' +
+    'other {Kept apart: # records share an identifier with a paper they are not (another arXiv id, DOI or OpenReview id, or only a link in common), so they were not merged into it:}}',
+  'ingest.apartGroup': '{alias}: {records, plural, one {# record, at} other {# records, the first at}} {file}:{line} [index {index}] ({why})',
+  'ingest.apartLine': '{file}:{line} [index {index}]: {alias} ({why})',
+  'ingest.apart.arxiv': 'not {paper}: another arXiv id',
+  'ingest.apart.doi': 'not {paper}: another DOI',
+  'ingest.apart.openreview': 'not {paper}: another OpenReview id',
+  'ingest.apart.title': 'not {paper}: another title',
+  'ingest.apart.shared': 'a link papers that differ share',
+  'ingest.apartMore': '… and {count, plural, one {# more record} other {# more records}} kept apart over other identifiers',
+  'ingest.apartMoreInFile': '… and {count, plural, one {# more record} other {# more records}} kept apart over other identifiers: every one is listed in {file}',
+  'ingest.apartLinks': 'A link that papers which differ share identifies none of them from now on: a record finds its paper by its other identifiers.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -80,6 +80,7 @@ export const zhCN: Catalog = {
   'paper.link.doi': 'DOI',
   'paper.tldr': '一句话总结：{tldr}',
 
+
   // ── 库中没有的论文：按编号或链接查找 ──
   'lookup.fetched': '库中原本没有这篇论文：已从 {source} 获取并加入论文库。',
   'lookup.notFound.arxiv': '在 arXiv 上没有找到论文 {id}。请检查编号，或按标题检索。',
@@ -262,4 +263,26 @@ export const zhCN: Catalog = {
   'cli.giveChannel': '请给出频道 id：paperscout digest preview C0123456789',
   'cli.noDigests': '频道 {channel} 没有推送。',
   'cli.digestUsage': '用法：paperscout digest run-due [--at <ISO 时间>] | paperscout digest preview <频道> [--at <ISO 时间>]',
+
+  // ── paperscout ingest：导入摘要及其明细文件 ──
+  'ingest.summary':
+    '{files, plural, other {# 个文件}}中的 {records, plural, other {# 条记录}}：新增 {added, number}，更新 {updated, number}，未变 {unchanged, number}，' +
+    '合并重复 {merged, plural, other {# 条}}，拒收 {rejected, number}',
+  'ingest.stopped': '导入在结束前停止：再次运行同一命令即可完成（已导入的内容会保留）。',
+  'ingest.fileFailed': '{file}：{reason}',
+  'ingest.rejectLine': '{file}:{line} [第 {index} 条]：{reason}',
+  'ingest.more': '…… 另有 {count, number} 条',
+  'ingest.moreInFile': '…… 另有 {count, number} 条：全部 {total, number} 条见 {file}',
+  'ingest.apart':
+    '分开保存：{count, plural, other {# 条记录}}与某篇论文共用一个标识，但并非同一篇（arXiv 编号、DOI 或 OpenReview 编号不同，或只共用一个链接），因此没有并入该论文：',
+  'ingest.apartGroup': '{alias}：{records, plural, other {# 条记录}}，第一条在 {file}:{line} [第 {index} 条]（{why}）',
+  'ingest.apartLine': '{file}:{line} [第 {index} 条]：{alias}（{why}）',
+  'ingest.apart.arxiv': '不是 {paper}：arXiv 编号不同',
+  'ingest.apart.doi': '不是 {paper}：DOI 不同',
+  'ingest.apart.openreview': '不是 {paper}：OpenReview 编号不同',
+  'ingest.apart.title': '不是 {paper}：标题不同',
+  'ingest.apart.shared': '多篇不同论文共用的链接',
+  'ingest.apartMore': '…… 另有 {count, plural, other {# 条记录}}因其他标识分开保存',
+  'ingest.apartMoreInFile': '…… 另有 {count, plural, other {# 条记录}}因其他标识分开保存：每一条都见 {file}',
+  'ingest.apartLinks': '多篇不同论文共用的链接从此不再指向其中任何一篇：记录会按其他标识找到自己的论文。',
 };

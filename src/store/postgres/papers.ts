@@ -27,7 +27,8 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { decodedRow, realiasedRow, reclassified } from '../paperUpgrades.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -77,7 +78,7 @@ const TYPES: Record<(typeof COLUMNS)[number], string> = {
 };
 const UNNEST = `unnest(${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c]}[]`).join(', ')}) AS u(${COLUMNS.join(', ')})`;
 const GEN = `$${COLUMNS.length + 1}`;
-const INSERT = `INSERT INTO papers (${COLUMNS.join(', ')}, gen) SELECT ${COLUMNS.join(', ')}, ${GEN} FROM ${UNNEST} ON CONFLICT (id) DO NOTHING RETURNING id`;
+const INSERT = `INSERT INTO papers (${COLUMNS.join(', ')}, gen) SELECT ${COLUMNS.join(', ')}, ${GEN} FROM ${UNNEST} ON CONFLICT (id) DO NOTHING RETURNING id, doc`;
 const UPDATE = `UPDATE papers p SET ${COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen')
   .map((c) => `${c} = u.${c}`)
   .join(', ')}, gen = ${GEN} FROM ${UNNEST} WHERE p.id = u.id`;
@@ -365,13 +366,14 @@ async function upsertBatch(client: Query, records: readonly PaperRecord[], optio
   if (plan.inserts.length + plan.updates.length > 0) {
     const gen = await generation();
     if (plan.inserts.length > 0) {
-      const inserted = new Set((await client.query<{ id: string }>(INSERT, [...columnArrays(plan.inserts), gen])).rows.map((r) => r.id));
+      const inserted = new Map((await client.query<{ id: string; doc: number }>(INSERT, [...columnArrays(plan.inserts), gen])).rows.map((r) => [r.id, r.doc]));
       // Another writer took an id between the read and the write: that record is refused.
       if (inserted.size < plan.inserts.length) {
         for (const [i, result] of results.entries()) {
           if ('outcome' in result && result.outcome === 'added' && !inserted.has(result.id)) results[i] = { refused: `another paper took the id ${result.id} meanwhile; import it again` };
         }
       }
+      settleDocs(results, inserted);
     }
     if (plan.updates.length > 0) await client.query(UPDATE, [...columnArrays(plan.updates), gen]);
   }
@@ -380,6 +382,14 @@ async function upsertBatch(client: Query, records: readonly PaperRecord[], optio
       plan.aliases.map((a) => a[0]),
       plan.aliases.map((a) => a[1]),
     ]);
+  }
+  if (plan.refiled.length > 0) {
+    // One filing per alias, the last (a later record of the batch may file an alias again).
+    const last = new Map(plan.refiled);
+    await client.query(
+      'INSERT INTO paper_aliases (alias, paper_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (alias) DO UPDATE SET paper_id = excluded.paper_id',
+      [[...last.keys()], [...last.values()]],
+    );
   }
   return results;
 }

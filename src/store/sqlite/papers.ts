@@ -20,7 +20,8 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { decodedRow, realiasedRow, reclassified } from '../paperUpgrades.js';
 import type { Db } from './db.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -43,6 +44,7 @@ export class SqlitePaperStore implements PaperStore {
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
       aliasOwners: db.prepare<[string], { alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))'),
       insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
+      fileAlias: db.prepare<[string, string]>('INSERT INTO paper_aliases (alias, paper_id) VALUES (?, ?) ON CONFLICT(alias) DO UPDATE SET paper_id = excluded.paper_id'),
       insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
         labels, links, external_ids, published, tldr, source, content_hash, first_seen, updated_at, gen)
         VALUES (@id, @title, @authors, @abstract, @venue, @year, @status, @topics, @keywords, @labels, @links,
@@ -303,12 +305,15 @@ export class SqlitePaperStore implements PaperStore {
     const plan = planUpserts(records, lookups.aliasLists, owners, rows, options);
     if (plan.inserts.length + plan.updates.length > 0) {
       const gen = generation();
+      const inserted = new Map<string, number>();
       // The plan's rows are this batch's own: `gen` is added to each, not spread into a copy
       // (which costs V8 ~6 µs a row; see toColumns).
-      for (const row of plan.inserts) this.stmts.insert.run(Object.assign(row, { gen }));
+      for (const row of plan.inserts) inserted.set(row.id, Number(this.stmts.insert.run(Object.assign(row, { gen })).lastInsertRowid));
       for (const row of plan.updates) this.stmts.update.run(Object.assign(row, { gen }));
+      settleDocs(plan.results, inserted);
     }
     for (const [alias, id] of plan.aliases) this.stmts.insertAlias.run(alias, id);
+    for (const [alias, id] of plan.refiled) this.stmts.fileAlias.run(alias, id);
     return plan.results;
   }
 }
