@@ -1,11 +1,12 @@
 /**
  * What bringing a stored library up to date does to a paper's row, whichever store keeps it:
- * topics recomputed for a new taxonomy, text and title aliases for a new text normalization.
- * Pure functions; each store runs them over its rows in one transaction (`reclassify` and
- * `upgradeText` in `papers.ts`).
+ * topics recomputed for a new taxonomy, text and title aliases for a new text normalization,
+ * statuses for a new status vocabulary. Pure functions; each store runs them over its rows in
+ * one transaction (`reclassify`, `upgradeText`, `upgradeStatuses` in `papers.ts`).
  */
 import { decodeRecordText } from '../papers/model.js';
 import { titleAuthorAlias, titleAuthorAliasAs } from '../papers/ids.js';
+import { canonicalStatus } from '../papers/status.js';
 import { isAscii } from '../text.js';
 import { toColumns, toPaper, type PaperRow } from './paperRecords.js';
 import type { UpsertOptions } from './papers.js';
@@ -49,4 +50,29 @@ export function decodedRow(row: Omit<PaperRow, 'doc'>, classify: UpsertOptions['
   if (title === paper.title && abstract === paper.abstract && authors.every((a, i) => a === paper.authors[i])) return undefined;
   const next = { ...paper, title, authors, abstract };
   return { columns: toColumns(paper.id, next, classify(next)), titleAlias: titleAuthorAlias(title, authors[0]) };
+}
+
+/**
+ * The stored statuses that the current vocabulary names otherwise, from the library's status
+ * counts: [as stored, canonical, papers].
+ * @example statusRenames([['Poster', 9], ['Reject', 4]]) // [['Reject', 'Rejected', 4]]
+ */
+export function statusRenames(counts: ReadonlyArray<readonly [string, number]>): Array<[string, string, number]> {
+  return counts.flatMap(([status, n]): Array<[string, string, number]> => {
+    const canonical = canonicalStatus(status);
+    return canonical === status ? [] : [[status, canonical, n]];
+  });
+}
+
+/**
+ * A stored paper with its status in the current vocabulary: the new status and content hash (the
+ * hash a record with that status now gives, so that importing it again changes nothing), or
+ * undefined when the status is current.
+ * @example restatusedRow(row) // { status: 'Withdrawn', contentHash: '…' } for a row stored as "Withdraw"
+ */
+export function restatusedRow(row: Omit<PaperRow, 'doc'>): { status: string; contentHash: string } | undefined {
+  const status = canonicalStatus(row.status);
+  if (status === row.status) return undefined;
+  const paper = toPaper(row);
+  return { status, contentHash: toColumns(paper.id, { ...paper, status }, paper.topics).content_hash };
 }

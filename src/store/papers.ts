@@ -98,6 +98,19 @@ export interface TextUpgrade {
 /** The meta key recording the text normalization (`TEXT_VERSION` in `text.ts`) the stored text and alias keys were made with. */
 export const TEXT_VERSION_KEY = 'text_version';
 
+/** What {@link PaperStore.upgradeStatuses} did to a library written by an older version. */
+export interface StatusUpgrade {
+  /** The status vocabulary the library was written with (0: before statuses were put in one), and the current one. */
+  from: number;
+  to: number;
+  /** Papers whose status changed. */
+  papers: number;
+  /** Each stored status put in the current vocabulary: [as stored, now, papers]. */
+  renamed: Array<[string, string, number]>;
+}
+
+/** The meta key recording the status vocabulary (`STATUS_VERSION` in `papers/status.ts`) the stored statuses are in. */
+export const STATUS_VERSION_KEY = 'status_version';
 
 export interface PaperStore {
   count(): Promise<number>;
@@ -144,6 +157,15 @@ export interface PaperStore {
    * @example const upgrade = await store.upgradeText(classify);
    */
   upgradeText(classify: UpsertOptions['classify']): Promise<TextUpgrade | undefined>;
+  /**
+   * Puts the statuses of a library written with an older status vocabulary (`STATUS_VERSION` in
+   * `papers/status.ts`; before it, statuses were stored as each source wrote them: "Reject",
+   * "Withdraw", "Active") in the current one, in one transaction, under a new generation for the
+   * papers it changes (topics stay: they do not depend on the status). Resolves undefined when no
+   * status changed; a library written by a newer version is left as it is.
+   * @example const upgrade = await store.upgradeStatuses(); // { from: 0, to: 1, papers: 825, renamed: [['Reject', 'Rejected', 753], …] }
+   */
+  upgradeStatuses(): Promise<StatusUpgrade | undefined>;
 
   /** Every paper in document order, with the fields the search index needs, read in pages. */
   rowsForIndex(): AsyncIterable<IndexRow>;

@@ -51,6 +51,7 @@ describe('ingestPaths: identity', () => {
       },
     ]);
     expect(await t.store.count()).toBe(1500);
+    expect((await t.store.get('openreview:Or001234xQ'))!.status).toBe('Rejected');
     const again = await ingest([path], { batchSize: 400 });
     expect(counts(again)).toEqual({ added: 0, updated: 0, unchanged: 1500, merged: 0, rejected: 0, apart: 0 });
   });

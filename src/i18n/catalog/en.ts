@@ -83,6 +83,27 @@ export const en = {
   'paper.link.doi': 'DOI',
   'paper.tldr': 'TL;DR: {tldr}',
 
+  // ── Statuses (src/papers/status.ts): the store keeps the English word, a card shows these ──
+  'status.oral': 'Oral',
+  'status.spotlight': 'Spotlight',
+  'status.poster': 'Poster',
+  'status.accepted': 'Accepted',
+  'status.underReview': 'Under review',
+  'status.rejected': 'Rejected',
+  'status.deskRejected': 'Desk rejected',
+  'status.withdrawn': 'Withdrawn',
+  'status.workshop': 'Workshop',
+  'status.oralWorkshop': 'Workshop oral',
+  'status.posterWorkshop': 'Workshop poster',
+  'status.main': 'Main conference',
+  'status.long': 'Long paper',
+  'status.short': 'Short paper',
+  'status.findings': 'Findings',
+  'status.industry': 'Industry track',
+  'status.demonstrations': 'System demonstration',
+  'status.technical': 'Technical track',
+  'status.technicalPaper': 'Technical paper',
+  'status.togPaper': 'TOG paper',
 
   // ── Papers the library lacks, looked up by id or link ─────────────────────────────────────
   'lookup.fetched': 'Not in the library yet: fetched from {source} and added.',

@@ -80,6 +80,27 @@ export const zhCN: Catalog = {
   'paper.link.doi': 'DOI',
   'paper.tldr': '一句话总结：{tldr}',
 
+  // ── 论文状态（库中保存英文词，卡片上显示这些）──
+  'status.oral': '口头报告',
+  'status.spotlight': '亮点报告',
+  'status.poster': '海报',
+  'status.accepted': '已接收',
+  'status.underReview': '审稿中',
+  'status.rejected': '被拒稿',
+  'status.deskRejected': '直接拒稿',
+  'status.withdrawn': '已撤稿',
+  'status.workshop': '研讨会',
+  'status.oralWorkshop': '研讨会口头报告',
+  'status.posterWorkshop': '研讨会海报',
+  'status.main': '主会',
+  'status.long': '长文',
+  'status.short': '短文',
+  'status.findings': 'Findings',
+  'status.industry': '工业论文',
+  'status.demonstrations': '系统演示',
+  'status.technical': '技术论文',
+  'status.technicalPaper': '技术论文',
+  'status.togPaper': 'TOG 论文',
 
   // ── 库中没有的论文：按编号或链接查找 ──
   'lookup.fetched': '库中原本没有这篇论文：已从 {source} 获取并加入论文库。',

@@ -16,19 +16,22 @@ import type pg from 'pg';
 import type { Paper, PaperRecord } from '../../papers/model.js';
 import { refAlias, refoldTitleAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
 import { TEXT_VERSION } from '../../text.js';
+import { STATUS_VERSION } from '../../papers/status.js';
 import {
   INDEX_PAGE_ROWS,
+  STATUS_VERSION_KEY,
   TEXT_VERSION_KEY,
   type IndexRow,
   type PaperStore,
   type PaperWriter,
+  type StatusUpgrade,
   type StoredPaper,
   type TextUpgrade,
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
 import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
-import { decodedRow, realiasedRow, reclassified } from '../paperUpgrades.js';
+import { decodedRow, realiasedRow, reclassified, restatusedRow, statusRenames } from '../paperUpgrades.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -285,6 +288,31 @@ export class PgPaperStore implements PaperStore {
         result.shared = shared.size;
       }
       return result;
+    });
+  }
+
+  async upgradeStatuses(): Promise<StatusUpgrade | undefined> {
+    const stored = await this.getMeta(STATUS_VERSION_KEY);
+    if (stored !== undefined && Number(stored) >= STATUS_VERSION) return undefined;
+    return this.db.transaction(async (client) => {
+      await lockGeneration(client);
+      // Read again under the lock: another instance starting at the same time may have done it.
+      const now = (await client.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [STATUS_VERSION_KEY])).rows[0]?.value;
+      if (now !== undefined && Number(now) >= STATUS_VERSION) return undefined;
+      await setMeta(client, STATUS_VERSION_KEY, String(STATUS_VERSION));
+      const { rows: counts } = await client.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM papers GROUP BY status ORDER BY n DESC, status');
+      const renamed = statusRenames(counts.map((c) => [c.status, c.n] as const));
+      if (renamed.length === 0) return undefined;
+      const { rows } = await client.query<PaperRow>('SELECT * FROM papers WHERE status = ANY($1::text[]) ORDER BY doc', [renamed.map(([from]) => from)]);
+      const changes = rows.map((row) => ({ doc: row.doc, change: restatusedRow(row)! }));
+      const gen = await nextGeneration(client);
+      await client.query(
+        `UPDATE papers p SET status = u.status, content_hash = u.hash, gen = $4
+         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(doc, status, hash) WHERE p.doc = u.doc`,
+        [changes.map((c) => c.doc), changes.map((c) => c.change.status), changes.map((c) => c.change.contentHash), gen],
+      );
+      await client.query('SELECT pg_notify($1, $2)', [PAPERS_CHANNEL, String(gen)]);
+      return { from: Number(now ?? 0), to: STATUS_VERSION, papers: changes.length, renamed };
     });
   }
 

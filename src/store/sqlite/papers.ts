@@ -9,19 +9,22 @@
 import type { Paper, PaperRecord } from '../../papers/model.js';
 import { refAlias, refoldTitleAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
 import { TEXT_VERSION } from '../../text.js';
+import { STATUS_VERSION } from '../../papers/status.js';
 import {
   INDEX_PAGE_ROWS,
+  STATUS_VERSION_KEY,
   TEXT_VERSION_KEY,
   type IndexRow,
   type PaperStore,
   type PaperWriter,
+  type StatusUpgrade,
   type StoredPaper,
   type TextUpgrade,
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
 import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
-import { decodedRow, realiasedRow, reclassified } from '../paperUpgrades.js';
+import { decodedRow, realiasedRow, reclassified, restatusedRow, statusRenames } from '../paperUpgrades.js';
 import type { Db } from './db.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -224,6 +227,24 @@ export class SqlitePaperStore implements PaperStore {
       result.shared = shared.size;
       this.stmts.setMeta.run(TEXT_VERSION_KEY, String(TEXT_VERSION));
       return result;
+    });
+  }
+
+  async upgradeStatuses(): Promise<StatusUpgrade | undefined> {
+    const stored = await this.getMeta(STATUS_VERSION_KEY);
+    if (stored !== undefined && Number(stored) >= STATUS_VERSION) return undefined;
+    const select = this.db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE status IN (SELECT value FROM json_each(?)) ORDER BY doc');
+    const update = this.db.prepare<[string, string, number, number]>('UPDATE papers SET status = ?, content_hash = ?, gen = ? WHERE doc = ?');
+    return this.write(async () => {
+      const renamed = statusRenames(await this.statusCounts());
+      this.stmts.setMeta.run(STATUS_VERSION_KEY, String(STATUS_VERSION));
+      if (renamed.length === 0) return undefined;
+      // Read first: SQLite cannot write to the table a statement is still reading.
+      const changes = select.all(JSON.stringify(renamed.map(([from]) => from))).map((row) => ({ doc: row.doc, change: restatusedRow(row)! }));
+      const gen = this.generationNow() + 1;
+      this.stmts.setMeta.run('generation', String(gen));
+      for (const { doc, change } of changes) update.run(change.status, change.contentHash, gen, doc);
+      return { from: Number(stored ?? 0), to: STATUS_VERSION, papers: changes.length, renamed };
     });
   }
 
