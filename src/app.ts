@@ -204,8 +204,9 @@ export function chineseDictionary(taxonomy: Taxonomy): Dictionary {
 
 /**
  * Brings a library in DATA_DIR up to what this version reads, before anything reads or writes
- * it: text and title aliases in the current normalization (once, after an upgrade, logged),
- * then topics for the current taxonomy. Returns how many papers' topics the taxonomy changed.
+ * it: text and title aliases in the current normalization and statuses in the current
+ * vocabulary (once, after an upgrade, logged), then topics for the current taxonomy. Returns
+ * how many papers' topics the taxonomy changed.
  */
 export async function ensureLibraryCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }, log: Logger): Promise<number> {
   const upgrade = await store.upgradeText(topics.classify);
@@ -216,6 +217,11 @@ export async function ensureLibraryCurrent(store: PaperStore, topics: { taxonomy
         `${upgrade.aliases} title aliases recomputed` +
         (upgrade.shared > 0 ? `, ${upgrade.shared} of them already another paper's (kept with it)` : ''),
     );
+  }
+  const statuses = await store.upgradeStatuses();
+  if (statuses) {
+    const renamed = statuses.renamed.map(([from, to, n]) => `${from} → ${to} (${n})`).join(', ');
+    log.info(statuses, `library statuses put in one vocabulary: ${statuses.papers} papers, ${renamed}`);
   }
   return ensureTopicsCurrent(store, topics);
 }

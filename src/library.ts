@@ -9,6 +9,7 @@ import { UserError } from './errors.js';
 import { silentObserver, type Observer } from './observer.js';
 import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
+import { statusKey } from './papers/status.js';
 import type { LinkKind, PaperCard, PaperLink } from './reply.js';
 import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, type Suggestion } from './search/engine.js';
 import { catchUp, catchUpNow, damagedLine, isStale, loadSnapshot, mergeThreshold, openIndex, snapshotGeneration, type IndexSource } from './search/indexFile.js';
@@ -373,9 +374,9 @@ export class Library {
 
   /**
    * A paper as a card: a snippet of its abstract around `words` for a result list, or with
-   * `detail` its whole abstract (after the authors' TL;DR, where the venue has one). Topic labels
-   * and link names are in the language of `messages` (English by default); the paper's own text
-   * is as published.
+   * `detail` its whole abstract (after the authors' TL;DR, where the venue has one). Its status,
+   * topic labels and link names are in the language of `messages` (English by default); the
+   * paper's own text is as published.
    */
   card(paper: Paper, doc: number, options: { words?: readonly MatchedWord[]; detail?: boolean; position?: number; messages?: Messages } = {}): PaperCard {
     const m = options.messages ?? messagesFor();
@@ -389,7 +390,7 @@ export class Library {
       authors: paper.authors,
       venue: paper.venue,
       year: paper.year,
-      status: paper.status,
+      status: statusText(paper.status, m),
       topics: paper.topics.flatMap((id) => {
         const topic = this.taxonomy.byId(id);
         return topic ? [this.taxonomy.label(topic, m.dataLocale)] : [];
@@ -557,4 +558,10 @@ export function paperLinks(paper: Pick<Paper, 'links' | 'externalIds'>): PaperLi
     out.push({ kind, label: english.t(`paper.link.${kind}`), url });
   }
   return out;
+}
+
+/** A stored status in the reader's language; one outside the vocabulary (a venue's own track name) as stored. */
+function statusText(status: string, m: Messages): string {
+  const key = statusKey(status);
+  return key ? m.t(key) : status;
 }

@@ -3,6 +3,7 @@
  * index up to date. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
  * already read and being prepared); running the same command again finishes the job.
  */
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
@@ -10,6 +11,7 @@ import type { Messages } from '../../src/i18n/index.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { createProgressBar, renderProgressLine } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
+import { DETAILS_FILE_NAME, DetailsFile } from '../../src/ingest/details.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
 import { openStores } from '../../src/store/open.js';
@@ -27,6 +29,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
   const store = stores.papers;
   const stop = abortOnSignal(m.t('cli.stopping.batch'));
   let preparer: PrepareThread | undefined;
+  const details = new DetailsFile(join(config.dataDir, DETAILS_FILE_NAME), m);
   try {
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
@@ -48,11 +51,12 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
       },
       signal: stop.signal,
       userAgent: config.userAgent,
+      details,
     });
     bar.done();
     await preparer?.close();
     const ingestSeconds = (performance.now() - started) / 1000;
-    process.stdout.write(`${formatSummary(summary, m)}\n`);
+    process.stdout.write(`${formatSummary(summary, { messages: m, detailsFile: details.close() })}\n`);
     const indexStarted = performance.now();
     // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
     if (indexing) await (await indexing).finish();
@@ -60,9 +64,10 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     const papers = await store.count();
     process.stdout.write(`${m.t('cli.libraryTimed', { papers, dir: config.dataDir, importSeconds: ingestSeconds, indexSeconds })}\n`);
-    const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
+    const wroteNothing = summary.added + summary.updated + summary.unchanged + summary.merged === 0;
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
+    details.close();
     await preparer?.close();
     stop.dispose();
     await stores.close();

@@ -199,9 +199,21 @@ describe('paperscout ingest <URL>', () => {
     const url = `${oai.base}/dumps/papers.jsonl.gz`;
     const first = await cli(['ingest', url]);
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/^29 records from 1 file: \d+ added, \d+ updated, \d+ unchanged, 0 rejected/);
+    expect(first.out).toMatch(/^29 records from 1 file: 29 added, 0 updated, 0 unchanged, 0 duplicates merged, 0 rejected\n/);
     expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
     const again = await cli(['ingest', url]);
-    expect(again.out).toMatch(/^29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 rejected/);
+    expect(again.out).toMatch(/^29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 duplicates merged, 0 rejected\n/);
+  });
+
+  it('lists every rejected record past the first 20 in a details file the summary names', async () => {
+    const bad = `${Array.from({ length: 25 }, (_, i) => JSON.stringify({ title: '', id: i })).join('\n')}\n`;
+    oai.serve({ '/dumps/bad.jsonl': { headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(bad) } });
+    const url = `${oai.base}/dumps/bad.jsonl`;
+    const result = await cli(['ingest', url]);
+    const details = join(dataDir, 'ingest-details.txt');
+    expect(result.out).toContain(`\n  ${url}:20 [index 19]: title: title is empty\n  … and 5 more: all 25 are listed in ${details}\n`);
+    const lines = readFileSync(details, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(25);
+    expect(lines[24]).toBe(`${url}:25 [index 24]: title: title is empty`);
   });
 });

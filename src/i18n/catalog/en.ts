@@ -83,6 +83,28 @@ export const en = {
   'paper.link.doi': 'DOI',
   'paper.tldr': 'TL;DR: {tldr}',
 
+  // ── Statuses (src/papers/status.ts): the store keeps the English word, a card shows these ──
+  'status.oral': 'Oral',
+  'status.spotlight': 'Spotlight',
+  'status.poster': 'Poster',
+  'status.accepted': 'Accepted',
+  'status.underReview': 'Under review',
+  'status.rejected': 'Rejected',
+  'status.deskRejected': 'Desk rejected',
+  'status.withdrawn': 'Withdrawn',
+  'status.workshop': 'Workshop',
+  'status.oralWorkshop': 'Workshop oral',
+  'status.posterWorkshop': 'Workshop poster',
+  'status.main': 'Main conference',
+  'status.long': 'Long paper',
+  'status.short': 'Short paper',
+  'status.findings': 'Findings',
+  'status.industry': 'Industry track',
+  'status.demonstrations': 'System demonstration',
+  'status.technical': 'Technical track',
+  'status.technicalPaper': 'Technical paper',
+  'status.togPaper': 'TOG paper',
+
   // ── Papers the library lacks, looked up by id or link ─────────────────────────────────────
   'lookup.fetched': 'Not in the library yet: fetched from {source} and added.',
   'lookup.notFound.arxiv': 'No paper {id} found on arXiv. Check the id, or search by its title.',
@@ -343,17 +365,6 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.digest.never': 'never',
 
   // ── Reports of imports and syncs (the command line's output, and the bot's log) ──────────
-  // The counts an import's first line shows are the `ingest.count.<field>` messages, in this
-  // order, of the summary's numeric fields: a new count is one message here (and in each
-  // catalog). A count whose message comes out empty (`=0 {}`) is left out.
-  'ingest.summary': '{records, plural, one {# record} other {# records}} from {files, plural, one {# file} other {# files}}: {counts}',
-  'ingest.count.added': '{count, number} added',
-  'ingest.count.updated': '{count, number} updated',
-  'ingest.count.unchanged': '{count, number} unchanged',
-  'ingest.count.rejected': '{count, number} rejected',
-  'ingest.stopped': 'Stopped before the end: run the same command again to finish (what is in is kept).',
-  'ingest.reject': '{file}:{line} [index {index}]: {reason}',
-  'ingest.moreRejected': '… and {count, number} more',
   'sync.count.added': '{count, number} added',
   'sync.count.updated': '{count, number} updated',
   'sync.count.unchanged': '{count, number} unchanged',
@@ -404,6 +415,29 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'sync.openreview.skipped': 'page {page, number}, note {index} skipped: {reason}',
   'sync.openreview.skippedId': 'page {page, number}, note {index} ({id}) skipped: {reason}',
   'sync.openreview.failed': 'failed: {error}',
+
+  // ── paperscout ingest: the summary (src/ingest/summary.ts) and its details file ─────────────
+  'ingest.summary':
+    '{records, plural, one {# record} other {# records}} from {files, plural, one {# file} other {# files}}: {added, number} added, {updated, number} updated, ' +
+    '{unchanged, number} unchanged, {merged, plural, one {# duplicate} other {# duplicates}} merged, {rejected, number} rejected',
+  'ingest.stopped': 'Stopped before the end: run the same command again to finish (what is in is kept).',
+  'ingest.fileFailed': '{file}: {reason}',
+  'ingest.rejectLine': '{file}:{line} [index {index}]: {reason}',
+  'ingest.more': '… and {count, number} more',
+  'ingest.moreInFile': '… and {count, number} more: all {total, number} are listed in {file}',
+  'ingest.apart':
+    '{count, plural, one {Kept apart: # record shares an identifier with a paper it is not (another arXiv id, DOI or OpenReview id, or only a link in common), so it was not merged into that paper:} ' +
+    'other {Kept apart: # records share an identifier with a paper they are not (another arXiv id, DOI or OpenReview id, or only a link in common), so they were not merged into it:}}',
+  'ingest.apartGroup': '{alias}: {records, plural, one {# record, at} other {# records, the first at}} {file}:{line} [index {index}] ({why})',
+  'ingest.apartLine': '{file}:{line} [index {index}]: {alias} ({why})',
+  'ingest.apart.arxiv': 'not {paper}: another arXiv id',
+  'ingest.apart.doi': 'not {paper}: another DOI',
+  'ingest.apart.openreview': 'not {paper}: another OpenReview id',
+  'ingest.apart.title': 'not {paper}: another title',
+  'ingest.apart.shared': 'a link papers that differ share',
+  'ingest.apartMore': '… and {count, plural, one {# more record} other {# more records}} kept apart over other identifiers',
+  'ingest.apartMoreInFile': '… and {count, plural, one {# more record} other {# more records}} kept apart over other identifiers: every one is listed in {file}',
+  'ingest.apartLinks': 'A link that papers which differ share identifies none of them from now on: a record finds its paper by its other identifiers.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -80,6 +80,28 @@ export const zhCN: Catalog = {
   'paper.link.doi': 'DOI',
   'paper.tldr': '一句话总结：{tldr}',
 
+  // ── 论文状态（库中保存英文词，卡片上显示这些）──
+  'status.oral': '口头报告',
+  'status.spotlight': '亮点报告',
+  'status.poster': '海报',
+  'status.accepted': '已接收',
+  'status.underReview': '审稿中',
+  'status.rejected': '被拒稿',
+  'status.deskRejected': '直接拒稿',
+  'status.withdrawn': '已撤稿',
+  'status.workshop': '研讨会',
+  'status.oralWorkshop': '研讨会口头报告',
+  'status.posterWorkshop': '研讨会海报',
+  'status.main': '主会',
+  'status.long': '长文',
+  'status.short': '短文',
+  'status.findings': 'Findings',
+  'status.industry': '工业论文',
+  'status.demonstrations': '系统演示',
+  'status.technical': '技术论文',
+  'status.technicalPaper': '技术论文',
+  'status.togPaper': 'TOG 论文',
+
   // ── 库中没有的论文：按编号或链接查找 ──
   'lookup.fetched': '库中原本没有这篇论文：已从 {source} 获取并加入论文库。',
   'lookup.notFound.arxiv': '在 arXiv 上没有找到论文 {id}。请检查编号，或按标题检索。',
@@ -339,14 +361,6 @@ export const zhCN: Catalog = {
   'cli.digest.never': '从未',
 
   // ── 导入与同步的报告 ──
-  'ingest.summary': '{files, plural, other {#}} 个文件中的 {records, plural, other {#}} 条记录：{counts}',
-  'ingest.count.added': '新增 {count, number}',
-  'ingest.count.updated': '更新 {count, number}',
-  'ingest.count.unchanged': '未变 {count, number}',
-  'ingest.count.rejected': '拒收 {count, number}',
-  'ingest.stopped': '没有完成就停止了：再运行一次同样的命令即可完成（已导入的会保留）。',
-  'ingest.reject': '{file}:{line} [第 {index} 条]：{reason}',
-  'ingest.moreRejected': '… 还有 {count, number} 条',
   'sync.count.added': '新增 {count, number}',
   'sync.count.updated': '更新 {count, number}',
   'sync.count.unchanged': '未变 {count, number}',
@@ -397,4 +411,26 @@ export const zhCN: Catalog = {
   'sync.openreview.skipped': '跳过了第 {page, number} 页第 {index} 条：{reason}',
   'sync.openreview.skippedId': '跳过了第 {page, number} 页第 {index} 条（{id}）：{reason}',
   'sync.openreview.failed': '失败：{error}',
+
+  // ── paperscout ingest：导入摘要及其明细文件 ──
+  'ingest.summary':
+    '{files, plural, other {# 个文件}}中的 {records, plural, other {# 条记录}}：新增 {added, number}，更新 {updated, number}，未变 {unchanged, number}，' +
+    '合并重复 {merged, plural, other {# 条}}，拒收 {rejected, number}',
+  'ingest.stopped': '导入在结束前停止：再次运行同一命令即可完成（已导入的内容会保留）。',
+  'ingest.fileFailed': '{file}：{reason}',
+  'ingest.rejectLine': '{file}:{line} [第 {index} 条]：{reason}',
+  'ingest.more': '…… 另有 {count, number} 条',
+  'ingest.moreInFile': '…… 另有 {count, number} 条：全部 {total, number} 条见 {file}',
+  'ingest.apart':
+    '分开保存：{count, plural, other {# 条记录}}与某篇论文共用一个标识，但并非同一篇（arXiv 编号、DOI 或 OpenReview 编号不同，或只共用一个链接），因此没有并入该论文：',
+  'ingest.apartGroup': '{alias}：{records, plural, other {# 条记录}}，第一条在 {file}:{line} [第 {index} 条]（{why}）',
+  'ingest.apartLine': '{file}:{line} [第 {index} 条]：{alias}（{why}）',
+  'ingest.apart.arxiv': '不是 {paper}：arXiv 编号不同',
+  'ingest.apart.doi': '不是 {paper}：DOI 不同',
+  'ingest.apart.openreview': '不是 {paper}：OpenReview 编号不同',
+  'ingest.apart.title': '不是 {paper}：标题不同',
+  'ingest.apart.shared': '多篇不同论文共用的链接',
+  'ingest.apartMore': '…… 另有 {count, plural, other {# 条记录}}因其他标识分开保存',
+  'ingest.apartMoreInFile': '…… 另有 {count, plural, other {# 条记录}}因其他标识分开保存：每一条都见 {file}',
+  'ingest.apartLinks': '多篇不同论文共用的链接从此不再指向其中任何一篇：记录会按其他标识找到自己的论文。',
 };

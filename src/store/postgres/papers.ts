@@ -16,18 +16,22 @@ import type pg from 'pg';
 import type { Paper, PaperRecord } from '../../papers/model.js';
 import { refAlias, refoldTitleAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
 import { TEXT_VERSION } from '../../text.js';
+import { STATUS_VERSION } from '../../papers/status.js';
 import {
   INDEX_PAGE_ROWS,
+  STATUS_VERSION_KEY,
   TEXT_VERSION_KEY,
   type IndexRow,
   type PaperStore,
   type PaperWriter,
+  type StatusUpgrade,
   type StoredPaper,
   type TextUpgrade,
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { decodedRow, realiasedRow, reclassified, restatusedRow, statusRenames } from '../paperUpgrades.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -77,7 +81,7 @@ const TYPES: Record<(typeof COLUMNS)[number], string> = {
 };
 const UNNEST = `unnest(${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c]}[]`).join(', ')}) AS u(${COLUMNS.join(', ')})`;
 const GEN = `$${COLUMNS.length + 1}`;
-const INSERT = `INSERT INTO papers (${COLUMNS.join(', ')}, gen) SELECT ${COLUMNS.join(', ')}, ${GEN} FROM ${UNNEST} ON CONFLICT (id) DO NOTHING RETURNING id`;
+const INSERT = `INSERT INTO papers (${COLUMNS.join(', ')}, gen) SELECT ${COLUMNS.join(', ')}, ${GEN} FROM ${UNNEST} ON CONFLICT (id) DO NOTHING RETURNING id, doc`;
 const UPDATE = `UPDATE papers p SET ${COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen')
   .map((c) => `${c} = u.${c}`)
   .join(', ')}, gen = ${GEN} FROM ${UNNEST} WHERE p.id = u.id`;
@@ -287,6 +291,31 @@ export class PgPaperStore implements PaperStore {
     });
   }
 
+  async upgradeStatuses(): Promise<StatusUpgrade | undefined> {
+    const stored = await this.getMeta(STATUS_VERSION_KEY);
+    if (stored !== undefined && Number(stored) >= STATUS_VERSION) return undefined;
+    return this.db.transaction(async (client) => {
+      await lockGeneration(client);
+      // Read again under the lock: another instance starting at the same time may have done it.
+      const now = (await client.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [STATUS_VERSION_KEY])).rows[0]?.value;
+      if (now !== undefined && Number(now) >= STATUS_VERSION) return undefined;
+      await setMeta(client, STATUS_VERSION_KEY, String(STATUS_VERSION));
+      const { rows: counts } = await client.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM papers GROUP BY status ORDER BY n DESC, status');
+      const renamed = statusRenames(counts.map((c) => [c.status, c.n] as const));
+      if (renamed.length === 0) return undefined;
+      const { rows } = await client.query<PaperRow>('SELECT * FROM papers WHERE status = ANY($1::text[]) ORDER BY doc', [renamed.map(([from]) => from)]);
+      const changes = rows.map((row) => ({ doc: row.doc, change: restatusedRow(row)! }));
+      const gen = await nextGeneration(client);
+      await client.query(
+        `UPDATE papers p SET status = u.status, content_hash = u.hash, gen = $4
+         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(doc, status, hash) WHERE p.doc = u.doc`,
+        [changes.map((c) => c.doc), changes.map((c) => c.change.status), changes.map((c) => c.change.contentHash), gen],
+      );
+      await client.query('SELECT pg_notify($1, $2)', [PAPERS_CHANNEL, String(gen)]);
+      return { from: Number(now ?? 0), to: STATUS_VERSION, papers: changes.length, renamed };
+    });
+  }
+
   async *rowsForIndex(): AsyncIterable<IndexRow> {
     for (let after = 0; ; ) {
       const { rows } = await this.db.query<PaperRow>(`SELECT ${INDEX_COLUMNS} FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
@@ -365,13 +394,14 @@ async function upsertBatch(client: Query, records: readonly PaperRecord[], optio
   if (plan.inserts.length + plan.updates.length > 0) {
     const gen = await generation();
     if (plan.inserts.length > 0) {
-      const inserted = new Set((await client.query<{ id: string }>(INSERT, [...columnArrays(plan.inserts), gen])).rows.map((r) => r.id));
+      const inserted = new Map((await client.query<{ id: string; doc: number }>(INSERT, [...columnArrays(plan.inserts), gen])).rows.map((r) => [r.id, r.doc]));
       // Another writer took an id between the read and the write: that record is refused.
       if (inserted.size < plan.inserts.length) {
         for (const [i, result] of results.entries()) {
           if ('outcome' in result && result.outcome === 'added' && !inserted.has(result.id)) results[i] = { refused: `another paper took the id ${result.id} meanwhile; import it again` };
         }
       }
+      settleDocs(results, inserted);
     }
     if (plan.updates.length > 0) await client.query(UPDATE, [...columnArrays(plan.updates), gen]);
   }
@@ -380,6 +410,14 @@ async function upsertBatch(client: Query, records: readonly PaperRecord[], optio
       plan.aliases.map((a) => a[0]),
       plan.aliases.map((a) => a[1]),
     ]);
+  }
+  if (plan.refiled.length > 0) {
+    // One filing per alias, the last (a later record of the batch may file an alias again).
+    const last = new Map(plan.refiled);
+    await client.query(
+      'INSERT INTO paper_aliases (alias, paper_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (alias) DO UPDATE SET paper_id = excluded.paper_id',
+      [[...last.keys()], [...last.values()]],
+    );
   }
   return results;
 }

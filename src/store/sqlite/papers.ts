@@ -9,18 +9,22 @@
 import type { Paper, PaperRecord } from '../../papers/model.js';
 import { refAlias, refoldTitleAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
 import { TEXT_VERSION } from '../../text.js';
+import { STATUS_VERSION } from '../../papers/status.js';
 import {
   INDEX_PAGE_ROWS,
+  STATUS_VERSION_KEY,
   TEXT_VERSION_KEY,
   type IndexRow,
   type PaperStore,
   type PaperWriter,
+  type StatusUpgrade,
   type StoredPaper,
   type TextUpgrade,
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { decodedRow, realiasedRow, reclassified, restatusedRow, statusRenames } from '../paperUpgrades.js';
 import type { Db } from './db.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -43,6 +47,7 @@ export class SqlitePaperStore implements PaperStore {
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
       aliasOwners: db.prepare<[string], { alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))'),
       insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
+      fileAlias: db.prepare<[string, string]>('INSERT INTO paper_aliases (alias, paper_id) VALUES (?, ?) ON CONFLICT(alias) DO UPDATE SET paper_id = excluded.paper_id'),
       insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
         labels, links, external_ids, published, tldr, source, content_hash, first_seen, updated_at, gen)
         VALUES (@id, @title, @authors, @abstract, @venue, @year, @status, @topics, @keywords, @labels, @links,
@@ -225,6 +230,24 @@ export class SqlitePaperStore implements PaperStore {
     });
   }
 
+  async upgradeStatuses(): Promise<StatusUpgrade | undefined> {
+    const stored = await this.getMeta(STATUS_VERSION_KEY);
+    if (stored !== undefined && Number(stored) >= STATUS_VERSION) return undefined;
+    const select = this.db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE status IN (SELECT value FROM json_each(?)) ORDER BY doc');
+    const update = this.db.prepare<[string, string, number, number]>('UPDATE papers SET status = ?, content_hash = ?, gen = ? WHERE doc = ?');
+    return this.write(async () => {
+      const renamed = statusRenames(await this.statusCounts());
+      this.stmts.setMeta.run(STATUS_VERSION_KEY, String(STATUS_VERSION));
+      if (renamed.length === 0) return undefined;
+      // Read first: SQLite cannot write to the table a statement is still reading.
+      const changes = select.all(JSON.stringify(renamed.map(([from]) => from))).map((row) => ({ doc: row.doc, change: restatusedRow(row)! }));
+      const gen = this.generationNow() + 1;
+      this.stmts.setMeta.run('generation', String(gen));
+      for (const { doc, change } of changes) update.run(change.status, change.contentHash, gen, doc);
+      return { from: Number(stored ?? 0), to: STATUS_VERSION, papers: changes.length, renamed };
+    });
+  }
+
   async *rowsForIndex(): AsyncIterable<IndexRow> {
     // Pages, not one open cursor: the connection stays free for others between them.
     for (let after = 0; ; ) {
@@ -303,12 +326,15 @@ export class SqlitePaperStore implements PaperStore {
     const plan = planUpserts(records, lookups.aliasLists, owners, rows, options);
     if (plan.inserts.length + plan.updates.length > 0) {
       const gen = generation();
+      const inserted = new Map<string, number>();
       // The plan's rows are this batch's own: `gen` is added to each, not spread into a copy
       // (which costs V8 ~6 µs a row; see toColumns).
-      for (const row of plan.inserts) this.stmts.insert.run(Object.assign(row, { gen }));
+      for (const row of plan.inserts) inserted.set(row.id, Number(this.stmts.insert.run(Object.assign(row, { gen })).lastInsertRowid));
       for (const row of plan.updates) this.stmts.update.run(Object.assign(row, { gen }));
+      settleDocs(plan.results, inserted);
     }
     for (const [alias, id] of plan.aliases) this.stmts.insertAlias.run(alias, id);
+    for (const [alias, id] of plan.refiled) this.stmts.fileAlias.run(alias, id);
     return plan.results;
   }
 }

@@ -137,7 +137,7 @@ describe("the terminal's language", () => {
     writeFileSync(file, '{"title":"A Fine Paper About Wombats","authors":["Ann Lee"]}\n{"title":"","authors":[]}\n');
     const ingest = cli(['ingest', file], CHINESE);
     expect(ingest.code).toBe(0);
-    expect(ingest.out).toContain('1 个文件中的 2 条记录：新增 1；更新 0；未变 0；拒收 1\n');
+    expect(ingest.out).toContain('1 个文件中的 2 条记录：新增 1，更新 0，未变 0，合并重复 0 条，拒收 1\n');
     expect(ingest.out).toMatch(/one\.jsonl:2 \[第 1 条\]：title/);
     expect(ingest.out).toMatch(/^论文库：.+ 中共 30 篇论文（导入 \d+\.\d 秒，搜索索引 \d+\.\d 秒）$/m);
     const stats = cli(['stats'], CHINESE);

@@ -31,7 +31,7 @@ export interface Instance {
   seenEvents: SeenEvents;
   jobs: JobLeases;
   harvests: HarvestStore;
-  /** Files what is filed under title alias `from` under `to` instead, as an older version's key (for upgrade tests). */
+  /** Files what is filed under alias `from` under `to` instead, as an older version filed it (for tests of libraries it wrote). */
   renameAlias(from: string, to: string): Promise<void>;
   close(): Promise<void>;
 }
