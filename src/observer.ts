@@ -4,7 +4,7 @@
  * interface; the front end that serves metrics implements it (adapters/ops), so nothing in src/
  * knows about Prometheus.
  */
-import type { Platform } from './commands/types.js';
+import type { Platform } from './platform.js';
 
 /** How a command ended: a reply, a {@link UserError} shown to the user, a write refused because another process held the lock, or a failure of ours. */
 export type CommandOutcome = 'ok' | 'user_error' | 'busy' | 'error';

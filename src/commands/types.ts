@@ -10,8 +10,9 @@ import type { StateStore } from '../store/states.js';
 import type { DigestStore } from '../digest/store.js';
 import type { PaperLookup } from '../sources/lookup.js';
 import type { Messages } from '../i18n/index.js';
+import type { Platform } from '../platform.js';
 
-export type Platform = 'discord' | 'slack' | 'terminal';
+export type { Platform };
 
 /**
  * What kind of conversation a command runs in: a channel of a server or workspace (threads
