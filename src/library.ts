@@ -7,7 +7,6 @@ import type { Logger } from 'pino';
 import { messages as messagesFor, msg, readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
 import { UserError } from './errors.js';
 import { silentObserver, type Observer } from './observer.js';
-import { parsePaperRef } from './papers/ids.js';
 import type { Paper } from './papers/model.js';
 import { statusKey } from './papers/status.js';
 import type { LinkKind, PaperCard, PaperLink } from './reply.js';
@@ -15,6 +14,7 @@ import { SearchEngine, type MatchedWord, type SearchOptions, type SearchResult, 
 import { catchUp, catchUpNow, damagedLine, isStale, loadSnapshot, mergeThreshold, openIndex, snapshotGeneration, type IndexSource } from './search/indexFile.js';
 import { IndexView } from './search/index/view.js';
 import { verifySnapshot } from './search/index/format.js';
+import { searchWithRefs } from './search/refs.js';
 import { buildSnippet } from './search/snippet.js';
 import type { PaperStore, StoredPaper } from './store/papers.js';
 import { STOPWORDS, tokenize } from './text.js';
@@ -295,7 +295,7 @@ export class Library {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const started = performance.now();
     const reading = this.readQuery(query);
-    const found = await this.engine_.search(reading.query, options);
+    const found = await searchWithRefs(this.engine_, this.store, reading.query, options);
     const result = reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found;
     (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
     return result;
@@ -312,16 +312,6 @@ export class Library {
   /** Title suggestions for an autocomplete box (at most 25; none while there is no index). */
   suggest(prefix: string, limit = 25): Suggestion[] {
     return this.engine?.suggest(prefix, limit) ?? [];
-  }
-
-  /**
-   * The paper a link or identifier names (arXiv abs/pdf, doi.org, OpenReview, or one of the
-   * paper's own page or pdf URLs), for link unfurls.
-   * @example (await library.findByLink('https://arxiv.org/abs/1706.03762v5'))?.paper.title
-   */
-  async findByLink(link: string): Promise<StoredPaper | undefined> {
-    const ref = parsePaperRef(link);
-    return ref && this.store.findByRef(ref);
   }
 
   /** A paper by id, with its document number (the handle cards and buttons use). */
@@ -514,10 +504,6 @@ export class Library {
   private createEngine(view: IndexView): SearchEngine {
     const store = this.store;
     return new SearchEngine(view, {
-      lookupRef: async (ref) => {
-        const found = await store.findByRef(ref);
-        return found && { storeDoc: found.doc, id: found.paper.id, title: found.paper.title };
-      },
       lookupAbstracts: (docs) => store.abstractsOf(docs),
       resolveTopic: (name) => {
         const found = this.topics.resolve(name);

@@ -110,7 +110,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     bolt.use(oncePerEvent(app.seenEvents, app.now, log));
     registerCommands(bolt, app);
     registerActions(bolt, app, log);
-    registerEvents(bolt, app, log);
+    registerEvents(bolt, app);
     bolt.error(async (err) => {
       log.error({ err }, 'Slack request failed after it was acknowledged');
     });

@@ -10,8 +10,7 @@ import { action, type Block, type Button, type PaperCard, type Reply } from '../
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import { loadSearch, saveSearch, type SearchState } from '../search/state.js';
 import type { CommandContext } from './types.js';
-import type { PaperRef } from '../papers/ids.js';
-import type { PaperLookup } from '../sources/lookup.js';
+import type { LookupOutcome } from '../sources/lookup.js';
 import { shorten } from '../text.js';
 
 export { shorten };
@@ -93,12 +92,11 @@ export async function showPaper(ctx: CommandContext, doc: number, back?: { state
 }
 
 /**
- * A paper the library lacked, fetched by `lookup`: shown like any other, with a note that it was
+ * A paper the library lacked, as the lookup ended: shown like any other, with a note that it was
  * just added; or a private line saying why it could not be.
- * @example await showLookedUp(ctx, ctx.lookup, { kind: 'arxiv', id: '1706.03762' })
+ * @example await showLookedUp(ctx, await ctx.lookup.find({ kind: 'arxiv', id: '1706.03762' }))
  */
-export async function showLookedUp(ctx: CommandContext, lookup: PaperLookup, ref: PaperRef): Promise<Reply> {
-  const outcome = await lookup.find(ref);
+export async function showLookedUp(ctx: CommandContext, outcome: LookupOutcome): Promise<Reply> {
   const m = ctx.i18n;
   if (outcome.kind !== 'found') {
     const text = m.text(outcome.message);

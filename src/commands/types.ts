@@ -105,6 +105,11 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
   permission?: 'manage-channel';
   /** Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). */
   actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
+  /**
+   * Answers a link shared in a conversation (a Slack unfurl) with a compact reply (`/paper`: the
+   * card of the paper it names), or undefined when the link is none of this command's business.
+   */
+  unfurl?(ctx: CommandContext, link: string): Promise<Reply | undefined>;
 }
 
 export interface Subcommand<S extends OptionsSchema = OptionsSchema> {
