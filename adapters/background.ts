@@ -104,11 +104,11 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   };
   const loadOrRebuild = async (): Promise<void> => {
     const started = performance.now();
-    if (await app.library.refresh({ rebuild: false })) {
+    if (await app.library.refresh()) {
       log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
       return;
     }
-    if (await reindexInChild(app, stopping.signal)) await app.library.refresh({ rebuild: false });
+    if (await reindexInChild(app, stopping.signal)) await app.library.refresh();
     if (app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
   };
   const mergeInChild = async (): Promise<void> => {

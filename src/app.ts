@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
 import { silentObserver, type Observer } from './observer.js';
+import { rebuildElsewhere, rebuildHere } from './search/rebuildPolicy.js';
 import { openMemoryPaperStore, openStores, type Stores } from './store/open.js';
 import type { JobLeases } from './store/jobs.js';
 import { TEXT_VERSION_KEY, type PaperStore } from './store/papers.js';
@@ -76,8 +77,8 @@ export interface OpenAppOptions {
   /**
    * The bot serving many users (`npm start` with Discord or Slack): once open, it waits only
    * briefly for another process's write lock, and it never rebuilds the search
-   * index itself (a child process does; see adapters/background.ts). Default false: a batch
-   * tool that may wait and rebuild.
+   * index itself (`rebuildElsewhere`: a child process does; see adapters/background.ts). Default
+   * false: a batch tool that may wait and rebuild.
    */
   serving?: boolean;
   /** Hears of commands and searches (the metrics of `npm start`); silent by default. */
@@ -134,7 +135,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
       dictionary: chineseDictionary(taxonomy),
       ...(demo ? {} : { indexPath: config.indexPath }),
-      rebuild: options.serving ? 'elsewhere' : readOnly ? 'memory' : 'inline',
+      rebuild: options.serving ? rebuildElsewhere : rebuildHere({ save: !readOnly }),
       log,
       observer: options.observer ?? silentObserver,
     });

@@ -10,7 +10,7 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
-import { paperLinks } from '../../src/library.js';
+import { paperLinks } from '../../src/papers/cards.js';
 import { SetupError, UserError } from '../../src/errors.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';

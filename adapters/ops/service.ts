@@ -89,7 +89,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
       startedAt,
       stopping,
       adapters: supervisor.status(),
-      library: { loaded: app.library.loaded, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.library.knownStoreGeneration, demo: app.demo },
+      library: { loaded: app.library.ready, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.library.knownStoreGeneration, demo: app.demo },
       digests: { scheduler: app.config.digestScheduler, ...(lastDigestRun && { lastRun: lastDigestRun }) },
       sync: { scheduled: !app.demo, ...lastSyncAt, ...(lastSyncRun && { lastRun: lastSyncRun }) },
     };
