@@ -20,7 +20,7 @@ import { Cron } from 'croner';
 import type { App } from '../src/app.js';
 import { runDueDigests, type RunDueSummary } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
-import type { ChatPlatform } from '../src/digest/store.js';
+import type { ChatPlatform } from '../src/store/digests.js';
 import { fetchHttpGet } from '../src/sources/arxiv/client.js';
 import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
 import { fetchHttp } from '../src/sources/http.js';

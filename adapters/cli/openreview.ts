@@ -10,7 +10,7 @@ import { UserError } from '../../src/errors.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
 import { settleIndex } from '../../src/search/indexFile.js';
-import { systemClock } from '../../src/sources/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { fetchHttp } from '../../src/sources/http.js';
 import { formatOpenReviewSummary } from '../../src/sources/openreview/summary.js';
 import { syncOpenReview } from '../../src/sources/openreview/sync.js';

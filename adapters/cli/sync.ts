@@ -19,7 +19,7 @@ import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { harvestArxiv, type HarvestProgress } from '../../src/sources/arxiv/harvest.js';
 import { formatHarvestSummary, formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
-import { systemClock } from '../../src/sources/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { openStores } from '../../src/store/open.js';
 import { runOpenReviewSync } from './openreview.js';
 

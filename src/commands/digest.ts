@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { subscriptionLabel } from '../digest/compose.js';
 import { canonicalTimeZone, nextSlot, parseTimeOfDay } from '../digest/schedule.js';
-import { pausedReasonText, type ChatPlatform, type Subscription } from '../digest/store.js';
+import { pausedReasonText, type ChatPlatform, type Subscription } from '../store/digests.js';
 import { UserError } from '../errors.js';
 import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef } from '../papers/ids.js';

@@ -15,14 +15,14 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Library } from '../library.js';
-import { clockStartingAt, type Clock } from '../sources/clock.js';
+import { clockStartingAt, type Clock } from '../clock.js';
 import type { StateStore } from '../store/states.js';
 import { choosePapers, partCount } from './compose.js';
 import { deliverRun } from './deliver.js';
 import { LockWait } from './lockWait.js';
 import { latestSlot } from './schedule.js';
 import type { DigestSender } from './sender.js';
-import type { ChatPlatform, DigestStore, Lease, RunRef, Subscription } from './store.js';
+import type { ChatPlatform, DigestStore, Lease, RunRef, Subscription } from '../store/digests.js';
 
 /** Subscriptions worked on at once (posts are network-bound). */
 export const CONCURRENCY = 8;

@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { processAlive } from '../processes.js';
 import type { JobLeases } from '../store/jobs.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 
 /** How long a job's lease lasts without renewal; it is renewed every third of that. */
 export const JOB_LEASE_TTL_MS = 5 * 60_000;

@@ -15,7 +15,7 @@ import type { PaperStore, UpsertOptions } from '../store/papers.js';
 import { fetchApiPage } from './arxiv/api.js';
 import { ArxivClient } from './arxiv/client.js';
 import { entryToRecord } from './arxiv/record.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 import { FetchError, PoliteClient, fetchHttp, networkReason, type HttpRequest, type PoliteOptions } from './http.js';
 import { OpenAlexError, parseWork, workToRecord } from './openalex/work.js';
 import { OpenReviewClient } from './openreview/client.js';

@@ -2,8 +2,7 @@
  * Subscriptions and digest runs as both stores keep them: their rows, and the objects the
  * digest runner sees.
  */
-import type { DigestDays } from '../digest/schedule.js';
-import type { ChatPlatform, DigestRun, Lease, RunState, Subscription } from '../digest/store.js';
+import type { ChatPlatform, DigestDays, DigestRun, Lease, RunState, Subscription } from './digests.js';
 
 /** A subscription's row: booleans are 0/1 in SQLite, true/false in PostgreSQL. */
 export interface SubscriptionRow {

@@ -4,7 +4,7 @@ import { LEASE_TTL_MS, LOCK_WAIT_BUDGET_MS, runDueDigests, type DigestDeps } fro
 import { choosePapers, renderDigest } from '../../src/digest/compose.js';
 import { partId, RATE_LIMIT_WAIT_CAP_MS } from '../../src/digest/deliver.js';
 import { DeliveryError, type DigestPartId, type DigestSender } from '../../src/digest/sender.js';
-import { pausedReasonText, type Subscription } from '../../src/digest/store.js';
+import { pausedReasonText, type Subscription } from '../../src/store/digests.js';
 import { messages } from '../../src/i18n/index.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';

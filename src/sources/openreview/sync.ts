@@ -11,7 +11,7 @@ import type { PaperRecord } from '../../papers/model.js';
 import type { OpenReviewConfig } from '../../config.js';
 import type { HarvestStore } from '../../store/harvests.js';
 import type { PaperStore, UpsertOptions } from '../../store/papers.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { FetchError, type HttpRequest, type PoliteOptions } from '../http.js';
 import { OpenReviewClient } from './client.js';
 import { OpenReviewPageError, type NotesPage } from './notes.js';

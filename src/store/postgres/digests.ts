@@ -19,7 +19,7 @@ import type {
   RunPlan,
   RunRef,
   Subscription,
-} from '../../digest/store.js';
+} from '../digests.js';
 import { leaseUntil, toRun, toSubscription, type RunRow, type SubscriptionRow } from '../digestRows.js';
 import type pg from 'pg';
 import type { Postgres } from './connection.js';

@@ -18,7 +18,7 @@ import type {
   RunPlan,
   RunRef,
   Subscription,
-} from '../../digest/store.js';
+} from '../digests.js';
 import { leaseUntil, toRun, toSubscription, type RunRow, type SubscriptionRow } from '../digestRows.js';
 
 const RUN = 'subscription_id = @id AND slot = @slot';

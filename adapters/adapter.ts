@@ -4,7 +4,7 @@
  * says why with a {@link StartError}: the platform could not be reached (try again later) or it
  * refused the credentials (trying again cannot help).
  */
-import type { DigestSender } from './digest/sender.js';
+import type { DigestSender } from '../src/digest/sender.js';
 
 /** How a connected client is doing, by its own account. */
 export type ConnectionState = 'connected' | 'reconnecting';
