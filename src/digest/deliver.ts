@@ -14,7 +14,7 @@
  */
 import { messages as messagesFor, msg } from '../i18n/index.js';
 import { renderDigest, type DigestPart } from './compose.js';
-import { leaseFor, type Pass } from './runner.js';
+import { leaseFor, type Pass } from './pass.js';
 import { DeliveryError, type DigestPartId, type DigestSender, type LookupWindow } from './sender.js';
 import type { DigestRun, Subscription } from '../store/digests.js';
 

@@ -8,7 +8,8 @@
  */
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDueDigests, type RunDueSummary } from '../../src/digest/runner.js';
+import type { RunDueSummary } from '../../src/digest/pass.js';
+import { runDueDigests } from '../../src/digest/runner.js';
 import type { DigestSender } from '../../src/digest/sender.js';
 import { pausedReasonText } from '../../src/store/digests.js';
 import { messages } from '../../src/i18n/index.js';
