@@ -9,7 +9,7 @@ import { titleAuthorAlias, titleAuthorAliasAs } from '../papers/ids.js';
 import { canonicalStatus } from '../papers/status.js';
 import { isAscii } from '../text.js';
 import { toColumns, toPaper, type PaperRow } from './paperRecords.js';
-import type { UpsertOptions } from './papers.js';
+import type { PaperColumns, UpsertOptions } from './papers.js';
 
 /**
  * A paper's topics recomputed: the new topics and content hash, or undefined when they are the same.
@@ -42,7 +42,7 @@ export function realiasedRow(row: Pick<PaperRow, 'title' | 'authors'>, from: num
  * alias, or undefined when nothing needed decoding.
  * @example const decoded = decodedRow(row, classify);
  */
-export function decodedRow(row: Omit<PaperRow, 'doc'>, classify: UpsertOptions['classify']): { columns: ReturnType<typeof toColumns>; titleAlias: string | undefined } | undefined {
+export function decodedRow(row: Omit<PaperRow, 'doc'>, classify: UpsertOptions['classify']): { columns: PaperColumns; titleAlias: string | undefined } | undefined {
   const paper = toPaper(row);
   const title = decodeRecordText(paper.title);
   const authors = paper.authors.map(decodeRecordText);
