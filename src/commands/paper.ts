@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { MAX_QUERY_LENGTH } from '../search/query.js';
 import { parsePaperRef } from '../papers/ids.js';
-import { showLookedUp, showPage, showPaper, startSearch, shorten } from './results.js';
+import { shorten } from '../text.js';
+import { showLookedUp, showPage, showPaper, startSearch } from './results.js';
 import { MAX_CHOICE_LENGTH, defineCommand } from './types.js';
 
 /** The value an autocomplete choice submits: opens exactly that paper. */
