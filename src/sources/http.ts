@@ -8,6 +8,7 @@
  * without waiting.
  */
 import type { Logger } from 'pino';
+import { networkReason } from '../causes.js';
 import type { Clock } from '../clock.js';
 import { userAgent } from '../userAgent.js';
 
@@ -211,19 +212,6 @@ export class PoliteClient {
     const wait = this.lastRequestEnd + this.options.minIntervalMs - this.deps.clock.now().getTime();
     if (wait > 0) await this.deps.clock.sleep(wait, signal);
   }
-}
-
-/**
- * A failed fetch's cause in a few words: `ECONNREFUSED`, `timed out`, …
- * @example networkReason(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } })) // 'fetch failed (ECONNRESET)'
- */
-export function networkReason(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'timed out';
-    const code = (error.cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code;
-    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
-  }
-  return String(error);
 }
 
 /**
