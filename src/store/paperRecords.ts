@@ -10,26 +10,10 @@ import { standingOf, venueKey, type Paper, type PaperRecord } from '../papers/mo
 import { normalizeUrl, titleAuthorAlias } from '../papers/ids.js';
 import type { IndexRow, KeptApart, PaperColumns, PreparedRecord, StrongKind, UpsertOptions, UpsertResult } from './papers.js';
 
-/** A paper as both stores keep it: lists and maps as JSON text, times as ISO strings. */
-export interface PaperRow {
+/** A paper as both stores keep it: its columns, document number, source and first sighting (ISO time). */
+export interface PaperRow extends PaperColumns {
   doc: number;
-  id: string;
-  title: string;
-  authors: string;
-  abstract: string;
-  venue: string;
-  year: number | null;
-  status: string;
-  topics: string;
-  keywords: string;
-  labels: string;
-  links: string;
-  external_ids: string;
-  published: string | null;
-  /** The authors' TL;DR, where the venue has one (OpenReview). */
-  tldr: string | null;
   source: string;
-  content_hash: string;
   first_seen: string;
 }
 

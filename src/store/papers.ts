@@ -30,7 +30,7 @@ export interface KeptApart {
   differs?: StrongKind | 'title';
 }
 
-/** A paper's stored columns, as both stores write them (`toColumns` in paperRecords.ts): lists and maps as JSON text. */
+/** A paper's stored columns, as both stores write them (`toColumns` in paperRecords.ts): lists and maps as JSON text, times as ISO strings. */
 export interface PaperColumns {
   id: string;
   title: string;
@@ -45,6 +45,7 @@ export interface PaperColumns {
   links: string;
   external_ids: string;
   published: string | null;
+  /** The authors' TL;DR, where the venue has one (OpenReview). */
   tldr: string | null;
   /** Tells whether a merge changed anything. */
   content_hash: string;
