@@ -4,12 +4,13 @@
  * slot has come since the last complete one, sends one digest for it: after downtime, one
  * catch-up digest with everything missed, never one per missed day.
  *
- * One process per run: a run is sent only under its lease (see {@link DigestStore}), so two
+ * One process per run: a run is sent only under its lease (see `src/store/digests.ts`), so two
  * `npm start` on one DATA_DIR, or a cron tick while the previous `run-due` is still waiting out a
  * rate limit, never send the same run; a lease left by a process that died expires after
- * `LEASE_TTL_MS` (`pass.ts`) and is taken over. How each part is posted, and what a failure means, is
- * in `deliver.ts`. Another process's write lock is waited for, up to {@link LOCK_WAIT_BUDGET_MS}
- * for the whole pass (`lockWait.ts`); what is left then goes to the next pass, in one warning.
+ * `LEASE_TTL_MS` (`pass.ts`) and is taken over. How each part is posted, and what a failure means,
+ * is in `deliver.ts`. Another process's write lock is waited for, up to
+ * {@link LOCK_WAIT_BUDGET_MS} for the whole pass (`lockWait.ts`); what is left then goes to the
+ * next pass, in one warning.
  */
 import { clockStartingAt } from '../clock.js';
 import { processOwner } from '../processes.js';
