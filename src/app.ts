@@ -19,13 +19,13 @@ import { TEXT_VERSION_KEY, type PaperStore } from './store/papers.js';
 import { TEXT_VERSION } from './text.js';
 import type { SeenEvents } from './store/seenEvents.js';
 import type { StateStore } from './store/states.js';
-import type { DigestStore } from './digest/store.js';
+import type { DigestStore } from './store/digests.js';
 import { createDictionary, loadGlossary, messages, type Dictionary } from './i18n/index.js';
 import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
 import { seedPath } from './paths.js';
-import { systemClock, type Clock } from './sources/clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { UpstreamLookup, type PaperLookup } from './sources/lookup.js';
 
 /** The demo corpus a fresh clone searches until a real one is ingested. */

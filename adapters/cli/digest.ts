@@ -13,7 +13,7 @@ import { choosePapers, renderDigest, subscriptionLabel } from '../../src/digest/
 import { latestSlot, nextSlot } from '../../src/digest/schedule.js';
 import { runDueDigests } from '../../src/digest/runner.js';
 import type { DigestSender } from '../../src/digest/sender.js';
-import { pausedReasonText, type ChatPlatform, type Subscription } from '../../src/digest/store.js';
+import { pausedReasonText, type ChatPlatform, type Subscription } from '../../src/store/digests.js';
 import { UserError } from '../../src/errors.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { renderText } from '../terminal/render.js';

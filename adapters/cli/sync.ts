@@ -8,20 +8,17 @@
  */
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
-import { abortOnSignal } from './signals.js';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import type { Messages } from '../../src/i18n/index.js';
 import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
-import { settleIndex } from '../../src/search/indexFile.js';
 import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { harvestArxiv, type HarvestProgress } from '../../src/sources/arxiv/harvest.js';
 import { formatHarvestSummary, formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
-import { systemClock } from '../../src/sources/clock.js';
-import { openStores } from '../../src/store/open.js';
+import { systemClock } from '../../src/clock.js';
 import { runOpenReviewSync } from './openreview.js';
+import { syncExit, syncLibrary } from './syncLibrary.js';
 
 const CATEGORY = /^[a-z-]+(\.[A-Za-z-]+)?$/;
 
@@ -43,43 +40,26 @@ export async function runSync(args: string[], config: Config, log: Logger, m: Me
     throw bad.length > 0 ? new UserError('cli.badCategoriesNot', { bad: bad.map((c) => `"${c}"`).join(', ') }) : new UserError('cli.badCategories');
   }
   const range = dateRange(values.from, values.until, systemClock.now());
-  const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const stores = await openStores(config, { log });
-  const store = stores.papers;
-  const stop = abortOnSignal(m.t('cli.stopping.request'));
-  try {
-    const reclassified = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
+  return syncLibrary(config, log, m, async ({ stores, classify, signal }) => {
+    const store = stores.papers;
     const http = fetchHttpGet({ userAgent: config.userAgent, ...(range && { timeoutMs: 180_000 }) });
-    let changed: boolean;
-    let exit: number;
     if (range) {
       if (!config.contact) process.stderr.write(`${m.t('cli.sync.contactTip')}\n`);
       process.stderr.write(`${m.t('cli.sync.harvesting', { from: range.from, until: range.until ?? m.t('sync.oai.now') })}\n`);
       const bar = createProgressBar<HarvestProgress>(process.stderr, { render: (p, width) => harvestLine(p, width, m) });
       const summary = await harvestArxiv(
         { store, harvests: stores.harvests, jobs: stores.jobs, classify, oaiUrl: config.arxiv.oaiUrl, http, clock: systemClock, log },
-        { ...range, categories, signal: stop.signal, onProgress: (p) => bar.update(p) },
+        { ...range, categories, signal, onProgress: (p) => bar.update(p) },
       );
       bar.done();
       process.stdout.write(`${formatHarvestSummary(summary, m)}\n`);
-      changed = summary.changed;
-      exit = summary.aborted ? 130 : summary.sets.length > 0 && summary.failed.length === summary.sets.length ? 1 : 0;
-    } else {
-      if (categories.length > 1) process.stderr.write(`${m.t('cli.sync.categories', { count: categories.length })}\n`);
-      const summary = await syncArxiv({ store, classify, config: config.arxiv, http, clock: systemClock, log }, { categories, signal: stop.signal });
-      process.stdout.write(`${formatSyncSummary(summary, m)}\n`);
-      changed = summary.changed;
-      exit = summary.aborted ? 130 : summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
+      return { changed: summary.changed, exit: syncExit(summary, summary.sets.length) };
     }
-    if (changed || reclassified > 0) {
-      await settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-      process.stdout.write(`${m.t('cli.library', { papers: await store.count(), dir: config.dataDir })}\n`);
-    }
-    return exit;
-  } finally {
-    stop.dispose();
-    await stores.close();
-  }
+    if (categories.length > 1) process.stderr.write(`${m.t('cli.sync.categories', { count: categories.length })}\n`);
+    const summary = await syncArxiv({ store, classify, config: config.arxiv, http, clock: systemClock, log }, { categories, signal });
+    process.stdout.write(`${formatSyncSummary(summary, m)}\n`);
+    return { changed: summary.changed, exit: syncExit(summary, summary.categories.length) };
+  });
 }
 
 /**

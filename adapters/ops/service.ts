@@ -8,9 +8,9 @@
 import type { App } from '../../src/app.js';
 import type { DiscordConfig, SlackConfig } from '../../src/config.js';
 import type { DigestSender } from '../../src/digest/sender.js';
-import type { ChatPlatform } from '../../src/digest/store.js';
+import type { ChatPlatform } from '../../src/store/digests.js';
 import { lastSyncKey } from '../../src/sources/arxiv/sync.js';
-import { systemClock, type Clock } from '../../src/sources/clock.js';
+import { systemClock, type Clock } from '../../src/clock.js';
 import { startBackgroundJobs, type BackgroundJobs } from '../background.js';
 import { healthReport, readiness, type DigestRunHealth, type HealthSnapshot, type SyncHealth } from './health.js';
 import { listenFailure, opsRoutes, startOpsServer, type OpsServer } from './http.js';

@@ -14,7 +14,7 @@ import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
 import { topicCommand } from './topic.js';
-import { MAX_CHOICES, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
+import { MAX_CHOICES, MAX_DESCRIPTION_LENGTH, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
 
 export class CommandRegistry {
   private readonly byName = new Map<string, Command>();
@@ -241,7 +241,7 @@ export function optionSpecs(command: Pick<Command, 'name' | 'options'>, m: Messa
     const type = p.type === 'integer' || p.type === 'number' || p.type === 'boolean' ? p.type : 'string';
     return {
       name,
-      description: m.t(catalogKey(commandKey(command.name, sub?.name, `option.${name}`))).slice(0, 100),
+      description: m.t(catalogKey(commandKey(command.name, sub?.name, `option.${name}`))).slice(0, MAX_DESCRIPTION_LENGTH),
       type,
       required: schema.required?.includes(name) ?? false,
       autocomplete: p.autocomplete === true,

@@ -13,8 +13,6 @@ import type { CommandContext } from './types.js';
 import type { LookupOutcome } from '../sources/lookup.js';
 import { shorten } from '../text.js';
 
-export { shorten };
-
 /** Papers on one page of results. */
 export const PAGE_SIZE = 5;
 /** Similar papers shown in a detail view. */

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { Library } from '../library.js';
 import type { Reply } from '../reply.js';
 import type { StateStore } from '../store/states.js';
-import type { DigestStore } from '../digest/store.js';
+import type { DigestStore } from '../store/digests.js';
 import type { PaperLookup } from '../sources/lookup.js';
 import type { Messages } from '../i18n/index.js';
 import type { Platform } from '../platform.js';

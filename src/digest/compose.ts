@@ -11,7 +11,7 @@ import { shorten } from '../text.js';
 import type { StateStore } from '../store/states.js';
 import type { Taxonomy } from '../topics/taxonomy.js';
 import { paperKeys } from './keys.js';
-import type { DigestStore, Subscription } from './store.js';
+import type { DigestStore, Subscription } from '../store/digests.js';
 
 /** Papers in one digest message (a Discord message holds 10 embeds, a Slack one 50 blocks). */
 export const DIGEST_PART_SIZE = 5;

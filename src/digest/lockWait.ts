@@ -8,7 +8,7 @@
  * timeout). Past the budget, or once the pass is asked to stop, the digests not done are left
  * for the next pass, all at once: the runner says so in one warning.
  */
-import type { Clock } from '../sources/clock.js';
+import type { Clock } from '../clock.js';
 import { isStoreBusy } from '../store/errors.js';
 
 /** Pauses between tries of a locked store: short first (an import's batch), then every 4 s. */

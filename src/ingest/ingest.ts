@@ -4,8 +4,7 @@
  * a mapper and write them to the store in batches, one transaction a batch, so an interrupted
  * import leaves whole batches behind and a rerun finishes it.
  */
-import type { PaperStore, UpsertOptions } from '../store/papers.js';
-import type { KeptApart, PreparedRecord } from '../store/paperRecords.js';
+import type { KeptApart, PaperStore, PreparedRecord, UpsertOptions } from '../store/papers.js';
 import type { PaperRecord } from '../papers/model.js';
 import { detectFormat, planFile } from './detect.js';
 import { describeFsError, listInputFiles } from './files.js';

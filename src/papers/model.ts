@@ -19,7 +19,6 @@ export const PaperLinksSchema = z.object({
   code: httpUrl.optional(),
   project: httpUrl.optional(),
 });
-export type PaperLinks = z.infer<typeof PaperLinksSchema>;
 
 export const ExternalIdsSchema = z.object({
   /** Version-less arXiv id, e.g. `2401.01234`. */
@@ -29,7 +28,6 @@ export const ExternalIdsSchema = z.object({
   /** OpenReview forum id, e.g. `B11bwYgfM`. */
   openreview: z.string().optional(),
 });
-export type ExternalIds = z.infer<typeof ExternalIdsSchema>;
 
 /**
  * Titles, author names and abstracts as a reader sees them: LaTeX decoded (`Gr\"obner` →

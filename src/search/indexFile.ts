@@ -335,11 +335,6 @@ export async function withIndexLock<T>(path: string, fn: () => Promise<T> | T): 
   return 'busy';
 }
 
-/** Whether a live process holds the index lock. */
-export function indexLocked(path: string): boolean {
-  return lockHeld(`${path}.lock`);
-}
-
 function lockHeld(lock: string): boolean {
   try {
     const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { DigestStore } from '../digest/store.js';
+import type { DigestStore } from './digests.js';
 import type { HarvestStore } from './harvests.js';
 import type { JobLeases } from './jobs.js';
 import type { PaperStore } from './papers.js';

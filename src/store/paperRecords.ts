@@ -8,28 +8,12 @@
 import { hash } from 'node:crypto';
 import { standingOf, venueKey, type Paper, type PaperRecord } from '../papers/model.js';
 import { normalizeUrl, titleAuthorAlias } from '../papers/ids.js';
-import type { IndexRow, UpsertOptions, UpsertResult } from './papers.js';
+import type { IndexRow, KeptApart, PaperColumns, PreparedRecord, StrongKind, UpsertOptions, UpsertResult } from './papers.js';
 
-/** A paper as both stores keep it: lists and maps as JSON text, times as ISO strings. */
-export interface PaperRow {
+/** A paper as both stores keep it: its columns, document number, source and first sighting (ISO time). */
+export interface PaperRow extends PaperColumns {
   doc: number;
-  id: string;
-  title: string;
-  authors: string;
-  abstract: string;
-  venue: string;
-  year: number | null;
-  status: string;
-  topics: string;
-  keywords: string;
-  labels: string;
-  links: string;
-  external_ids: string;
-  published: string | null;
-  /** The authors' TL;DR, where the venue has one (OpenReview). */
-  tldr: string | null;
   source: string;
-  content_hash: string;
   first_seen: string;
 }
 
@@ -47,7 +31,7 @@ const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:
  * the same kind with another value, whatever else they share: two OpenReview submissions are two
  * papers even when their records give the same pdf link or title.
  */
-const STRONG_KINDS = ['arxiv', 'doi', 'openreview'] as const;
+const STRONG_KINDS: readonly StrongKind[] = ['arxiv', 'doi', 'openreview'];
 
 /**
  * The owner filed for a link that papers with different identifiers share (a proceedings
@@ -55,17 +39,6 @@ const STRONG_KINDS = ['arxiv', 'doi', 'openreview'] as const;
  * finds none. No paper has the empty id.
  */
 export const SHARED_OWNER = '';
-
-/**
- * Why a record did not merge into a paper one of its identifiers names. With `paper` and
- * `differs`: that paper has another arXiv id, DOI or OpenReview id (or, when all they share is a
- * link, another title). Without: `alias` is a link already known to be shared.
- */
-export interface KeptApart {
-  alias: string;
-  paper?: string;
-  differs?: (typeof STRONG_KINDS)[number] | 'title';
-}
 
 /** Every identifier a record can be found by, most specific first. */
 export function aliasesOf(record: PaperRecord): string[] {
@@ -92,19 +65,6 @@ export function preferredId(record: PaperRecord, aliases: readonly string[] = al
   if (doi) return `doi:${doi}`;
   if (record.sourceKey) return record.sourceKey;
   return `t:${hash('sha1', aliases.find((a) => a.startsWith('title:')) ?? record.title, 'hex').slice(0, 16)}`;
-}
-
-/**
- * What a record needs to become a new paper, worked out ahead (off the import thread): its
- * identifiers, the id it would get, its topics and the row it would be stored as. A record that
- * merges into a stored paper is planned again from the stored row, with these topics when the
- * merge leaves the text they come from as it was.
- */
-export interface PreparedRecord {
-  aliases: string[];
-  id: string;
-  topics: string[];
-  columns: ReturnType<typeof toColumns>;
 }
 
 /**
@@ -363,7 +323,7 @@ function union(a: readonly string[], b: readonly string[]): string[] {
  * added to: in V8 a literal such as `{ ...columns, tldr }` defines each property after the spread
  * through the runtime (~6 µs for a row), and leaves an object slower to read.
  */
-export function toColumns(id: string, p: PaperRecord, topics: readonly string[]) {
+export function toColumns(id: string, p: PaperRecord, topics: readonly string[]): PaperColumns {
   const columns = {
     id,
     title: p.title,
@@ -387,7 +347,7 @@ export function toColumns(id: string, p: PaperRecord, topics: readonly string[])
 }
 
 /** The row written for a paper's columns. */
-function toWrite(columns: ReturnType<typeof toColumns>, source: string, firstSeen: string, updatedAt: string): PaperWrite {
+function toWrite(columns: PaperColumns, source: string, firstSeen: string, updatedAt: string): PaperWrite {
   const c = columns;
   return {
     id: c.id, title: c.title, authors: c.authors, abstract: c.abstract, venue: c.venue, year: c.year, status: c.status,

@@ -2,14 +2,16 @@
  * What bringing a stored library up to date does to a paper's row, whichever store keeps it:
  * topics recomputed for a new taxonomy, text and title aliases for a new text normalization,
  * statuses for a new status vocabulary. Pure functions; each store runs them over its rows in
- * one transaction (`reclassify`, `upgradeText`, `upgradeStatuses` in `papers.ts`).
+ * one transaction (`reclassify`, `upgradeText`, `upgradeStatuses` in `papers.ts`). The text
+ * upgrade is planned whole here ({@link TextUpgradePlanner}), so that a store only reads the rows
+ * and aliases it asks for and writes what the plan says.
  */
 import { decodeRecordText } from '../papers/model.js';
-import { titleAuthorAlias, titleAuthorAliasAs } from '../papers/ids.js';
+import { refoldTitleAlias, titleAuthorAlias, titleAuthorAliasAs } from '../papers/ids.js';
 import { canonicalStatus } from '../papers/status.js';
-import { isAscii } from '../text.js';
+import { TEXT_VERSION, isAscii } from '../text.js';
 import { toColumns, toPaper, type PaperRow } from './paperRecords.js';
-import type { UpsertOptions } from './papers.js';
+import type { PaperColumns, TextUpgrade, UpsertOptions } from './papers.js';
 
 /**
  * A paper's topics recomputed: the new topics and content hash, or undefined when they are the same.
@@ -42,7 +44,7 @@ export function realiasedRow(row: Pick<PaperRow, 'title' | 'authors'>, from: num
  * alias, or undefined when nothing needed decoding.
  * @example const decoded = decodedRow(row, classify);
  */
-export function decodedRow(row: Omit<PaperRow, 'doc'>, classify: UpsertOptions['classify']): { columns: ReturnType<typeof toColumns>; titleAlias: string | undefined } | undefined {
+export function decodedRow(row: Omit<PaperRow, 'doc'>, classify: UpsertOptions['classify']): { columns: PaperColumns; titleAlias: string | undefined } | undefined {
   const paper = toPaper(row);
   const title = decodeRecordText(paper.title);
   const authors = paper.authors.map(decodeRecordText);
@@ -75,4 +77,93 @@ export function restatusedRow(row: Omit<PaperRow, 'doc'>): { status: string; con
   if (status === row.status) return undefined;
   const paper = toPaper(row);
   return { status, contentHash: toColumns(paper.id, { ...paper, status }, paper.topics).content_hash };
+}
+
+/** A paper as the text upgrade reads it: every column before normalization 2, else {@link TITLE_COLUMNS}. */
+export type TextUpgradeRow = PaperRow | Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors'>;
+
+/** The columns the text upgrade reads of a library written with normalization 2 or later. */
+export const TITLE_COLUMNS = 'doc, id, title, authors';
+
+/** What the text upgrade writes, in this order: aliases removed, rows updated, aliases filed. */
+export interface TextUpgradePlan {
+  /** The counts of {@link TextUpgrade}, all but `shared`, which filing the aliases tells. */
+  result: Omit<TextUpgrade, 'shared'>;
+  /** Title aliases to delete: keys of the old folding, and keys re-made from the papers' titles. */
+  removeAliases: string[];
+  /** Rows whose LaTeX was decoded, written under one new generation. */
+  decoded: Array<{ doc: number; columns: PaperColumns }>;
+  /**
+   * Aliases to file, [alias, paper id], in order: the first paper to claim an alias gets it, and
+   * an alias another paper already has stays with it (see {@link sharedAliases}).
+   */
+  fileAliases: Array<[string, string]>;
+}
+
+/**
+ * Plans the text upgrade of a library written with normalization `from` (`TEXT_VERSION` in
+ * `text.ts`): each paper's row goes through {@link add} (every column when {@link readsAll}, else
+ * {@link TITLE_COLUMNS}), then {@link plan} takes the library's title aliases. Reads nothing and
+ * writes nothing itself.
+ * @example const planner = new TextUpgradePlanner(1, classify); for (const row of rows) planner.add(row); const plan = planner.plan(titleAliases);
+ */
+export class TextUpgradePlanner {
+  private papers = 0;
+  private readonly decoded: Array<{ doc: number; id: string; columns: PaperColumns; titleAlias: string | undefined }> = [];
+  private readonly realiased: Array<{ id: string; old: string | undefined; now: string }> = [];
+
+  constructor(
+    readonly from: number,
+    private readonly classify: UpsertOptions['classify'],
+  ) {}
+
+  /** Whether rows must have every column: LaTeX has been decoded at import since normalization 2. */
+  get readsAll(): boolean {
+    return this.from < 2;
+  }
+
+  add(row: TextUpgradeRow): void {
+    this.papers++;
+    const change = this.readsAll ? decodedRow(row as PaperRow, this.classify) : undefined;
+    if (change) this.decoded.push({ doc: row.doc, id: row.id, ...change });
+    const keys = change ? undefined : realiasedRow(row, this.from);
+    if (keys) this.realiased.push({ id: row.id, ...keys });
+  }
+
+  /** The plan, given every title alias of the library (`title:` keys) and the paper it names. */
+  plan(titleAliases: ReadonlyArray<{ alias: string; paper_id: string }>): TextUpgradePlan {
+    // Keys refolding cannot redo are made again from the papers' titles, before the others are
+    // refolded: every old one goes first (one paper's new key may be another's old one).
+    const stale = new Set(this.realiased.flatMap(({ id, old }) => (old === undefined ? [] : [`${old}\n${id}`])));
+    const removeAliases: string[] = [];
+    const fileAliases: Array<[string, string]> = this.realiased.map(({ id, now }): [string, string] => [now, id]);
+    let refolds = 0;
+    for (const { alias, paper_id } of titleAliases) {
+      if (stale.has(`${alias}\n${paper_id}`)) {
+        removeAliases.push(alias);
+        continue;
+      }
+      const refolded = refoldTitleAlias(alias);
+      if (refolded === alias) continue;
+      removeAliases.push(alias);
+      refolds++;
+      if (refolded !== undefined) fileAliases.push([refolded, paper_id]);
+    }
+    for (const { id, titleAlias } of this.decoded) if (titleAlias !== undefined) fileAliases.push([titleAlias, id]);
+    return {
+      result: { from: this.from, to: TEXT_VERSION, papers: this.papers, decoded: this.decoded.length, aliases: this.realiased.length + refolds },
+      removeAliases,
+      decoded: this.decoded.map(({ doc, columns }) => ({ doc, columns })),
+      fileAliases,
+    };
+  }
+}
+
+/**
+ * How many of the aliases filed stayed with another paper (it had the key already, or claimed it
+ * first): two papers that now read alike.
+ * @example sharedAliases([['title:a|b', 'p1'], ['title:a|b', 'p2']], new Map([['title:a|b', 'p1']])) // 1
+ */
+export function sharedAliases(filed: ReadonlyArray<readonly [string, string]>, owners: ReadonlyMap<string, string>): number {
+  return new Set(filed.filter(([alias, id]) => owners.get(alias) !== id).map(([alias]) => alias)).size;
 }

@@ -13,9 +13,56 @@
  */
 import type { Paper, PaperRecord } from '../papers/model.js';
 import type { PaperRef } from '../papers/ids.js';
-import type { KeptApart, PreparedRecord } from './paperRecords.js';
 
 export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
+
+/** The kinds of identifier that name one paper only (see `STRONG_KINDS` in paperRecords.ts). */
+export type StrongKind = 'arxiv' | 'doi' | 'openreview';
+
+/**
+ * Why a record did not merge into a paper one of its identifiers names. With `paper` and
+ * `differs`: that paper has another arXiv id, DOI or OpenReview id (or, when all they share is a
+ * link, another title). Without: `alias` is a link already known to be shared.
+ */
+export interface KeptApart {
+  alias: string;
+  paper?: string;
+  differs?: StrongKind | 'title';
+}
+
+/** A paper's stored columns, as both stores write them (`toColumns` in paperRecords.ts): lists and maps as JSON text, times as ISO strings. */
+export interface PaperColumns {
+  id: string;
+  title: string;
+  authors: string;
+  abstract: string;
+  venue: string;
+  year: number | null;
+  status: string;
+  topics: string;
+  keywords: string;
+  labels: string;
+  links: string;
+  external_ids: string;
+  published: string | null;
+  /** The authors' TL;DR, where the venue has one (OpenReview). */
+  tldr: string | null;
+  /** Tells whether a merge changed anything. */
+  content_hash: string;
+}
+
+/**
+ * What a record needs to become a new paper, worked out ahead (off the import thread): its
+ * identifiers, the id it would get, its topics and the row it would be stored as. A record that
+ * merges into a stored paper is planned again from the stored row, with these topics when the
+ * merge leaves the text they come from as it was.
+ */
+export interface PreparedRecord {
+  aliases: string[];
+  id: string;
+  topics: string[];
+  columns: PaperColumns;
+}
 
 export interface UpsertOptions {
   /** Where the record came from, e.g. `paperlists:icml2019`; a record from the paper's own source replaces its fields. */

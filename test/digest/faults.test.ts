@@ -8,9 +8,10 @@
  */
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDueDigests, type RunDueSummary } from '../../src/digest/runner.js';
+import type { RunDueSummary } from '../../src/digest/pass.js';
+import { runDueDigests } from '../../src/digest/runner.js';
 import type { DigestSender } from '../../src/digest/sender.js';
-import { pausedReasonText } from '../../src/digest/store.js';
+import { pausedReasonText } from '../../src/store/digests.js';
 import { messages } from '../../src/i18n/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers, titlesOf } from '../helpers/papers.js';

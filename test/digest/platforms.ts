@@ -8,7 +8,7 @@ import pino from 'pino';
 import { createDiscordSender } from '../../adapters/discord/digestSender.js';
 import { createSlackSender } from '../../adapters/slack/digestSender.js';
 import type { DigestSender } from '../../src/digest/sender.js';
-import type { ChatPlatform } from '../../src/digest/store.js';
+import type { ChatPlatform } from '../../src/store/digests.js';
 import { FakeDiscord } from '../adapters/discord/fakeDiscord.js';
 import { BOT_TOKEN, FakeSlack } from '../adapters/slack/fakeSlack.js';
 

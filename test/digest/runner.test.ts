@@ -1,10 +1,11 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_TTL_MS, LOCK_WAIT_BUDGET_MS, runDueDigests, type DigestDeps } from '../../src/digest/runner.js';
+import { LEASE_TTL_MS, type DigestDeps } from '../../src/digest/pass.js';
+import { LOCK_WAIT_BUDGET_MS, runDueDigests } from '../../src/digest/runner.js';
 import { choosePapers, renderDigest } from '../../src/digest/compose.js';
 import { partId, RATE_LIMIT_WAIT_CAP_MS } from '../../src/digest/deliver.js';
 import { DeliveryError, type DigestPartId, type DigestSender } from '../../src/digest/sender.js';
-import { pausedReasonText, type Subscription } from '../../src/digest/store.js';
+import { pausedReasonText, type Subscription } from '../../src/store/digests.js';
 import { messages } from '../../src/i18n/index.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';

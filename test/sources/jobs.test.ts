@@ -6,7 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { deadOwnerHere, runOncePerSlot } from '../../src/sources/jobs.js';
+import { deadOwnerHere } from '../../src/processes.js';
+import { runOncePerSlot } from '../../src/sources/jobs.js';
 import { silentLog } from '../helpers/corpus.js';
 import { memoryStores } from '../helpers/stores.js';
 import { zombie } from '../helpers/zombie.js';

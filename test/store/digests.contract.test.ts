@@ -4,7 +4,7 @@
  * after expiry), including races between two and three instances on one store.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Lease, NewSubscription, RunPlan } from '../../src/digest/store.js';
+import type { Lease, NewSubscription, RunPlan } from '../../src/store/digests.js';
 import { BACKENDS, type Instance, type TestStore } from './contract/backends.js';
 
 const T = new Date('2026-03-02T09:00:00.000Z');

@@ -14,7 +14,7 @@
  */
 import type pg from 'pg';
 import type { Paper, PaperRecord } from '../../papers/model.js';
-import { refAlias, refoldTitleAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
+import { refAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
 import { TEXT_VERSION } from '../../text.js';
 import { STATUS_VERSION } from '../../papers/status.js';
 import {
@@ -31,7 +31,7 @@ import {
   type UpsertResult,
 } from '../papers.js';
 import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
-import { decodedRow, realiasedRow, reclassified, restatusedRow, statusRenames } from '../paperUpgrades.js';
+import { TITLE_COLUMNS, TextUpgradePlanner, reclassified, restatusedRow, sharedAliases, statusRenames, type TextUpgradeRow } from '../paperUpgrades.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -224,70 +224,37 @@ export class PgPaperStore implements PaperStore {
       const papers = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM papers')).rows[0]!.n;
       await setMeta(client, TEXT_VERSION_KEY, String(TEXT_VERSION));
       if (now === undefined && papers === 0) return undefined;
-      const result: TextUpgrade = { from: Number(now ?? 1), to: TEXT_VERSION, papers, decoded: 0, aliases: 0, shared: 0 };
-      const decoded: Array<{ doc: number; id: string; change: NonNullable<ReturnType<typeof decodedRow>> }> = [];
-      const renamed: Array<[string, string]> = [];
-      const stale: Array<[string, string]> = [];
-      // LaTeX has been decoded at import since normalization 2: a library of 2 needs only titles and authors read.
-      const columns = result.from < 2 ? '*' : 'doc, id, title, authors';
+      const planner = new TextUpgradePlanner(Number(now ?? 1), classify);
       for (let after = 0; ; ) {
-        const { rows } = await client.query<PaperRow>(`SELECT ${columns} FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
-        for (const row of rows) {
-          const change = result.from < 2 ? decodedRow(row, classify) : undefined;
-          if (change) decoded.push({ doc: row.doc, id: row.id, change });
-          const keys = change ? undefined : realiasedRow(row, result.from);
-          if (!keys) continue;
-          if (keys.old !== undefined) stale.push([keys.old, row.id]);
-          renamed.push([keys.now, row.id]);
-          result.aliases++;
-        }
+        const { rows } = await client.query<TextUpgradeRow>(`SELECT ${planner.readsAll ? '*' : TITLE_COLUMNS} FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
+        for (const row of rows) planner.add(row);
         if (rows.length < INDEX_PAGE_ROWS) break;
         after = rows.at(-1)!.doc;
       }
-      // Keys refolding cannot redo are made again from the papers' titles, before the others are
-      // refolded: every old one goes first (one paper's new key may be another's old one).
-      if (stale.length > 0) {
-        await client.query('DELETE FROM paper_aliases a USING unnest($1::text[], $2::text[]) AS s(alias, paper_id) WHERE a.alias = s.alias AND a.paper_id = s.paper_id', [
-          stale.map((k) => k[0]),
-          stale.map((k) => k[1]),
-        ]);
-      }
-      // Title aliases in the new folding: the old keys go, the new ones are filed unless another paper has them.
       const { rows: titles } = await client.query<{ alias: string; paper_id: string }>("SELECT alias, paper_id FROM paper_aliases WHERE left(alias, 6) = 'title:'");
-      const gone: string[] = [];
-      for (const { alias, paper_id } of titles) {
-        const refolded = refoldTitleAlias(alias);
-        if (refolded === alias) continue;
-        gone.push(alias);
-        if (refolded !== undefined) renamed.push([refolded, paper_id]);
-      }
-      result.aliases += gone.length;
-      if (gone.length > 0) await client.query('DELETE FROM paper_aliases WHERE alias = ANY($1::text[])', [gone]);
-      if (decoded.length > 0) {
+      const plan = planner.plan(titles);
+      if (plan.removeAliases.length > 0) await client.query('DELETE FROM paper_aliases WHERE alias = ANY($1::text[])', [plan.removeAliases]);
+      if (plan.decoded.length > 0) {
         const gen = await nextGeneration(client);
-        const column = <K extends 'title' | 'authors' | 'abstract' | 'topics' | 'content_hash'>(k: K) => decoded.map((d) => d.change.columns[k]);
+        const column = <K extends 'title' | 'authors' | 'abstract' | 'topics' | 'content_hash'>(k: K) => plan.decoded.map((d) => d.columns[k]);
         await client.query(
           `UPDATE papers p SET title = u.title, authors = u.authors, abstract = u.abstract, topics = u.topics, content_hash = u.hash, gen = $7
            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(doc, title, authors, abstract, topics, hash) WHERE p.doc = u.doc`,
-          [decoded.map((d) => d.doc), column('title'), column('authors'), column('abstract'), column('topics'), column('content_hash'), gen],
+          [plan.decoded.map((d) => d.doc), column('title'), column('authors'), column('abstract'), column('topics'), column('content_hash'), gen],
         );
-        for (const { id, change } of decoded) if (change.titleAlias !== undefined) renamed.push([change.titleAlias, id]);
         await client.query('SELECT pg_notify($1, $2)', [PAPERS_CHANNEL, String(gen)]);
       }
-      result.decoded = decoded.length;
-      if (renamed.length > 0) {
-        // One filing per alias (the first paper to claim it keeps it, as in SQLite), then whichever another paper already had.
+      let shared = 0;
+      if (plan.fileAliases.length > 0) {
+        // One filing per alias, the first claim's (the plan's order), as SQLite's one-by-one inserts do.
         const first = new Map<string, string>();
-        for (const [alias, id] of renamed) if (!first.has(alias)) first.set(alias, id);
+        for (const [alias, id] of plan.fileAliases) if (!first.has(alias)) first.set(alias, id);
         const aliases = [...first.keys()];
-        const ids = [...first.values()];
-        await client.query('INSERT INTO paper_aliases (alias, paper_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (alias) DO NOTHING', [aliases, ids]);
+        await client.query('INSERT INTO paper_aliases (alias, paper_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (alias) DO NOTHING', [aliases, [...first.values()]]);
         const { rows: owners } = await client.query<{ alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias = ANY($1::text[])', [aliases]);
-        const owner = new Map(owners.map((o) => [o.alias, o.paper_id]));
-        const shared = new Set(renamed.filter(([alias, id]) => owner.get(alias) !== id).map(([alias]) => alias));
-        result.shared = shared.size;
+        shared = sharedAliases(plan.fileAliases, new Map(owners.map((o) => [o.alias, o.paper_id])));
       }
-      return result;
+      return { ...plan.result, shared };
     });
   }
 

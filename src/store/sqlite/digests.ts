@@ -1,5 +1,5 @@
 /**
- * The digest store in SQLite (the protocol is in `src/digest/store.ts`; each method does its work
+ * The digest store in SQLite (the protocol is in `src/store/digests.ts`; each method does its work
  * synchronously and resolves at once). Leases are single UPDATE statements whose WHERE clause
  * says when a run may be taken (free, expired, or already ours); SQLite runs each under its write
  * lock, so of two processes claiming one run exactly one gets a row back. Planning a run is one
@@ -18,7 +18,7 @@ import type {
   RunPlan,
   RunRef,
   Subscription,
-} from '../../digest/store.js';
+} from '../digests.js';
 import { leaseUntil, toRun, toSubscription, type RunRow, type SubscriptionRow } from '../digestRows.js';
 
 const RUN = 'subscription_id = @id AND slot = @slot';

@@ -1,7 +1,7 @@
 /**
- * Time as the sources see it: the current instant and a way to wait. Network code takes a
- * {@link Clock} instead of calling `Date` and `setTimeout` itself, so tests can pass a clock that
- * advances at once and records every wait.
+ * Time as the core sees it: the current instant and a way to wait. Network code, digest leases
+ * and the store's reconnects take a {@link Clock} instead of calling `Date` and `setTimeout`
+ * themselves, so tests can pass a clock that advances at once and records every wait.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 

@@ -9,11 +9,17 @@
  * of the store, and every change to a run names the lease owner and does nothing (returns false
  * or undefined) when the lease is someone else's. The runner relies on nothing else: no
  * transactions of its own, no locks held across a network call.
+ *
+ * Two implementations, SQLite (`sqlite/digests.ts`) and PostgreSQL (`postgres/digests.ts`), with
+ * the rows both keep in `digestRows.ts`, held to this interface by the contract suite
+ * (`test/store/digests.contract.test.ts`).
  */
 import { isMessageKey, msg, type Message, type Messages } from '../i18n/index.js';
-import type { DigestDays } from './schedule.js';
 
 export type ChatPlatform = 'discord' | 'slack';
+
+/** Which days a subscription's digest is due on (`digest/schedule.ts` turns them into slots). */
+export type DigestDays = 'daily' | 'weekdays';
 
 export interface Subscription {
   id: number;

@@ -4,7 +4,8 @@
  * says why with a {@link StartError}: the platform could not be reached (try again later) or it
  * refused the credentials (trying again cannot help).
  */
-import type { DigestSender } from './digest/sender.js';
+import { causeChain } from '../src/causes.js';
+import type { DigestSender } from '../src/digest/sender.js';
 
 /** How a connected client is doing, by its own account. */
 export type ConnectionState = 'connected' | 'reconnecting';
@@ -69,33 +70,28 @@ const NETWORK_CODES = new Set([
  * @example isNetworkFailure(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) // true
  */
 export function isNetworkFailure(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  for (let e: unknown = err; e && typeof e === 'object' && !seen.has(e); ) {
-    seen.add(e);
-    const { code, name, status, statusCode, original, cause } = e as Record<string, unknown>;
+  return causeChain(err).some((e) => {
+    if (typeof e !== 'object') return false;
+    const { code, name, status, statusCode } = e as Record<string, unknown>;
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
     if (name === 'AbortError' || name === 'TimeoutError' || name === 'ConnectTimeoutError') return true;
     const httpStatus = typeof status === 'number' ? status : typeof statusCode === 'number' ? statusCode : undefined;
-    if (httpStatus !== undefined && httpStatus >= 500) return true;
-    e = cause ?? original;
-  }
-  return false;
+    return httpStatus !== undefined && httpStatus >= 500;
+  });
 }
 
 /** The message of `err` and of the errors it was caused by, for a one-line report. */
 export function describeCause(err: unknown): string {
   const parts: string[] = [];
-  const seen = new Set<unknown>();
-  for (let e: unknown = err; e && !seen.has(e) && parts.length < 4; ) {
-    seen.add(e);
+  for (const e of causeChain(err)) {
+    if (parts.length === 4) break;
     if (typeof e !== 'object') {
       parts.push(String(e));
       break;
     }
-    const { message, code, cause, original } = e as Record<string, unknown>;
+    const { message, code } = e as Record<string, unknown>;
     const text = typeof message === 'string' && message !== '' ? message.replace(/\.$/, '') : typeof code === 'string' ? code : '';
     if (text && !parts.some((p) => p.includes(text))) parts.push(text);
-    e = cause ?? original;
   }
   return parts.join(': ') || 'unknown error';
 }
