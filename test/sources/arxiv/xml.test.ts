@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { childElements, childText, decodeEntities, firstChild, MAX_XML_DEPTH, parseXml, textContent, XmlError, type XmlElement } from '../../src/sources/arxiv/xml.js';
+import { childElements, childText, decodeEntities, firstChild, MAX_XML_DEPTH, parseXml, textContent, XmlError, type XmlElement } from '../../../src/sources/arxiv/xml.js';
 
 describe('decodeEntities', () => {
   it.each([

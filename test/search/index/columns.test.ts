@@ -3,7 +3,7 @@
  * byte length a term id can take, and a cut-short entry never reads past its end.
  */
 import { describe, expect, it } from 'vitest';
-import { GrowableArray, pushVarint, readDeltas } from '../../src/search/index/columns.js';
+import { GrowableArray, pushVarint, readDeltas } from '../../../src/search/index/columns.js';
 
 describe('forward-index varints', () => {
   it('read back ascending ids whose deltas take one to five bytes', () => {

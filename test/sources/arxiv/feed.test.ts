@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ArxivFeedError, parseApiFeed, parseRssFeed, rssDate, splitAuthors } from '../../src/sources/arxiv/feed.js';
-import { entryToRecord, firstAppeared } from '../../src/sources/arxiv/record.js';
-import { fixture } from './helpers/feedServer.js';
+import { ArxivFeedError, parseApiFeed, parseRssFeed, rssDate, splitAuthors } from '../../../src/sources/arxiv/feed.js';
+import { entryToRecord, firstAppeared } from '../../../src/sources/arxiv/record.js';
+import { fixture } from '../helpers/feedServer.js';
 
 describe('parseRssFeed', () => {
   it('reads a normal day: new, cross, replace and replace-cross items', () => {

@@ -7,15 +7,15 @@ import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildSegment } from '../../src/search/index/build.js';
-import { entryBytes } from '../../src/search/index/columns.js';
-import { writeSegmentFile } from '../../src/search/index/writer.js';
-import { indexRow } from './helpers/indexRow.js';
+import { buildSegment } from '../../../src/search/index/build.js';
+import { entryBytes } from '../../../src/search/index/columns.js';
+import { writeSegmentFile } from '../../../src/search/index/writer.js';
+import { indexRow } from '../helpers/indexRow.js';
 
 /** Renames this file over the mapped path right after the next map, once. */
 const swap: { from?: string; to?: string } = {};
-vi.mock('../../src/search/index/mmap.js', async (importActual) => {
-  const actual = await importActual<typeof import('../../src/search/index/mmap.js')>();
+vi.mock('../../../src/search/index/mmap.js', async (importActual) => {
+  const actual = await importActual<typeof import('../../../src/search/index/mmap.js')>();
   return {
     ...actual,
     mapFile: (path: string) => {
@@ -28,8 +28,8 @@ vi.mock('../../src/search/index/mmap.js', async (importActual) => {
     },
   };
 });
-const { canMap } = await import('../../src/search/index/mmap.js');
-const { openSnapshot } = await import('../../src/search/index/format.js');
+const { canMap } = await import('../../../src/search/index/mmap.js');
+const { openSnapshot } = await import('../../../src/search/index/format.js');
 
 const row = (doc: number, title: string, abstract: string) => indexRow(doc, title, { abstract });
 const options = { generation: 1, taxonomyHash: 'h', topicIds: [] };

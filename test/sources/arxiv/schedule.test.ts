@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ArxivConfig } from '../../src/config.js';
-import type { HttpGet } from '../../src/sources/arxiv/client.js';
-import { cronPattern, scheduleArxivSync, type ScheduleDeps } from '../../src/sources/arxiv/schedule.js';
-import { openDatabase } from '../../src/store/sqlite/db.js';
-import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
-import { SqliteJobLeases } from '../../src/store/sqlite/jobs.js';
-import { loadTopics } from '../../src/app.js';
-import { FakeClock } from './helpers/fakeClock.js';
-import { fixture } from './helpers/feedServer.js';
+import type { ArxivConfig } from '../../../src/config.js';
+import type { HttpGet } from '../../../src/sources/arxiv/client.js';
+import { cronPattern, scheduleArxivSync, type ScheduleDeps } from '../../../src/sources/arxiv/schedule.js';
+import { openDatabase } from '../../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
+import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
+import { loadTopics } from '../../../src/app.js';
+import { FakeClock } from '../helpers/fakeClock.js';
+import { fixture } from '../helpers/feedServer.js';
 
 const { classify } = loadTopics();
 const config: ArxivConfig = { categories: ['cs.LG', 'cs.CL'], rssUrl: 'http://feeds.test/rss/', apiUrl: 'http://feeds.test/api/query', syncTime: '02:30', oaiUrl: 'http://feeds.test/oai' };

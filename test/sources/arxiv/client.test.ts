@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArxivClient, ArxivFetchError, parseRetryAfter, type HttpGet, type HttpResponse } from '../../src/sources/arxiv/client.js';
-import { FakeClock } from './helpers/fakeClock.js';
+import { ArxivClient, ArxivFetchError, parseRetryAfter, type HttpGet, type HttpResponse } from '../../../src/sources/arxiv/client.js';
+import { FakeClock } from '../helpers/fakeClock.js';
 
 type Step = { status: number; body?: string; headers?: Record<string, string> } | Error;
 

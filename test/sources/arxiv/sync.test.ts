@@ -3,16 +3,16 @@
  * store and topic classifier, and a fake clock so arXiv's 3-second spacing costs no time.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadTopics } from '../../src/app.js';
-import { loadConfig, type ArxivConfig } from '../../src/config.js';
-import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
-import { formatSyncSummary } from '../../src/sources/arxiv/summary.js';
-import { lastFeedKey, lastSyncKey, missedAnnouncementDays, syncArxiv, type SyncOptions } from '../../src/sources/arxiv/sync.js';
-import { openDatabase } from '../../src/store/sqlite/db.js';
-import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
-import { silentLog } from '../helpers/corpus.js';
-import { FakeClock } from './helpers/fakeClock.js';
-import { atom, FeedServer, rss } from './helpers/feedServer.js';
+import { loadTopics } from '../../../src/app.js';
+import { loadConfig, type ArxivConfig } from '../../../src/config.js';
+import { fetchHttpGet } from '../../../src/sources/arxiv/client.js';
+import { formatSyncSummary } from '../../../src/sources/arxiv/summary.js';
+import { lastFeedKey, lastSyncKey, missedAnnouncementDays, syncArxiv, type SyncOptions } from '../../../src/sources/arxiv/sync.js';
+import { openDatabase } from '../../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
+import { silentLog } from '../../helpers/corpus.js';
+import { FakeClock } from '../helpers/fakeClock.js';
+import { atom, FeedServer, rss } from '../helpers/feedServer.js';
 
 const { classify } = loadTopics();
 const DAY = 86_400_000;
