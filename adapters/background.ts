@@ -18,9 +18,10 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Cron } from 'croner';
 import type { App } from '../src/app.js';
-import { runDueDigests, type RunDueSummary } from '../src/digest/runner.js';
+import type { RunDueSummary } from '../src/digest/pass.js';
+import { runDueDigests } from '../src/digest/runner.js';
 import type { DigestSender } from '../src/digest/sender.js';
-import type { ChatPlatform } from '../src/digest/store.js';
+import type { ChatPlatform } from '../src/store/digests.js';
 import { fetchHttpGet } from '../src/sources/arxiv/client.js';
 import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
 import { fetchHttp } from '../src/sources/http.js';
@@ -104,11 +105,11 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
   };
   const loadOrRebuild = async (): Promise<void> => {
     const started = performance.now();
-    if (await app.library.refresh({ rebuild: false })) {
+    if (await app.library.refresh()) {
       log.info({ papers: app.library.size, ms: Math.round(performance.now() - started) }, 'search index loaded');
       return;
     }
-    if (await reindexInChild(app, stopping.signal)) await app.library.refresh({ rebuild: false });
+    if (await reindexInChild(app, stopping.signal)) await app.library.refresh();
     if (app.library.ready) log.info({ papers: app.library.size }, 'search index rebuilt and loaded: searching again');
   };
   const mergeInChild = async (): Promise<void> => {
@@ -154,7 +155,7 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     }
     const at = new Date();
     try {
-      const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log }, at);
+      const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log, signal: stopping.signal }, at);
       if (summary.due > 0) log.info({ ...summary }, 'digests run');
       hooks.onDigestRun?.(at, { summary });
     } catch (err) {

@@ -8,9 +8,10 @@
  *
  * Exit codes: 0 after a clean stop (signal, or the end of the terminal's input); 1 when no
  * platform could start (every one refused its credentials) or requests outlived the drain
- * timeout; 2 for a configuration problem; 128 + signal number after a second signal.
+ * timeout; 2 for a configuration problem; 128 + signal number after a second stop request (a
+ * signal more than a second after the first: see ops/signals.ts).
  */
-import { openApp } from '../src/app.js';
+import { openApp, type App } from '../src/app.js';
 import { bootstrap } from '../src/bootstrap.js';
 import { SetupError } from '../src/errors.js';
 import { StoreUnavailableError } from '../src/store/errors.js';
@@ -26,12 +27,14 @@ async function main(): Promise<void> {
   const { config, log } = bootstrap();
   if (config.discord || config.slack) return runService(config, log);
 
-  const app = await openApp(config, log, { storePatience: 'forever' });
-  log.info({ adapter: 'terminal' }, 'no Discord or Slack credentials configured: starting the terminal adapter');
+  // Before anything can be seen running: a signal that finds no handler ends node by the default action.
+  let app: App | undefined;
   onShutdownSignals({
-    graceful: () => void app.close({ checkpoint: true }).finally(() => process.exit(0)),
+    graceful: () => (app ? void app.close({ checkpoint: true }).finally(() => process.exit(0)) : process.exit(0)),
     immediate: (_, code) => process.exit(code),
   });
+  app = await openApp(config, log, { storePatience: 'forever' });
+  log.info({ adapter: 'terminal' }, 'no Discord or Slack credentials configured: starting the terminal adapter');
   await runTerminal(app, { input: process.stdin, output: process.stdout, interactive: process.stdin.isTTY === true });
   await app.close({ checkpoint: true });
   process.exit(0);
@@ -64,6 +67,7 @@ async function runService(config: Config, log: Logger): Promise<void> {
   };
   onShutdownSignals({
     graceful: (signal) => stop(signal),
+    repeated: (signal) => log.info({ signal }, 'the same stop request again (npm passes signals on): still stopping gracefully; a signal a second from now exits at once'),
     immediate: (signal, code) => {
       log.warn({ signal }, 'second signal: exiting at once');
       process.exit(code);

@@ -4,7 +4,7 @@
  */
 import type { App } from '../src/app.js';
 import type { DigestSender } from '../src/digest/sender.js';
-import type { ChatPlatform } from '../src/digest/store.js';
+import type { ChatPlatform } from '../src/store/digests.js';
 import { createDiscordSender } from './discord/digestSender.js';
 import { createSlackSender } from './slack/digestSender.js';
 

@@ -31,7 +31,7 @@ for (let run = 1; run <= runs; run++) {
     const started = performance.now();
     summary = await ingestPaths(args, { store, classify: () => [] });
     const seconds = (performance.now() - started) / 1000;
-    const records = summary.added + summary.updated + summary.unchanged + summary.rejected;
+    const records = summary.added + summary.updated + summary.unchanged + summary.merged + summary.rejected;
     times.push(seconds);
     console.log(`run ${run}: ${seconds.toFixed(2)} s, ${Math.round(records / seconds).toLocaleString('en-US')} records/s, ${(await store.count()).toLocaleString('en-US')} papers`);
     db.close();

@@ -18,7 +18,7 @@ import { loadTopics } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { fetchHttpGet } from '../src/sources/arxiv/client.js';
 import { harvestArxiv } from '../src/sources/arxiv/harvest.js';
-import { systemClock, type Clock } from '../src/sources/clock.js';
+import { systemClock, type Clock } from '../src/clock.js';
 import { fetchHttp } from '../src/sources/http.js';
 import { syncOpenReview } from '../src/sources/openreview/sync.js';
 import { openDatabase } from '../src/store/sqlite/db.js';

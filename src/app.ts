@@ -12,18 +12,20 @@ import type { Config } from './config.js';
 import { ingestPaths } from './ingest/ingest.js';
 import { Library } from './library.js';
 import { silentObserver, type Observer } from './observer.js';
+import { rebuildElsewhere, rebuildHere } from './search/rebuildPolicy.js';
 import { openMemoryPaperStore, openStores, type Stores } from './store/open.js';
 import type { JobLeases } from './store/jobs.js';
-import type { PaperStore } from './store/papers.js';
+import { TEXT_VERSION_KEY, type PaperStore } from './store/papers.js';
+import { TEXT_VERSION } from './text.js';
 import type { SeenEvents } from './store/seenEvents.js';
 import type { StateStore } from './store/states.js';
-import type { DigestStore } from './digest/store.js';
+import type { DigestStore } from './store/digests.js';
 import { createDictionary, loadGlossary, messages, type Dictionary } from './i18n/index.js';
 import { createClassifier, type Classifier } from './topics/classify.js';
 import { resolveTopic, suggestTopics } from './topics/resolve.js';
 import { defaultTaxonomyPath, loadTaxonomy, type Taxonomy } from './topics/taxonomy.js';
 import { seedPath } from './paths.js';
-import { systemClock, type Clock } from './sources/clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { UpstreamLookup, type PaperLookup } from './sources/lookup.js';
 
 /** The demo corpus a fresh clone searches until a real one is ingested. */
@@ -75,8 +77,8 @@ export interface OpenAppOptions {
   /**
    * The bot serving many users (`npm start` with Discord or Slack): once open, it waits only
    * briefly for another process's write lock, and it never rebuilds the search
-   * index itself (a child process does; see adapters/background.ts). Default false: a batch
-   * tool that may wait and rebuild.
+   * index itself (`rebuildElsewhere`: a child process does; see adapters/background.ts). Default
+   * false: a batch tool that may wait and rebuild.
    */
   serving?: boolean;
   /** Hears of commands and searches (the metrics of `npm start`); silent by default. */
@@ -86,6 +88,13 @@ export interface OpenAppOptions {
    * `forever` for the bot, else milliseconds (default: the command line's 30 s).
    */
   storePatience?: 'forever' | number;
+  /**
+   * Only reading (the command line's search, show, stats): a library this process cannot write
+   * is opened read-only instead of refused (see `OpenStoresOptions.readOnlyIfUnwritable`). Then
+   * nothing is written: no upkeep of the library, a search index built in memory if the one on
+   * disk does not fit, and no papers fetched from upstream (they would be added).
+   */
+  readOnlyIfUnwritable?: boolean;
 }
 
 /**
@@ -96,16 +105,25 @@ export interface OpenAppOptions {
 export async function openApp(config: Config, log: Logger, options: OpenAppOptions = {}): Promise<App> {
   const now = options.now ?? (() => new Date());
   const { taxonomy, taxonomyHash, classify } = loadTopics(options.taxonomyPath);
-  const stores = await openStores(config, { log, ...(options.storePatience !== undefined && { patience: options.storePatience }) });
-  const { states } = stores;
+  const stores = await openStores(config, {
+    log,
+    ...(options.storePatience !== undefined && { patience: options.storePatience }),
+    ...(options.readOnlyIfUnwritable && { readOnlyIfUnwritable: true }),
+  });
+  const { states, readOnly } = stores;
   try {
-    if ((await states.purge(now())) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
+    if (readOnly) log.info({ path: stores.description }, 'this user cannot write the library: reading it without writing anything');
+    else if ((await states.purge(now())) === undefined) log.info('another process holds the database write lock: expired button state is purged later');
     let store = stores.papers;
     let demo = false;
     if ((await store.count()) === 0 && options.demoWhenEmpty !== false) {
       store = await demoStore(classify, now);
       demo = true;
       log.info({ papers: await store.count() }, 'the library has no papers yet: searching the bundled demo corpus (ingest one with `npm run cli -- ingest <path>`)');
+    } else if (readOnly) {
+      if (!(await libraryIsCurrent(store, taxonomyHash))) {
+        log.warn('the library was written by another version of Paper Scout or for another taxonomy, and this user cannot write it to bring it up to date: its topics (or how its text is read) may be out of date until a user who can runs paperscout reindex');
+      }
     } else {
       const changed = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
       if (changed > 0) log.info({ changed }, 'topics recomputed for the current taxonomy');
@@ -117,7 +135,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },
       dictionary: chineseDictionary(taxonomy),
       ...(demo ? {} : { indexPath: config.indexPath }),
-      rebuild: options.serving ? 'elsewhere' : 'inline',
+      rebuild: options.serving ? rebuildElsewhere : rebuildHere({ save: !readOnly }),
       log,
       observer: options.observer ?? silentObserver,
     });
@@ -127,7 +145,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
     states.start();
     const { digests } = stores;
     // In the demo, looked-up papers join the in-memory demo store: DATA_DIR stays empty.
-    const lookup = config.lookup.upstream ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
+    const lookup = config.lookup.upstream && !readOnly ? new UpstreamLookup({ store, classify, clock: options.clock ?? systemClock, log, config }) : undefined;
     return {
       config,
       log,
@@ -187,8 +205,9 @@ export function chineseDictionary(taxonomy: Taxonomy): Dictionary {
 
 /**
  * Brings a library in DATA_DIR up to what this version reads, before anything reads or writes
- * it: text and title aliases in the current normalization (once, after an upgrade, logged),
- * then topics for the current taxonomy. Returns how many papers' topics the taxonomy changed.
+ * it: text and title aliases in the current normalization and statuses in the current
+ * vocabulary (once, after an upgrade, logged), then topics for the current taxonomy. Returns
+ * how many papers' topics the taxonomy changed.
  */
 export async function ensureLibraryCurrent(store: PaperStore, topics: { taxonomyHash: string; classify: Classifier }, log: Logger): Promise<number> {
   const upgrade = await store.upgradeText(topics.classify);
@@ -200,7 +219,18 @@ export async function ensureLibraryCurrent(store: PaperStore, topics: { taxonomy
         (upgrade.shared > 0 ? `, ${upgrade.shared} of them already another paper's (kept with it)` : ''),
     );
   }
+  const statuses = await store.upgradeStatuses();
+  if (statuses) {
+    const renamed = statuses.renamed.map(([from, to, n]) => `${from} → ${to} (${n})`).join(', ');
+    log.info(statuses, `library statuses put in one vocabulary: ${statuses.papers} papers, ${renamed}`);
+  }
   return ensureTopicsCurrent(store, topics);
+}
+
+/** Whether {@link ensureLibraryCurrent} would have nothing to do (it writes; this only reads). */
+async function libraryIsCurrent(store: PaperStore, taxonomyHash: string): Promise<boolean> {
+  const text = Number((await store.getMeta(TEXT_VERSION_KEY)) ?? 1);
+  return text >= TEXT_VERSION && (await store.getMeta('taxonomy_hash')) === taxonomyHash;
 }
 
 /**

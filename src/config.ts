@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { posixLocale } from './i18n/locale.js';
-import { userAgent } from './sources/http.js';
+import { userAgent } from './userAgent.js';
 
 const optionalText = z
   .string()

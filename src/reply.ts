@@ -4,9 +4,12 @@
  * renderer escapes it for its platform, so nothing in a paper or a query can become a mention,
  * a link or broken formatting.
  */
-import type { TextSegment } from './search/snippet.js';
 
-export type { TextSegment };
+/** A run of text; `match` marks a query word (a snippet's marks, which each renderer bolds its own way). */
+export interface TextSegment {
+  text: string;
+  match?: boolean;
+}
 
 /** What a link of a paper leads to. */
 export type LinkKind = 'page' | 'pdf' | 'code' | 'project' | 'arxiv' | 'openreview' | 'doi';
@@ -75,6 +78,8 @@ export interface MenuChoice {
   label: string;
   action: string;
   description?: string;
+  /** The number shown beside the item in the reply (a result's 1-based place), when it has one. */
+  position?: number;
 }
 
 export interface Reply {

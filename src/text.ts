@@ -150,15 +150,38 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** What ends text that was cut short. */
+export const ELLIPSIS = '…';
+
 /**
- * Cuts text to `max` characters at a word boundary, with an ellipsis, never splitting a
- * surrogate pair.
+ * Cuts text to at most `max` characters (UTF-16 units, which no platform counts as more),
+ * ending with an ellipsis when cut; never splits a surrogate pair.
+ * @example cut('Attention Is All You Need', 10) // 'Attention…'
+ */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  return `${text.slice(0, cutEnd(text, max)).trimEnd()}${ELLIPSIS}`;
+}
+
+/**
+ * Like {@link cut}, but at a word boundary when one falls in the second half.
  * @example shorten('Attention Is All You Need', 12) // 'Attention…'
  */
 export function shorten(text: string, max: number): string {
   if (text.length <= max) return text;
-  let cut = text.slice(0, max - 1);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  if (max <= 0) return '';
+  const end = cutEnd(text, max);
+  const space = text.slice(0, end).lastIndexOf(' ');
+  return `${text.slice(0, space > max / 2 ? space : end).trimEnd()}${ELLIPSIS}`;
+}
+
+/** Where text cut to `max` characters with an ellipsis ends: room for the ellipsis, and not inside a surrogate pair. */
+function cutEnd(text: string, max: number): number {
+  const end = max - ELLIPSIS.length;
+  return end > 0 && isHighSurrogate(text.charCodeAt(end - 1)) ? end - 1 : end;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

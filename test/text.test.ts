@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace, foldText, foldTextAs, normalizeTitle, normalizeTitleAs, tokenize } from '../src/text.js';
+import { collapseWhitespace, cut, foldText, foldTextAs, normalizeTitle, normalizeTitleAs, shorten, tokenize } from '../src/text.js';
 
 describe('foldText', () => {
   it.each([
@@ -66,6 +66,34 @@ describe('collapseWhitespace', () => {
         expect(collapseWhitespace(text)).toBe(text.replace(/\s+/g, ' ').trim());
       }),
       { numRuns: 2000, seed: 3 },
+    );
+  });
+});
+
+describe('cut and shorten', () => {
+  it('cut at a character, shorten at a word when one falls in the second half', () => {
+    expect(cut('Attention Is All You Need', 10)).toBe('Attention…');
+    expect(cut('Attention Is All You Need', 14)).toBe('Attention Is…');
+    expect(shorten('Attention Is All You Need', 14)).toBe('Attention Is…');
+    expect(shorten('Attention Is All You Need', 12)).toBe('Attention…');
+    expect(shorten('Transformers are RNNs', 10)).toBe('Transform…');
+    expect(cut('short', 5)).toBe('short');
+    expect(cut('short', 0)).toBe('');
+    expect(cut('a😀b', 3)).toBe('a…');
+  });
+
+  it('never go past the limit, never split a surrogate pair, and keep the start of the text', () => {
+    const chars = ['a', ' ', '😀', 'é', '語'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 30 }), fc.integer({ min: 1, max: 40 }), (parts, max) => {
+        const text = parts.join('');
+        for (const out of [cut(text, max), shorten(text, max)]) {
+          expect(out.length).toBeLessThanOrEqual(max);
+          expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+          if (out !== text) expect(text.startsWith(out.slice(0, -1).trimEnd())).toBe(true);
+        }
+      }),
+      { numRuns: 2000, seed: 5 },
     );
   });
 });

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 /**
- * `paperscout`: the command line (`npm run cli -- <command>` in a checkout). USAGE below lists
- * the commands.
+ * `paperscout`: the command line (`npm run cli -- <command>` in a checkout). `cli.usage` in the
+ * catalogs lists the commands. Its reports are in the terminal's language (LC_ALL, LC_MESSAGES,
+ * LANG); `--json` output is the same in every language.
+ *
+ * Exit codes: 0 done; 1 a failure (nothing found, a library that cannot be opened, a fault);
+ * 2 a mistake in the command, said in one line with what to do instead.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
-import { paperLinks } from '../../src/library.js';
+import { paperLinks } from '../../src/papers/cards.js';
 import { SetupError, UserError } from '../../src/errors.js';
-import { messages } from '../../src/i18n/index.js';
+import { messages, type Messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
 import type { Paper } from '../../src/papers/model.js';
 import type { SearchHit } from '../../src/search/engine.js';
@@ -19,51 +23,27 @@ import { BATCH_LOCK_WAIT_MS, StoreUnavailableError, isStoreBusy } from '../../sr
 import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
-
-const USAGE = `Usage: paperscout <command> [options]
-
-  ingest <file-or-dir>...                 import papers: Paper Copilot paperlists JSON, the arXiv
-                                          metadata snapshot (JSONL), or JSONL/CSV with the paper fields
-  ingest <https URL>                      import a remote file of those formats (gzip too)
-  sync arxiv [--categories cs.LG,cs.CL]   fetch the new submissions of arXiv categories (default:
-                                          ARXIV_CATEGORIES), one request every 3 s as arXiv asks
-  sync arxiv --from YYYY-MM-DD [--until YYYY-MM-DD] [--categories …]
-                                          backfill from arXiv's OAI-PMH interface; run it again
-                                          after an interruption to resume where it stopped
-  sync openreview --venue <venue id>      all submissions of an OpenReview venue, with decisions
-                                          (e.g. ICLR.cc/2025/Conference; default: OPENREVIEW_VENUES)
-  search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
-  search --stdin --json                   one query a line in, one JSON array of hits a line out
-  show <id|arXiv id|DOI|URL> [--json]     one paper in full
-  topics                                  the topic taxonomy, with paper counts
-  topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
-  stats [--memory] [--json]               what the library holds (and the memory it takes)
-  reindex [--merge]                       rebuild the search index from the library, or with --merge fold
-                                          recent changes into its snapshot (the bot does this itself)
-  digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
-  digest preview <channel> [--at <time>]  print what a channel's digests would hold, sending nothing
-
-Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`;
+import { stats } from './stats.js';
 
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
-const LOCKED_MESSAGE =
-  `Another process held the library's write lock for more than ${BATCH_LOCK_WAIT_MS / 1000} s (an import, a re-index, ` +
-  'a sqlite3 shell left in a transaction). What was written before stays; run the command again once that process is done.';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
-    return command ? 0 : 2;
-  }
   // Quiet by default: stdout is for results; warnings still reach stderr.
   const { config, log } = bootstrap({ LOG_LEVEL: 'warn' });
   locale = config.locale;
-  if (command === 'ingest') return runIngest(rest, config, log);
-  if (command === 'sync') return runSync(rest, config, log);
-  if (command === 'reindex') return runReindex(rest, config, log);
-  const app = await openApp(config, log);
+  const m = messages(locale);
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${m.t('cli.usage')}\n`);
+    return command ? 0 : 2;
+  }
+  if (command === 'ingest') return runIngest(rest, config, log, m);
+  if (command === 'sync') return runSync(rest, config, log, m);
+  if (command === 'reindex') return runReindex(rest, config, log, m);
+  if (!LIBRARY_COMMANDS.has(command)) throw new UserError('cli.unknownCommand', { command });
+  // Commands that only read open a library this user cannot write read-only (run-due writes).
+  const app = await openApp(config, log, { readOnlyIfUnwritable: !(command === 'digest' && rest[0] === 'run-due') });
   try {
     switch (command) {
       case 'search':
@@ -75,17 +55,17 @@ async function main(argv: string[]): Promise<number> {
       case 'topic':
         return await topic(app, rest);
       case 'stats':
-        return await stats(app, rest);
-      case 'digest':
-        return await runDigestCommand(app, rest, async (a) => (await import('../senders.js')).createSenders(a));
+        return await stats(app, rest, m);
       default:
-        process.stderr.write(`Unknown command "${command}".\n\n${USAGE}\n`);
-        return 2;
+        return await runDigestCommand(app, rest, m, async (a) => (await import('../senders.js')).createSenders(a));
     }
   } finally {
     await app.close();
   }
 }
+
+/** The commands that open the library through {@link openApp}. */
+const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -138,7 +118,7 @@ async function show(app: App, args: string[]): Promise<number> {
   const m = messages(locale);
   const card = app.library.card(paper, doc, { detail: true, messages: m });
   process.stdout.write(renderText({ locale: m.locale, fallback: '', blocks: [{ kind: 'paper', paper: card }] }, textStyle()));
-  process.stdout.write(`   id ${paper.id} · first seen ${paper.firstSeen}\n`);
+  process.stdout.write(`   ${m.t('cli.show.footer', { id: paper.id, date: paper.firstSeen })}\n`);
   return 0;
 }
 
@@ -171,47 +151,6 @@ async function topic(app: App, args: string[]): Promise<number> {
     throw hint ? new UserError('cli.noTopicMaybe', { name, suggestions: hint }) : new UserError('cli.noTopic', { name });
   }
   return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
-}
-
-async function stats(app: App, args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { memory: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
-  const s = app.library.stats();
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(await statsJson(app, s))}\n`);
-    return 0;
-  }
-  const lines = [
-    `Library: ${app.demo ? 'bundled demo corpus (the library has no papers yet)' : app.stores.description}`,
-    `Papers: ${s.papers.toLocaleString('en-US')} (index generation ${s.generation}, ${s.terms.toLocaleString('en-US')} distinct words)`,
-    `Years: ${s.years}`,
-    `Venues: ${s.venues.map(([v, n]) => `${v || '(none)'} ${n.toLocaleString('en-US')}`).join(', ')}`,
-    `With a topic: ${s.withTopic.toLocaleString('en-US')}`,
-  ];
-  if (values.memory) {
-    (globalThis as { gc?: () => void }).gc?.();
-    const m = process.memoryUsage();
-    const mb = (n: number) => (n / 1048576).toFixed(1);
-    lines.push(`Memory: heap ${mb(m.heapUsed)} MB, external ${mb(m.external)} MB, RSS ${mb(m.rss)} MB`);
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
-  return 0;
-}
-
-/** `stats --json`: the library's counts as one object. */
-async function statsJson(app: App, s: ReturnType<App['library']['stats']>) {
-  const [min, max] = s.years === 'none' ? [] : s.years.split('–').map(Number);
-  return {
-    papers: s.papers,
-    stored: await app.store.count(),
-    demo: app.demo,
-    generation: s.generation,
-    terms: s.terms,
-    years: min !== undefined ? { min, max } : null,
-    withTopic: s.withTopic,
-    venues: Object.fromEntries(s.venues),
-    statuses: Object.fromEntries(await app.store.statusCounts()),
-    harvests: app.demo ? [] : (await app.stores.harvests.list()).map((h) => ({ key: h.key, source: h.source, updatedAt: h.updatedAt })),
-  };
 }
 
 /** The hits as `search --json` prints them, their papers read in one go. */
@@ -250,30 +189,31 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-main(process.argv.slice(2)).then(
+// `--debug`, anywhere before a `--`: a stack trace with every error.
+const argv = process.argv.slice(2);
+const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+const debug = argv.slice(0, end).includes('--debug');
+main(argv.filter((a, i) => i >= end || a !== '--debug')).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof UserError) {
-      process.stderr.write(`${messages(locale).text(err.reason)}\n`);
-    } else if (err instanceof SetupError || err instanceof StoreUnavailableError) {
-      // The message is the whole story (what, where, what to do): no stack trace.
-      process.stderr.write(`${err.message}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    if (isStoreBusy(err)) {
-      process.stderr.write(`${LOCKED_MESSAGE}\n`);
-      process.exitCode = 1;
-      return;
-    }
-    if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`${err.message}\n\n${USAGE}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    process.stderr.write(`paperscout failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
+    const { text, code } = explain(err, messages(locale));
+    const stack = debug && err instanceof Error && err.stack && !text.includes(err.stack) ? `${err.stack}\n` : '';
+    process.stderr.write(`${text}\n${stack}`);
+    process.exitCode = code;
   },
 );
+
+/**
+ * What to say about an error, and the exit code: one line for a mistake of the user's (2) or a
+ * problem of the installation that says its fix (1); a stack trace only for a fault of ours.
+ */
+function explain(err: unknown, m: Messages): { text: string; code: number } {
+  if (err instanceof UserError) return { text: m.text(err.reason), code: 2 };
+  // The message is the whole story (what, where, what to do).
+  if (err instanceof SetupError || err instanceof StoreUnavailableError) return { text: err.message, code: 1 };
+  if (isStoreBusy(err)) return { text: m.t('cli.locked', { seconds: BATCH_LOCK_WAIT_MS / 1000 }), code: 1 };
+  if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return { text: m.t('cli.badOption', { detail: err.message }), code: 2 };
+  return { text: m.t('cli.failed', { detail: err instanceof Error ? (err.stack ?? err.message) : String(err) }), code: 1 };
+}

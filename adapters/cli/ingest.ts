@@ -3,12 +3,15 @@
  * index up to date. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
  * already read and being prepared); running the same command again finishes the job.
  */
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
+import type { Messages } from '../../src/i18n/index.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
-import { createProgressBar } from '../../src/ingest/progress.js';
+import { createProgressBar, renderProgressLine } from '../../src/ingest/progress.js';
 import { formatSummary } from '../../src/ingest/summary.js';
+import { DETAILS_FILE_NAME, DetailsFile } from '../../src/ingest/details.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
 import { openStores } from '../../src/store/open.js';
@@ -19,17 +22,19 @@ import { abortOnSignal } from './signals.js';
 /** Imports larger than this are prepared (topics, rows) and indexed while they run, by worker threads on the second core. */
 const BACKGROUND_INDEX_BYTES = 32 << 20;
 
-export async function runIngest(paths: string[], config: Config, log: Logger): Promise<number> {
+export async function runIngest(paths: string[], config: Config, log: Logger, m: Messages): Promise<number> {
   if (paths.length === 0) throw new UserError('cli.giveFiles');
   const { taxonomy, taxonomyHash, classify, taxonomyPath } = loadTopics();
   const stores = await openStores(config, { log, bulk: true });
   const store = stores.papers;
-  const stop = abortOnSignal('Stopping after the current batch');
+  const stop = abortOnSignal(m.t('cli.stopping.batch'));
   let preparer: PrepareThread | undefined;
+  const details = new DetailsFile(join(config.dataDir, DETAILS_FILE_NAME), m);
   try {
     await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
     const started = performance.now();
-    const bar = createProgressBar(process.stderr);
+    const unit = m.t('cli.progress.records');
+    const bar = createProgressBar(process.stderr, { render: (p, width) => renderProgressLine(p, width, unit) });
     const source = { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash };
     let indexing: Promise<IngestIndexer> | undefined;
     const summary = await ingestPaths(paths, {
@@ -46,23 +51,23 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
       },
       signal: stop.signal,
       userAgent: config.userAgent,
+      details,
     });
     bar.done();
     await preparer?.close();
     const ingestSeconds = (performance.now() - started) / 1000;
-    process.stdout.write(`${formatSummary(summary)}\n`);
+    process.stdout.write(`${formatSummary(summary, { messages: m, detailsFile: details.close() })}\n`);
     const indexStarted = performance.now();
     // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
     if (indexing) await (await indexing).finish();
     else await settleIndex(source, config.indexPath, log);
     const indexSeconds = (performance.now() - indexStarted) / 1000;
-    process.stdout.write(
-      `Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir} ` +
-        `(import ${ingestSeconds.toFixed(1)} s, search index ${indexSeconds.toFixed(1)} s)\n`,
-    );
-    const wroteNothing = summary.added + summary.updated + summary.unchanged === 0;
+    const papers = await store.count();
+    process.stdout.write(`${m.t('cli.libraryTimed', { papers, dir: config.dataDir, importSeconds: ingestSeconds, indexSeconds })}\n`);
+    const wroteNothing = summary.added + summary.updated + summary.unchanged + summary.merged === 0;
     return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
   } finally {
+    details.close();
     await preparer?.close();
     stop.dispose();
     await stores.close();
@@ -74,7 +79,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger): P
  * `--merge` folds the store's changes since the snapshot into a new one (what `npm start` runs
  * in a child process when its deltas have grown).
  */
-export async function runReindex(args: string[], config: Config, log: Logger): Promise<number> {
+export async function runReindex(args: string[], config: Config, log: Logger, m: Messages): Promise<number> {
   const merge = args.includes('--merge');
   // --pause-ms N (undocumented): pause after each piece a merge writes, so a test can kill it half way.
   const pauseAt = args.indexOf('--pause-ms');
@@ -92,10 +97,10 @@ export async function runReindex(args: string[], config: Config, log: Logger): P
       merge ? mergeIndex(source, config.indexPath, log, { pauseMs }) : (await buildBase(source, config.indexPath, log)).generation,
     );
     if (done === 'busy') {
-      process.stderr.write('Another process is writing the search index; it will be up to date when that finishes.\n');
+      process.stderr.write(`${m.t('cli.indexBusy')}\n`);
       return 75;
     }
-    process.stdout.write(`Search index: ${(await store.count()).toLocaleString('en-US')} papers, ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(`${m.t('cli.indexBuilt', { papers: await store.count(), seconds: (performance.now() - started) / 1000 })}\n`);
     return 0;
   } finally {
     await stores.close();

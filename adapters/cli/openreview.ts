@@ -4,46 +4,31 @@
  * date. Ctrl-C stops before the next request; pages already stored stay stored.
  */
 import type { Logger } from 'pino';
-import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { VENUE_ID, type Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
+import type { Messages } from '../../src/i18n/index.js';
 import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
-import { settleIndex } from '../../src/search/indexFile.js';
-import { systemClock } from '../../src/sources/clock.js';
+import { systemClock } from '../../src/clock.js';
 import { fetchHttp } from '../../src/sources/http.js';
 import { formatOpenReviewSummary } from '../../src/sources/openreview/summary.js';
 import { syncOpenReview } from '../../src/sources/openreview/sync.js';
-import { openStores } from '../../src/store/open.js';
-import { abortOnSignal } from './signals.js';
+import { syncExit, syncLibrary } from './syncLibrary.js';
 
-export async function runOpenReviewSync(given: string[], config: Config, log: Logger): Promise<number> {
+export async function runOpenReviewSync(given: string[], config: Config, log: Logger, m: Messages): Promise<number> {
   const venues = (given.length > 0 ? given.flatMap((v) => v.split(',')) : config.openreview.venues).map((v) => v.trim()).filter(Boolean);
   if (venues.length === 0) throw new UserError('cli.giveVenue');
   const bad = venues.filter((v) => !VENUE_ID.test(v));
   if (bad.length > 0) throw new UserError('cli.badVenue', { bad: bad.map((v) => `"${v}"`).join(', ') });
-  const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const stores = await openStores(config, { log });
-  const store = stores.papers;
-  const stop = abortOnSignal('Stopping before the next request');
-  try {
-    const reclassified = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
+  return syncLibrary(config, log, m, async ({ stores, classify, signal }) => {
     const bar = createProgressBar<{ venue: string; notes: number; count?: number }>(process.stderr, {
-      render: (p, width) => renderCountLine({ done: p.notes, ...(p.count !== undefined && { total: p.count }), unit: 'submissions', label: p.venue }, width),
+      render: (p, width) => renderCountLine({ done: p.notes, ...(p.count !== undefined && { total: p.count }), unit: m.t('cli.progress.submissions'), label: p.venue }, width),
     });
     const summary = await syncOpenReview(
-      { store, harvests: stores.harvests, classify, config: config.openreview, http: fetchHttp({ userAgent: config.userAgent }), clock: systemClock, log },
-      { venues, signal: stop.signal, onProgress: (p) => bar.update(p) },
+      { store: stores.papers, harvests: stores.harvests, classify, config: config.openreview, http: fetchHttp({ userAgent: config.userAgent }), clock: systemClock, log },
+      { venues, signal, onProgress: (p) => bar.update(p) },
     );
     bar.done();
-    process.stdout.write(`${formatOpenReviewSummary(summary)}\n`);
-    if (summary.changed || reclassified > 0) {
-      await settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-      process.stdout.write(`Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir}\n`);
-    }
-    if (summary.aborted) return 130;
-    return summary.venues.length > 0 && summary.failed.length === summary.venues.length ? 1 : 0;
-  } finally {
-    stop.dispose();
-    await stores.close();
-  }
+    process.stdout.write(`${formatOpenReviewSummary(summary, m)}\n`);
+    return { changed: summary.changed, exit: syncExit(summary, summary.venues.length) };
+  });
 }

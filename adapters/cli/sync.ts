@@ -8,30 +8,28 @@
  */
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
-import { abortOnSignal } from './signals.js';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
+import type { Messages } from '../../src/i18n/index.js';
 import { createProgressBar, renderCountLine } from '../../src/ingest/progress.js';
-import { settleIndex } from '../../src/search/indexFile.js';
 import { fetchHttpGet } from '../../src/sources/arxiv/client.js';
 import { harvestArxiv, type HarvestProgress } from '../../src/sources/arxiv/harvest.js';
 import { formatHarvestSummary, formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
-import { systemClock } from '../../src/sources/clock.js';
-import { openStores } from '../../src/store/open.js';
+import { systemClock } from '../../src/clock.js';
 import { runOpenReviewSync } from './openreview.js';
+import { syncExit, syncLibrary } from './syncLibrary.js';
 
 const CATEGORY = /^[a-z-]+(\.[A-Za-z-]+)?$/;
 
-export async function runSync(args: string[], config: Config, log: Logger): Promise<number> {
+export async function runSync(args: string[], config: Config, log: Logger, m: Messages): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: { categories: { type: 'string' }, from: { type: 'string' }, until: { type: 'string' }, venue: { type: 'string', multiple: true } },
   });
   const [source, ...extra] = positionals;
-  if (source === 'openreview' && extra.length === 0) return runOpenReviewSync(values.venue ?? [], config, log);
+  if (source === 'openreview' && extra.length === 0) return runOpenReviewSync(values.venue ?? [], config, log, m);
   if (source !== 'arxiv' || extra.length > 0) {
     throw source && source !== 'arxiv' && source !== 'openreview' ? new UserError('cli.syncSourceNot', { source }) : new UserError('cli.syncSource');
   }
@@ -42,43 +40,26 @@ export async function runSync(args: string[], config: Config, log: Logger): Prom
     throw bad.length > 0 ? new UserError('cli.badCategoriesNot', { bad: bad.map((c) => `"${c}"`).join(', ') }) : new UserError('cli.badCategories');
   }
   const range = dateRange(values.from, values.until, systemClock.now());
-  const { taxonomy, taxonomyHash, classify } = loadTopics();
-  const stores = await openStores(config, { log });
-  const store = stores.papers;
-  const stop = abortOnSignal('Stopping before the next request');
-  try {
-    const reclassified = await ensureLibraryCurrent(store, { taxonomyHash, classify }, log);
+  return syncLibrary(config, log, m, async ({ stores, classify, signal }) => {
+    const store = stores.papers;
     const http = fetchHttpGet({ userAgent: config.userAgent, ...(range && { timeoutMs: 180_000 }) });
-    let changed: boolean;
-    let exit: number;
     if (range) {
-      if (!config.contact) process.stderr.write('Tip: set PAPERSCOUT_CONTACT (an email or URL) so arXiv can reach whoever runs this harvest.\n');
-      process.stderr.write(`Harvesting arXiv from ${range.from} to ${range.until ?? 'now'} over OAI-PMH, one request every 3 s as arXiv asks…\n`);
-      const bar = createProgressBar<HarvestProgress>(process.stderr, { render: harvestLine });
+      if (!config.contact) process.stderr.write(`${m.t('cli.sync.contactTip')}\n`);
+      process.stderr.write(`${m.t('cli.sync.harvesting', { from: range.from, until: range.until ?? m.t('sync.oai.now') })}\n`);
+      const bar = createProgressBar<HarvestProgress>(process.stderr, { render: (p, width) => harvestLine(p, width, m) });
       const summary = await harvestArxiv(
         { store, harvests: stores.harvests, jobs: stores.jobs, classify, oaiUrl: config.arxiv.oaiUrl, http, clock: systemClock, log },
-        { ...range, categories, signal: stop.signal, onProgress: (p) => bar.update(p) },
+        { ...range, categories, signal, onProgress: (p) => bar.update(p) },
       );
       bar.done();
-      process.stdout.write(`${formatHarvestSummary(summary)}\n`);
-      changed = summary.changed;
-      exit = summary.aborted ? 130 : summary.sets.length > 0 && summary.failed.length === summary.sets.length ? 1 : 0;
-    } else {
-      if (categories.length > 1) process.stderr.write(`Syncing ${categories.length} arXiv categories, one request every 3 s as arXiv asks…\n`);
-      const summary = await syncArxiv({ store, classify, config: config.arxiv, http, clock: systemClock, log }, { categories, signal: stop.signal });
-      process.stdout.write(`${formatSyncSummary(summary)}\n`);
-      changed = summary.changed;
-      exit = summary.aborted ? 130 : summary.categories.length > 0 && summary.failed.length === summary.categories.length ? 1 : 0;
+      process.stdout.write(`${formatHarvestSummary(summary, m)}\n`);
+      return { changed: summary.changed, exit: syncExit(summary, summary.sets.length) };
     }
-    if (changed || reclassified > 0) {
-      await settleIndex({ store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash }, config.indexPath, log);
-      process.stdout.write(`Library: ${(await store.count()).toLocaleString('en-US')} papers in ${config.dataDir}\n`);
-    }
-    return exit;
-  } finally {
-    stop.dispose();
-    await stores.close();
-  }
+    if (categories.length > 1) process.stderr.write(`${m.t('cli.sync.categories', { count: categories.length })}\n`);
+    const summary = await syncArxiv({ store, classify, config: config.arxiv, http, clock: systemClock, log }, { categories, signal });
+    process.stdout.write(`${formatSyncSummary(summary, m)}\n`);
+    return { changed: summary.changed, exit: syncExit(summary, summary.categories.length) };
+  });
 }
 
 /**
@@ -103,7 +84,8 @@ function isDay(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
 
-function harvestLine(p: HarvestProgress, width: number): string {
-  const label = `set ${p.set}, page ${p.pages}${p.datestamp ? `, up to ${p.datestamp}` : ''}`;
-  return renderCountLine({ done: p.records, ...(p.completeListSize !== undefined && { total: p.completeListSize }), unit: 'records', label }, width);
+function harvestLine(p: HarvestProgress, width: number, m: Messages): string {
+  const label = p.datestamp ? m.t('cli.progress.harvestPageUpTo', { set: p.set, page: p.pages, date: p.datestamp }) : m.t('cli.progress.harvestPage', { set: p.set, page: p.pages });
+  const unit = m.t('cli.progress.records');
+  return renderCountLine({ done: p.records, ...(p.completeListSize !== undefined && { total: p.completeListSize }), unit, label }, width);
 }

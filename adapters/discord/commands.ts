@@ -8,8 +8,9 @@
  */
 import type { APIApplicationCommandOption, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
 import { commandDescription, optionSpecs, type OptionSpec } from '../../src/commands/registry.js';
-import type { Command, Subcommand } from '../../src/commands/types.js';
+import { MAX_DESCRIPTION_LENGTH, type Command, type Subcommand } from '../../src/commands/types.js';
 import { DEFAULT_LOCALE, isMessageKey, messages, type Locale, type Messages } from '../../src/i18n/index.js';
+import { CHOICE_NAME_MAX, CHOICE_VALUE_MAX } from './limits.js';
 
 export type CommandDefinition = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -51,21 +52,21 @@ export function commandDefinitions(commands: readonly Command[]): CommandDefinit
     const options: APIApplicationCommandOption[] = command.subcommands
       ? command.subcommands.map((sub) => {
           const subOptions = localizedOptions(command, sub);
-          const descriptions = localizations((m) => commandDescription(command, m, sub).slice(0, 100));
+          const descriptions = localizations((m) => commandDescription(command, m, sub).slice(0, MAX_DESCRIPTION_LENGTH));
           return {
             type: OPTION_TYPE.subcommand,
             name: sub.name,
-            description: commandDescription(command, messages(DEFAULT_LOCALE), sub).slice(0, 100),
+            description: commandDescription(command, messages(DEFAULT_LOCALE), sub).slice(0, MAX_DESCRIPTION_LENGTH),
             ...(descriptions && { description_localizations: descriptions }),
             ...(subOptions.length > 0 && { options: subOptions }),
           } as APIApplicationCommandOption;
         })
       : localizedOptions(command);
-    const descriptions = localizations((m) => commandDescription(command, m).slice(0, 100));
+    const descriptions = localizations((m) => commandDescription(command, m).slice(0, MAX_DESCRIPTION_LENGTH));
     return {
       type: 1,
       name: command.name,
-      description: commandDescription(command, messages(DEFAULT_LOCALE)).slice(0, 100),
+      description: commandDescription(command, messages(DEFAULT_LOCALE)).slice(0, MAX_DESCRIPTION_LENGTH),
       ...(descriptions && { description_localizations: descriptions }),
       ...(command.permission === 'manage-channel' && { default_member_permissions: MANAGE_CHANNELS }),
       ...(options.length > 0 && { options }),
@@ -128,7 +129,7 @@ function option(
     !spec.autocomplete && spec.choices
       ? spec.choices.slice(0, 25).map((c) => {
           const names = choiceLocalizations(c);
-          return { name: c.slice(0, 100), ...(names && { name_localizations: names }), value: c.slice(0, 100) };
+          return { name: c.slice(0, CHOICE_NAME_MAX), ...(names && { name_localizations: names }), value: c.slice(0, CHOICE_VALUE_MAX) };
         })
       : undefined;
   return {

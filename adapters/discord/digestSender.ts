@@ -8,14 +8,16 @@
  * within a few minutes ({@link DUPLICATE_WINDOW_MS}), and as a last line of small print
  * (`-# digest <key>`), so that after that window the bot can still find its message by reading
  * the channel (`GET /channels/{id}/messages`; Discord's message history does not return nonces).
- * A bot that may not read the history is told so, not answered "not there" (see
- * {@link refuseUnreadableHistory}).
+ * A bot without Read Message History is shown no messages at all, not refused: an empty read is
+ * believed only where the bot may read the history (see {@link historyReadable}); anywhere else
+ * the part's fate cannot be told.
  */
 import { DiscordAPIError, HTTPError, RateLimitError, REST, Routes, type APIMessage, type APIUser } from 'discord.js';
 import type { DiscordConfig } from '../../src/config.js';
 import { requestFailure } from '../../src/digest/outcome.js';
 import { DeliveryError, type DigestPartId, type DigestSender } from '../../src/digest/sender.js';
 import { CONTENT_MAX } from './limits.js';
+import { channelPermissions, has, PERMISSION, THREAD_TYPES, type Overwrite } from './permissions.js';
 import { renderMessage } from './render.js';
 
 /** Discord accepts nonces of at most 25 characters. */
@@ -83,14 +85,15 @@ export function createDiscordSender(config: DiscordConfig, options: DiscordSende
     async find(channel, id, window) {
       try {
         const author = await botUserId();
-        const start = snowflakeAt(window.from.getTime());
-        let after = start;
+        let after = snowflakeAt(window.from.getTime());
         for (let page = 0; page < MAX_PAGES; page++) {
           const query = new URLSearchParams({ after, limit: String(PAGE_SIZE) });
           const messages = (await rest.get(Routes.channelMessages(channel), { query })) as APIMessage[];
           if (messages.some((m) => m.author.id === author && carriesKey(m.content, id.key))) return true;
           if (messages.length < PAGE_SIZE) {
-            if (page === 0 && messages.length === 0) await refuseUnreadableHistory(rest, channel, start);
+            if (page === 0 && messages.length === 0 && !(await historyReadable(rest, channel, author))) {
+              throw new DeliveryError('forbidden', 'Discord showed no messages in the channel, and the bot lacks Read Message History there: whether the digest message arrived cannot be told. Give Paper Scout Read Message History in this channel');
+            }
             return false;
           }
           after = messages.reduce((newest, m) => (BigInt(m.id) > BigInt(newest) ? m.id : newest), after);
@@ -105,22 +108,35 @@ export function createDiscordSender(config: DiscordConfig, options: DiscordSende
 }
 
 /**
- * Discord answers a history read with no messages, not an error, when the bot lacks Read Message
- * History. An empty read is believed when the channel (`GET /channels/{id}`, which needs View
- * Channel alone) has had no message since the window began. When it has, reading that message
- * tells why the history showed none: it was deleted (404; a channel keeps its last message's
- * id), or the history may not be read (403), and then the part's fate cannot be told and posting
- * it again could post it twice.
+ * Whether the bot may read the channel's history (View Channel and Read Message History), worked
+ * out from the server's roles, the bot's and the channel's overwrites as Discord does: a history
+ * read without it answers an empty list, not an error, so only this tells "no message there"
+ * from "not shown". A DM has no permissions to lack.
  */
-async function refuseUnreadableHistory(rest: REST, channel: string, after: string): Promise<void> {
-  const { last_message_id: last } = (await rest.get(Routes.channel(channel))) as { last_message_id?: string | null };
-  if (!last || BigInt(last) <= BigInt(after)) return;
-  try {
-    await rest.get(Routes.channelMessage(channel, last));
-  } catch (err) {
-    if (err instanceof DiscordAPIError && err.status === 404) return;
-    throw err;
-  }
+async function historyReadable(rest: REST, channelId: string, botId: string): Promise<boolean> {
+  const channel = (await rest.get(Routes.channel(channelId))) as ChannelShape;
+  if (!channel.guild_id) return true;
+  const parent = THREAD_TYPES.includes(channel.type) && channel.parent_id ? ((await rest.get(Routes.channel(channel.parent_id))) as ChannelShape) : channel;
+  const [guild, member] = (await Promise.all([rest.get(Routes.guild(channel.guild_id)), rest.get(Routes.guildMember(channel.guild_id, botId))])) as [
+    { owner_id?: string; roles?: Array<{ id: string; permissions: string }> },
+    { roles?: string[] },
+  ];
+  const permissions = channelPermissions({
+    guildId: channel.guild_id,
+    ownerId: guild.owner_id,
+    roles: guild.roles ?? [],
+    member: { id: botId, roles: member.roles ?? [] },
+    overwrites: parent.permission_overwrites ?? [],
+  });
+  return has(permissions, PERMISSION.viewChannel, PERMISSION.readMessageHistory);
+}
+
+/** What {@link historyReadable} reads of a channel. */
+interface ChannelShape {
+  type: number;
+  guild_id?: string;
+  parent_id?: string | null;
+  permission_overwrites?: Overwrite[];
 }
 
 /** A REST client for commands (deploy): Discord's defaults, retries and rate-limit waits included. */

@@ -10,23 +10,16 @@
  *   cached channel, no way to tell a missing `app_permissions` from an empty one).
  */
 import type { BotAccess, ChannelKind } from '../../src/commands/types.js';
+import { has, PERMISSION, THREAD_TYPES } from './permissions.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 /** Discord's channel types that matter here. */
-const CHANNEL_TYPE = { dm: 1, groupDm: 3, threads: [10, 11, 12] } as const;
+const CHANNEL_TYPE = { dm: 1, groupDm: 3 } as const;
 /** Discord's interaction contexts (`context`). */
 const CONTEXT = { guild: 0, botDm: 1, privateChannel: 2 } as const;
 /** Keys of `authorizing_integration_owners`. */
 const INSTALL = { guild: '0', user: '1' } as const;
-/** Permission bits (Discord's permissions bitfield). */
-const PERMISSION = {
-  administrator: 1n << 3n,
-  viewChannel: 1n << 10n,
-  sendMessages: 1n << 11n,
-  embedLinks: 1n << 14n,
-  sendMessagesInThreads: 1n << 38n,
-} as const;
 
 /**
  * A copy of an INTERACTION_CREATE payload with the fields discord.js cannot do without filled in
@@ -53,7 +46,7 @@ export interface Place {
 /**
  * Reads where an interaction happened: the channel, what kind of conversation it is, and what the
  * bot may do there. Unknown stays unset.
- * @example placeOf({ guild_id: '1', channel_id: '2', app_permissions: '3072' }) // { channelId: '2', kind: 'channel', bot: { canView: true, canSend: true, canEmbed: false } }
+ * @example placeOf({ guild_id: '1', channel_id: '2', app_permissions: '3072' }) // { channelId: '2', kind: 'channel', bot: { canView: true, canSend: true, canEmbed: false, canReadHistory: false } }
  */
 export function placeOf(raw: unknown): Place {
   if (!isObject(raw)) return {};
@@ -90,12 +83,16 @@ function inServer(raw: Record<string, any>, kind: ChannelKind | undefined): Pick
 }
 
 /** The bot's permissions from `app_permissions` (a decimal bitfield string), if it is one. */
-function permissions(value: unknown, channelType: unknown): Pick<BotAccess, 'canView' | 'canSend' | 'canEmbed'> {
+function permissions(value: unknown, channelType: unknown): Pick<BotAccess, 'canView' | 'canSend' | 'canEmbed' | 'canReadHistory'> {
   if (typeof value !== 'string' || !/^\d{1,40}$/.test(value)) return {};
   const bits = BigInt(value);
-  const has = (bit: bigint) => (bits & PERMISSION.administrator) !== 0n || (bits & bit) !== 0n;
-  const thread = (CHANNEL_TYPE.threads as readonly unknown[]).includes(channelType);
-  return { canView: has(PERMISSION.viewChannel), canSend: has(thread ? PERMISSION.sendMessagesInThreads : PERMISSION.sendMessages), canEmbed: has(PERMISSION.embedLinks) };
+  const thread = typeof channelType === 'number' && THREAD_TYPES.includes(channelType);
+  return {
+    canView: has(bits, PERMISSION.viewChannel),
+    canSend: has(bits, thread ? PERMISSION.sendMessagesInThreads : PERMISSION.sendMessages),
+    canEmbed: has(bits, PERMISSION.embedLinks),
+    canReadHistory: has(bits, PERMISSION.readMessageHistory),
+  };
 }
 
 function snowflake(value: unknown): string | undefined {

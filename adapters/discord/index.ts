@@ -11,7 +11,7 @@ import { Client, Events, GatewayCloseCodes, GatewayIntentBits, Routes } from 'di
 import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
 import type { DiscordConfig } from '../../src/config.js';
-import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../../src/adapter.js';
+import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
 import { WITH_LOCALIZATIONS, commandDefinitions, diffCommands } from './commands.js';
 import { createDiscordSender } from './digestSender.js';
 import { guardGateway } from './gateway.js';

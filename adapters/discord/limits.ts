@@ -16,7 +16,6 @@ export const EMBED_DESCRIPTION_MAX = 4096;
 export const EMBED_FIELDS_MAX = 25;
 export const EMBED_FIELD_NAME_MAX = 256;
 export const EMBED_FIELD_VALUE_MAX = 1024;
-export const EMBED_FOOTER_MAX = 2048;
 export const EMBED_AUTHOR_MAX = 256;
 /** Longest URL we put in an embed, a link button or a markdown link (Discord's link buttons take 512). */
 export const URL_MAX = 512;

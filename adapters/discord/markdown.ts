@@ -5,10 +5,10 @@
  * unclosed `**`; mentions (`@everyone`, `<@123>`, `<#42>`) get a zero-width space even though
  * every message also carries `allowed_mentions: { parse: [] }`.
  */
+import { ELLIPSIS, cut } from '../../src/text.js';
 import { URL_MAX } from './limits.js';
 
 const ZWSP = '\u200b';
-const ELLIPSIS = '…';
 /** C0/C1 controls, bidi overrides and isolates, line and paragraph separators. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -47,19 +47,6 @@ export function neutralizeMentions(text: string): string {
  */
 export function plain(text: string, max: number): string {
   return cut(neutralizeMentions(clean(text)), max);
-}
-
-/**
- * Cuts `text` to at most `max` characters (UTF-16 units, which is at least Discord's count),
- * ending with an ellipsis when cut; never splits a surrogate pair.
- * @example cut('Attention Is All You Need', 10) // 'Attention…'
- */
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return '';
-  let end = max - ELLIPSIS.length;
-  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-  return `${text.slice(0, end).trimEnd()}${ELLIPSIS}`;
 }
 
 /**
@@ -183,8 +170,4 @@ export function safeUrl(url: string | undefined): string | undefined {
 function splitSpace(text: string): { lead: string; core: string; trail: string } {
   const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
   return { lead: match[1]!, core: match[2]!, trail: match[3]! };
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -9,6 +9,7 @@
 import type { APIActionRowComponent, APIComponentInMessageActionRow, APIEmbed, APIEmbedField } from 'discord.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import type { Block, LinkKind, ListItem, PaperCard, Reply, TextSegment } from '../../src/reply.js';
+import { cut } from '../../src/text.js';
 import { renderComponents } from './components.js';
 import {
   CONTENT_MAX,
@@ -22,7 +23,7 @@ import {
   EMBED_TITLE_MAX,
   EPHEMERAL_FLAG,
 } from './limits.js';
-import { clean, cut, markdown, plain, safeUrl, type Inline } from './markdown.js';
+import { clean, markdown, plain, safeUrl, type Inline } from './markdown.js';
 
 /** A message as Discord's API takes it (create, edit, interaction response). */
 export interface DiscordMessage {

@@ -7,7 +7,7 @@
  * - readyz answers 200 once the search index is loaded and every configured adapter is
  *   connected, 503 (with the reasons) before that, while one reconnects, and during a shutdown.
  */
-import type { RunDueSummary } from '../../src/digest/runner.js';
+import type { RunDueSummary } from '../../src/digest/pass.js';
 import type { AdapterStatus } from './supervisor.js';
 
 /** The library as health reports it. */

@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SetupError } from '../../src/errors.js';
 
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
@@ -89,10 +90,13 @@ export async function startOpsServer(port: number, routes: readonly OpsRoute[]):
   };
 }
 
-/** A listen error said as what to do. */
-export function listenFailure(err: unknown, port: number): Error {
+/**
+ * A listen error said as what to do: a {@link SetupError}, whose message `npm start` prints as
+ * its one line, without a stack trace.
+ */
+export function listenFailure(err: unknown, port: number): SetupError {
   const code = (err as { code?: unknown } | undefined)?.code;
-  if (code === 'EADDRINUSE') return new Error(`Port ${port} is already in use: stop whatever listens there or set PORT to a free port.`, { cause: err });
-  if (code === 'EACCES') return new Error(`Not allowed to listen on port ${port}: set PORT to a port above 1023.`, { cause: err });
-  return new Error(`Could not listen on port ${port} (PORT): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  if (code === 'EADDRINUSE') return new SetupError(`Port ${port} is already in use: stop whatever listens there or set PORT to a free port.`, { cause: err });
+  if (code === 'EACCES') return new SetupError(`Not allowed to listen on port ${port}: set PORT to a port above 1023.`, { cause: err });
+  return new SetupError(`Could not listen on port ${port} (PORT): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
 }

@@ -43,13 +43,13 @@ export function createMetrics(): Metrics {
 
   const commands = new Counter({
     name: `${PREFIX}commands_total`,
-    help: 'Commands, button actions and autocompletes answered, by platform, command, kind and outcome (ok, user_error, busy, error)',
+    help: 'Commands, button actions, autocompletes and link unfurls answered, by platform, command, kind and outcome (ok, user_error, busy, error)',
     labelNames: ['platform', 'command', 'kind', 'outcome'] as const,
     registers,
   });
   const commandSeconds = new Histogram({
     name: `${PREFIX}command_duration_seconds`,
-    help: 'Time the core took to answer a command, button action or autocomplete',
+    help: 'Time the core took to answer a command, button action, autocomplete or link unfurl',
     labelNames: ['platform', 'kind'] as const,
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers,

@@ -8,9 +8,9 @@
 import type { App } from '../../src/app.js';
 import type { DiscordConfig, SlackConfig } from '../../src/config.js';
 import type { DigestSender } from '../../src/digest/sender.js';
-import type { ChatPlatform } from '../../src/digest/store.js';
+import type { ChatPlatform } from '../../src/store/digests.js';
 import { lastSyncKey } from '../../src/sources/arxiv/sync.js';
-import { systemClock, type Clock } from '../../src/sources/clock.js';
+import { systemClock, type Clock } from '../../src/clock.js';
 import { startBackgroundJobs, type BackgroundJobs } from '../background.js';
 import { healthReport, readiness, type DigestRunHealth, type HealthSnapshot, type SyncHealth } from './health.js';
 import { listenFailure, opsRoutes, startOpsServer, type OpsServer } from './http.js';
@@ -89,7 +89,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
       startedAt,
       stopping,
       adapters: supervisor.status(),
-      library: { loaded: app.library.loaded, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.library.knownStoreGeneration, demo: app.demo },
+      library: { loaded: app.library.ready, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.library.knownStoreGeneration, demo: app.demo },
       digests: { scheduler: app.config.digestScheduler, ...(lastDigestRun && { lastRun: lastDigestRun }) },
       sync: { scheduled: !app.demo, ...lastSyncAt, ...(lastSyncRun && { lastRun: lastSyncRun }) },
     };

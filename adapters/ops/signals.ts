@@ -1,13 +1,19 @@
 /**
- * SIGTERM and SIGINT, as a supervisor (Docker, systemd, Kubernetes) or Ctrl-C sends them: the
- * first asks for a graceful stop, a second one stops at once.
+ * SIGTERM and SIGINT, as a supervisor (Docker, systemd, Kubernetes), `kill` or Ctrl-C sends
+ * them: one stop request stops gracefully; only a second request forces the stop.
  *
- * `npm start` runs the bot as `exec node …`, so the bot is npm's child and gets the signals npm
- * passes on. A Ctrl-C on a terminal reaches it twice, though: from the terminal (it signals the
- * whole foreground process group) and again from npm. A SIGINT that follows the first within
- * {@link DUPLICATE_SIGNAL_MS} is that same Ctrl-C, not a second one.
+ * One request often arrives as two signals. The usual ways to stop a process signal its whole
+ * process group: a terminal's Ctrl-C (SIGINT to the foreground group), `systemctl stop` with the
+ * default `KillMode=control-group` (SIGTERM to every process of the unit), `kill -TERM -<pgid>`.
+ * Under `npm start` (and `npm run cli`) that group holds npm too, and npm passes on every SIGINT
+ * and SIGTERM it gets to its child, the bot: the bot gets the signal once from the sender and
+ * once from npm. So every signal within {@link DUPLICATE_SIGNAL_MS} of the first, whichever of the
+ * two, belongs to the same request. npm relays within a millisecond when idle, but it and the bot
+ * each run the handler only when their event loops get to it (a loaded machine, a long
+ * synchronous step), so the copies can land hundreds of milliseconds apart: 1 s covers that,
+ * and a person who means "now" presses again after reading that the stop is under way.
  */
-export const DUPLICATE_SIGNAL_MS = 500;
+export const DUPLICATE_SIGNAL_MS = 1000;
 
 const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
 export type ShutdownSignal = keyof typeof SIGNAL_NUMBERS;
@@ -15,7 +21,9 @@ export type ShutdownSignal = keyof typeof SIGNAL_NUMBERS;
 export interface SignalHandlers {
   /** The first signal: stop taking work, finish what is under way, exit. */
   graceful(signal: ShutdownSignal): void;
-  /** A second signal: exit now, with this code (128 + the signal's number, as a shell reports it). */
+  /** Another copy of the same request (within {@link DUPLICATE_SIGNAL_MS}): nothing to do but say so. */
+  repeated?(signal: ShutdownSignal): void;
+  /** A second request: exit now, with this code (128 + the signal's number, as a shell reports it). */
   immediate(signal: ShutdownSignal, code: number): void;
 }
 
@@ -28,16 +36,17 @@ export function onShutdownSignals(
   target: Pick<NodeJS.Process, 'on' | 'off'> = process,
   now: () => number = () => performance.now(),
 ): () => void {
-  let first: { signal: ShutdownSignal; at: number } | undefined;
+  let first: number | undefined;
   const handle = (signal: ShutdownSignal) => {
     const at = now();
-    if (!first) {
-      first = { signal, at };
+    if (first === undefined) {
+      first = at;
       handlers.graceful(signal);
-      return;
+    } else if (at - first < DUPLICATE_SIGNAL_MS) {
+      handlers.repeated?.(signal);
+    } else {
+      handlers.immediate(signal, 128 + SIGNAL_NUMBERS[signal]);
     }
-    if (signal === 'SIGINT' && first.signal === 'SIGINT' && at - first.at < DUPLICATE_SIGNAL_MS) return;
-    handlers.immediate(signal, 128 + SIGNAL_NUMBERS[signal]);
   };
   const onInt = () => handle('SIGINT');
   const onTerm = () => handle('SIGTERM');

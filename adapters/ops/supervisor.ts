@@ -9,8 +9,8 @@
  * that is only unreachable is never given up on.
  */
 import type { Logger } from 'pino';
-import { StartError, describeCause, type RunningAdapter } from '../../src/adapter.js';
-import type { Clock } from '../../src/sources/clock.js';
+import { StartError, describeCause, type RunningAdapter } from '../adapter.js';
+import type { Clock } from '../../src/clock.js';
 
 /** Waits before the 1st, 2nd, … retry; the last one repeats. */
 export const RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];

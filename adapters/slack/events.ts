@@ -5,25 +5,23 @@
  *   the core marks ephemeral goes to the asker only (chat.postEphemeral, same thread).
  * - `link_shared`: links to papers in the library (arXiv, OpenReview, doi.org, a paper's own page
  *   or pdf) get a compact card through chat.unfurl; an arXiv, DOI or OpenReview link to a paper
- *   the library lacks is looked up (and the paper added) first. Bolt has acknowledged the event
- *   before this runs, so a lookup only delays the card. Other links are left alone.
+ *   the library lacks is looked up (and the paper added) first. The core's command registry
+ *   answers each link (`/paper`'s unfurl), under the error policy and metrics of every command: a
+ *   failure unfurls as the apology with its reference. Bolt has acknowledged the event before
+ *   this runs, so a lookup only delays the card. Other links are left alone.
  */
 import type { App as BoltApp } from '@slack/bolt';
-import type { Logger } from 'pino';
-import type { StoredPaper } from '../../src/store/papers.js';
 import type { App } from '../../src/app.js';
-import { messages, translate } from '../../src/i18n/index.js';
-import { parsePaperRef } from '../../src/papers/ids.js';
 import { messageReply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
 import { channelKind, mentionRequest, sharedLinkUrl } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
-import { renderReply, renderUnfurl, type SlackBlock } from './render.js';
+import { renderReply, renderUnfurlReply, type SlackBlock } from './render.js';
 
 /** Links unfurled per message at most (Slack sends a handful). */
 export const MAX_UNFURLS = 10;
 
-export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
+export function registerEvents(bolt: BoltApp, app: App): void {
   // Slack's redeliveries never get here (redeliveries.ts).
   bolt.event('app_mention', async ({ event, context, client }) => {
     await afterPendingAcks();
@@ -50,38 +48,23 @@ export function registerEvents(bolt: BoltApp, app: App, log: Logger): void {
 
   bolt.event('link_shared', async ({ event, client }) => {
     const urls = [...new Set(event.links.slice(0, MAX_UNFURLS).map((l) => l.url).filter((u): u is string => typeof u === 'string'))];
-    const papers = await Promise.all(urls.map((url) => paperFor(app, url, log)));
-    const found = urls.flatMap((url, i) => (papers[i] ? [{ url, ...papers[i] }] : []));
-    if (found.length === 0) return;
+    if (urls.length === 0) return;
     // Slack has no workspace language: the card speaks the language of whoever shared the link.
-    const m = messages((await memberInfo(client, event.user, app)).locale);
+    const member = await memberInfo(client, event.user, app);
+    const ctx = app.context(
+      'slack',
+      { id: event.user, ...(member.timezone && { timezone: member.timezone }) },
+      { channel: { id: event.channel, kind: channelKind(event.channel) }, ...memberContext(member) },
+    );
+    const replies = await Promise.all(urls.map((url) => app.registry.unfurl(ctx, sharedLinkUrl(url))));
     const unfurls: Record<string, { blocks: SlackBlock[] }> = {};
-    for (const { url, paper, doc } of found) unfurls[url] ??= { blocks: renderUnfurl(app.library.card(paper, doc, { messages: m })) };
+    urls.forEach((url, i) => {
+      const reply = replies[i];
+      if (reply) unfurls[url] ??= { blocks: renderUnfurlReply(reply) };
+    });
+    if (Object.keys(unfurls).length === 0) return;
     const source = event.source === 'composer' || event.source === 'conversations_history' ? event.source : undefined;
     if (event.unfurl_id && source) await client.chat.unfurl({ unfurl_id: event.unfurl_id, source, unfurls });
     else await client.chat.unfurl({ channel: event.channel, ts: event.message_ts, unfurls });
   });
-}
-
-/** The paper a shared link names: held, or looked up when the library lacks it. */
-async function paperFor(app: App, url: string, log: Logger): Promise<StoredPaper | undefined> {
-  const held = await paperAt(app, url, log);
-  if (held || !app.lookup || url.length > 2000) return held;
-  const ref = parsePaperRef(sharedLinkUrl(url));
-  if (!ref || ref.kind === 'url') return undefined;
-  const outcome = await app.lookup.find(ref);
-  if (outcome.kind === 'found') return { doc: outcome.doc, paper: outcome.paper };
-  log.info({ url: url.slice(0, 200), outcome: outcome.kind, reason: translate('en', outcome.message) }, 'shared link names no paper we could find');
-  return undefined;
-}
-
-/** The paper a shared link names, if any; an odd URL is simply not a paper. */
-async function paperAt(app: App, url: string, log: Logger): Promise<StoredPaper | undefined> {
-  if (url.length > 2000) return undefined;
-  try {
-    return await app.library.findByLink(sharedLinkUrl(url));
-  } catch (err) {
-    log.warn({ err, url: url.slice(0, 200) }, 'link lookup failed');
-    return undefined;
-  }
 }

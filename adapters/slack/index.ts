@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import type { SlackConfig } from '../../src/config.js';
-import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../../src/adapter.js';
+import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
 import { registerActions } from './actions.js';
 import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
@@ -110,7 +110,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     bolt.use(oncePerEvent(app.seenEvents, app.now, log));
     registerCommands(bolt, app);
     registerActions(bolt, app, log);
-    registerEvents(bolt, app, log);
+    registerEvents(bolt, app);
     bolt.error(async (err) => {
       log.error({ err }, 'Slack request failed after it was acknowledged');
     });

@@ -48,11 +48,6 @@ export async function memberInfo(client: webApi.WebClient, user: string, app: Ap
   }
 }
 
-/** Forgets every cached member (tests). */
-export function forgetMembers(): void {
-  cache.clear();
-}
-
 /** The context fields a member's answer fills in. */
 export function memberContext(member: SlackMember | undefined): { member?: { isAdmin: boolean }; locale?: string } {
   if (!member) return {};

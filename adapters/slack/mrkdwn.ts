@@ -11,11 +11,11 @@
  */
 import { BUTTON_URL_MAX, LINK_URL_MAX } from './limits.js';
 import type { TextSegment } from '../../src/reply.js';
+import { ELLIPSIS, cut } from '../../src/text.js';
 
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 const LOOKALIKES: Record<string, string> = { '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' };
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-const ELLIPSIS = '…';
 const ZWSP = '\u200b';
 const SOFT_HYPHEN = '\u00ad';
 
@@ -172,18 +172,4 @@ export function fallbackText(text: string, max: number): string {
     out += piece;
   }
   return out;
-}
-
-/**
- * Cuts plain text to `max` characters (never inside a surrogate pair), with an ellipsis.
- * @example cut('Attention Is All You Need', 10) // 'Attention…'
- */
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let out = '';
-  for (const ch of text) {
-    if (out.length + ch.length > max - ELLIPSIS.length) break;
-    out += ch;
-  }
-  return `${out.trimEnd()}${ELLIPSIS}`;
 }

@@ -100,6 +100,16 @@ export function renderUnfurl(paper: PaperCard, m: Messages = messages('en')): Sl
   return [section(lines), ...context([topicsLine(paper)])];
 }
 
+/**
+ * The core's answer to a shared link as unfurl blocks: a paper's card as a compact unfurl card,
+ * anything else (an apology, a busy library) as the reply's own blocks.
+ */
+export function renderUnfurlReply(reply: Reply): SlackBlock[] {
+  const [only] = reply.blocks;
+  if (reply.blocks.length === 1 && only?.kind === 'paper') return renderUnfurl(only.paper);
+  return renderReply(reply).blocks;
+}
+
 function renderBlock(block: Block, detail: Detail, m: Messages): SlackBlock[] {
   switch (block.kind) {
     case 'heading': {

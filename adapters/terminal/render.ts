@@ -30,13 +30,15 @@ export function sanitize(text: string): string {
  */
 export function renderText(reply: Reply, style: TextStyle, commands: readonly string[] = []): string {
   const m = messages(reply.locale);
+  // Items the menu opens are numbered as `/open N` takes them (the menu is a command here).
+  const numbers = new Map((reply.menu?.choices ?? []).map((c, i) => [c.action, c.position ?? i + 1]));
   const lines: string[] = [];
-  for (const block of reply.blocks) lines.push(...renderBlock(block, style, m));
+  for (const block of reply.blocks) lines.push(...renderBlock(block, style, m, numbers));
   if (commands.length > 0) lines.push('', dim(`→ ${commands.join('   ')}`, style));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
-function renderBlock(block: Block, style: TextStyle, m: Messages): string[] {
+function renderBlock(block: Block, style: TextStyle, m: Messages, numbers: ReadonlyMap<string, number>): string[] {
   switch (block.kind) {
     case 'heading':
       return ['', bold(sanitize(block.text), style)];
@@ -49,7 +51,8 @@ function renderBlock(block: Block, style: TextStyle, m: Messages): string[] {
     case 'list': {
       const out = block.heading ? ['', bold(sanitize(block.heading), style)] : [];
       for (const item of block.items) {
-        out.push(`  • ${sanitize(item.text)}${item.url ? dim(` <${sanitize(item.url)}>`, style) : ''}`);
+        const number = item.action === undefined ? undefined : numbers.get(item.action);
+        out.push(`  ${number === undefined ? '•' : `${number}.`} ${sanitize(item.text)}${item.url ? dim(` <${sanitize(item.url)}>`, style) : ''}`);
         if (item.detail) out.push(dim(`    ${sanitize(item.detail)}`, style));
       }
       return out;

@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { App } from '../../src/app.js';
+import type { Messages } from '../../src/i18n/index.js';
 import type { Reply } from '../../src/reply.js';
 import { renderText } from './render.js';
 
@@ -18,7 +19,9 @@ export interface TerminalOptions {
 
 /**
  * The commands a reply's buttons and menu became: `/next` → action handle (named by the
- * button's language-independent id, so they are the same whatever language the reply is in).
+ * button's language-independent id, so they are the same whatever language the reply is in), and
+ * `/open N` for the item numbered N where the reply numbers its items (results 6–10 on page 2
+ * are `/open 6` to `/open 10`), else for the Nth.
  */
 export function replyCommands(reply: Reply): Map<string, string> {
   const out = new Map<string, string>();
@@ -29,7 +32,7 @@ export function replyCommands(reply: Reply): Map<string, string> {
       if (word && !out.has(`/${word}`)) out.set(`/${word}`, button.action);
     }
   }
-  reply.menu?.choices.forEach((choice, i) => out.set(`/open ${i + 1}`, choice.action));
+  reply.menu?.choices.forEach((choice, i) => out.set(`/open ${choice.position ?? i + 1}`, choice.action));
   return out;
 }
 
@@ -60,20 +63,44 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
       continue;
     }
     const match = /^\/(\S+)\s*(.*)$/s.exec(line);
-    const known = actions.get(line.toLowerCase().replace(/\s+/g, ' '));
+    const typed = line.toLowerCase().replace(/\s+/g, ' ').replace(/^\/open 0*(?=\d)/, '/open ');
+    const known = actions.get(typed);
     if (known) print(await app.registry.act(ctx, known));
     else if (!match) output.write(`${ctx.i18n.t('terminal.needsSlash')}\n`);
-    else if (/^(open|next|prev|back|more)$/i.test(match[1]!)) output.write(`${ctx.i18n.t('terminal.nothingToPage')}\n`);
+    else if (/^(open|next|prev|back|more)$/i.test(match[1]!)) output.write(`${notAvailable(ctx.i18n, typed, actions)}\n`);
     else print(await app.registry.runText(ctx, match[1]!.toLowerCase(), match[2]!));
     prompt();
   }
   if (interactive) output.write('\n');
 }
 
+/**
+ * The hint under a reply: its button commands, then the numbers `/open` takes, as printed beside
+ * the results (`/open 6-10` on page 2).
+ */
 function summarize(actions: Map<string, string>): string[] {
   const keys = [...actions.keys()];
-  const opens = keys.filter((k) => k.startsWith('/open '));
   const others = keys.filter((k) => !k.startsWith('/open '));
-  if (opens.length > 0) others.push(opens.length === 1 ? '/open 1' : `/open 1-${opens.length}`);
+  const range = openRange(actions);
+  if (range) others.push(`/open ${range}`);
   return others;
+}
+
+/** The numbers `/open` takes after the last reply: `6-10`, `3`, or `1, 4`; undefined for none. */
+function openRange(actions: Map<string, string>): string | undefined {
+  const numbers = [...actions.keys()].filter((k) => k.startsWith('/open ')).map((k) => Number(k.slice(6))).sort((a, b) => a - b);
+  if (numbers.length === 0) return undefined;
+  const first = numbers[0]!;
+  const last = numbers[numbers.length - 1]!;
+  if (numbers.length === 1) return String(first);
+  return last - first === numbers.length - 1 ? `${first}-${last}` : numbers.join(', ');
+}
+
+/** Why a paging command does nothing now, and what would. */
+function notAvailable(m: Messages, typed: string, actions: Map<string, string>): string {
+  if (actions.size === 0) return m.t('terminal.nothingToPage');
+  const range = openRange(actions);
+  const number = /^\/open (\d+)$/.exec(typed)?.[1];
+  if (number !== undefined && range) return m.t('terminal.noSuchNumber', { number, range: `/open ${range}` });
+  return m.t('terminal.notNow', { command: typed, commands: summarize(actions).join('   ') });
 }

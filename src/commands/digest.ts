@@ -5,14 +5,14 @@
 import { z } from 'zod';
 import { subscriptionLabel } from '../digest/compose.js';
 import { canonicalTimeZone, nextSlot, parseTimeOfDay } from '../digest/schedule.js';
-import { pausedReasonText, type ChatPlatform, type Subscription } from '../digest/store.js';
+import { pausedReasonText, type ChatPlatform, type Subscription } from '../store/digests.js';
 import { UserError } from '../errors.js';
 import { msg, type Message } from '../i18n/index.js';
 import { parsePaperRef } from '../papers/ids.js';
 import { action, messageReply, type Reply } from '../reply.js';
+import { shorten } from '../text.js';
 import { parseOptionText } from './optionText.js';
-import { shorten } from './results.js';
-import { defineCommand, defineSubcommand, type BotAccess, type CommandContext } from './types.js';
+import { MAX_CHOICE_LENGTH, defineCommand, defineSubcommand, type BotAccess, type CommandContext } from './types.js';
 
 export const DEFAULT_TIME = '09:00';
 export const DEFAULT_COUNT = 5;
@@ -130,7 +130,7 @@ export const digestCommand = defineCommand({
     if (option !== 'topic') return [];
     return ctx.library.topics.suggest(value, 25).map((t) => {
       const label = ctx.library.taxonomy.label(t, ctx.i18n.dataLocale);
-      return { name: shorten(label, 100), value: label.slice(0, 100) };
+      return { name: shorten(label, MAX_CHOICE_LENGTH), value: label.slice(0, MAX_CHOICE_LENGTH) };
     });
   },
   actions: {
@@ -204,6 +204,9 @@ const DIGEST_PERMISSIONS = [
   { name: msg('digest.permission.send'), granted: (bot: BotAccess) => bot.canSend },
   // Digests are embeds, and Discord drops a bot's embeds where it lacks Embed Links.
   { name: msg('digest.permission.embed'), granted: (bot: BotAccess) => bot.canEmbed },
+  // A post whose answer was lost is looked for in the channel before it is posted again; without
+  // the history Discord shows none, and whether it arrived could not be told (it would be paused).
+  { name: msg('digest.permission.history'), granted: (bot: BotAccess) => bot.canReadHistory },
 ] as const;
 
 /**

@@ -1,22 +1,37 @@
 /**
- * /paper <query>: search by title, author or keywords, page through the results, open one.
+ * /paper <query>: search by title, author or keywords, page through the results, open one. An
+ * identifier or link the library lacks is looked up first; a paper link shared in a conversation
+ * unfurls as the paper's card.
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
+import { translate } from '../i18n/index.js';
 import { MAX_QUERY_LENGTH } from '../search/query.js';
 import { parsePaperRef } from '../papers/ids.js';
-import { showLookedUp, showPage, showPaper, startSearch, shorten } from './results.js';
-import { MAX_CHOICE_LENGTH, defineCommand } from './types.js';
+import { resolveRef } from '../papers/resolve.js';
+import { shorten } from '../text.js';
+import { showLookedUp, showPage, showPaper, startSearch } from './results.js';
+import type { Reply } from '../reply.js';
+import type { StoredPaper } from '../store/papers.js';
+import { MAX_CHOICE_LENGTH, defineCommand, type CommandContext } from './types.js';
 
 /** The value an autocomplete choice submits: opens exactly that paper. */
 const OPEN_PREFIX = 'doc:';
+/** Links longer than this are never a paper's (and are not parsed). */
+const MAX_LINK_LENGTH = 2000;
+
+/**
+ * Longest query taken. A longer one (a pasted abstract) is not refused: the search reads its
+ * first {@link MAX_QUERY_LENGTH} characters and says so in a note. Past this, it is refused.
+ */
+export const MAX_QUERY_INPUT = 10 * MAX_QUERY_LENGTH;
 
 const options = z.object({
   query: z
     .string()
     .trim()
     .min(1, 'paper.queryEmpty')
-    .max(MAX_QUERY_LENGTH, 'paper.queryTooLong')
+    .max(MAX_QUERY_INPUT, 'paper.queryTooLong')
     .meta({ autocomplete: true }),
 });
 
@@ -28,14 +43,28 @@ export const paperCommand = defineCommand({
     const open = new RegExp(`^${OPEN_PREFIX}(\\d{1,12})$`).exec(query);
     if (open) return showPaper(ctx, Number(open[1]));
     const ref = parsePaperRef(query);
-    // A paper named by an id or link that the library lacks is fetched, shown and kept.
-    if (ref && ref.kind !== 'url' && ctx.lookup && !(await ctx.library.store.findByRef(ref))) return showLookedUp(ctx, ctx.lookup, ref);
+    // A paper named by an id or link that the library lacks is fetched, shown and kept; one it
+    // holds (or cannot look up) is the search's first and only result.
+    if (ref && ctx.lookup) {
+      const resolved = await resolveRef(ref, { store: ctx.library.store, lookup: ctx.lookup });
+      if (resolved.kind !== 'held' && resolved.kind !== 'unknown') return showLookedUp(ctx, resolved);
+    }
     return startSearch(ctx, { query });
   },
   autocomplete(ctx, option, value) {
     if (option !== 'query' || value.trim().length < 2) return [];
     // Chinese terms suggest the titles their English reading finds.
     return ctx.library.suggest(ctx.library.readQuery(value).query, 25).map((s) => ({ name: shorten(s.title, MAX_CHOICE_LENGTH), value: `${OPEN_PREFIX}${s.storeDoc}` }));
+  },
+  async unfurl(ctx, link) {
+    const ref = link.length <= MAX_LINK_LENGTH ? parsePaperRef(link) : undefined;
+    if (!ref) return undefined;
+    const resolved = await resolveRef(ref, { store: ctx.library.store, lookup: ctx.lookup });
+    if (resolved.kind === 'held' || resolved.kind === 'found') return cardReply(ctx, resolved);
+    if (resolved.kind !== 'unknown') {
+      ctx.log.info({ url: link.slice(0, 200), outcome: resolved.kind, reason: translate('en', resolved.message) }, 'shared link names no paper we could find');
+    }
+    return undefined;
   },
   actions: {
     page: (ctx, [stateId, page]) => showPage(ctx, required(stateId), integer(page)),
@@ -46,6 +75,12 @@ export const paperCommand = defineCommand({
       showPaper(ctx, integer(doc), stateId !== undefined && page !== undefined ? { stateId, page: integer(page) } : undefined),
   },
 });
+
+/** A paper's compact card, in the language of whoever shared its link. */
+function cardReply(ctx: CommandContext, { paper, doc }: StoredPaper): Reply {
+  const m = ctx.i18n;
+  return { locale: m.locale, fallback: paper.title, blocks: [{ kind: 'paper', paper: ctx.library.card(paper, doc, { messages: m }) }] };
+}
 
 function required(value: string | undefined): string {
   if (!value) throw new UserError('error.brokenButton');

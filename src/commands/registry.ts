@@ -1,8 +1,8 @@
 /**
  * The command registry: a static list (no directory scanning) from which every adapter derives
- * its commands, and the dispatcher that runs commands, buttons and autocomplete with one error
- * policy: a {@link UserError} goes back to the user privately; anything else is logged with a
- * reference the user is given.
+ * its commands, and the dispatcher that runs commands, buttons, autocomplete and link unfurls
+ * with one error policy: a {@link UserError} goes back to the user privately; anything else is
+ * logged with a reference the user is given. Each is reported to the observer (metrics).
  */
 import { z } from 'zod';
 import { UserError, apology, errorReference } from '../errors.js';
@@ -14,7 +14,7 @@ import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
 import { paperCommand } from './paper.js';
 import { topicCommand } from './topic.js';
-import { MAX_CHOICES, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
+import { MAX_CHOICES, MAX_DESCRIPTION_LENGTH, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
 
 export class CommandRegistry {
   private readonly byName = new Map<string, Command>();
@@ -80,6 +80,18 @@ export class CommandRegistry {
     });
   }
 
+  /**
+   * Answers a link shared in a conversation (a Slack unfurl) through the command that unfurls
+   * links (`/paper`: the card of the paper the link names, looked up when the library lacks
+   * it), under the same error policy as commands; undefined when the link names nothing.
+   * @example await registry.unfurl(ctx, 'https://arxiv.org/abs/1706.03762') // a reply holding the paper's card
+   */
+  async unfurl(ctx: CommandContext, link: string): Promise<Reply | undefined> {
+    const command = [...this.byName.values()].find((c) => c.unfurl !== undefined);
+    if (!command) return undefined;
+    return this.guard(ctx, { kind: 'unfurl', command: command.name }, { unfurl: link.slice(0, 200) }, async () => command.unfurl?.(ctx, link));
+  }
+
   /** Autocomplete suggestions; never throws (a failing autocomplete shows no choices). */
   autocomplete(ctx: CommandContext, name: string, option: string, value: string): Choice[] {
     const command = this.get(name);
@@ -119,7 +131,7 @@ export class CommandRegistry {
   }
 
   /** Runs `fn`; every reply it gives, an error's too, is in the context's language and says so. */
-  private async guard(ctx: CommandContext, label: Pick<CommandEvent, 'kind' | 'command'>, what: Record<string, string>, fn: () => Promise<Reply>): Promise<Reply> {
+  private async guard<R extends Reply | undefined>(ctx: CommandContext, label: Pick<CommandEvent, 'kind' | 'command'>, what: Record<string, string>, fn: () => Promise<R>): Promise<R | Reply> {
     const started = performance.now();
     let outcome: CommandOutcome = 'ok';
     const locale = ctx.i18n.locale;
@@ -129,7 +141,8 @@ export class CommandRegistry {
       if (ctx.library.ready) {
         await ctx.library.catchUpForCommand().catch((err: unknown) => ctx.log.warn({ err }, 'search index catch-up failed; answering from the index as it is'));
       }
-      return { locale, ...(await fn()) };
+      const reply = await fn();
+      return reply && { locale, ...reply };
     } catch (err) {
       if (err instanceof UserError) {
         outcome = 'user_error';
@@ -228,7 +241,7 @@ export function optionSpecs(command: Pick<Command, 'name' | 'options'>, m: Messa
     const type = p.type === 'integer' || p.type === 'number' || p.type === 'boolean' ? p.type : 'string';
     return {
       name,
-      description: m.t(catalogKey(commandKey(command.name, sub?.name, `option.${name}`))).slice(0, 100),
+      description: m.t(catalogKey(commandKey(command.name, sub?.name, `option.${name}`))).slice(0, MAX_DESCRIPTION_LENGTH),
       type,
       required: schema.required?.includes(name) ?? false,
       autocomplete: p.autocomplete === true,

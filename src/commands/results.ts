@@ -1,32 +1,22 @@
 /**
  * Result pages and paper detail views, shared by /paper and /topic. A search is saved as
- * interaction state so that its Prev/Next buttons redo it (fast) after any restart. Pages are
- * written in the language of the person who asked; a message that others page through stays in
- * the language it was written in.
+ * interaction state (a {@link SearchState}) so that its Prev/Next buttons redo it (fast) after
+ * any restart. Pages are written in the language of the person who asked; a message that others
+ * page through stays in the language it was written in.
  */
 import { UserError } from '../errors.js';
-import { messages as messagesFor, type Localized, type Messages } from '../i18n/index.js';
+import { messages as messagesFor, type Messages } from '../i18n/index.js';
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
+import { loadSearch, saveSearch, type SearchState } from '../search/state.js';
 import type { CommandContext } from './types.js';
-import type { PaperRef } from '../papers/ids.js';
-import type { PaperLookup } from '../sources/lookup.js';
+import type { LookupOutcome } from '../sources/lookup.js';
 import { shorten } from '../text.js';
-
-export { shorten };
 
 /** Papers on one page of results. */
 export const PAGE_SIZE = 5;
 /** Similar papers shown in a detail view. */
 export const SIMILAR_COUNT = 5;
-/** What a results message needs to show any of its pages again. */
-export interface SearchState {
-  query: string;
-  /** Heading instead of "Papers for …" (topic pages), in every language it has. */
-  heading?: Localized | string;
-  /** The language the message was written in (a locale tag). */
-  locale?: string;
-}
 
 /**
  * Runs the search, saves it for the buttons, and renders its first page (without Prev/Next,
@@ -38,7 +28,7 @@ export async function startSearch(ctx: CommandContext, state: SearchState): Prom
   if (result.hits.length === 0) return noResults(ctx.i18n, state, result);
   const saved: SearchState = { ...state, locale: ctx.i18n.locale };
   // The state and the page's papers are read and written at once (two round trips where the store is remote, in parallel).
-  const [stateId, page] = await Promise.all([ctx.states.put(saved, ctx.now()), pageCards(ctx, ctx.i18n, result, 0)]);
+  const [stateId, page] = await Promise.all([saveSearch(ctx.states, saved, ctx.now()), pageCards(ctx, ctx.i18n, result, 0)]);
   return renderPage(ctx.i18n, saved, stateId, result, page);
 }
 
@@ -47,7 +37,7 @@ export async function startSearch(ctx: CommandContext, state: SearchState): Prom
  * message was written in, or with `inClickersLanguage` in the clicker's (a private copy).
  */
 export async function showPage(ctx: CommandContext, stateId: string, page: number, options: { inClickersLanguage?: boolean } = {}): Promise<Reply> {
-  const state = await ctx.states.get<SearchState>(stateId, ctx.now());
+  const state = await loadSearch(ctx.states, stateId, ctx.now());
   if (!state) throw new UserError('paper.expired');
   const m = options.inClickersLanguage || !state.locale ? ctx.i18n : messagesFor(state.locale);
   const result = await ctx.library.search(state.query, { limit: MAX_RESULTS });
@@ -60,7 +50,7 @@ export async function showPage(ctx: CommandContext, stateId: string, page: numbe
  * was opened from (in the language of those results).
  */
 export async function showPaper(ctx: CommandContext, doc: number, back?: { stateId: string; page: number }): Promise<Reply> {
-  const [paper, from] = await Promise.all([ctx.library.paperByDoc(doc), back && ctx.states.get<SearchState>(back.stateId, ctx.now())]);
+  const [paper, from] = await Promise.all([ctx.library.paperByDoc(doc), back && loadSearch(ctx.states, back.stateId, ctx.now())]);
   if (!paper) throw new UserError('paper.gone');
   const m = from && from.locale ? messagesFor(from.locale) : ctx.i18n;
   const card = ctx.library.card(paper, doc, { detail: true, messages: m });
@@ -100,12 +90,11 @@ export async function showPaper(ctx: CommandContext, doc: number, back?: { state
 }
 
 /**
- * A paper the library lacked, fetched by `lookup`: shown like any other, with a note that it was
+ * A paper the library lacked, as the lookup ended: shown like any other, with a note that it was
  * just added; or a private line saying why it could not be.
- * @example await showLookedUp(ctx, ctx.lookup, { kind: 'arxiv', id: '1706.03762' })
+ * @example await showLookedUp(ctx, await ctx.lookup.find({ kind: 'arxiv', id: '1706.03762' }))
  */
-export async function showLookedUp(ctx: CommandContext, lookup: PaperLookup, ref: PaperRef): Promise<Reply> {
-  const outcome = await lookup.find(ref);
+export async function showLookedUp(ctx: CommandContext, outcome: LookupOutcome): Promise<Reply> {
   const m = ctx.i18n;
   if (outcome.kind !== 'found') {
     const text = m.text(outcome.message);
@@ -145,6 +134,7 @@ function renderPage(m: Messages, state: SearchState, stateId: string | undefined
         label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
         action: stateId === undefined ? action('paper', 'open', c.doc) : action('paper', 'open', c.doc, stateId, page),
         description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
+        ...(c.position !== undefined && { position: c.position }),
       })),
     },
     shareable: true,

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { UserError } from '../errors.js';
 import { action, type Block, type Reply } from '../reply.js';
 import type { Topic } from '../topics/taxonomy.js';
-import { startSearch, shorten } from './results.js';
+import { shorten } from '../text.js';
+import { startSearch } from './results.js';
 import { MAX_CHOICE_LENGTH, defineCommand, type CommandContext } from './types.js';
 
 const MAX_NAME_LENGTH = 200;

@@ -7,11 +7,12 @@ import type { z } from 'zod';
 import type { Library } from '../library.js';
 import type { Reply } from '../reply.js';
 import type { StateStore } from '../store/states.js';
-import type { DigestStore } from '../digest/store.js';
+import type { DigestStore } from '../store/digests.js';
 import type { PaperLookup } from '../sources/lookup.js';
 import type { Messages } from '../i18n/index.js';
+import type { Platform } from '../platform.js';
 
-export type Platform = 'discord' | 'slack' | 'terminal';
+export type { Platform };
 
 /**
  * What kind of conversation a command runs in: a channel of a server or workspace (threads
@@ -34,6 +35,11 @@ export interface BotAccess {
   canSend?: boolean;
   /** Rich messages (Discord embeds, which digests are). */
   canEmbed?: boolean;
+  /**
+   * Reading the channel's past messages (Discord's Read Message History): how a digest message
+   * whose post got no answer is looked for before it is posted again.
+   */
+  canReadHistory?: boolean;
 }
 
 /** What a command knows about where it runs and who asked. */
@@ -99,6 +105,11 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
   permission?: 'manage-channel';
   /** Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). */
   actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
+  /**
+   * Answers a link shared in a conversation (a Slack unfurl) with a compact reply (`/paper`: the
+   * card of the paper it names), or undefined when the link is none of this command's business.
+   */
+  unfurl?(ctx: CommandContext, link: string): Promise<Reply | undefined>;
 }
 
 export interface Subcommand<S extends OptionsSchema = OptionsSchema> {

@@ -6,11 +6,12 @@
 import { messages as messagesFor, type Localized, type Messages } from '../i18n/index.js';
 import type { Library } from '../library.js';
 import { action, type Block, type Reply } from '../reply.js';
+import { saveSearchAt } from '../search/state.js';
 import { shorten } from '../text.js';
 import type { StateStore } from '../store/states.js';
 import type { Taxonomy } from '../topics/taxonomy.js';
 import { paperKeys } from './keys.js';
-import type { DigestStore, Subscription } from './store.js';
+import type { DigestStore, Subscription } from '../store/digests.js';
 
 /** Papers in one digest message (a Discord message holds 10 embeds, a Slack one 50 blocks). */
 export const DIGEST_PART_SIZE = 5;
@@ -102,7 +103,8 @@ export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { 
   }
   const note = plan.fill ? m.t('digest.fill', { since }) : m.t('digest.newCount', { count: found.length, since });
   // One state for the More button of this subscription and slot, however often it is rendered.
-  const more = await deps.states.putAt(
+  const more = await saveSearchAt(
+    deps.states,
     `dg-${sub.id.toString(36)}-${Math.floor(slot.getTime() / 60_000).toString(36)}`,
     { query: `${sub.query} sort:new`, heading: subscriptionLabels(library.taxonomy, sub), locale: m.locale },
     deps.now,

@@ -14,9 +14,9 @@
  */
 import { messages as messagesFor, msg } from '../i18n/index.js';
 import { renderDigest, type DigestPart } from './compose.js';
-import { leaseFor, type Pass } from './runner.js';
+import { leaseFor, type Pass } from './pass.js';
 import { DeliveryError, type DigestPartId, type DigestSender, type LookupWindow } from './sender.js';
-import type { DigestRun, Subscription } from './store.js';
+import type { DigestRun, Subscription } from '../store/digests.js';
 
 /** Attempts on a forbidden or missing channel before its subscription is paused. */
 export const MAX_FORBIDDEN_ATTEMPTS = 3;

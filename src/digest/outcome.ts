@@ -8,6 +8,7 @@
  * timeout waiting for the answer, a connection reset or closed) may have come after the platform
  * stored the message: its outcome is unknown.
  */
+import { errorCodes, innermostMessage } from '../causes.js';
 import { DeliveryError } from './sender.js';
 
 /** Error codes raised while connecting, before any of the request is written. */
@@ -44,21 +45,12 @@ const CONNECT_CODES = new Set([
 /** TLS alerts during the handshake (OpenSSL's `…_ALERT_…` codes). */
 const HANDSHAKE_ALERT = /^ERR_SSL_(SSLV3|TLSV1)_ALERT_/;
 
-/** The error codes along an error's chain: `original` (Slack), `cause` (fetch), `errors` (AggregateError). */
-function codes(err: unknown, depth = 0): string[] {
-  if (!err || typeof err !== 'object' || depth > 6) return [];
-  const e = err as { code?: unknown; cause?: unknown; original?: unknown; errors?: unknown };
-  const own = typeof e.code === 'string' ? [e.code] : [];
-  const nested = [e.original, e.cause, ...(Array.isArray(e.errors) ? e.errors : [])].flatMap((next) => codes(next, depth + 1));
-  return [...own, ...nested];
-}
-
 /**
  * Whether a request failed while connecting, so that nothing of it reached the platform.
  * @example failedToConnect(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' })) // true
  */
 export function failedToConnect(err: unknown): boolean {
-  return codes(err).some((code) => CONNECT_CODES.has(code) || HANDSHAKE_ALERT.test(code));
+  return errorCodes(err).some((code) => CONNECT_CODES.has(code) || HANDSHAKE_ALERT.test(code));
 }
 
 /**
@@ -67,13 +59,7 @@ export function failedToConnect(err: unknown): boolean {
  * @example requestFailure(err, 'Discord') // DeliveryError('transient', 'Discord unreachable: connect ECONNREFUSED …')
  */
 export function requestFailure(err: unknown, platform: string): DeliveryError {
-  const detail = codes(err).find((code) => CONNECT_CODES.has(code) || HANDSHAKE_ALERT.test(code));
-  if (detail) return new DeliveryError('transient', `${platform} unreachable (${detail}): ${innermost(err)}`, { cause: err });
-  return new DeliveryError('unknown', `${platform} did not answer: ${innermost(err)}`, { cause: err });
-}
-
-function innermost(err: unknown): string {
-  let e = err as { message?: string; cause?: unknown; original?: unknown } | undefined;
-  for (let i = 0; i < 6 && e && (e.original ?? e.cause); i++) e = (e.original ?? e.cause) as typeof e;
-  return e?.message ?? String(err);
+  const detail = errorCodes(err).find((code) => CONNECT_CODES.has(code) || HANDSHAKE_ALERT.test(code));
+  if (detail) return new DeliveryError('transient', `${platform} unreachable (${detail}): ${innermostMessage(err)}`, { cause: err });
+  return new DeliveryError('unknown', `${platform} did not answer: ${innermostMessage(err)}`, { cause: err });
 }

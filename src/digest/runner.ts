@@ -4,74 +4,31 @@
  * slot has come since the last complete one, sends one digest for it: after downtime, one
  * catch-up digest with everything missed, never one per missed day.
  *
- * One process per run: a run is sent only under its lease (see {@link DigestStore}), so two
+ * One process per run: a run is sent only under its lease (see `src/store/digests.ts`), so two
  * `npm start` on one DATA_DIR, or a cron tick while the previous `run-due` is still waiting out a
  * rate limit, never send the same run; a lease left by a process that died expires after
- * {@link LEASE_TTL_MS} and is taken over. How each part is posted, and what a failure means, is
- * in `deliver.ts`.
+ * `LEASE_TTL_MS` (`pass.ts`) and is taken over. How each part is posted, and what a failure means,
+ * is in `deliver.ts`. Another process's write lock is waited for, up to
+ * {@link LOCK_WAIT_BUDGET_MS} for the whole pass (`lockWait.ts`); what is left then goes to the
+ * next pass, in one warning.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
-import type { Logger } from 'pino';
-import type { Library } from '../library.js';
-import { clockStartingAt, type Clock } from '../sources/clock.js';
-import { isStoreBusy } from '../store/errors.js';
-import type { StateStore } from '../store/states.js';
+import { clockStartingAt } from '../clock.js';
+import { processOwner } from '../processes.js';
 import { choosePapers, partCount } from './compose.js';
 import { deliverRun } from './deliver.js';
+import { LockWait } from './lockWait.js';
+import { leaseFor, type DigestDeps, type Pass, type RunDueSummary } from './pass.js';
 import { latestSlot } from './schedule.js';
 import type { DigestSender } from './sender.js';
-import type { ChatPlatform, DigestStore, Lease, Subscription } from './store.js';
+import type { RunRef, Subscription } from '../store/digests.js';
 
 /** Subscriptions worked on at once (posts are network-bound). */
 export const CONCURRENCY = 8;
 /**
- * How long a lease lasts without renewal. It is renewed before every post (the platform clients
- * end one within 30 s), and before a lookup or a rate-limit wait for as long as that may take: a
- * live sender never loses it, a dead one frees its run this long after its last step.
+ * How long a pass waits, in all, for another process's write lock before leaving the digests it
+ * could not send to the next pass: half the minute between passes.
  */
-export const LEASE_TTL_MS = 90_000;
-
-export interface DigestDeps {
-  digests: DigestStore;
-  library: Library;
-  states: StateStore;
-  senders: Partial<Record<ChatPlatform, DigestSender>>;
-  log: Logger;
-  /** Time for leases, waits and records; by default it starts at the `at` given and runs in real time. */
-  clock?: Clock;
-  /** Who holds the leases this pass takes; by default one of its own (host, pid, random). */
-  owner?: string;
-}
-
-export interface RunDueSummary {
-  /** Subscriptions with a digest to send or finish. */
-  due: number;
-  /** Digests completed. */
-  sent: number;
-  /** Of those, digests with nothing new (one line). */
-  empty: number;
-  /** Digests waiting to be retried. */
-  retrying: number;
-  /** Subscriptions paused because their channel is gone or forbidden. */
-  paused: number;
-  /** Subscriptions on a platform with no sender here. */
-  skipped: number;
-  /** Digests another process is sending. */
-  busy: number;
-  /** Subscriptions left for the next pass because their platform asked for a long wait. */
-  deferred: number;
-  /** Subscriptions left for the next pass because another process held the database's write lock. */
-  locked: number;
-}
-
-/** One pass of the runner: its dependencies, clock, lease owner and tally. */
-export interface Pass extends Required<DigestDeps> {
-  at: Date;
-  summary: RunDueSummary;
-  /** Platforms that asked this pass to wait (a long, platform-wide rate limit), until when. */
-  waitUntil: Map<ChatPlatform, number>;
-}
+export const LOCK_WAIT_BUDGET_MS = 30_000;
 
 /**
  * Sends every digest due at `at`.
@@ -81,12 +38,15 @@ export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueS
   const pass: Pass = {
     ...deps,
     clock: deps.clock ?? clockStartingAt(at),
-    owner: deps.owner ?? leaseOwner(),
+    owner: deps.owner ?? processOwner(),
     at,
     summary: { due: 0, sent: 0, empty: 0, retrying: 0, paused: 0, skipped: 0, busy: 0, deferred: 0, locked: 0 },
     waitUntil: new Map(),
+    dueRuns: new Set(),
   };
   const queue = await deps.digests.active();
+  // Another process's write lock is waited for once for the whole pass (see lockWait.ts).
+  const lock = new LockWait(pass.clock, LOCK_WAIT_BUDGET_MS, deps.signal);
   const worker = async () => {
     for (let sub = queue.shift(); sub; sub = queue.shift()) {
       const sender = deps.senders[sub.platform];
@@ -99,24 +59,20 @@ export async function runDueDigests(deps: DigestDeps, at: Date): Promise<RunDueS
         continue;
       }
       try {
-        await runSubscription(pass, sender, sub);
+        if (!(await lock.run(() => runSubscription(pass, sender, sub)))) pass.summary.locked++;
       } catch (err) {
-        // A write lock held elsewhere (an import, a migration) is not a failure: a later pass
-        // sends the digest, once (a run this pass had claimed waits for its lease to lapse).
-        if (isStoreBusy(err)) {
-          pass.summary.locked++;
-          deps.log.warn({ subscription: sub.id, channel: sub.channel }, 'digest left for the next pass: another process holds the database write lock');
-        } else deps.log.error({ err, subscription: sub.id, channel: sub.channel }, 'digest failed');
+        deps.log.error({ err, subscription: sub.id, channel: sub.channel }, 'digest failed');
       }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  if (pass.summary.locked > 0) {
+    // Nothing of them was posted; a run this pass had claimed waits for its lease to lapse.
+    const context = { locked: pass.summary.locked, waitedMs: lock.waitedMs };
+    if (deps.signal?.aborted) deps.log.info(context, 'digest pass stopped while another process held the database write lock; the next pass sends what is left');
+    else deps.log.warn(context, `digests left for the next pass: another process held the database write lock for more than ${LOCK_WAIT_BUDGET_MS / 1000} s`);
+  }
   return pass.summary;
-}
-
-/** A lease for this pass from now, for `extraMs` longer than usual. */
-export function leaseFor(pass: Pass, extraMs = 0): Lease {
-  return { owner: pass.owner, now: pass.clock.now(), ttlMs: LEASE_TTL_MS + extraMs };
 }
 
 async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscription): Promise<void> {
@@ -139,7 +95,7 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
         await digests.dropUndelivered(sub, run, owner);
         continue;
       }
-      summary.due++;
+      countDue(pass, run);
       if (!(await deliverRun(pass, sender, sub, run))) return;
     } finally {
       await digests.releaseRun(run, owner);
@@ -163,7 +119,7 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
     summary.busy++;
     return;
   }
-  summary.due++;
+  countDue(pass, run);
   try {
     await deliverRun(pass, sender, current, run);
   } finally {
@@ -171,6 +127,7 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
   }
 }
 
-function leaseOwner(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+function countDue(pass: Pass, run: RunRef): void {
+  pass.dueRuns.add(`${run.subscriptionId}@${run.slot}`);
+  pass.summary.due = pass.dueRuns.size;
 }

@@ -4,8 +4,7 @@
  * spring-forward day skips runs at the first valid minute after; a fall-back day runs once).
  */
 import { Cron } from 'croner';
-
-export type DigestDays = 'daily' | 'weekdays';
+import type { DigestDays } from '../store/digests.js';
 
 export interface SlotRule {
   /** HH:MM, 24-hour. */

@@ -5,7 +5,7 @@
  * post is looked for in the channel ({@link DigestSender.find}) before anything is posted again.
  */
 import type { Reply } from '../reply.js';
-import type { ChatPlatform, Subscription } from './store.js';
+import type { ChatPlatform, Subscription } from '../store/digests.js';
 
 /** Which part of which digest a message is: carried in the message so that it can be found. */
 export interface DigestPartId {

@@ -2,7 +2,7 @@
  * Languages: which one to answer in (locale.ts), the message catalogs (catalog/) and messages
  * in a language (messages.ts). Chinese search terms are read by glossary.ts and reading.ts.
  */
-export { DEFAULT_LOCALE, LOCALES, languageOf, posixLocale, resolveLocale, type Locale } from './locale.js';
+export { DEFAULT_LOCALE, LOCALES, posixLocale, resolveLocale, type Locale } from './locale.js';
 export {
   PSEUDO_LOCALE,
   isMessageKey,
@@ -12,11 +12,8 @@ export {
   type Localized,
   type Message,
   type MessageKey,
-  type MessageList,
-  type MessageValue,
   type MessageValues,
   type Messages,
 } from './messages.js';
-export { GLOSSARY_FILE, loadGlossary, type Glossary } from './glossary.js';
-export { createDictionary, readQuery, type Dictionary, type QueryReading, type Reading } from './reading.js';
-export { toSimplified } from './simplify.js';
+export { loadGlossary } from './glossary.js';
+export { createDictionary, readQuery, type Dictionary, type QueryReading } from './reading.js';

@@ -9,7 +9,7 @@ import { en, type Catalog, type MessageKey } from './catalog/en.js';
 import { zhCN } from './catalog/zh-CN.js';
 import { DEFAULT_LOCALE, resolveLocale, type Locale } from './locale.js';
 
-export type { MessageKey, Catalog };
+export type { MessageKey };
 
 /**
  * Text in every language at once, for data that has its own translations (topic labels):

@@ -4,8 +4,7 @@
  * a mapper and write them to the store in batches, one transaction a batch, so an interrupted
  * import leaves whole batches behind and a rerun finishes it.
  */
-import type { PaperStore, UpsertOptions } from '../store/papers.js';
-import type { PreparedRecord } from '../store/paperRecords.js';
+import type { KeptApart, PaperStore, PreparedRecord, UpsertOptions } from '../store/papers.js';
 import type { PaperRecord } from '../papers/model.js';
 import { detectFormat, planFile } from './detect.js';
 import { describeFsError, listInputFiles } from './files.js';
@@ -14,7 +13,7 @@ import { FormatError, type SourceItem } from './types.js';
 
 /** Records written per store transaction unless told otherwise. */
 export const DEFAULT_BATCH_SIZE = 1000;
-/** Rejected records described in a summary; all of them are counted. */
+/** Rejected records described in a summary (and identifiers of records kept apart); all of them are counted. */
 export const MAX_REJECT_DETAILS = 1000;
 
 export interface IngestProgress {
@@ -44,6 +43,14 @@ export interface IngestDeps {
    * `prepareRecord` gives with the topics `classify` gives, or undefined to leave it to the store.
    */
   prepareAhead?: (records: readonly PaperRecord[]) => Promise<PreparedRecord[] | undefined>;
+  /** Hears of every rejected record and every record kept apart, as the import meets them (the summary keeps the first). */
+  details?: IngestDetails;
+}
+
+/** Where every rejected record and every record kept apart goes (`DetailsFile`), not only those a summary keeps. */
+export interface IngestDetails {
+  rejected(record: RejectedRecord): void;
+  apart(record: KeptApartRecord): void;
 }
 
 /** A record that did not go in, and why. */
@@ -56,15 +63,37 @@ export interface RejectedRecord {
   reason: string;
 }
 
+/**
+ * A record that did not merge into the paper one of its identifiers names, as they differ (an
+ * arXiv id, DOI or OpenReview id, or all they share is a link): a paper of its own instead.
+ */
+export type KeptApartRecord = Omit<RejectedRecord, 'reason'> & KeptApart;
+
+/** The records kept apart over one shared identifier: how many, and the first. */
+export interface ApartGroup {
+  alias: string;
+  records: number;
+  first: KeptApartRecord;
+}
+
 export interface IngestSummary {
   /** Files read, including those that failed. */
   files: number;
+  /** Records that became new papers. */
   added: number;
+  /** Records of a paper the library had before the import, which they changed. */
   updated: number;
+  /** Records of a paper the library had before the import, which they left as it was. */
   unchanged: number;
+  /** Records of a paper an earlier record of this import added, changed or read: duplicates within the import. */
+  merged: number;
   rejected: number;
   /** The first {@link MAX_REJECT_DETAILS} rejected records. */
   rejects: RejectedRecord[];
+  /** Records kept apart from a paper that one of their identifiers names (counted in added, updated… too). */
+  apart: number;
+  /** The records kept apart, by the identifier they share, as first met (the first {@link MAX_REJECT_DETAILS} identifiers). */
+  apartGroups: ApartGroup[];
   /** Files that could not be read at all, or stopped being readable part way. */
   failedFiles: Array<{ file: string; reason: string }>;
   /** The signal stopped the import before every file was read. */
@@ -83,10 +112,12 @@ interface PendingRecord {
  * summary and the import carries on; only failures of the store or of `classify` throw.
  * @example
  * const summary = await ingestPaths(['corpus/paperlists'], { store, classify: taxonomy.classify });
- * console.log(formatSummary(summary)); // '95,652 records from 246 files: 95,470 added, …'
+ * console.log(formatSummary(summary)); // '95,652 records from 246 files: 95,126 added, 0 updated, 0 unchanged, 436 duplicates merged, 90 rejected…'
  */
 export async function ingestPaths(paths: readonly string[], deps: IngestDeps): Promise<IngestSummary> {
-  const summary: IngestSummary = { files: 0, added: 0, updated: 0, unchanged: 0, rejected: 0, rejects: [], failedFiles: [], aborted: false };
+  const summary: IngestSummary = {
+    files: 0, added: 0, updated: 0, unchanged: 0, merged: 0, rejected: 0, rejects: [], apart: 0, apartGroups: [], failedFiles: [], aborted: false,
+  };
   const { files, problems } = await listInputFiles(paths.filter((p) => !isUrl(p)));
   summary.failedFiles.push(...problems);
   const inputs: Input[] = [
@@ -117,6 +148,9 @@ class Run {
   private readonly batchSize: number;
   /** The writes of the batches handed on so far, in order. */
   private pending: Promise<void> = Promise.resolve();
+  /** The papers records of this import went into, by document number: a later record of one is a duplicate. */
+  private readonly touched = new DocSet();
+  private readonly apartGroups = new Map<string, ApartGroup>();
 
   constructor(
     private readonly deps: IngestDeps,
@@ -216,19 +250,58 @@ class Run {
     const options: UpsertOptions = { source, classify, now: this.deps.now?.() ?? new Date(), ...(ahead && { prepared: (record: PaperRecord) => ahead.get(record) }) };
     const results = await store.write((tx) => tx.upsertBatch(batch.map((item) => item.record), options));
     results.forEach((result, i) => {
-      if ('refused' in result) this.reject(file, batch[i]!, `store refused the record: ${result.refused}`);
-      else this.summary[result.outcome]++;
+      if ('refused' in result) return this.reject(file, batch[i]!, `store refused the record: ${result.refused}`);
+      if (result.apart) this.keptApart({ file, line: batch[i]!.line, index: batch[i]!.index, ...result.apart });
+      if (this.touched.has(result.doc)) this.summary.merged++;
+      else {
+        this.touched.add(result.doc);
+        this.summary[result.outcome]++;
+      }
     });
   }
 
   private reject(file: string, item: Pick<SourceItem, 'line' | 'index'>, reason: string): void {
+    const rejected = { file, line: item.line, index: item.index, reason };
     this.summary.rejected++;
-    if (this.summary.rejects.length < MAX_REJECT_DETAILS) this.summary.rejects.push({ file, line: item.line, index: item.index, reason });
+    if (this.summary.rejects.length < MAX_REJECT_DETAILS) this.summary.rejects.push(rejected);
+    this.deps.details?.rejected(rejected);
+  }
+
+  private keptApart(record: KeptApartRecord): void {
+    this.summary.apart++;
+    this.deps.details?.apart(record);
+    const group = this.apartGroups.get(record.alias);
+    if (group) group.records++;
+    else if (this.apartGroups.size < MAX_REJECT_DETAILS) {
+      const created = { alias: record.alias, records: 1, first: record };
+      this.apartGroups.set(record.alias, created);
+      this.summary.apartGroups.push(created);
+    }
   }
 
   private fail(file: string, reason: string): 'done' {
     this.summary.failedFiles.push({ file, reason });
     return 'done';
+  }
+}
+
+/** A set of document numbers, one bit each: an import of millions of records holds a few hundred kilobytes. */
+class DocSet {
+  private bits = new Uint8Array(1 << 14);
+
+  has(doc: number): boolean {
+    const at = Math.floor(doc / 8);
+    return at < this.bits.length && (this.bits[at]! & (1 << doc % 8)) !== 0;
+  }
+
+  add(doc: number): void {
+    const at = Math.floor(doc / 8);
+    if (at >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(at + 1, this.bits.length * 2));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[at]! |= 1 << doc % 8;
   }
 }
 

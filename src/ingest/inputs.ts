@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { networkReason } from '../causes.js';
 import { decodeUtf8, readHead, readTextChunks } from './chunks.js';
 
 /** Text read ahead to recognize a format. */
@@ -86,7 +87,7 @@ export function remoteInput(url: string, options: { userAgent?: string; fetch?: 
           signal: controller.signal,
         });
       } catch (error) {
-        throw new InputError(controller.signal.reason instanceof InputError ? controller.signal.reason.message : describeNetwork(error));
+        throw new InputError(controller.signal.reason instanceof InputError ? controller.signal.reason.message : networkReason(error));
       } finally {
         clearTimeout(timer);
       }
@@ -146,7 +147,7 @@ async function* gunzip(bytes: AsyncIterable<Uint8Array>, name: string): AsyncGen
   try {
     first = await iterator.next();
   } catch (error) {
-    throw new InputError(describeNetwork(error));
+    throw new InputError(networkReason(error));
   }
   if (first.done) return;
   const rest = (async function* () {
@@ -167,7 +168,7 @@ async function* gunzip(bytes: AsyncIterable<Uint8Array>, name: string): AsyncGen
   } catch (error) {
     if (error instanceof InputError) throw error;
     const code = (error as { code?: string }).code;
-    throw new InputError(code?.startsWith('Z_') ? `${name} is not valid gzip (${(error as Error).message})` : describeNetwork(error));
+    throw new InputError(code?.startsWith('Z_') ? `${name} is not valid gzip (${(error as Error).message})` : networkReason(error));
   }
 }
 
@@ -198,12 +199,4 @@ async function peek(chunks: AsyncGenerator<string>): Promise<Opened> {
     await chunks.return(undefined).catch(() => undefined);
   };
   return { head: buffered.join('').slice(0, HEAD_CHARS), chunks: replay(), close };
-}
-
-function describeNetwork(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error.cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code;
-    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
-  }
-  return String(error);
 }

@@ -9,7 +9,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PaperRecord } from '../papers/model.js';
-import type { PreparedRecord } from '../store/paperRecords.js';
+import type { PreparedRecord } from '../store/papers.js';
 import type { PrepareReply, PrepareRequest } from './prepareWorker.js';
 
 export class PrepareThread {

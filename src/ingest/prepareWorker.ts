@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PaperRecord } from '../papers/model.js';
-import { prepareRecord, type PreparedRecord } from '../store/paperRecords.js';
+import { prepareRecord } from '../store/paperRecords.js';
+import type { PreparedRecord } from '../store/papers.js';
 import { createClassifier } from '../topics/classify.js';
 import { loadTaxonomy } from '../topics/taxonomy.js';
 

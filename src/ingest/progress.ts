@@ -73,13 +73,14 @@ export function renderCountLine(progress: { done: number; total?: number; unit: 
 }
 
 /**
- * The text of the progress line, cut to `width` characters.
+ * The text of the progress line, cut to `width` characters; `unit` is the word for records in
+ * the reader's language.
  * @example
  * renderProgressLine({ file: 'a/icml2019.json', bytesDone: 5e6, bytesTotal: 1e7, records: 1234 }, 80)
  * // '[############------------]  50%  5.0/10.0 MB  1,234 records  icml2019.json'
  */
-export function renderProgressLine(progress: IngestProgress, width: number): string {
-  const records = `${progress.records.toLocaleString('en-US')} records  ${basename(progress.file)}`;
+export function renderProgressLine(progress: IngestProgress, width: number, unit = 'records'): string {
+  const records = `${progress.records.toLocaleString('en-US')} ${unit}  ${basename(progress.file)}`;
   let line: string;
   if (progress.bytesTotal < progress.bytesDone) {
     // A download whose size the server did not say: no bar, just what came so far.

@@ -1,30 +1,75 @@
 /**
- * The short human report `paperscout ingest` prints when it is done.
+ * The short human report `paperscout ingest` prints when it is done, in the reader's language,
+ * and the lines of its details file (`details.ts`), in the same words.
  */
-import type { IngestSummary } from './ingest.js';
+import { messages as messagesFor, type Messages } from '../i18n/index.js';
+import type { IngestSummary, KeptApartRecord, RejectedRecord } from './ingest.js';
 
-/** Rejected records listed one per line; the rest are counted. */
+/** Rejected records listed one per line; the rest are counted (and listed in the details file). */
 export const SUMMARY_REJECT_LINES = 20;
+/** Identifiers of records kept apart listed one per line. */
+export const SUMMARY_APART_LINES = 10;
+
+export interface SummaryOptions {
+  messages?: Messages;
+  /** The file every rejected record and every record kept apart is listed in, if one was written. */
+  detailsFile?: string;
+}
 
 /**
- * The summary as a few lines of text: the counts, the files that could not be read, and the
- * first {@link SUMMARY_REJECT_LINES} rejected records as `file:line [index N]: reason`.
+ * The summary as a few lines of text: the counts; the files that could not be read; the first
+ * {@link SUMMARY_REJECT_LINES} rejected records as `file:line [index N]: reason`; the records
+ * kept apart from a paper they share an identifier with, by identifier; and where the rest are.
  * @example
- * formatSummary({ files: 2, added: 3, updated: 0, unchanged: 1, rejected: 1, aborted: false, failedFiles: [],
- *   rejects: [{ file: 'a.jsonl', line: 4, index: 3, reason: 'title: title is empty' }] })
- * // '5 records from 2 files: 3 added, 0 updated, 1 unchanged, 1 rejected\n  a.jsonl:4 [index 3]: title: title is empty'
+ * formatSummary({ files: 2, added: 3, updated: 0, unchanged: 0, merged: 1, rejected: 1, apart: 0, apartGroups: [], aborted: false,
+ *   failedFiles: [], rejects: [{ file: 'a.jsonl', line: 4, index: 3, reason: 'title: title is empty' }] })
+ * // '5 records from 2 files: 3 added, 0 updated, 0 unchanged, 1 duplicate merged, 1 rejected\n  a.jsonl:4 [index 3]: title: title is empty'
  */
-export function formatSummary(summary: IngestSummary): string {
-  const n = (value: number) => value.toLocaleString('en-US');
-  const records = summary.added + summary.updated + summary.unchanged + summary.rejected;
-  const lines = [
-    `${n(records)} record${records === 1 ? '' : 's'} from ${n(summary.files)} file${summary.files === 1 ? '' : 's'}: ` +
-      `${n(summary.added)} added, ${n(summary.updated)} updated, ${n(summary.unchanged)} unchanged, ${n(summary.rejected)} rejected`,
-  ];
-  if (summary.aborted) lines.push('Stopped before the end: run the same command again to finish (what is in is kept).');
-  for (const { file, reason } of summary.failedFiles) lines.push(`  ${file}: ${reason}`);
+export function formatSummary(summary: IngestSummary, options: SummaryOptions = {}): string {
+  const m = options.messages ?? messagesFor();
+  const file = options.detailsFile;
+  const { added, updated, unchanged, merged, rejected } = summary;
+  const lines = [m.t('ingest.summary', { records: added + updated + unchanged + merged + rejected, files: summary.files, added, updated, unchanged, merged, rejected })];
+  if (summary.aborted) lines.push(m.t('ingest.stopped'));
+  for (const failed of summary.failedFiles) lines.push(`  ${m.t('ingest.fileFailed', failed)}`);
   const shown = summary.rejects.slice(0, SUMMARY_REJECT_LINES);
-  for (const r of shown) lines.push(`  ${r.file}:${r.line} [index ${r.index}]: ${r.reason}`);
-  if (summary.rejected > shown.length) lines.push(`  … and ${n(summary.rejected - shown.length)} more`);
+  for (const r of shown) lines.push(`  ${rejectLine(r, m)}`);
+  const more = summary.rejected - shown.length;
+  if (more > 0) lines.push(`  ${file ? m.t('ingest.moreInFile', { count: more, total: summary.rejected, file }) : m.t('ingest.more', { count: more })}`);
+  if (summary.apart > 0) {
+    lines.push(m.t('ingest.apart', { count: summary.apart }));
+    const groups = summary.apartGroups.slice(0, SUMMARY_APART_LINES);
+    for (const g of groups) lines.push(`  ${m.t('ingest.apartGroup', { alias: g.alias, records: g.records, ...place(g.first), why: why(g.first, m) })}`);
+    const moreApart = summary.apart - groups.reduce((n, g) => n + g.records, 0);
+    if (moreApart > 0) lines.push(`  ${file ? m.t('ingest.apartMoreInFile', { count: moreApart, file }) : m.t('ingest.apartMore', { count: moreApart })}`);
+    if (summary.apartGroups.some((g) => g.alias.startsWith('url:'))) lines.push(m.t('ingest.apartLinks'));
+  }
   return lines.join('\n');
+}
+
+/**
+ * A rejected record as one line: `file:line [index N]: reason`.
+ * @example rejectLine({ file: 'a.jsonl', line: 4, index: 3, reason: 'title: title is empty' }, m) // 'a.jsonl:4 [index 3]: title: title is empty'
+ */
+export function rejectLine(r: RejectedRecord, m: Messages): string {
+  return m.t('ingest.rejectLine', { ...place(r), reason: r.reason });
+}
+
+/**
+ * A record kept apart as one line: where it is, the identifier it shares, and with what.
+ * @example apartLine({ file: 'a.jsonl', line: 2, index: 1, alias: 'url:x.org/p.pdf', paper: 'openreview:Ab1', differs: 'openreview' }, m)
+ * // 'a.jsonl:2 [index 1]: url:x.org/p.pdf (not openreview:Ab1: another OpenReview id)'
+ */
+export function apartLine(r: KeptApartRecord, m: Messages): string {
+  return m.t('ingest.apartLine', { ...place(r), alias: r.alias, why: why(r, m) });
+}
+
+/** A record's place as message values (numbers as digits, as editors show line numbers). */
+function place(r: Pick<RejectedRecord, 'file' | 'line' | 'index'>): { file: string; line: string; index: string } {
+  return { file: r.file, line: String(r.line), index: String(r.index) };
+}
+
+function why(r: KeptApartRecord, m: Messages): string {
+  if (r.differs === undefined || r.paper === undefined) return m.t('ingest.apart.shared');
+  return m.t(`ingest.apart.${r.differs}`, { paper: r.paper });
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { collapseWhitespace } from '../text.js';
 import { decodeLatex } from './latex.js';
+import { canonicalStatus } from './status.js';
 
 const httpUrl = z
   .string()
@@ -18,7 +19,6 @@ export const PaperLinksSchema = z.object({
   code: httpUrl.optional(),
   project: httpUrl.optional(),
 });
-export type PaperLinks = z.infer<typeof PaperLinksSchema>;
 
 export const ExternalIdsSchema = z.object({
   /** Version-less arXiv id, e.g. `2401.01234`. */
@@ -28,7 +28,6 @@ export const ExternalIdsSchema = z.object({
   /** OpenReview forum id, e.g. `B11bwYgfM`. */
   openreview: z.string().optional(),
 });
-export type ExternalIds = z.infer<typeof ExternalIdsSchema>;
 
 /**
  * Titles, author names and abstracts as a reader sees them: LaTeX decoded (`Gr\"obner` →
@@ -43,7 +42,8 @@ export function decodeRecordText(text: string): string {
 /**
  * What a source says about a paper, before the store has given it an id. Every source's
  * mapper ends in this schema (`validate` in `src/ingest/formats/fields.ts`), so it is where
- * LaTeX in titles, authors and abstracts is decoded, once, for every way into the store.
+ * LaTeX in titles, authors and abstracts is decoded, and statuses put in one vocabulary, once,
+ * for every way into the store.
  */
 export const PaperRecordSchema = z.object({
   /** The source's own stable key, e.g. `icml2019:3768`; used when no external id exists. */
@@ -54,8 +54,8 @@ export const PaperRecordSchema = z.object({
   /** Display name of the venue: `ICML`, `NeurIPS`, `arXiv`. */
   venue: z.string().max(200).default(''),
   year: z.number().int().min(1900).max(2100).nullable().default(null),
-  /** Oral, Poster, Spotlight, ... as the venue names it. */
-  status: z.string().max(100).default(''),
+  /** Oral, Poster, Rejected, Withdrawn, ...: in the store's vocabulary (`canonicalStatus`), whatever the source called it. */
+  status: z.string().max(100).overwrite(canonicalStatus).default(''),
   keywords: z.array(z.string().max(300)).max(200).default([]),
   /** Subject labels given by the source (a venue's primary area, arXiv categories). */
   labels: z.array(z.string().max(300)).max(50).default([]),

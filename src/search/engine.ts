@@ -2,7 +2,8 @@
  * SearchEngine: answers search-box queries and title autocomplete from an in-memory index.
  *
  * Ranking, in order of precedence:
- *  1. the paper a whole-query identifier or URL names;
+ *  1. the paper a whole-query identifier or URL names (resolved before the engine is asked, in
+ *     `refs.ts`: the engine itself is pure text search);
  *  2. exactness: the query is the title, the title's short name ("BERT"), or the title's start
  *     (each word forgiving its typos);
  *  3. an author's full name;
@@ -14,7 +15,7 @@
  * split into segments: a segmented index answers exactly as a full rebuild).
  */
 import { msg, type Message } from '../i18n/index.js';
-import { parsePaperRef, type PaperRef } from '../papers/ids.js';
+import type { PaperRef } from '../papers/ids.js';
 import { decodeLatex } from '../papers/latex.js';
 import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
@@ -43,7 +44,8 @@ const SUGGEST_COMPLETIONS = 10;
 /** Most candidates checked for a quoted phrase. */
 const PHRASE_CHECK_LIMIT = 400;
 
-const TIER_EXACT = 40_000;
+/** The score of an exact title match, and of the paper a whole-query identifier names (`refs.ts`). */
+export const TIER_EXACT = 40_000;
 const TIER_NAME = 30_000;
 const TIER_PREFIX = 20_000;
 const TIER_AUTHOR = 10_000;
@@ -97,8 +99,6 @@ export interface SearchOptions {
 }
 
 export interface EngineDeps {
-  /** The paper the store files under an identifier; it may be newer than the index. */
-  lookupRef: (ref: PaperRef) => Promise<{ storeDoc: number; id: string; title: string } | undefined>;
   resolveTopic: TopicResolver;
   /** Papers' abstracts by store document number, for phrase checks: one read for all candidates. */
   lookupAbstracts: (storeDocs: readonly number[]) => Promise<Map<number, string>>;
@@ -153,14 +153,12 @@ export class SearchEngine {
   }
 
   /**
-   * Runs a search-box query. The work is synchronous; it waits only for the store, for an
-   * identifier's paper or for the abstracts a quoted phrase is checked in.
+   * Runs a search-box query. The work is synchronous; it waits only for the store, to read the
+   * abstracts a quoted phrase is checked in.
    * @example (await engine.search('author:"Yoshua Bengio" attention', { limit: 10 })).hits[0]?.title
    */
   async search(input: string, options: SearchOptions = {}): Promise<SearchResult> {
     const limit = Math.max(1, Math.min(options.limit ?? 50, MAX_RESULTS));
-    const ref = parsePaperRef(input);
-    if (ref) return this.searchRef(ref, input);
     // Titles are stored with their LaTeX decoded; one pasted as written must read the same.
     const text = decodeLatex(input);
 
@@ -231,20 +229,6 @@ export class SearchEngine {
       }
     }
     return out;
-  }
-
-  private async searchRef(ref: PaperRef, input: string): Promise<SearchResult> {
-    const query = parseQuery('');
-    query.text = input.trim();
-    const found = await this.deps.lookupRef(ref);
-    const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [], ref };
-    if (found) {
-      result.hits = [{ storeDoc: found.storeDoc, id: found.id, title: found.title, score: TIER_EXACT }];
-      result.total = 1;
-    } else {
-      result.notes.push(msg('search.noSuchRef', { ref: [describeRef(ref)] }));
-    }
-    return result;
   }
 
   /** Ranks by relevance; returns candidates best first. */
@@ -490,17 +474,4 @@ function binaryHas(sorted: Int32Array, value: number): boolean {
     else hi = mid;
   }
   return lo < sorted.length && sorted[lo] === value;
-}
-
-function describeRef(ref: PaperRef): Message {
-  switch (ref.kind) {
-    case 'arxiv':
-      return msg('search.ref.arxiv', { id: ref.id });
-    case 'doi':
-      return msg('search.ref.doi', { id: ref.id });
-    case 'openreview':
-      return msg('search.ref.openreview', { id: ref.id });
-    default:
-      return msg('search.ref.link', { id: ref.id });
-  }
 }

@@ -11,13 +11,14 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
+import { processAlive } from '../processes.js';
 import type { PaperStore } from '../store/papers.js';
 import { SegmentBuilder } from './index/build.js';
 import { SnapshotError, openSnapshot, readHeader } from './index/format.js';
 import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
-import { isAlive, writeSegmentFile } from './index/writer.js';
+import { writeSegmentFile } from './index/writer.js';
 
 export interface IndexSource {
   store: PaperStore;
@@ -68,10 +69,11 @@ export function mergeThreshold(baseDocs: number): number {
 /**
  * The index for the store's current contents: the snapshot at `path` (mapped) when it fits the
  * taxonomy, plus a delta of what changed since; else built in full (and saved to `path` unless it
- * is undefined, as for an in-memory demo library).
+ * is undefined, as for an in-memory demo library, or `save` is false, as for a library opened
+ * read-only).
  * @example const view = await openIndex({ store, topicIds, taxonomyHash }, './data/index.bin', log);
  */
-export async function openIndex(source: IndexSource, path: string | undefined, log: Logger): Promise<IndexView> {
+export async function openIndex(source: IndexSource, path: string | undefined, log: Logger, { save = true }: { save?: boolean } = {}): Promise<IndexView> {
   let base: SegmentData | undefined;
   if (path) {
     const load = await loadSnapshot(source, path);
@@ -80,7 +82,7 @@ export async function openIndex(source: IndexSource, path: string | undefined, l
     else if (load.problem === 'damaged') log.warn(`${damagedLine(path, load.reason)}: rebuilding it from the library`);
     else if (load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
   }
-  base ??= await buildBase(source, path, log);
+  base ??= await buildBase(source, save ? path : undefined, log);
   const view = new IndexView(base);
   await catchUpNow(view, source.store);
   return view;
@@ -333,15 +335,10 @@ export async function withIndexLock<T>(path: string, fn: () => Promise<T> | T): 
   return 'busy';
 }
 
-/** Whether a live process holds the index lock. */
-export function indexLocked(path: string): boolean {
-  return lockHeld(`${path}.lock`);
-}
-
 function lockHeld(lock: string): boolean {
   try {
     const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
-    if (Number.isInteger(pid) && pid > 0) return pid !== process.pid && isAlive(pid);
+    if (Number.isInteger(pid) && pid > 0) return pid !== process.pid && processAlive(pid);
     // Created but not yet filled in: a young lock counts as held.
     return Date.now() - statSync(lock).mtimeMs < 10_000;
   } catch {

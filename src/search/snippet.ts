@@ -6,13 +6,8 @@
  */
 import { findMathSpans } from '../papers/latex.js';
 import { collapseWhitespace, tokenize } from '../text.js';
+import type { TextSegment } from '../reply.js';
 import type { MatchedWord } from './engine.js';
-
-/** A run of text; `match` marks a query word. */
-export interface TextSegment {
-  text: string;
-  match?: boolean;
-}
 
 /** Default snippet length in characters (before ellipses). */
 export const SNIPPET_LENGTH = 240;

@@ -8,7 +8,9 @@
  * without waiting.
  */
 import type { Logger } from 'pino';
-import type { Clock } from './clock.js';
+import { networkReason } from '../causes.js';
+import type { Clock } from '../clock.js';
+import { userAgent } from '../userAgent.js';
 
 /** What the clients need of an HTTP response; a fetch `Response` is one. */
 export interface HttpResponse {
@@ -31,19 +33,6 @@ export interface HttpRequestInit {
 export type HttpRequest = (url: string, init: HttpRequestInit) => Promise<HttpResponse>;
 /** The name the arXiv code has always used for {@link HttpRequest}. */
 export type HttpGet = HttpRequest;
-
-export const PRODUCT = 'PaperScout/0.1';
-
-/**
- * The User-Agent Paper Scout sends: the product, what it is, and the contact of whoever runs it
- * (PAPERSCOUT_CONTACT), as arXiv and OpenAlex ask of harvesters.
- * @example userAgent('lab@example.org') // 'PaperScout/0.1 (paper-search bot for research groups; mailto:lab@example.org)'
- * @example userAgent('https://lab.example.org/bot') // 'PaperScout/0.1 (paper-search bot for research groups; +https://lab.example.org/bot)'
- */
-export function userAgent(contact?: string): string {
-  const who = contact ? (/^https?:\/\//i.test(contact) ? `; +${contact}` : `; mailto:${contact}`) : '';
-  return `${PRODUCT} (paper-search bot for research groups${who})`;
-}
 
 /**
  * The default {@link HttpRequest}: global fetch with Paper Scout's User-Agent and a timeout over
@@ -223,19 +212,6 @@ export class PoliteClient {
     const wait = this.lastRequestEnd + this.options.minIntervalMs - this.deps.clock.now().getTime();
     if (wait > 0) await this.deps.clock.sleep(wait, signal);
   }
-}
-
-/**
- * A failed fetch's cause in a few words: `ECONNREFUSED`, `timed out`, …
- * @example networkReason(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } })) // 'fetch failed (ECONNRESET)'
- */
-export function networkReason(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'timed out';
-    const code = (error.cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code;
-    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
-  }
-  return String(error);
 }
 
 /**

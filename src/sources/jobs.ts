@@ -6,12 +6,11 @@
  * (at once by a process of the same machine, which can see that the holder's pid is gone); one
  * stopped by a shutdown gives the slot up at once.
  */
-import { randomBytes } from 'node:crypto';
 import { Cron } from 'croner';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { deadOwnerHere, processOwner } from '../processes.js';
 import type { JobLeases } from '../store/jobs.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clock.js';
 
 /** How long a job's lease lasts without renewal; it is renewed every third of that. */
 export const JOB_LEASE_TTL_MS = 5 * 60_000;
@@ -20,30 +19,6 @@ export interface OncePerSlot {
   jobs: JobLeases;
   /** The job's name in the store: `arxiv-sync`, `openreview-sync`. */
   job: string;
-}
-
-/** This process, as a lease owner: host, pid and a random part. */
-export function processOwner(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-}
-
-/**
- * Whether a lease owner is a process of this machine that no longer runs (killed, crashed): its
- * lease need not run out before another process takes the job over. Owners elsewhere, or whose
- * pid is alive (or reused), are left to their lease's expiry.
- * @example deadOwnerHere(`${hostname()}:999999:ab12cd34`) // true
- */
-export function deadOwnerHere(owner: string): boolean {
-  const match = /^(.*):(\d+):[0-9a-f]+$/.exec(owner);
-  if (!match || match[1] !== hostname()) return false;
-  const pid = Number(match[2]);
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /**

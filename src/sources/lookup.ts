@@ -7,6 +7,7 @@
  * link does not hammer it. Built only when LOOKUP_UPSTREAM is on.
  */
 import type { Logger } from 'pino';
+import { networkReason } from '../causes.js';
 import type { Config } from '../config.js';
 import { msg, type Message } from '../i18n/index.js';
 import type { PaperRef } from '../papers/ids.js';
@@ -15,8 +16,8 @@ import type { PaperStore, UpsertOptions } from '../store/papers.js';
 import { fetchApiPage } from './arxiv/api.js';
 import { ArxivClient } from './arxiv/client.js';
 import { entryToRecord } from './arxiv/record.js';
-import type { Clock } from './clock.js';
-import { FetchError, PoliteClient, fetchHttp, networkReason, type HttpRequest, type PoliteOptions } from './http.js';
+import type { Clock } from '../clock.js';
+import { FetchError, PoliteClient, fetchHttp, type HttpRequest, type PoliteOptions } from './http.js';
 import { OpenAlexError, parseWork, workToRecord } from './openalex/work.js';
 import { OpenReviewClient } from './openreview/client.js';
 import { noteToRecord } from './openreview/record.js';

@@ -2,27 +2,15 @@
  * Subscriptions and digest runs as both stores keep them: their rows, and the objects the
  * digest runner sees.
  */
-import type { DigestDays } from '../digest/schedule.js';
-import type { ChatPlatform, DigestRun, Lease, RunState, Subscription } from '../digest/store.js';
+import type { DigestRun, Lease, RunState, Subscription } from './digests.js';
 
-/** A subscription's row: booleans are 0/1 in SQLite, true/false in PostgreSQL. */
-export interface SubscriptionRow {
-  id: number;
-  platform: ChatPlatform;
-  workspace: string;
-  channel: string;
-  query: string;
-  label: string;
-  time: string;
-  timezone: string;
-  days: DigestDays;
-  count: number;
+/** A subscription's row: the fields stored as they are, the others snake_cased; booleans are 0/1 in SQLite, true/false in PostgreSQL. */
+export interface SubscriptionRow extends Pick<Subscription, 'id' | 'platform' | 'workspace' | 'channel' | 'query' | 'label' | 'time' | 'timezone' | 'days' | 'count' | 'status'> {
   fill: boolean | number;
   created_by: string;
   created_at: string;
   last_slot: string | null;
   last_digest_at: string | null;
-  status: 'active' | 'paused';
   paused_reason: string | null;
   locale: string | null;
 }

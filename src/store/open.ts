@@ -5,13 +5,17 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { DigestStore } from '../digest/store.js';
+import type { DigestStore } from './digests.js';
 import type { HarvestStore } from './harvests.js';
 import type { JobLeases } from './jobs.js';
 import type { PaperStore } from './papers.js';
 import type { SeenEvents } from './seenEvents.js';
 import type { StateStore } from './states.js';
-import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, tuneForBulkWrites } from './sqlite/db.js';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SetupError } from '../errors.js';
+import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, tuneForBulkWrites, type Db } from './sqlite/db.js';
+import { checkDatabaseWritable, ensureDirectory } from './sqlite/access.js';
 import { SqliteDigestStore } from './sqlite/digests.js';
 import { SqliteHarvestStore } from './sqlite/harvests.js';
 import { SqliteJobLeases } from './sqlite/jobs.js';
@@ -40,6 +44,11 @@ export interface Stores {
   readonly description: string;
   /** Where it is, to open it again elsewhere (a worker thread). */
   readonly target: StoreTarget;
+  /**
+   * Opened read-only (see {@link OpenStoresOptions.readOnlyIfUnwritable}): nothing is written to
+   * it, and interaction state is kept in memory for this process only.
+   */
+  readonly readOnly: boolean;
   papers: PaperStore;
   /** Interaction state (buttons). */
   states: StateStore;
@@ -77,6 +86,13 @@ export interface OpenStoresOptions {
    * thread that checkpoints its log beside it.
    */
   bulk?: boolean;
+  /**
+   * The caller only reads (a search, stats): a SQLite library this process cannot write (on a
+   * read-only volume, or another user's) is opened read-only instead of refused, and one that
+   * does not exist and cannot be created is an empty one in memory. A library it can write is
+   * opened as usual, and kept up to date.
+   */
+  readOnlyIfUnwritable?: boolean;
 }
 
 /**
@@ -88,8 +104,9 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
   if (config.database) {
     const [{ openPostgres }, { describeTarget }] = await Promise.all([import('./postgres/index.js'), import('./postgres/connection.js')]);
     const pg = await openPostgres(config.database.url, { log, patience: options.patience ?? CLI_PATIENCE_MS });
-    return { ...pg, description: `PostgreSQL ${describeTarget(config.database.url)}`, target: storeTarget(config), serve: () => undefined, close: () => pg.close() };
+    return { ...pg, description: `PostgreSQL ${describeTarget(config.database.url)}`, target: storeTarget(config), readOnly: false, serve: () => undefined, close: () => pg.close() };
   }
+  if (options.readOnlyIfUnwritable && !writable(config.dbPath)) return openReadOnlyStores(config);
   const db = openDatabase(config.dbPath);
   let checkpointer: Checkpointer | undefined;
   if (options.bulk) {
@@ -100,6 +117,7 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
   return {
     description: config.dbPath,
     target: storeTarget(config),
+    readOnly: false,
     papers: new SqlitePaperStore(db),
     states: sqliteStateStore(db),
     digests: new SqliteDigestStore(db),
@@ -120,6 +138,40 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
         }
       }
       db.close();
+    },
+  };
+}
+
+/** Whether this process can create (if need be) and write the database at `dbPath`. */
+function writable(dbPath: string): boolean {
+  try {
+    ensureDirectory(dirname(dbPath), 'DATA_DIR');
+    checkDatabaseWritable(dbPath);
+    return true;
+  } catch (err) {
+    if (err instanceof SetupError) return false;
+    throw err;
+  }
+}
+
+/** The SQLite library opened read-only, or an empty one in memory when there is none. */
+function openReadOnlyStores(config: Config): Stores {
+  const db: Db = existsSync(config.dbPath) ? openDatabase(config.dbPath, { readOnly: true }) : openDatabase(':memory:');
+  const memory = openDatabase(':memory:');
+  return {
+    description: config.dbPath,
+    target: storeTarget(config),
+    readOnly: true,
+    papers: new SqlitePaperStore(db),
+    states: sqliteStateStore(memory),
+    digests: new SqliteDigestStore(db),
+    seenEvents: new SqliteSeenEvents(db),
+    jobs: new SqliteJobLeases(db),
+    harvests: new SqliteHarvestStore(db),
+    serve: () => undefined,
+    async close() {
+      if (db.open) db.close();
+      memory.close();
     },
   };
 }

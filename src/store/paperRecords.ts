@@ -2,34 +2,18 @@
  * How records become papers, whichever store keeps them: the identifiers a record is filed
  * under, the id a new paper gets, how a record merges into the paper it shares an identifier
  * with, and the row a paper is stored as. Pure functions; `planUpserts` turns a batch of records,
- * and what the store already holds under their identifiers, into the rows to write.
+ * and what the store already holds under their identifiers, into the rows to write. What the
+ * upgrades of a stored library do to its rows is in `paperUpgrades.ts`.
  */
 import { hash } from 'node:crypto';
-import { decodeRecordText, standingOf, venueKey, type Paper, type PaperRecord } from '../papers/model.js';
-import { normalizeUrl, titleAuthorAlias, titleAuthorAliasAs } from '../papers/ids.js';
-import { isAscii } from '../text.js';
-import type { IndexRow, UpsertOptions, UpsertResult } from './papers.js';
+import { standingOf, venueKey, type Paper, type PaperRecord } from '../papers/model.js';
+import { normalizeUrl, titleAuthorAlias } from '../papers/ids.js';
+import type { IndexRow, KeptApart, PaperColumns, PreparedRecord, StrongKind, UpsertOptions, UpsertResult } from './papers.js';
 
-/** A paper as both stores keep it: lists and maps as JSON text, times as ISO strings. */
-export interface PaperRow {
+/** A paper as both stores keep it: its columns, document number, source and first sighting (ISO time). */
+export interface PaperRow extends PaperColumns {
   doc: number;
-  id: string;
-  title: string;
-  authors: string;
-  abstract: string;
-  venue: string;
-  year: number | null;
-  status: string;
-  topics: string;
-  keywords: string;
-  labels: string;
-  links: string;
-  external_ids: string;
-  published: string | null;
-  /** The authors' TL;DR, where the venue has one (OpenReview). */
-  tldr: string | null;
   source: string;
-  content_hash: string;
   first_seen: string;
 }
 
@@ -41,6 +25,20 @@ export const INDEX_COLUMNS = 'doc, id, title, authors, abstract, keywords, venue
 
 /** Alias kinds in the order that decides which existing paper a record merges into. */
 const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:'];
+
+/**
+ * The identifiers that name one paper only. A record never merges into a paper that has one of
+ * the same kind with another value, whatever else they share: two OpenReview submissions are two
+ * papers even when their records give the same pdf link or title.
+ */
+const STRONG_KINDS: readonly StrongKind[] = ['arxiv', 'doi', 'openreview'];
+
+/**
+ * The owner filed for a link that papers with different identifiers share (a proceedings
+ * volume, a venue's page, a placeholder pdf): no paper, so the link identifies none of them and
+ * finds none. No paper has the empty id.
+ */
+export const SHARED_OWNER = '';
 
 /** Every identifier a record can be found by, most specific first. */
 export function aliasesOf(record: PaperRecord): string[] {
@@ -70,19 +68,6 @@ export function preferredId(record: PaperRecord, aliases: readonly string[] = al
 }
 
 /**
- * What a record needs to become a new paper, worked out ahead (off the import thread): its
- * identifiers, the id it would get, its topics and the row it would be stored as. A record that
- * merges into a stored paper is planned again from the stored row, with these topics when the
- * merge leaves the text they come from as it was.
- */
-export interface PreparedRecord {
-  aliases: string[];
-  id: string;
-  topics: string[];
-  columns: ReturnType<typeof toColumns>;
-}
-
-/**
  * @example const prepared = prepareRecord(record, classify(record));
  */
 export function prepareRecord(record: PaperRecord, topics: string[]): PreparedRecord {
@@ -104,6 +89,7 @@ export function lookupsFor(records: readonly PaperRecord[], prepared?: UpsertOpt
 
 /** The rows a batch writes, in the order to write them, and each record's outcome. */
 export interface UpsertPlan {
+  /** Each record's outcome; a new paper's `doc` is 0 until the store has written it ({@link settleDocs}). */
   results: UpsertResult[];
   /** New papers, in the order their records came. */
   inserts: PaperWrite[];
@@ -111,14 +97,24 @@ export interface UpsertPlan {
   updates: PaperWrite[];
   /** Identifiers no paper had: [alias, paper id]. */
   aliases: Array<[string, string]>;
+  /**
+   * Identifiers filed anew, after `aliases`, whoever had them: links found shared by papers that
+   * differ, under {@link SHARED_OWNER}; and an arXiv id, DOI or OpenReview id that names a paper
+   * with another one of that kind (a merge a previous version made), under the record's paper.
+   */
+  refiled: Array<[string, string]>;
 }
 
 /**
  * Plans a batch of upserts with the same outcomes as one after the other: `owners` (alias →
  * paper id) and `rows` (id → row) hold what the store had under the batch's identifiers and
  * preferred ids ({@link lookupsFor}), and are updated as the batch goes, so a later record sees
- * the earlier ones. A record with no identifier an existing paper has, whose derived id another
- * paper already has, is refused.
+ * the earlier ones. A record merges into the paper its most specific identifier names, unless
+ * they differ in an arXiv id, DOI or OpenReview id (or, sharing only a link, in title): then the
+ * next identifier is tried, and the record is a paper of its own if none fits. Its result says
+ * what it was kept apart from; a link found shared that way is filed as no paper's, and an id of
+ * its own found filed under the other paper is filed under its paper. A record with no
+ * identifier an existing paper has, whose derived id another paper already has, is refused.
  * @example const plan = planUpserts(records, lookups.aliasLists, owners, rows, options);
  */
 export function planUpserts(
@@ -132,6 +128,9 @@ export function planUpserts(
   const inserts = new Map<string, PaperWrite>();
   const updates = new Map<string, PaperWrite>();
   const aliases: Array<[string, string]> = [];
+  const refiled: Array<[string, string]> = [];
+  const docs = new Map<string, number>();
+  for (const [id, row] of rows) if ('doc' in row) docs.set(id, row.doc);
   const file = (list: readonly string[], id: string) => {
     // The first paper to claim an identifier keeps it.
     for (const alias of list) {
@@ -142,21 +141,28 @@ export function planUpserts(
   };
   const results = records.map((record, i): UpsertResult => {
     const list = aliasLists[i]!;
-    const existingId = findOwner(list, owners);
-    const row = existingId === undefined ? undefined : rows.get(existingId);
+    const { owner, apart, stale } = findOwner(record, list, owners, rows, refiled);
     const ahead = options.prepared?.(record);
-    if (!row) {
+    const refile = (id: string) => {
+      for (const alias of stale) {
+        owners.set(alias, id);
+        refiled.push([alias, id]);
+      }
+    };
+    if (!owner) {
       const id = ahead?.id ?? preferredId(record, list);
       if (rows.has(id)) return { refused: `another paper already has the id ${id}, and nothing else identifies this record` };
       const columns = ahead?.columns ?? toColumns(id, record, options.classify(record));
       const write = toWrite(columns, options.source, now, now);
       rows.set(id, write);
       inserts.set(id, write);
+      refile(id);
       file(list, id);
-      return { outcome: 'added', id };
+      return apart ? { outcome: 'added', id, doc: 0, apart } : { outcome: 'added', id, doc: 0 };
     }
-    const id = existingId!;
-    const existing = toPaper(row);
+    const { id, row, paper: existing } = owner;
+    const doc = docs.get(id) ?? 0;
+    refile(id);
     // The record that is (or, superseding a preprint or a rejection, becomes) the paper's source
     // replaces its fields; any other record only fills gaps. "Same source" alone is not enough: a
     // listing's duplicate would replace the original and be replaced back on every re-ingest.
@@ -167,25 +173,91 @@ export function planUpserts(
     const topics = ahead && sameTopicText(merged, record) ? ahead.topics : options.classify(merged);
     const columns = toColumns(id, merged, topics);
     file(list, id);
-    if (columns.content_hash === row.content_hash) return { outcome: 'unchanged', id };
-    const write = toWrite(columns, owns ? options.source : row.source, row.first_seen, now);
-    rows.set(id, write);
-    (inserts.has(id) ? inserts : updates).set(id, write);
-    return { outcome: 'updated', id };
+    const outcome = columns.content_hash === row.content_hash ? 'unchanged' : 'updated';
+    if (outcome === 'updated') {
+      const write = toWrite(columns, owns ? options.source : row.source, row.first_seen, now);
+      rows.set(id, write);
+      (inserts.has(id) ? inserts : updates).set(id, write);
+    }
+    return apart ? { outcome, id, doc, apart } : { outcome, id, doc };
   });
-  return { results, inserts: [...inserts.values()], updates: [...updates.values()], aliases };
+  return { results, inserts: [...inserts.values()], updates: [...updates.values()], aliases, refiled };
 }
 
-/** The paper an identifier of the record already names, by {@link ALIAS_PRIORITY}. */
-function findOwner(aliases: readonly string[], owners: ReadonlyMap<string, string>): string | undefined {
+/**
+ * Gives the results of new papers (and of records merged into them) the document numbers the
+ * store gave those papers when it wrote them.
+ * @example settleDocs(plan.results, new Map([['arxiv:2401.00001', 42]]));
+ */
+export function settleDocs(results: UpsertResult[], inserted: ReadonlyMap<string, number>): void {
+  for (const result of results) if ('outcome' in result && result.doc === 0) result.doc = inserted.get(result.id) ?? 0;
+}
+
+/**
+ * The paper the record merges into: the first, by {@link ALIAS_PRIORITY}, that one of its
+ * identifiers names and that does not differ from it ({@link differsFrom}); the first paper it
+ * was kept apart from, if any; and its strong identifiers that name a paper with another of
+ * that kind (`stale`: the caller files them under the record's paper). A link that names a
+ * paper the record differs from is shared by papers that differ: it is filed as no paper's,
+ * here (`owners`) and in the store (`refiled`).
+ */
+function findOwner(
+  record: PaperRecord,
+  aliases: readonly string[],
+  owners: Map<string, string>,
+  rows: ReadonlyMap<string, PaperRow | PaperWrite>,
+  refiled: Array<[string, string]>,
+): { owner?: { id: string; row: PaperRow | PaperWrite; paper: Paper }; apart?: KeptApart; stale: string[] } {
+  let apart: KeptApart | undefined;
+  const stale: string[] = [];
   for (const prefix of ALIAS_PRIORITY) {
     for (const alias of aliases) {
       if (!alias.startsWith(prefix)) continue;
-      const owner = owners.get(alias);
-      if (owner) return owner;
+      const id = owners.get(alias);
+      if (id === undefined) continue;
+      if (id === SHARED_OWNER) {
+        apart ??= { alias };
+        continue;
+      }
+      const row = rows.get(id);
+      if (!row) continue;
+      const paper = toPaper(row);
+      const differs = differsFrom(record, aliases, paper, alias);
+      if (differs === undefined) return apart ? { owner: { id, row, paper }, apart, stale } : { owner: { id, row, paper }, stale };
+      apart ??= { alias, paper: id, differs };
+      if (prefix === 'url:') {
+        owners.set(alias, SHARED_OWNER);
+        refiled.push([alias, SHARED_OWNER]);
+      } else if (prefix === `${differs}:`) {
+        // Its own id filed under a paper with another id of that kind: a merge a previous version made.
+        owners.delete(alias);
+        stale.push(alias);
+      }
     }
   }
-  return undefined;
+  return apart ? { apart, stale } : { stale };
+}
+
+/**
+ * What tells a record and a paper apart although `via` names both: a strong identifier of the
+ * same kind with another value, or, when `via` is only a link, another title (the first author
+ * may differ: a listing that reorders authors, an anonymous submission).
+ */
+function differsFrom(record: PaperRecord, aliases: readonly string[], paper: Paper, via: string): KeptApart['differs'] {
+  for (const kind of STRONG_KINDS) {
+    const mine = record.externalIds[kind];
+    const theirs = paper.externalIds[kind];
+    if (mine && theirs && mine !== theirs) return kind;
+  }
+  if (!via.startsWith('url:')) return undefined;
+  const mine = aliases.find((alias) => alias.startsWith('title:'));
+  const theirs = titleAuthorAlias(paper.title, paper.authors[0]);
+  return mine && theirs && titleOf(mine) !== titleOf(theirs) ? 'title' : undefined;
+}
+
+/** The title part of a title alias (`title:<title>|<first author>`). */
+function titleOf(alias: string): string {
+  return alias.slice(0, alias.lastIndexOf('|'));
 }
 
 /**
@@ -251,7 +323,7 @@ function union(a: readonly string[], b: readonly string[]): string[] {
  * added to: in V8 a literal such as `{ ...columns, tldr }` defines each property after the spread
  * through the runtime (~6 µs for a row), and leaves an object slower to read.
  */
-export function toColumns(id: string, p: PaperRecord, topics: readonly string[]) {
+export function toColumns(id: string, p: PaperRecord, topics: readonly string[]): PaperColumns {
   const columns = {
     id,
     title: p.title,
@@ -275,7 +347,7 @@ export function toColumns(id: string, p: PaperRecord, topics: readonly string[])
 }
 
 /** The row written for a paper's columns. */
-function toWrite(columns: ReturnType<typeof toColumns>, source: string, firstSeen: string, updatedAt: string): PaperWrite {
+function toWrite(columns: PaperColumns, source: string, firstSeen: string, updatedAt: string): PaperWrite {
   const c = columns;
   return {
     id: c.id, title: c.title, authors: c.authors, abstract: c.abstract, venue: c.venue, year: c.year, status: c.status,
@@ -292,17 +364,6 @@ function sortKeys<T extends object>(obj: T): Partial<T> {
   const out: Partial<T> = {};
   for (const key of (Object.keys(obj) as Array<keyof T>).sort()) if (obj[key] !== undefined) out[key] = obj[key];
   return out;
-}
-
-/**
- * A paper's topics recomputed: the new topics and content hash, or undefined when they are the same.
- * @example const changed = reclassified(row, classify);
- */
-export function reclassified(row: PaperRow, classify: UpsertOptions['classify']): { topics: string; contentHash: string } | undefined {
-  const paper = toPaper(row);
-  const topics = JSON.stringify(classify(paper));
-  if (topics === row.topics) return undefined;
-  return { topics, contentHash: toColumns(paper.id, paper, JSON.parse(topics) as string[]).content_hash };
 }
 
 export function toPaper(row: Omit<PaperRow, 'doc'>): Paper {
@@ -339,34 +400,4 @@ export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors
     topics: JSON.parse(row.topics) as string[],
     firstSeen: row.first_seen,
   };
-}
-
-/**
- * For a library of text normalization 1 or 2, the title alias a stored paper was filed under and
- * the one it is filed under now, where they differ: a title or first author with a compatibility
- * character ("ℒ1", "ℝ", "Whegs™") that normalization 3 reads otherwise, in a way refolding the
- * key cannot undo (1 read such characters as 2 did). Undefined otherwise.
- */
-export function realiasedRow(row: Pick<PaperRow, 'title' | 'authors'>, from: number): { old: string | undefined; now: string } | undefined {
-  if (from >= 3 || (isAscii(row.title) && isAscii(row.authors))) return undefined;
-  const first = (JSON.parse(row.authors) as string[])[0];
-  const now = titleAuthorAlias(row.title, first);
-  const old = titleAuthorAliasAs(2, row.title, first);
-  return now === undefined || now === old ? undefined : { old, now };
-}
-
-/**
- * A stored paper with the LaTeX left in its title, authors and abstract decoded (what the text
- * upgrade does to a library written before decoding at import): its new row columns and title
- * alias, or undefined when nothing needed decoding.
- * @example const decoded = decodedRow(row, classify);
- */
-export function decodedRow(row: Omit<PaperRow, 'doc'>, classify: UpsertOptions['classify']): { columns: ReturnType<typeof toColumns>; titleAlias: string | undefined } | undefined {
-  const paper = toPaper(row);
-  const title = decodeRecordText(paper.title);
-  const authors = paper.authors.map(decodeRecordText);
-  const abstract = decodeRecordText(paper.abstract);
-  if (title === paper.title && abstract === paper.abstract && authors.every((a, i) => a === paper.authors[i])) return undefined;
-  const next = { ...paper, title, authors, abstract };
-  return { columns: toColumns(paper.id, next, classify(next)), titleAlias: titleAuthorAlias(title, authors[0]) };
 }

@@ -1,7 +1,8 @@
 /**
  * PaperStore: the library's papers, keyed by a stable id, with every other identifier a paper has
  * (arXiv id, DOI, OpenReview id, title + first author, page and pdf URLs) filed as an alias so
- * the same paper from two sources is one record. Two implementations, SQLite (`sqlite/papers.ts`)
+ * the same paper from two sources is one record, and two papers with different arXiv ids, DOIs
+ * or OpenReview ids are never one, whatever link or title they share. Two implementations, SQLite (`sqlite/papers.ts`)
  * and PostgreSQL (`postgres/papers.ts`), share the merge rules (`paperRecords.ts`) and this
  * interface; the contract suite (`test/store/papers.contract.test.ts`) holds them to it.
  *
@@ -12,9 +13,56 @@
  */
 import type { Paper, PaperRecord } from '../papers/model.js';
 import type { PaperRef } from '../papers/ids.js';
-import type { PreparedRecord } from './paperRecords.js';
 
 export type UpsertOutcome = 'added' | 'updated' | 'unchanged';
+
+/** The kinds of identifier that name one paper only (see `STRONG_KINDS` in paperRecords.ts). */
+export type StrongKind = 'arxiv' | 'doi' | 'openreview';
+
+/**
+ * Why a record did not merge into a paper one of its identifiers names. With `paper` and
+ * `differs`: that paper has another arXiv id, DOI or OpenReview id (or, when all they share is a
+ * link, another title). Without: `alias` is a link already known to be shared.
+ */
+export interface KeptApart {
+  alias: string;
+  paper?: string;
+  differs?: StrongKind | 'title';
+}
+
+/** A paper's stored columns, as both stores write them (`toColumns` in paperRecords.ts): lists and maps as JSON text, times as ISO strings. */
+export interface PaperColumns {
+  id: string;
+  title: string;
+  authors: string;
+  abstract: string;
+  venue: string;
+  year: number | null;
+  status: string;
+  topics: string;
+  keywords: string;
+  labels: string;
+  links: string;
+  external_ids: string;
+  published: string | null;
+  /** The authors' TL;DR, where the venue has one (OpenReview). */
+  tldr: string | null;
+  /** Tells whether a merge changed anything. */
+  content_hash: string;
+}
+
+/**
+ * What a record needs to become a new paper, worked out ahead (off the import thread): its
+ * identifiers, the id it would get, its topics and the row it would be stored as. A record that
+ * merges into a stored paper is planned again from the stored row, with these topics when the
+ * merge leaves the text they come from as it was.
+ */
+export interface PreparedRecord {
+  aliases: string[];
+  id: string;
+  topics: string[];
+  columns: PaperColumns;
+}
 
 export interface UpsertOptions {
   /** Where the record came from, e.g. `paperlists:icml2019`; a record from the paper's own source replaces its fields. */
@@ -26,8 +74,12 @@ export interface UpsertOptions {
   prepared?: (record: PaperRecord) => PreparedRecord | undefined;
 }
 
-/** What became of one record: its outcome and the paper's id, or why the store refused it. */
-export type UpsertResult = { outcome: UpsertOutcome; id: string } | { refused: string };
+/**
+ * What became of one record: its outcome, the paper's id and document number, and the paper it
+ * was kept apart from, if one of its identifiers named a paper it differs from; or why the store
+ * refused it.
+ */
+export type UpsertResult = { outcome: UpsertOutcome; id: string; doc: number; apart?: KeptApart } | { refused: string };
 
 /** The columns the search index is built from, one row a paper. */
 export interface IndexRow {
@@ -93,6 +145,20 @@ export interface TextUpgrade {
 /** The meta key recording the text normalization (`TEXT_VERSION` in `text.ts`) the stored text and alias keys were made with. */
 export const TEXT_VERSION_KEY = 'text_version';
 
+/** What {@link PaperStore.upgradeStatuses} did to a library written by an older version. */
+export interface StatusUpgrade {
+  /** The status vocabulary the library was written with (0: before statuses were put in one), and the current one. */
+  from: number;
+  to: number;
+  /** Papers whose status changed. */
+  papers: number;
+  /** Each stored status put in the current vocabulary: [as stored, now, papers]. */
+  renamed: Array<[string, string, number]>;
+}
+
+/** The meta key recording the status vocabulary (`STATUS_VERSION` in `papers/status.ts`) the stored statuses are in. */
+export const STATUS_VERSION_KEY = 'status_version';
+
 export interface PaperStore {
   count(): Promise<number>;
   /** Papers per status (`''` for none), most common first. */
@@ -138,6 +204,15 @@ export interface PaperStore {
    * @example const upgrade = await store.upgradeText(classify);
    */
   upgradeText(classify: UpsertOptions['classify']): Promise<TextUpgrade | undefined>;
+  /**
+   * Puts the statuses of a library written with an older status vocabulary (`STATUS_VERSION` in
+   * `papers/status.ts`; before it, statuses were stored as each source wrote them: "Reject",
+   * "Withdraw", "Active") in the current one, in one transaction, under a new generation for the
+   * papers it changes (topics stay: they do not depend on the status). Resolves undefined when no
+   * status changed; a library written by a newer version is left as it is.
+   * @example const upgrade = await store.upgradeStatuses(); // { from: 0, to: 1, papers: 825, renamed: [['Reject', 'Rejected', 753], …] }
+   */
+  upgradeStatuses(): Promise<StatusUpgrade | undefined>;
 
   /** Every paper in document order, with the fields the search index needs, read in pages. */
   rowsForIndex(): AsyncIterable<IndexRow>;

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CommandContext } from '../../src/commands/types.js';
 import type { Block, Reply } from '../../src/reply.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -133,5 +136,35 @@ describe('a store that cannot be reached', () => {
     const reply = await app.registry.runText(unreachable, 'paper', 'diffusion');
     expect(reply.ephemeral).toBe(true);
     expect(reply.fallback).toBe('The library’s database cannot be reached right now, so this could not be answered. Nothing was changed: try again in a minute.');
+  });
+});
+
+describe('statuses on cards', () => {
+  it('shows a paperlists status in the one vocabulary, in the reader’s language, and a venue’s own word as stored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paperscout-status-'));
+    const listing = join(dir, 'iclr2018.json');
+    writeFileSync(
+      listing,
+      JSON.stringify([
+        { id: 'B1G6uM0WG', title: 'Tactical Decision Making for Lane Changing', author: 'Mustafa Mukadam', status: 'Withdraw', site: 'https://openreview.net/forum?id=B1G6uM0WG' },
+        { id: 'Hk2aImxAb', title: 'Lane Keeping by Imitation', author: 'Ann Lee', status: 'Best Paper Honorable Mention' },
+      ]),
+    );
+    const own = await createTestApp({ paths: [listing], demoWhenEmpty: false });
+    try {
+      const statuses = async (locale: string) =>
+        papers(await own.registry.runText(own.context('terminal', { id: 'u1' }, { locale }), 'paper', 'lane'))
+          .map((c) => c.status)
+          .sort();
+      expect(await statuses('en')).toEqual(['Best Paper Honorable Mention', 'Withdrawn']);
+      expect(await statuses('zh-CN')).toEqual(['Best Paper Honorable Mention', '已撤稿']);
+      expect(await own.store.statusCounts()).toEqual([
+        ['Best Paper Honorable Mention', 1],
+        ['Withdrawn', 1],
+      ]);
+    } finally {
+      await own.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDueDigests } from '../../src/digest/runner.js';
 import type { DigestSender } from '../../src/digest/sender.js';
-import type { ChatPlatform, Subscription } from '../../src/digest/store.js';
+import type { ChatPlatform, Subscription } from '../../src/store/digests.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers } from '../helpers/papers.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';

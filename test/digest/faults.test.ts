@@ -8,8 +8,11 @@
  */
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runDueDigests, type RunDueSummary } from '../../src/digest/runner.js';
+import type { RunDueSummary } from '../../src/digest/pass.js';
+import { runDueDigests } from '../../src/digest/runner.js';
 import type { DigestSender } from '../../src/digest/sender.js';
+import { pausedReasonText } from '../../src/store/digests.js';
+import { messages } from '../../src/i18n/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { addLlmPapers, titlesOf } from '../helpers/papers.js';
 import { FakeClock } from '../sources/helpers/fakeClock.js';
@@ -166,20 +169,7 @@ describe('on Discord, within the nonce window', () => {
     app = await createTestApp();
     platform = await PLATFORMS[0]![1]();
     channel = platform.channel(8);
-    await app.digests.subscribe({
-      platform: 'discord',
-      workspace: 'w',
-      channel,
-      query: 'topic:"deep-learning/large-language-models"',
-      label: 'Deep Learning · Large Language Models',
-      time: '09:00',
-      timezone: 'UTC',
-      days: 'daily',
-      count: 20,
-      fill: false,
-      createdBy: 'u',
-      createdAt: '2026-03-01T00:00:00.000Z',
-    });
+    await subscribeDiscord();
     const ids = await addLlmPapers(app, '2026-03-01T12:00:00Z', 10);
     try {
       platform.fault((n) => (n === 0 ? { reset: true } : undefined));
@@ -193,3 +183,46 @@ describe('on Discord, within the nonce window', () => {
     }
   });
 });
+
+describe('on Discord, where the bot may not read the channel’s history', () => {
+  it('a part of unknown outcome past the nonce window is never posted again blind: the subscription is paused saying why', async () => {
+    app = await createTestApp();
+    platform = await PLATFORMS[0]![1]();
+    channel = platform.channel(9);
+    platform.hideHistory!(channel); // Discord shows the bot an empty channel
+    const sub = await subscribeDiscord();
+    await addLlmPapers(app, '2026-03-01T12:00:00Z', 10);
+    try {
+      platform.fault((n) => (n === 0 ? { reset: true } : undefined)); // posted, the answer lost
+      await runDue(minutes(0));
+      for (const m of [3, 10, 30, 90]) await runDue(minutes(m));
+      expect(platform.postCount()).toBe(1);
+      expect(platform.papersIn(channel)).toHaveLength(1);
+      expect(await app.digests.run(sub.id, minutes(0))).toMatchObject({ partsDone: 0, inFlight: true, lastError: expect.stringMatching(/Read Message History/) });
+      const paused = (await app.digests.get(sub.id))!;
+      expect(paused.status).toBe('paused');
+      expect(pausedReasonText(paused.pausedReason, messages('en'))).toMatch(/^The bot cannot read this channel's recent messages to check whether a digest message arrived \(Discord showed no messages/);
+    } finally {
+      await platform.close();
+      await app.dispose();
+    }
+  });
+});
+
+/** The subscription of the Discord-only tests, in `channel`. */
+function subscribeDiscord() {
+  return app.digests.subscribe({
+    platform: 'discord',
+    workspace: 'w',
+    channel,
+    query: 'topic:"deep-learning/large-language-models"',
+    label: 'Deep Learning · Large Language Models',
+    time: '09:00',
+    timezone: 'UTC',
+    days: 'daily',
+    count: 20,
+    fill: false,
+    createdBy: 'u',
+    createdAt: '2026-03-01T00:00:00.000Z',
+  });
+}

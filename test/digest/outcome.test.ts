@@ -194,27 +194,35 @@ describe('finding a Discord digest message again', () => {
     await expect(sender.find('1300000000000000101', id(0), window)).rejects.toMatchObject({ failure: 'forbidden', message: expect.stringMatching(/Read Message History/) });
   });
 
-  it('does not take an empty history for "not there" when the bot may not read it', async () => {
+  it('takes an empty history for "cannot tell", never "not there", where the bot may not read it', async () => {
+    const cannotTell = { failure: 'forbidden', message: expect.stringMatching(/lacks Read Message History there: whether the digest message arrived cannot be told/) };
     // Discord's answer without Read Message History: an empty list. The post did arrive.
     const hidden = '1300000000000000102';
     fake.historyHidden.add(hidden);
     fake.now = () => Date.parse('2026-03-02T09:00:00Z');
     await sender.post(hidden, reply, id(1));
-    await expect(sender.find(hidden, id(1), window)).rejects.toMatchObject({ failure: 'forbidden', message: expect.stringMatching(/Read Message History/) });
-    // Where nothing was posted since the window began, an empty history is the truth.
+    await expect(sender.find(hidden, id(1), window)).rejects.toMatchObject(cannotTell);
+    // Nothing posted there since the window began, or ever: still not the bot's to conclude.
     const quiet = '1300000000000000103';
     fake.historyHidden.add(quiet);
     fake.now = () => Date.parse('2026-03-02T08:40:00Z');
     fake.addMessage(quiet, 'an older message');
-    expect(await sender.find(quiet, id(1), window)).toBe(false);
+    await expect(sender.find(quiet, id(1), window)).rejects.toMatchObject(cannotTell);
     const empty = '1300000000000000104';
     fake.historyHidden.add(empty);
-    expect(await sender.find(empty, id(1), window)).toBe(false);
-    // A readable channel whose only message since was deleted keeps that id as its last: not there.
+    await expect(sender.find(empty, id(1), window)).rejects.toMatchObject(cannotTell);
+    // It asked Discord what the bot may do there: the channel's overwrites, the server's roles, its own.
+    const asked = fake.requests.filter((r) => r.method === 'GET' && !r.path.endsWith('/messages')).map((r) => r.path);
+    expect(asked).toEqual(expect.arrayContaining([`/channels/${empty}`, `/guilds/${fake.guildId}`, `/guilds/${fake.guildId}/members/${fake.botUser.id}`]));
+  });
+
+  it('believes an empty history where the bot may read it', async () => {
+    // A readable channel whose only message since was deleted (a moderator): not there.
     const moderated = '1300000000000000105';
     fake.now = () => Date.parse('2026-03-02T09:00:00Z');
     await sender.post(moderated, reply, id(1));
     fake.deleteMessage(moderated, fake.messagesIn(moderated)[0]!.id);
     expect(await sender.find(moderated, id(1), window)).toBe(false);
+    expect(await sender.find('1300000000000000106', id(1), window)).toBe(false); // never a message
   });
 });

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { createDiscordSender } from '../../adapters/discord/digestSender.js';
 import { createSlackSender } from '../../adapters/slack/digestSender.js';
 import type { DigestSender } from '../../src/digest/sender.js';
-import type { ChatPlatform } from '../../src/digest/store.js';
+import type { ChatPlatform } from '../../src/store/digests.js';
 import { FakeDiscord } from '../adapters/discord/fakeDiscord.js';
 import { BOT_TOKEN, FakeSlack } from '../adapters/slack/fakeSlack.js';
 
@@ -39,6 +39,8 @@ export interface TestPlatform {
   postCount(): number;
   /** The paper titles of each message kept in the channel, message by message. */
   papersIn(channel: string): string[][];
+  /** Takes the bot's right to read the channel's history away (Discord's Read Message History). */
+  hideHistory?(channel: string): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function discordPlatform(): Promise<TestPlatform> {
     up: () => fake.up(),
     postCount: () => fake.requests.filter((r) => r.kind === 'message').length,
     papersIn: (channel) => fake.messagesIn(channel).map((m) => titlesOf(JSON.stringify((m.body.embeds ?? []).map((e: { title?: string }) => e.title)))),
+    hideHistory: (channel) => void fake.historyHidden.add(channel),
     close: () => fake.close(),
   };
 }

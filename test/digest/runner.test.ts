@@ -1,10 +1,11 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_TTL_MS, runDueDigests, type DigestDeps } from '../../src/digest/runner.js';
+import { LEASE_TTL_MS, type DigestDeps } from '../../src/digest/pass.js';
+import { LOCK_WAIT_BUDGET_MS, runDueDigests } from '../../src/digest/runner.js';
 import { choosePapers, renderDigest } from '../../src/digest/compose.js';
 import { partId, RATE_LIMIT_WAIT_CAP_MS } from '../../src/digest/deliver.js';
 import { DeliveryError, type DigestPartId, type DigestSender } from '../../src/digest/sender.js';
-import { pausedReasonText, type Subscription } from '../../src/digest/store.js';
+import { pausedReasonText, type Subscription } from '../../src/store/digests.js';
 import { messages } from '../../src/i18n/index.js';
 import type { PaperRecord } from '../../src/papers/model.js';
 import type { Reply } from '../../src/reply.js';
@@ -459,27 +460,89 @@ describe('one process per run', () => {
     await expectEachOnce(ids);
   });
 
-  it('another process holding the write lock leaves the digests for a later pass, logged as a warning, then each goes out once', async () => {
-    app.stores.serve(); // the serving bot's short wait for the lock
-    for (let i = 0; i < 3; i++) await subscribe({ channel: `C${i}` });
-    const ids = await addPapers('2026-03-01T12:00:00Z', 3);
-    const logged: Array<{ level: number; msg: string }> = [];
-    const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as { level: number; msg: string }) });
-    const lock = await holdWriteLock(app.config.dbPath);
-    let locked;
-    try {
-      locked = await run('2026-03-02T09:00:00Z', sender, { log });
-    } finally {
-      await lock.release();
+  describe('another process holding the database write lock (an import, a migration)', () => {
+    type Line = { level: number; msg: string };
+    /** 16 channels with a digest due at 09:00, the serving bot's short lock wait, and a log kept. */
+    async function sixteenDue(): Promise<{ ids: string[]; logged: Line[]; log: pino.Logger }> {
+      app.stores.serve();
+      for (let i = 0; i < 16; i++) await subscribe({ channel: `C${i}` });
+      const ids = await addPapers('2026-03-01T12:00:00Z', 3);
+      const logged: Line[] = [];
+      const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line) as Line) });
+      return { ids, logged, log };
     }
-    expect(locked).toMatchObject({ sent: 0, locked: 3 });
-    expect(sender.posts).toHaveLength(0);
-    expect(logged.filter((l) => l.level >= 50)).toEqual([]);
-    expect(logged.filter((l) => l.level === 40 && /write lock/.test(l.msg))).toHaveLength(3);
-    const next = await run('2026-03-02T09:01:00Z');
-    expect(next).toMatchObject({ sent: 3, locked: 0 });
-    for (let i = 0; i < 3; i++) expect(sender.titles()[i]).toHaveLength(3);
-    expect(new Set(sender.posts.map((p) => p.channel))).toEqual(new Set(['C0', 'C1', 'C2']));
-    expect(await titlesOf(app, ids)).toHaveLength(3);
+    const above = (logged: Line[], level: number) => logged.filter((l) => l.level >= level);
+
+    it('longer than the pass waits: one warning for the pass, nothing posted, then each digest once at the next pass', async () => {
+      const { ids, logged, log } = await sixteenDue();
+      const lock = await holdWriteLock(app.config.dbPath);
+      let locked;
+      try {
+        locked = await run('2026-03-02T09:00:00Z', sender, { log });
+      } finally {
+        await lock.release();
+      }
+      expect(locked).toMatchObject({ sent: 0, locked: 16 });
+      expect(sender.posts).toHaveLength(0);
+      expect(above(logged, 40)).toEqual([expect.objectContaining({ level: 40, locked: 16, msg: `digests left for the next pass: another process held the database write lock for more than ${LOCK_WAIT_BUDGET_MS / 1000} s` })]);
+      // It waited within its budget, with a few tries: not one per digest.
+      const waited = clock.sleeps.reduce((a, b) => a + b, 0);
+      expect(waited).toBeGreaterThan(LOCK_WAIT_BUDGET_MS / 2);
+      expect(waited).toBeLessThanOrEqual(LOCK_WAIT_BUDGET_MS);
+      expect(clock.sleeps.length).toBeLessThan(16);
+
+      const next = await run('2026-03-02T09:01:00Z');
+      expect(next).toMatchObject({ sent: 16, locked: 0 });
+      expect(new Set(sender.posts.map((p) => p.channel)).size).toBe(16);
+      for (const titles of sender.titles()) expect(titles).toHaveLength(3);
+      expect(await titlesOf(app, ids)).toHaveLength(3);
+    });
+
+    it('released while the pass waits: every digest goes out in that pass, once, and nothing is logged above info', async () => {
+      const { logged, log } = await sixteenDue();
+      const lock = await holdWriteLock(app.config.dbPath);
+      // The lock is let go after 3 s of the pass's time (time moves only when the pass waits).
+      const releasing = new (class extends FakeClock {
+        released = false;
+        override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+          await super.sleep(ms, signal);
+          if (!this.released && this.now().getTime() >= Date.parse('2026-03-02T09:00:03Z')) {
+            this.released = true;
+            await lock.release();
+          }
+        }
+      })('2026-03-02T09:00:00Z');
+      try {
+        const summary = await runDueDigests(deps(sender, { clock: releasing, log }), new Date('2026-03-02T09:00:00Z'));
+        expect(summary).toMatchObject({ due: 16, sent: 16, locked: 0 });
+      } finally {
+        await lock.release();
+      }
+      expect(releasing.released).toBe(true);
+      expect(above(logged, 40)).toEqual([]);
+      expect(sender.posts).toHaveLength(16);
+      expect(new Set(sender.posts.map((p) => p.channel)).size).toBe(16);
+    });
+
+    it('a shutdown while the pass waits ends the wait at once, leaving the digests to the next pass without a warning', async () => {
+      const { logged, log } = await sixteenDue();
+      const lock = await holdWriteLock(app.config.dbPath);
+      const stopping = new AbortController();
+      const stopped = new (class extends FakeClock {
+        override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+          stopping.abort(); // the bot is asked to stop during the first wait
+          await super.sleep(ms, signal);
+        }
+      })('2026-03-02T09:00:00Z');
+      try {
+        const summary = await runDueDigests(deps(sender, { clock: stopped, log, signal: stopping.signal }), new Date('2026-03-02T09:00:00Z'));
+        expect(summary).toMatchObject({ sent: 0, locked: 16 });
+      } finally {
+        await lock.release();
+      }
+      expect(above(logged, 40)).toEqual([]);
+      expect(logged.filter((l) => /write lock/.test(l.msg))).toEqual([expect.objectContaining({ level: 30, locked: 16 })]);
+      expect(stopped.sleeps).toEqual([]); // the first wait was cut short, and none followed
+    });
   });
 });

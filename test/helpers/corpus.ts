@@ -35,10 +35,6 @@ export async function engineOf(store: PaperStore, topicIds: string[] = []): Prom
 /** A search engine over an index view of `store`'s papers. */
 export function engineOver(view: IndexView, store: PaperStore, topicIds: string[] = []): SearchEngine {
   return new SearchEngine(view, {
-    lookupRef: async (ref) => {
-      const found = await store.findByRef(ref);
-      return found ? { storeDoc: found.doc, id: found.paper.id, title: found.paper.title } : undefined;
-    },
     lookupAbstracts: (docs) => store.abstractsOf(docs),
     resolveTopic: (name) => (topicIds.includes(name) ? { id: name } : { error: msg('search.noTopic', { name }) }),
   });

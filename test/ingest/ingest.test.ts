@@ -17,8 +17,8 @@ function ingest(paths: string[], deps: Partial<IngestDeps> = {}): Promise<Ingest
 }
 
 function counts(summary: IngestSummary) {
-  const { files, added, updated, unchanged, rejected } = summary;
-  return { files, added, updated, unchanged, rejected };
+  const { files, added, updated, unchanged, merged, rejected } = summary;
+  return { files, added, updated, unchanged, merged, rejected };
 }
 
 function allRows(): unknown[] {
@@ -28,7 +28,7 @@ function allRows(): unknown[] {
 describe('ingestPaths: formats', () => {
   it('imports paperlists with venue and year from the file name', async () => {
     const summary = await ingest([join(FIXTURES, 'paperlists')]);
-    expect(counts(summary)).toEqual({ files: 3, added: 6, updated: 0, unchanged: 0, rejected: 1 });
+    expect(counts(summary)).toEqual({ files: 3, added: 6, updated: 0, unchanged: 0, merged: 0, rejected: 1 });
     expect(summary.rejects).toEqual([
       { file: join(FIXTURES, 'paperlists/siggraphasia/siggraphasia2023.json'), line: 10, index: 1, reason: 'title: title is empty' },
     ]);
@@ -67,7 +67,7 @@ describe('ingestPaths: formats', () => {
 
   it('imports the arXiv snapshot, without versions in ids', async () => {
     const summary = await ingest([join(FIXTURES, 'arxiv/arxiv-sample.jsonl')]);
-    expect(counts(summary)).toEqual({ files: 1, added: 3, updated: 0, unchanged: 0, rejected: 0 });
+    expect(counts(summary)).toEqual({ files: 1, added: 3, updated: 0, unchanged: 0, merged: 0, rejected: 0 });
     expect((await t.store.findByRef({ kind: 'arxiv', id: '1901.04321' }))?.paper).toMatchObject({
       id: 'arxiv:1901.04321',
       title: 'Sparse Gradient Echoes in Deep Networks',
@@ -84,7 +84,7 @@ describe('ingestPaths: formats', () => {
 
   it('imports generic JSON Lines and CSV with quotes, doubled quotes and line breaks', async () => {
     const summary = await ingest([join(FIXTURES, 'generic')]);
-    expect(counts(summary)).toEqual({ files: 2, added: 5, updated: 0, unchanged: 0, rejected: 0 });
+    expect(counts(summary)).toEqual({ files: 2, added: 5, updated: 0, unchanged: 0, merged: 0, rejected: 0 });
     const quoted = (await t.store.findByTitle('Commas, Quotes and "Escapes"', 'Ada Brook'))!;
     expect(quoted).toMatchObject({
       title: 'Commas, Quotes and "Escapes"',
@@ -121,7 +121,7 @@ describe('ingestPaths: bad input', () => {
     );
     const csv = t.file('rows.csv', 'title,year\nRow One,2019\n"Row, Two",2018,extra\nRow Three,2017\n');
     const summary = await ingest([join(t.dir, 'in')]);
-    expect(counts(summary)).toEqual({ files: 3, added: 6, updated: 0, unchanged: 0, rejected: 6 });
+    expect(counts(summary)).toEqual({ files: 3, added: 6, updated: 0, unchanged: 0, merged: 0, rejected: 6 });
     expect(summary.rejects).toEqual([
       { file: array, line: 3, index: 1, reason: expect.stringMatching(/^invalid JSON: /) },
       { file: array, line: 4, index: 2, reason: 'title: title is empty' },
@@ -143,7 +143,7 @@ describe('ingestPaths: bad input', () => {
     const trailing = t.file('icml2021.json', '[{"title": "Kept", "author": "A"}]\n]');
     t.file('good.jsonl', '{"title": "Good"}\n');
     const summary = await ingest([missing, join(t.dir, 'in')]);
-    expect(counts(summary)).toEqual({ files: 5, added: 2, updated: 0, unchanged: 0, rejected: 0 });
+    expect(counts(summary)).toEqual({ files: 5, added: 2, updated: 0, unchanged: 0, merged: 0, rejected: 0 });
     expect(summary.failedFiles).toEqual([
       { file: missing, reason: 'no such file or directory' },
       { file: trailing, reason: `unexpected "]" on line 2 after the array's closing ']'` },
@@ -176,13 +176,13 @@ describe('ingestPaths: bad input', () => {
 describe('ingestPaths: re-ingest and merging', () => {
   it('changes nothing when the same data comes again, not even the generation', async () => {
     const first = await ingest([FIXTURES]);
-    expect(counts(first)).toEqual({ files: 13, added: 26, updated: 1, unchanged: 0, rejected: 1 });
+    expect(counts(first)).toEqual({ files: 13, added: 26, updated: 0, unchanged: 0, merged: 1, rejected: 1 });
     expect(first.failedFiles.map((f) => f.file)).toEqual([join(FIXTURES, 'csv/no-title.csv')]);
     const generation = await t.store.generation();
     expect(generation).toBe(12); // one batch a file, each of which changed something but no-title.csv
     const before = allRows();
     const again = await ingest([FIXTURES], { now: () => new Date('2025-06-01T00:00:00Z') });
-    expect(counts(again)).toEqual({ files: 13, added: 0, updated: 0, unchanged: 27, rejected: 1 });
+    expect(counts(again)).toEqual({ files: 13, added: 0, updated: 0, unchanged: 26, merged: 1, rejected: 1 });
     expect(await t.store.generation()).toBe(generation);
     expect(allRows()).toEqual(before);
   });
@@ -214,7 +214,7 @@ describe('ingestPaths: re-ingest and merging', () => {
     );
     t.file('mine.jsonl', JSON.stringify({ title: 'Learning to forget — quickly!', authors: ['R. Adeyemi'], abstract: 'We forget.', year: 2024 }) + '\n');
     const summary = await ingest([join(t.dir, 'in')]);
-    expect(counts(summary)).toEqual({ files: 3, added: 2, updated: 2, unchanged: 0, rejected: 0 });
+    expect(counts(summary)).toEqual({ files: 3, added: 2, updated: 0, unchanged: 0, merged: 2, rejected: 0 });
     expect(await t.store.count()).toBe(2);
     expect(await t.store.get('arxiv:2401.01234')).toMatchObject({
       venue: 'ICML', year: 2024, status: 'Poster', abstract: 'Echoes.', labels: ['cs.LG'], published: '2024-01-02',
@@ -223,7 +223,7 @@ describe('ingestPaths: re-ingest and merging', () => {
       id: 'icml2024:12', venue: 'ICML', status: 'Oral', abstract: 'We forget.', authors: ['Ruth Adeyemi', 'Kai Lindqvist'],
     });
     const again = await ingest([join(t.dir, 'in')]);
-    expect(counts(again)).toMatchObject({ added: 0, updated: 0, unchanged: 4 });
+    expect(counts(again)).toMatchObject({ added: 0, updated: 0, unchanged: 2, merged: 2 });
   });
 });
 
@@ -246,14 +246,14 @@ describe('ingestPaths: interruption and progress', () => {
       },
     });
     expect(summary.aborted).toBe(true);
-    expect(counts(summary)).toEqual({ files: 1, added: 3, updated: 0, unchanged: 0, rejected: 0 });
+    expect(counts(summary)).toEqual({ files: 1, added: 3, updated: 0, unchanged: 0, merged: 0, rejected: 0 });
     expect(seen).toHaveLength(1);
     expect(await t.store.count()).toBe(3);
     expect(t.db.pragma('integrity_check', { simple: true })).toBe('ok');
 
     const rest = await ingest([join(t.dir, 'in')], { batchSize: 3 });
     expect(rest.aborted).toBe(false);
-    expect(counts(rest)).toEqual({ files: 2, added: 17, updated: 0, unchanged: 3, rejected: 0 });
+    expect(counts(rest)).toEqual({ files: 2, added: 17, updated: 0, unchanged: 3, merged: 0, rejected: 0 });
     expect(await t.store.count()).toBe(20);
   });
 
@@ -281,7 +281,7 @@ describe('ingestPaths: interruption and progress', () => {
     t.file('.hidden/w.jsonl', '{"title": "hidden"}');
     const progress: IngestProgress[] = [];
     const summary = await ingest([join(t.dir, 'in')], { batchSize: 4, onProgress: (p) => progress.push(p) });
-    expect(counts(summary)).toEqual({ files: 3, added: 30, updated: 0, unchanged: 0, rejected: 0 });
+    expect(counts(summary)).toEqual({ files: 3, added: 30, updated: 0, unchanged: 0, merged: 0, rejected: 0 });
     expect([...new Set(progress.map((p) => p.file))]).toEqual([files[2], files[1], files[0]]);
     const total = files.reduce((sum, f) => sum + statSync(f).size, 0);
     expect(progress.every((p) => p.bytesTotal === total)).toBe(true);

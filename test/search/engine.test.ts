@@ -112,27 +112,6 @@ describe('filters', () => {
   });
 });
 
-describe('identifiers and links', () => {
-  it.each([
-    ['https://arxiv.org/abs/1706.03762', 'Attention Is All You Need'],
-    ['https://arxiv.org/pdf/1706.03762v5.pdf', 'Attention Is All You Need'],
-    ['arXiv:1706.03762', 'Attention Is All You Need'],
-    ['1706.03762v2', 'Attention Is All You Need'],
-    ['https://doi.org/10.1109/CVPR.2016.90', 'Deep Residual Learning for Image Recognition'],
-    ['10.1109/cvpr.2016.90', 'Deep Residual Learning for Image Recognition'],
-    ['https://openreview.net/forum?id=SkeHuCVFDr', 'BERTScore: Evaluating Text Generation with BERT'],
-    ['https://openreview.net/pdf?id=SkeHuCVFDr', 'BERTScore: Evaluating Text Generation with BERT'],
-  ])('%s', async (input, title) => {
-    expect(await titles(input)).toEqual([title]);
-  });
-
-  it('says so when the identifier is not in the library', async () => {
-    const result = await engine.search('https://arxiv.org/abs/2999.00001');
-    expect(result.hits).toEqual([]);
-    expect(notes(result).join(' ')).toMatch(/No paper with arXiv id 2999.00001/);
-  });
-});
-
 describe('hostile queries', () => {
   it.each([
     ['10 kB of words', 'attention '.repeat(1100)],

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +14,11 @@ import { FORMAT_VERSION, MAGIC, SnapshotError, openSnapshot, readSnapshotInfo, v
 import { SetupError } from '../../src/errors.js';
 import type { SegmentData } from '../../src/search/index/types.js';
 import { writeSegmentFile } from '../../src/search/index/writer.js';
-import { openIndex, settleIndex } from '../../src/search/indexFile.js';
+import { openIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import type { PaperStore } from '../../src/store/papers.js';
 import { TEXT_VERSION } from '../../src/text.js';
 import { silentLog, storeOf } from '../helpers/corpus.js';
+import { zombie } from '../helpers/zombie.js';
 
 let dir: string;
 let store: PaperStore;
@@ -149,6 +150,25 @@ describe('index snapshot', () => {
     await store.write((tx) => tx.upsertBatch(bulk, { source: 't', classify: () => [], now: new Date() }));
     expect(await settleIndex(source(), path, silentLog)).toBe('merged');
     expect(readSnapshotInfo(path)).toEqual({ generation: await store.generation(), taxonomyHash: 'h1', docCount: await store.count() });
+  });
+});
+
+describe('the index lock', () => {
+  it('is taken over from a writer killed with SIGKILL and not yet reaped, and its temp file goes', async () => {
+    const path = join(dir, 'index.bin');
+    const killed = await zombie();
+    try {
+      writeFileSync(`${path}.lock`, `${killed.pid}\n`);
+      writeFileSync(`${path}.${killed.pid}.tmp`, 'half a snapshot');
+      expect(await withIndexLock(path, () => 'ran')).toBe('ran');
+      writeSegmentFile(path, await build());
+      expect(existsSync(`${path}.${killed.pid}.tmp`)).toBe(false);
+      // A live holder keeps it.
+      writeFileSync(`${path}.lock`, `${process.ppid}\n`);
+      expect(await withIndexLock(path, () => 'ran')).toBe('busy');
+    } finally {
+      killed.dispose();
+    }
   });
 });
 

@@ -87,7 +87,6 @@ describe('leaving common words out of abstracts', () => {
   );
   const view = new IndexView(buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
   const engine = new SearchEngine(view, {
-    lookupRef: async () => undefined,
     lookupAbstracts: async () => new Map<number, string>(),
     resolveTopic: (name: string) => ({ error: msg('search.noTopic', { name }) }),
   });

@@ -73,7 +73,6 @@ function libraryOf(seed: number, count: number, hyphens = false): IndexView {
 
 function engines(view: IndexView) {
   const deps = {
-    lookupRef: async () => undefined,
     lookupAbstracts: async () => new Map<number, string>(),
     resolveTopic: (name: string) => (TOPICS.includes(name) ? { id: name } : { error: msg('search.noTopic', { name }) }),
   };

@@ -18,7 +18,6 @@ import { indexRow } from './helpers/indexRow.js';
 function engineOf(rows: IndexRow[]): SearchEngine {
   const view = new IndexView(buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] }));
   return new SearchEngine(view, {
-    lookupRef: async () => undefined,
     lookupAbstracts: async () => new Map<number, string>(),
     resolveTopic: (name: string) => ({ error: msg('search.noTopic', { name }) }),
   });

@@ -6,9 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { deadOwnerHere, runOncePerSlot } from '../../src/sources/jobs.js';
+import { deadOwnerHere } from '../../src/processes.js';
+import { runOncePerSlot } from '../../src/sources/jobs.js';
 import { silentLog } from '../helpers/corpus.js';
 import { memoryStores } from '../helpers/stores.js';
+import { zombie } from '../helpers/zombie.js';
 import { FakeClock } from './helpers/fakeClock.js';
 
 /** The pid of a process that has exited. */
@@ -24,6 +26,15 @@ describe('deadOwnerHere', () => {
     expect(deadOwnerHere(`${hostname()}:${process.ppid}:ab12cd34`)).toBe(false); // alive
     expect(deadOwnerHere(`another-host.example:${goneProcessPid()}:ab12cd34`)).toBe(false); // cannot tell
     expect(deadOwnerHere('not an owner')).toBe(false);
+  });
+
+  it('takes a holder killed with SIGKILL and not yet reaped (a zombie) for gone', async () => {
+    const killed = await zombie();
+    try {
+      expect(deadOwnerHere(`${hostname()}:${killed.pid}:ab12cd34`)).toBe(true);
+    } finally {
+      killed.dispose();
+    }
   });
 });
 

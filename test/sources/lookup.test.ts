@@ -10,10 +10,8 @@ import { loadTopics } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { translate } from '../../src/i18n/index.js';
 import { UpstreamLookup, type LookupDeps, type LookupOutcome } from '../../src/sources/lookup.js';
-import { abstractFromInvertedIndex } from '../../src/sources/openalex/work.js';
 import type { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import { memoryStores } from '../helpers/stores.js';
-import fc from 'fast-check';
 import { silentLog } from '../helpers/corpus.js';
 import { FakeClock } from './helpers/fakeClock.js';
 import { fixture } from './helpers/feedServer.js';
@@ -147,22 +145,5 @@ describe('UpstreamLookup', () => {
     const [a, b] = await Promise.all([service.find({ kind: 'arxiv', id: '2501.01234' }), service.find({ kind: 'arxiv', id: '2501.01234' })]);
     expect(a).toEqual(b);
     expect(server.requests).toHaveLength(1);
-  });
-});
-
-describe('abstractFromInvertedIndex', () => {
-  it('puts every word back at its positions', () => {
-    fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[A-Za-z0-9.,()-]{1,12}$/), { maxLength: 200 }), (words) => {
-        const index: Record<string, number[]> = {};
-        words.forEach((w, i) => (Object.hasOwn(index, w) ? index[w]!.push(i) : (index[w] = [i])));
-        expect(abstractFromInvertedIndex(index)).toBe(words.join(' '));
-      }),
-    );
-  });
-
-  it('ignores what is not an index', () => {
-    expect(abstractFromInvertedIndex(null)).toBe('');
-    expect(abstractFromInvertedIndex({ a: 'x', b: [-1, 1.5, 1e9], c: [0] })).toBe('c');
   });
 });

@@ -4,7 +4,7 @@
  * after expiry), including races between two and three instances on one store.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Lease, NewSubscription, RunPlan } from '../../src/digest/store.js';
+import type { Lease, NewSubscription, RunPlan } from '../../src/store/digests.js';
 import { BACKENDS, type Instance, type TestStore } from './contract/backends.js';
 
 const T = new Date('2026-03-02T09:00:00.000Z');
@@ -63,6 +63,9 @@ describe.each(BACKENDS)('DigestStore on $name', (backend) => {
     expect(await a.digests.forChannel('discord', 'C1')).toEqual([]);
     await a.digests.pause(other.id, { key: 'digest.pausedForbidden', values: { reason: 'not_in_channel' } });
     expect((await a.digests.active()).map((s) => s.id)).toEqual([sub.id]);
+    // Paused ones too, by platform, workspace and channel.
+    const elsewhere = await a.digests.subscribe({ ...NEW, platform: 'discord', workspace: 'G1', channel: 'C9' });
+    expect((await a.digests.all()).map((s) => [s.id, s.status])).toEqual([[elsewhere.id, 'active'], [sub.id, 'active'], [other.id, 'paused']]);
     expect(JSON.parse((await a.digests.get(other.id))!.pausedReason!)).toEqual({ key: 'digest.pausedForbidden', values: { reason: 'not_in_channel' } });
     // Subscribing again resumes it.
     expect(await a.digests.subscribe({ ...NEW, query: 'diffusion', label: '“diffusion”' })).toMatchObject({ id: other.id, status: 'active' });

@@ -80,7 +80,7 @@ describe.each(BACKENDS)('HarvestStore on $name', (backend) => {
     expect(await b.papers.findByRef(byPage)).toBeUndefined();
     expect(await b.papers.count()).toBe(1);
     // Its identifiers are free again: the same paper comes back as a new one.
-    expect(await a.papers.write((tx) => tx.upsertBatch([preprint('2401.00001')], options))).toEqual([{ outcome: 'added', id: 'arxiv:2401.00001' }]);
+    expect(await a.papers.write((tx) => tx.upsertBatch([preprint('2401.00001')], options))).toEqual([{ outcome: 'added', id: 'arxiv:2401.00001', doc: expect.any(Number) }]);
     // Removing nothing is no write of papers.
     await a.papers.write((tx) => tx.remove('arxiv:2401.09999'));
     expect(await a.papers.generation()).toBe(generation + 2);
@@ -91,12 +91,12 @@ describe.each(BACKENDS)('HarvestStore on $name', (backend) => {
     const listing = (title: string): PaperRecord => ({ ...preprint('2401.00001'), title, venue: 'ICML', status: 'Poster', links: {}, externalIds: {}, sourceKey: 'icml2024:77' });
     await a.papers.write((tx) => tx.upsertBatch([preprint('2401.00001')], options));
     const listed = { ...options, source: 'paperlists:icml2024' };
-    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001')], listed))).toEqual([{ outcome: 'updated', id: 'arxiv:2401.00001' }]);
+    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001')], listed))).toEqual([{ outcome: 'updated', id: 'arxiv:2401.00001', doc: expect.any(Number) }]);
     await a.papers.write((tx) => tx.remove('arxiv:2401.00001'));
     expect(await b.papers.count()).toBe(0);
-    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001')], listed))).toEqual([{ outcome: 'added', id: 'icml2024:77' }]);
+    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001')], listed))).toEqual([{ outcome: 'added', id: 'icml2024:77', doc: expect.any(Number) }]);
     // The source key is the new paper's now: the listing's next version updates it.
-    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001, revised')], listed))).toEqual([{ outcome: 'updated', id: 'icml2024:77' }]);
+    expect(await a.papers.write((tx) => tx.upsertBatch([listing('Paper 2401.00001, revised')], listed))).toEqual([{ outcome: 'updated', id: 'icml2024:77', doc: expect.any(Number) }]);
     expect((await b.papers.get('icml2024:77'))?.title).toBe('Paper 2401.00001, revised');
   });
 });

@@ -51,7 +51,7 @@ describe.each(BACKENDS)('PaperStore on $name', (backend) => {
     const preprint = record({ venue: 'arXiv', year: 2017, externalIds: { arxiv: '1703.05175' } });
     const venue = record({ venue: 'NeurIPS', year: 2017, status: 'Poster', sourceKey: 'nips2017:1' });
     expect(await put(a.papers, preprint, 'arxiv')).toMatchObject({ outcome: 'added' });
-    expect(await put(a.papers, venue, 'paperlists:nips2017')).toEqual({ outcome: 'updated', id: 'arxiv:1703.05175' });
+    expect(await put(a.papers, venue, 'paperlists:nips2017')).toEqual({ outcome: 'updated', id: 'arxiv:1703.05175', doc: await a.papers.docOf('arxiv:1703.05175') });
     expect(await a.papers.get('arxiv:1703.05175')).toMatchObject({ venue: 'NeurIPS', status: 'Poster', firstSeen: '2026-01-01T00:00:00.000Z' });
     expect(await put(a.papers, preprint, 'arxiv')).toMatchObject({ outcome: 'unchanged' });
     expect(await put(a.papers, venue, 'paperlists:nips2017')).toMatchObject({ outcome: 'unchanged' });
@@ -76,7 +76,7 @@ describe.each(BACKENDS)('PaperStore on $name', (backend) => {
   it("keeps a decision with its venue: another venue's rejection neither takes a paper over nor becomes its status", async () => {
     await put(a.papers, record({ venue: 'arXiv', year: 2024, externalIds: { arxiv: '2401.00007' } }), 'arxiv');
     const rejected = record({ venue: 'ICLR', year: 2025, status: 'Reject', externalIds: { arxiv: '2401.00007', openreview: 'Pz1xC4vB5n' } });
-    expect(await put(a.papers, rejected, 'openreview')).toEqual({ outcome: 'updated', id: 'arxiv:2401.00007' });
+    expect(await put(a.papers, rejected, 'openreview')).toEqual({ outcome: 'updated', id: 'arxiv:2401.00007', doc: await a.papers.docOf('arxiv:2401.00007') });
     // The identifiers are united; the preprint stays a preprint, without the rejection.
     expect(await a.papers.get('arxiv:2401.00007')).toMatchObject({ venue: 'arXiv', status: '', externalIds: { arxiv: '2401.00007', openreview: 'Pz1xC4vB5n' } });
     // A decision of the paper's own venue (by its key: "iclr" is ICLR) fills an empty status.
@@ -192,7 +192,7 @@ describe.each(BACKENDS)('PaperStore on $name', (backend) => {
         options('mixed'),
       ),
     );
-    expect(results.slice(0, 3)).toEqual([{ outcome: 'added', id: 'arxiv:1703.05175' }, { outcome: 'updated', id: 'arxiv:1703.05175' }, { outcome: 'added', id: expect.stringMatching(/^t:/) }]);
+    expect(results.slice(0, 3)).toMatchObject([{ outcome: 'added', id: 'arxiv:1703.05175' }, { outcome: 'updated', id: 'arxiv:1703.05175' }, { outcome: 'added', id: expect.stringMatching(/^t:/) }]);
     expect(results[3]).toEqual({ refused: expect.stringMatching(/^another paper already has the id t:[0-9a-f]+/) });
     expect(await a.papers.count()).toBe(2);
   });

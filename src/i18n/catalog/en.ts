@@ -83,6 +83,28 @@ export const en = {
   'paper.link.doi': 'DOI',
   'paper.tldr': 'TL;DR: {tldr}',
 
+  // ── Statuses (src/papers/status.ts): the store keeps the English word, a card shows these ──
+  'status.oral': 'Oral',
+  'status.spotlight': 'Spotlight',
+  'status.poster': 'Poster',
+  'status.accepted': 'Accepted',
+  'status.underReview': 'Under review',
+  'status.rejected': 'Rejected',
+  'status.deskRejected': 'Desk rejected',
+  'status.withdrawn': 'Withdrawn',
+  'status.workshop': 'Workshop',
+  'status.oralWorkshop': 'Workshop oral',
+  'status.posterWorkshop': 'Workshop poster',
+  'status.main': 'Main conference',
+  'status.long': 'Long paper',
+  'status.short': 'Short paper',
+  'status.findings': 'Findings',
+  'status.industry': 'Industry track',
+  'status.demonstrations': 'System demonstration',
+  'status.technical': 'Technical track',
+  'status.technicalPaper': 'Technical paper',
+  'status.togPaper': 'TOG paper',
+
   // ── Papers the library lacks, looked up by id or link ─────────────────────────────────────
   'lookup.fetched': 'Not in the library yet: fetched from {source} and added.',
   'lookup.notFound.arxiv': 'No paper {id} found on arXiv. Check the id, or search by its title.',
@@ -212,11 +234,12 @@ export const en = {
   'digest.notInDm': 'Digests are posted in channels, and this is a direct message. Run /digest subscribe in the channel that should get the papers.',
   'digest.notInGroupDm': 'Digests are posted in channels, and this is a group conversation. Run /digest subscribe in the channel that should get the papers.',
   'digest.notInServer': 'Paper Scout is not a member of this server (you are using it as an app installed on your own account), so it cannot post digests here. Ask a server admin to add Paper Scout to the server and run /digest subscribe again, or run it in a server that has Paper Scout.',
-  'digest.missingPermissions': 'Paper Scout cannot post digests in this channel: it lacks the {missing} {count, plural, one {permission} other {permissions}} here. Ask a server admin to give Paper Scout {all} in this channel (digests are embeds), then run /digest subscribe again.',
+  'digest.missingPermissions': 'Paper Scout cannot post digests in this channel: it lacks the {missing} {count, plural, one {permission} other {permissions}} here. Ask a server admin to give Paper Scout {all} in this channel (digests are embeds, and the bot reads the channel’s recent messages to make sure none is posted twice), then run /digest subscribe again.',
   'digest.noneInConversation': 'Digests are posted in channels, so this conversation has none. Run /digest list in a channel to see its digests, or /digest subscribe there to start one.',
   'digest.permission.view': 'View Channel',
   'digest.permission.send': 'Send Messages',
   'digest.permission.embed': 'Embed Links',
+  'digest.permission.history': 'Read Message History',
   'digest.heading': '{label} · {date}',
   'digest.nothingNew': 'No new papers on {label} since {since}.',
   'digest.nothingNewLine': '{heading} — {text}',
@@ -236,8 +259,43 @@ export const en = {
   'terminal.welcome': 'Paper Scout: {count, number} papers in {demo, select, yes {the demo corpus} other {the library}}. Try /paper diffusion, /topic, /help. Ctrl-D quits.',
   'terminal.needsSlash': 'Commands start with a slash: /paper <words>, /topic <name>, /help.',
   'terminal.nothingToPage': 'There is nothing to page or open yet: run /paper <words> first.',
+  'terminal.noSuchNumber': 'There is no result {number} here: open one of the numbers shown, with {range}.',
+  'terminal.notNow': '{command} does nothing after the last reply. Try {commands}.',
 
-  // ── The command line's user errors ───────────────────────────────────────────────────────
+  // ── The command line ─────────────────────────────────────────────────────────────────────
+  'cli.usage': `Usage: paperscout <command> [options]
+
+  ingest <file-or-dir>...                 import papers: Paper Copilot paperlists JSON, the arXiv
+                                          metadata snapshot (JSONL), or JSONL/CSV with the paper fields
+  ingest <https URL>                      import a remote file of those formats (gzip too)
+  sync arxiv [--categories cs.LG,cs.CL]   fetch the new submissions of arXiv categories (default:
+                                          ARXIV_CATEGORIES), one request every 3 s as arXiv asks
+  sync arxiv --from YYYY-MM-DD [--until YYYY-MM-DD] [--categories …]
+                                          backfill from arXiv's OAI-PMH interface; run it again
+                                          after an interruption to resume where it stopped
+  sync openreview --venue <venue id>      all submissions of an OpenReview venue, with decisions
+                                          (e.g. ICLR.cc/2025/Conference; default: OPENREVIEW_VENUES)
+  search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
+  search --stdin --json                   one query a line in, one JSON array of hits a line out
+  show <id|arXiv id|DOI|URL> [--json]     one paper in full
+  topics                                  the topic taxonomy, with paper counts
+  topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
+  stats [--memory] [--json]               what the library holds (and the memory it takes)
+  reindex [--merge]                       rebuild the search index from the library, or with --merge fold
+                                          recent changes into its snapshot (the bot does this itself)
+  digest list [--json]                    every channel's digests: platform, team, channel, topic,
+                                          time, zone, next run and last one sent
+  digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
+  digest preview <channel> [--at <time>]  print what a channel's digests would hold, sending nothing
+
+  --debug, with any command               a stack trace with every error, not only with faults
+
+Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`,
+  'cli.unknownCommand': 'There is no command "{command}". paperscout help lists the commands.',
+  'cli.badOption': '{detail} (paperscout help lists the commands and their options)',
+  'cli.failed': 'paperscout failed: {detail}',
+  'cli.locked':
+    "Another process held the library's write lock for more than {seconds, number} s (an import, a re-index, a sqlite3 shell left in a transaction). What was written before stays; run the command again once that process is done.",
   'cli.giveQuery': 'Give a query: paperscout search "diffusion transformers"',
   'cli.noResults': 'No papers found.',
   'cli.matching': '{total, number} matching, {shown, number} shown',
@@ -247,7 +305,7 @@ export const en = {
   'cli.noTopic': 'No single topic matches "{name}". paperscout topics lists them.',
   'cli.noTopicMaybe': 'No single topic matches "{name}". Did you mean:\n{suggestions}',
   'cli.badLimit': '--limit takes a whole number from 1 to 200.',
-  'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest ../shared/corpus/paperlists',
+  'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest paperlists/iclr (README.md, "Importing papers", says where to get them)',
   'cli.syncSource': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.syncSourceNot': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference (not "{source}")',
   'cli.venueIsOpenReview': '--venue is for OpenReview: paperscout sync openreview --venue ICLR.cc/2025/Conference',
@@ -262,9 +320,124 @@ export const en = {
   'cli.badCategoriesNot': '--categories takes arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML (not {bad})',
   'cli.badAt': '--at takes an ISO time such as 2026-11-30T09:00:00Z, not "{value}".',
   'cli.noPlatform': 'No platform is configured: set DISCORD_TOKEN and/or SLACK_BOT_TOKEN (see .env.example).',
-  'cli.giveChannel': 'Give a channel id: paperscout digest preview C0123456789',
-  'cli.noDigests': 'Channel {channel} has no digests.',
-  'cli.digestUsage': 'Usage: paperscout digest run-due [--at <ISO time>] | paperscout digest preview <channel> [--at <ISO time>]',
+  'cli.giveChannel': 'Give a channel id: paperscout digest preview C0123456789 (paperscout digest list shows them)',
+  'cli.noDigests': 'Channel {channel} has no digests. paperscout digest list shows the channels that have some.',
+  'cli.digestUsage': 'Usage: paperscout digest list [--json] | paperscout digest run-due [--at <ISO time>] | paperscout digest preview <channel> [--at <ISO time>]',
+  'cli.stopping.batch': 'Stopping after the current batch (Ctrl-C again to quit at once)…',
+  'cli.stopping.request': 'Stopping before the next request (Ctrl-C again to quit at once)…',
+  'cli.library': 'Library: {papers, plural, one {# paper} other {# papers}} in {dir}',
+  'cli.libraryTimed': 'Library: {papers, plural, one {# paper} other {# papers}} in {dir} (import {importSeconds, number, ::.0} s, search index {indexSeconds, number, ::.0} s)',
+  'cli.indexBusy': 'Another process is writing the search index; it will be up to date when that finishes.',
+  'cli.indexBuilt': 'Search index: {papers, plural, one {# paper} other {# papers}}, {seconds, number, ::.0} s',
+  'cli.show.footer': 'id {id} · first seen {date}',
+  'cli.stats.library': 'Library: {where}',
+  'cli.stats.demo': 'bundled demo corpus (the library has no papers yet)',
+  'cli.stats.readOnly': '{where}, read-only (this user cannot write it)',
+  'cli.stats.papers': 'Papers: {papers, number} (index generation {generation}, {terms, number} distinct words)',
+  'cli.stats.years': 'Years: {years}',
+  'cli.stats.noYears': 'none',
+  'cli.stats.venues': 'Venues: {venues}',
+  'cli.stats.venue': '{venue} {count, number}',
+  'cli.stats.noVenue': '(none)',
+  'cli.stats.withTopic': 'With a topic: {count, number}',
+  'cli.stats.memory': 'Memory: heap {heap, number, ::.0} MB, external {external, number, ::.0} MB, RSS {rss, number, ::.0} MB',
+  'cli.sync.contactTip': 'Tip: set PAPERSCOUT_CONTACT (an email or URL) so arXiv can reach whoever runs this harvest.',
+  'cli.sync.harvesting': 'Harvesting arXiv from {from} to {until} over OAI-PMH, one request every 3 s as arXiv asks…',
+  'cli.sync.categories': 'Syncing {count, number} arXiv categories, one request every 3 s as arXiv asks…',
+  'cli.progress.records': 'records',
+  'cli.progress.submissions': 'submissions',
+  'cli.progress.harvestPage': 'set {set}, page {page, number}',
+  'cli.progress.harvestPageUpTo': 'set {set}, page {page, number}, up to {date}',
+  'cli.digest.due':
+    "Digests due at {at}: {due, number} due, {sent, number} sent ({empty, number} with nothing new), {retrying, number} to retry, {paused, number} paused, {busy, number} being sent by another process, {deferred, number} left for later by a rate limit, {locked, number} left for later by another process's write lock, {skipped, number} on platforms not configured here",
+  'cli.digest.previewHeading': '── {platform} {channel} · {label}{paused, select, yes { (paused)} other {}} ──',
+  'cli.digest.none': 'No channel has a digest yet: /digest subscribe in a Discord or Slack channel starts one.',
+  'cli.digest.column.platform': 'platform',
+  'cli.digest.column.team': 'team',
+  'cli.digest.column.channel': 'channel',
+  'cli.digest.column.topic': 'topic',
+  'cli.digest.column.days': 'days',
+  'cli.digest.column.time': 'time',
+  'cli.digest.column.zone': 'zone',
+  'cli.digest.column.next': 'next run',
+  'cli.digest.column.last': 'last sent',
+  'cli.digest.paused': 'paused',
+  'cli.digest.never': 'never',
+
+  // ── Reports of imports and syncs (the command line's output, and the bot's log) ──────────
+  'sync.count.added': '{count, number} added',
+  'sync.count.updated': '{count, number} updated',
+  'sync.count.unchanged': '{count, number} unchanged',
+  'sync.count.skipped': '{count, number} skipped',
+  'sync.count.removed': '{count, number} removed',
+  'sync.total': 'Total: {counts}',
+  'sync.stoppedEarly': ' (stopped before the end)',
+  'sync.moreSkipped': '… and {count, number} more skipped',
+  'sync.arxiv.categoriesFailed': '; {failed, number} of {total, plural, one {# category} other {# categories}} failed',
+  'sync.arxiv.failed': 'arXiv {category} failed: {error}',
+  'sync.arxiv.head': 'arXiv {category}',
+  'sync.arxiv.headFeed': 'arXiv {category}, feed of {date}',
+  'sync.arxiv.noAnnouncements': '{head}: no announcements (a weekend or holiday feed)',
+  'sync.arxiv.entries': '{head}: {fetched, plural, one {# entry} other {# entries}}: {counts}',
+  'sync.arxiv.duplicates': '{count, plural, one {# duplicate} other {# duplicates}} (cross-listed or already fetched)',
+  'sync.arxiv.replacementsIgnored': '{count, plural, one {# new version} other {# new versions}} of papers not in the library left out',
+  'sync.arxiv.catchUp': 'missed announcements caught up through the API from {since}: {outcome}',
+  'sync.arxiv.catchUpFailed': 'failed ({error}); retried at the next sync',
+  'sync.arxiv.catchUpDone': '{pages, plural, one {# page} other {# pages}}, {entries, plural, one {# entry} other {# entries}}',
+  'sync.arxiv.catchUpTruncated': '{pages, plural, one {# page} other {# pages}}, {entries, plural, one {# entry} other {# entries}} (stopped at the page limit: older papers were not fetched)',
+  'sync.arxiv.skippedRss': 'RSS item {index} skipped: {reason}',
+  'sync.arxiv.skippedApi': 'API entry {index} skipped: {reason}',
+  'sync.oai.heading': 'arXiv OAI-PMH from {from} to {until}, categories {categories}',
+  'sync.oai.now': 'now',
+  'sync.oai.setsFailed': '; {failed, number} of {total, plural, one {# set} other {# sets}} stopped early',
+  'sync.oai.rerun': '. Run the same command again to resume where it stopped.',
+  'sync.oai.startToken': 'resumed at the stored resumption token',
+  'sync.oai.startDatestamp': 'again from {from}, the last datestamp stored',
+  'sync.oai.startFrom': 'from {from}',
+  'sync.oai.outside': '{count, number} in other categories',
+  'sync.oai.duplicates': '{count, number} cross-listed and already stored',
+  'sync.oai.deleted': '{count, number} deleted by arXiv ({removed, number} removed from the library)',
+  'sync.oai.set': 'set {set}, {start}: {pages, plural, one {# page} other {# pages}}, {records, number} records: {counts}',
+  'sync.oai.setOf': 'set {set}, {start}: {pages, plural, one {# page} other {# pages}}, {records, number} of {total, number} records: {counts}',
+  'sync.oai.restart': 'arXiv refused the resumption token at page {page, number} ({reason}): started the list again from {from}',
+  'sync.oai.skipped': 'page {page, number} skipped: {reason}',
+  'sync.oai.skippedRecord': 'page {page, number}, record {index} skipped: {reason}',
+  'sync.oai.skippedId': 'page {page, number} (arXiv {id}) skipped: {reason}',
+  'sync.oai.skippedRecordId': 'page {page, number}, record {index} (arXiv {id}) skipped: {reason}',
+  'sync.oai.stopped': 'stopped: {error}',
+  'sync.oai.notDone': 'stopped before the end of the list',
+  'sync.openreview.venuesFailed': '; {failed, number} of {total, plural, one {# venue} other {# venues}} failed',
+  'sync.openreview.venue': 'OpenReview {venue}: {notes, number} submissions: {counts}',
+  'sync.openreview.venueOf': 'OpenReview {venue}: {notes, number} of {total, number} submissions: {counts}',
+  'sync.openreview.status': '{status} {count, number}',
+  'sync.openreview.keptRejected': '{statuses}; rejected and withdrawn submissions are kept with that status, never shown as accepted',
+  'sync.openreview.decisionsChanged': '{count, plural, one {# decision} other {# decisions}} changed since the last sync',
+  'sync.openreview.skipped': 'page {page, number}, note {index} skipped: {reason}',
+  'sync.openreview.skippedId': 'page {page, number}, note {index} ({id}) skipped: {reason}',
+  'sync.openreview.failed': 'failed: {error}',
+
+  // ── paperscout ingest: the summary (src/ingest/summary.ts) and its details file ─────────────
+  'ingest.summary':
+    '{records, plural, one {# record} other {# records}} from {files, plural, one {# file} other {# files}}: {added, number} added, {updated, number} updated, ' +
+    '{unchanged, number} unchanged, {merged, plural, one {# duplicate} other {# duplicates}} merged, {rejected, number} rejected',
+  'ingest.stopped': 'Stopped before the end: run the same command again to finish (what is in is kept).',
+  'ingest.fileFailed': '{file}: {reason}',
+  'ingest.rejectLine': '{file}:{line} [index {index}]: {reason}',
+  'ingest.more': '… and {count, number} more',
+  'ingest.moreInFile': '… and {count, number} more: all {total, number} are listed in {file}',
+  'ingest.apart':
+    '{count, plural, one {Kept apart: # record shares an identifier with a paper it is not (another arXiv id, DOI or OpenReview id, or only a link in common), so it was not merged into that paper:} ' +
+    'other {Kept apart: # records share an identifier with a paper they are not (another arXiv id, DOI or OpenReview id, or only a link in common), so they were not merged into it:}}',
+  'ingest.apartGroup': '{alias}: {records, plural, one {# record, at} other {# records, the first at}} {file}:{line} [index {index}] ({why})',
+  'ingest.apartLine': '{file}:{line} [index {index}]: {alias} ({why})',
+  'ingest.apart.arxiv': 'not {paper}: another arXiv id',
+  'ingest.apart.doi': 'not {paper}: another DOI',
+  'ingest.apart.openreview': 'not {paper}: another OpenReview id',
+  'ingest.apart.title': 'not {paper}: another title',
+  'ingest.apart.shared': 'a link papers that differ share',
+  'ingest.apartMore': '… and {count, plural, one {# more record} other {# more records}} kept apart over other identifiers',
+  'ingest.apartMoreInFile': '… and {count, plural, one {# more record} other {# more records}} kept apart over other identifiers: every one is listed in {file}',
+  'ingest.apartLinks': 'A link that papers which differ share identifies none of them from now on: a record finds its paper by its other identifiers.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -80,6 +80,28 @@ export const zhCN: Catalog = {
   'paper.link.doi': 'DOI',
   'paper.tldr': '一句话总结：{tldr}',
 
+  // ── 论文状态（库中保存英文词，卡片上显示这些）──
+  'status.oral': '口头报告',
+  'status.spotlight': '亮点报告',
+  'status.poster': '海报',
+  'status.accepted': '已接收',
+  'status.underReview': '审稿中',
+  'status.rejected': '被拒稿',
+  'status.deskRejected': '直接拒稿',
+  'status.withdrawn': '已撤稿',
+  'status.workshop': '研讨会',
+  'status.oralWorkshop': '研讨会口头报告',
+  'status.posterWorkshop': '研讨会海报',
+  'status.main': '主会',
+  'status.long': '长文',
+  'status.short': '短文',
+  'status.findings': 'Findings',
+  'status.industry': '工业论文',
+  'status.demonstrations': '系统演示',
+  'status.technical': '技术论文',
+  'status.technicalPaper': '技术论文',
+  'status.togPaper': 'TOG 论文',
+
   // ── 库中没有的论文：按编号或链接查找 ──
   'lookup.fetched': '库中原本没有这篇论文：已从 {source} 获取并加入论文库。',
   'lookup.notFound.arxiv': '在 arXiv 上没有找到论文 {id}。请检查编号，或按标题检索。',
@@ -209,11 +231,12 @@ export const zhCN: Catalog = {
   'digest.notInDm': '推送只能发到频道，而这里是私信。请在要接收论文的频道里运行 /digest subscribe。',
   'digest.notInGroupDm': '推送只能发到频道，而这里是群组私信。请在要接收论文的频道里运行 /digest subscribe。',
   'digest.notInServer': 'Paper Scout 不是这个服务器的成员（你是以安装在自己账号上的应用来使用它的），所以无法在这里推送。请让服务器管理员把 Paper Scout 加入服务器后再运行 /digest subscribe，或在已有 Paper Scout 的服务器中运行。',
-  'digest.missingPermissions': 'Paper Scout 无法在本频道推送：它在这里缺少{missing}权限（共 {count, plural, other {# 项}}）。请让服务器管理员在本频道给 Paper Scout {all}权限（推送使用嵌入消息），然后再运行 /digest subscribe。',
+  'digest.missingPermissions': 'Paper Scout 无法在本频道推送：它在这里缺少{missing}权限（共 {count, plural, other {# 项}}）。请让服务器管理员在本频道给 Paper Scout {all}权限（推送使用嵌入消息，机器人还要读取频道最近的消息，确保每条只发一次），然后再运行 /digest subscribe。',
   'digest.noneInConversation': '推送只能发到频道，所以这个对话里没有推送。在频道里运行 /digest list 查看它的推送，或在那里运行 /digest subscribe 开始一个。',
   'digest.permission.view': '“查看频道”',
   'digest.permission.send': '“发送消息”',
   'digest.permission.embed': '“嵌入链接”',
+  'digest.permission.history': '“阅读消息历史记录”',
   'digest.heading': '{label} · {date}',
   'digest.nothingNew': '自 {since} 以来，{label}没有新论文。',
   'digest.nothingNewLine': '{heading} — {text}',
@@ -233,8 +256,42 @@ export const zhCN: Catalog = {
   'terminal.welcome': 'Paper Scout：{demo, select, yes {演示语料} other {论文库}}中共 {count, number} 篇论文。试试 /paper 扩散模型、/topic、/help。按 Ctrl-D 退出。',
   'terminal.needsSlash': '命令以斜杠开头：/paper <检索词>、/topic <方向>、/help。',
   'terminal.nothingToPage': '还没有可以翻页或打开的内容：请先运行 /paper <检索词>。',
+  'terminal.noSuchNumber': '这里没有第 {number} 条结果：请用 {range} 打开显示的编号之一。',
+  'terminal.notNow': '{command} 对上一条回复不起作用。试试 {commands}。',
 
   // ── 命令行 ──
+  'cli.usage': `用法：paperscout <命令> [选项]
+
+  ingest <文件或文件夹>...                导入论文：Paper Copilot 的 paperlists JSON、arXiv 元数据快照
+                                          （JSONL），或带论文字段的 JSONL/CSV
+  ingest <https URL>                      导入上述格式的远程文件（也支持 gzip）
+  sync arxiv [--categories cs.LG,cs.CL]   抓取 arXiv 分类的新投稿（默认：ARXIV_CATEGORIES），
+                                          按 arXiv 的要求每 3 秒一个请求
+  sync arxiv --from YYYY-MM-DD [--until YYYY-MM-DD] [--categories …]
+                                          通过 arXiv 的 OAI-PMH 接口回溯抓取；中断后再次运行，
+                                          会从停下的地方继续
+  sync openreview --venue <会议编号>      一个 OpenReview 会议的全部投稿及其录用结果
+                                          （如 ICLR.cc/2025/Conference；默认：OPENREVIEW_VENUES）
+  search "<检索词>" [--limit N] [--json]  检索论文库（检索语法：机器人中的 /help）
+  search --stdin --json                   每行读入一个检索，每行输出一个命中结果的 JSON 数组
+  show <id|arXiv 编号|DOI|URL> [--json]   一篇论文的完整信息
+  topics                                  研究方向分类及各方向的论文数
+  topic "<方向>" [--limit N] [--json]     一个方向的论文，最新的在前
+  stats [--memory] [--json]               论文库的内容（以及占用的内存）
+  reindex [--merge]                       从论文库重建搜索索引；加 --merge 则把最近的改动并入快照
+                                          （机器人会自己做）
+  digest list [--json]                    所有频道的推送：平台、团队、频道、方向、时间、时区、
+                                          下次运行和上次发送
+  digest run-due [--at <ISO 时间>]        发送该时刻（默认现在）到期的推送，然后退出
+  digest preview <频道> [--at <时间>]     显示一个频道的推送会包含什么，不发送
+
+  --debug（可用于任何命令）               出错时总是显示调用栈，而不只在内部故障时
+
+设置来自环境变量或 .env（见 .env.example）；DATA_DIR 存放论文库。`,
+  'cli.unknownCommand': '没有“{command}”这个命令。paperscout help 列出所有命令。',
+  'cli.badOption': '{detail}（paperscout help 列出所有命令及其选项）',
+  'cli.failed': 'paperscout 出错：{detail}',
+  'cli.locked': '另一个进程占用论文库的写锁超过 {seconds, number} 秒（导入、重建索引，或停在事务中的 sqlite3 命令行）。之前写入的内容都还在；等那个进程结束后再运行一次这个命令。',
   'cli.giveQuery': '请给出检索内容：paperscout search "diffusion transformers"',
   'cli.noResults': '没有找到论文。',
   'cli.matching': '共 {total, number} 篇匹配，显示 {shown, number} 篇',
@@ -244,7 +301,7 @@ export const zhCN: Catalog = {
   'cli.noTopic': '没有唯一与“{name}”匹配的方向。paperscout topics 可列出全部。',
   'cli.noTopicMaybe': '没有唯一与“{name}”匹配的方向。你是不是想找：\n{suggestions}',
   'cli.badLimit': '--limit 需要 1 到 200 之间的整数。',
-  'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest ../shared/corpus/paperlists',
+  'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest paperlists/iclr（README.md 的“Importing papers”一节说明从哪里获取）',
   'cli.syncSource': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.syncSourceNot': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference（而不是“{source}”）',
   'cli.venueIsOpenReview': '--venue 用于 OpenReview：paperscout sync openreview --venue ICLR.cc/2025/Conference',
@@ -259,7 +316,121 @@ export const zhCN: Catalog = {
   'cli.badCategoriesNot': '--categories 需要用逗号分隔的 arXiv 分类，例如 cs.LG,cs.CL,stat.ML（而不是 {bad}）',
   'cli.badAt': '--at 需要 ISO 时间，例如 2026-11-30T09:00:00Z，而不是“{value}”。',
   'cli.noPlatform': '没有配置任何平台：请设置 DISCORD_TOKEN 和/或 SLACK_BOT_TOKEN（见 .env.example）。',
-  'cli.giveChannel': '请给出频道 id：paperscout digest preview C0123456789',
-  'cli.noDigests': '频道 {channel} 没有推送。',
-  'cli.digestUsage': '用法：paperscout digest run-due [--at <ISO 时间>] | paperscout digest preview <频道> [--at <ISO 时间>]',
+  'cli.giveChannel': '请给出频道 id：paperscout digest preview C0123456789（paperscout digest list 可列出它们）',
+  'cli.noDigests': '频道 {channel} 没有推送。paperscout digest list 列出有推送的频道。',
+  'cli.digestUsage': '用法：paperscout digest list [--json] | paperscout digest run-due [--at <ISO 时间>] | paperscout digest preview <频道> [--at <ISO 时间>]',
+  'cli.stopping.batch': '当前这一批写完后停止（再按一次 Ctrl-C 立即退出）…',
+  'cli.stopping.request': '在下一个请求之前停止（再按一次 Ctrl-C 立即退出）…',
+  'cli.library': '论文库：{dir} 中共 {papers, plural, other {#}} 篇论文',
+  'cli.libraryTimed': '论文库：{dir} 中共 {papers, plural, other {#}} 篇论文（导入 {importSeconds, number, ::.0} 秒，搜索索引 {indexSeconds, number, ::.0} 秒）',
+  'cli.indexBusy': '另一个进程正在写搜索索引；它写完后索引就是最新的。',
+  'cli.indexBuilt': '搜索索引：{papers, plural, other {#}} 篇论文，{seconds, number, ::.0} 秒',
+  'cli.show.footer': 'id {id} · 首次收录于 {date}',
+  'cli.stats.library': '论文库：{where}',
+  'cli.stats.demo': '内置演示语料（论文库还没有论文）',
+  'cli.stats.readOnly': '{where}，只读（当前用户无法写入）',
+  'cli.stats.papers': '论文：{papers, number} 篇（索引第 {generation} 代，{terms, number} 个不同的词）',
+  'cli.stats.years': '年份：{years}',
+  'cli.stats.noYears': '无',
+  'cli.stats.venues': '会议/期刊：{venues}',
+  'cli.stats.venue': '{venue} {count, number}',
+  'cli.stats.noVenue': '（无）',
+  'cli.stats.withTopic': '有研究方向的：{count, number} 篇',
+  'cli.stats.memory': '内存：堆 {heap, number, ::.0} MB，外部 {external, number, ::.0} MB，常驻 {rss, number, ::.0} MB',
+  'cli.sync.contactTip': '提示：请设置 PAPERSCOUT_CONTACT（电子邮件或网址），以便 arXiv 能联系到运行这次抓取的人。',
+  'cli.sync.harvesting': '正在通过 OAI-PMH 抓取 arXiv 从 {from} 到 {until} 的记录，按 arXiv 的要求每 3 秒一个请求…',
+  'cli.sync.categories': '正在同步 {count, number} 个 arXiv 分类，按 arXiv 的要求每 3 秒一个请求…',
+  'cli.progress.records': '条记录',
+  'cli.progress.submissions': '篇投稿',
+  'cli.progress.harvestPage': '集合 {set}，第 {page, number} 页',
+  'cli.progress.harvestPageUpTo': '集合 {set}，第 {page, number} 页，截至 {date}',
+  'cli.digest.due':
+    '{at} 到期的推送：到期 {due, number} 个，已发送 {sent, number} 个（其中 {empty, number} 个没有新论文），待重试 {retrying, number} 个，已暂停 {paused, number} 个，另一个进程正在发送 {busy, number} 个，因频率限制推迟 {deferred, number} 个，因另一个进程的写锁推迟 {locked, number} 个，平台未在此配置的 {skipped, number} 个',
+  'cli.digest.previewHeading': '── {platform} {channel} · {label}{paused, select, yes {（已暂停）} other {}} ──',
+  'cli.digest.none': '还没有频道订阅推送：在 Discord 或 Slack 频道中运行 /digest subscribe 即可开始。',
+  'cli.digest.column.platform': '平台',
+  'cli.digest.column.team': '团队',
+  'cli.digest.column.channel': '频道',
+  'cli.digest.column.topic': '方向',
+  'cli.digest.column.days': '日期',
+  'cli.digest.column.time': '时间',
+  'cli.digest.column.zone': '时区',
+  'cli.digest.column.next': '下次运行',
+  'cli.digest.column.last': '上次发送',
+  'cli.digest.paused': '已暂停',
+  'cli.digest.never': '从未',
+
+  // ── 导入与同步的报告 ──
+  'sync.count.added': '新增 {count, number}',
+  'sync.count.updated': '更新 {count, number}',
+  'sync.count.unchanged': '未变 {count, number}',
+  'sync.count.skipped': '跳过 {count, number}',
+  'sync.count.removed': '移除 {count, number}',
+  'sync.total': '合计：{counts}',
+  'sync.stoppedEarly': '（没有完成就停止了）',
+  'sync.moreSkipped': '… 另外还跳过了 {count, number} 条',
+  'sync.arxiv.categoriesFailed': '；{total, plural, other {#}} 个分类中有 {failed, number} 个失败',
+  'sync.arxiv.failed': 'arXiv {category} 失败：{error}',
+  'sync.arxiv.head': 'arXiv {category}',
+  'sync.arxiv.headFeed': 'arXiv {category}，{date} 的 feed',
+  'sync.arxiv.noAnnouncements': '{head}：没有新公告（周末或假日的 feed）',
+  'sync.arxiv.entries': '{head}：{fetched, plural, other {#}} 个条目：{counts}',
+  'sync.arxiv.duplicates': '重复 {count, plural, other {#}} 个（交叉列出或已经抓取过）',
+  'sync.arxiv.replacementsIgnored': '忽略了 {count, plural, other {#}} 个库中没有的论文的新版本',
+  'sync.arxiv.catchUp': '通过 API 补抓了自 {since} 以来错过的公告：{outcome}',
+  'sync.arxiv.catchUpFailed': '失败（{error}）；下次同步时重试',
+  'sync.arxiv.catchUpDone': '{pages, plural, other {#}} 页，{entries, plural, other {#}} 个条目',
+  'sync.arxiv.catchUpTruncated': '{pages, plural, other {#}} 页，{entries, plural, other {#}} 个条目（达到页数上限而停止：更早的论文没有抓取）',
+  'sync.arxiv.skippedRss': '跳过了 RSS 第 {index} 项：{reason}',
+  'sync.arxiv.skippedApi': '跳过了 API 第 {index} 个条目：{reason}',
+  'sync.oai.heading': 'arXiv OAI-PMH，从 {from} 到 {until}，分类 {categories}',
+  'sync.oai.now': '现在',
+  'sync.oai.setsFailed': '；{total, plural, other {#}} 个集合中有 {failed, number} 个提前停止',
+  'sync.oai.rerun': '。再运行一次同样的命令，会从停下的地方继续。',
+  'sync.oai.startToken': '从保存的 resumption token 继续',
+  'sync.oai.startDatestamp': '从保存的最后一个日期戳 {from} 重新开始',
+  'sync.oai.startFrom': '从 {from} 开始',
+  'sync.oai.outside': '属于其他分类 {count, number}',
+  'sync.oai.duplicates': '交叉列出且已保存 {count, number}',
+  'sync.oai.deleted': 'arXiv 已删除 {count, number}（从论文库移除 {removed, number}）',
+  'sync.oai.set': '集合 {set}，{start}：{pages, plural, other {#}} 页，{records, number} 条记录：{counts}',
+  'sync.oai.setOf': '集合 {set}，{start}：{pages, plural, other {#}} 页，{total, number} 条记录中的 {records, number} 条：{counts}',
+  'sync.oai.restart': 'arXiv 在第 {page, number} 页拒绝了 resumption token（{reason}）：已从 {from} 重新开始列表',
+  'sync.oai.skipped': '跳过了第 {page, number} 页：{reason}',
+  'sync.oai.skippedRecord': '跳过了第 {page, number} 页第 {index} 条记录：{reason}',
+  'sync.oai.skippedId': '跳过了第 {page, number} 页（arXiv {id}）：{reason}',
+  'sync.oai.skippedRecordId': '跳过了第 {page, number} 页第 {index} 条记录（arXiv {id}）：{reason}',
+  'sync.oai.stopped': '已停止：{error}',
+  'sync.oai.notDone': '在列表结束之前停止了',
+  'sync.openreview.venuesFailed': '；{total, plural, other {#}} 个会议中有 {failed, number} 个失败',
+  'sync.openreview.venue': 'OpenReview {venue}：{notes, number} 篇投稿：{counts}',
+  'sync.openreview.venueOf': 'OpenReview {venue}：{total, number} 篇投稿中的 {notes, number} 篇：{counts}',
+  'sync.openreview.status': '{status} {count, number}',
+  'sync.openreview.keptRejected': '{statuses}；被拒和撤回的投稿以该状态保存，绝不会显示为已录用',
+  'sync.openreview.decisionsChanged': '自上次同步以来，{count, plural, other {#}} 个录用结果有变化',
+  'sync.openreview.skipped': '跳过了第 {page, number} 页第 {index} 条：{reason}',
+  'sync.openreview.skippedId': '跳过了第 {page, number} 页第 {index} 条（{id}）：{reason}',
+  'sync.openreview.failed': '失败：{error}',
+
+  // ── paperscout ingest：导入摘要及其明细文件 ──
+  'ingest.summary':
+    '{files, plural, other {# 个文件}}中的 {records, plural, other {# 条记录}}：新增 {added, number}，更新 {updated, number}，未变 {unchanged, number}，' +
+    '合并重复 {merged, plural, other {# 条}}，拒收 {rejected, number}',
+  'ingest.stopped': '导入在结束前停止：再次运行同一命令即可完成（已导入的内容会保留）。',
+  'ingest.fileFailed': '{file}：{reason}',
+  'ingest.rejectLine': '{file}:{line} [第 {index} 条]：{reason}',
+  'ingest.more': '…… 另有 {count, number} 条',
+  'ingest.moreInFile': '…… 另有 {count, number} 条：全部 {total, number} 条见 {file}',
+  'ingest.apart':
+    '分开保存：{count, plural, other {# 条记录}}与某篇论文共用一个标识，但并非同一篇（arXiv 编号、DOI 或 OpenReview 编号不同，或只共用一个链接），因此没有并入该论文：',
+  'ingest.apartGroup': '{alias}：{records, plural, other {# 条记录}}，第一条在 {file}:{line} [第 {index} 条]（{why}）',
+  'ingest.apartLine': '{file}:{line} [第 {index} 条]：{alias}（{why}）',
+  'ingest.apart.arxiv': '不是 {paper}：arXiv 编号不同',
+  'ingest.apart.doi': '不是 {paper}：DOI 不同',
+  'ingest.apart.openreview': '不是 {paper}：OpenReview 编号不同',
+  'ingest.apart.title': '不是 {paper}：标题不同',
+  'ingest.apart.shared': '多篇不同论文共用的链接',
+  'ingest.apartMore': '…… 另有 {count, plural, other {# 条记录}}因其他标识分开保存',
+  'ingest.apartMoreInFile': '…… 另有 {count, plural, other {# 条记录}}因其他标识分开保存：每一条都见 {file}',
+  'ingest.apartLinks': '多篇不同论文共用的链接从此不再指向其中任何一篇：记录会按其他标识找到自己的论文。',
 };

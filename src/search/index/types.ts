@@ -9,7 +9,6 @@ import type { TermTrie } from '../vocab.js';
 export const Field = { Title: 0, Authors: 1, Keywords: 2, Abstract: 3, FirstAuthor: 4 } as const;
 export type Field = (typeof Field)[keyof typeof Field];
 export const FIELD_COUNT = 5;
-export const FIELD_NAMES = ['title', 'authors', 'keywords', 'abstract', 'first author'] as const;
 
 /** Postings of one field: for term t, docs[offsets[t] .. offsets[t+1]) ascending, with term frequencies. */
 export interface FieldPostings {

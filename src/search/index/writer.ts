@@ -8,6 +8,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmS
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { TEXT_VERSION } from '../../text.js';
+import { processAlive } from '../../processes.js';
 import { FORMAT_VERSION, layout, prefixBytes, sectionsOf, headerOf, type ArrayKind, type Header, type SectionData, type SectionInfo } from './format.js';
 import type { SegmentData } from './types.js';
 import { refuseNonFile } from './format.js';
@@ -115,16 +116,7 @@ function removeStaleTemps(path: string): void {
     const match = name.startsWith(prefix) && /\.(\d+)\.tmp$/.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);
-    if (pid !== process.pid && !isAlive(pid)) rmSync(join(dir, name), { force: true });
+    if (pid !== process.pid && !processAlive(pid)) rmSync(join(dir, name), { force: true });
   }
 }
 
-/** Whether a process with this id exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -5,7 +5,7 @@
  * ("incorrect id format for abc") rather than its markup.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { PoliteClient, fetchHttp, type HttpRequest, type PoliteOptions } from '../http.js';
 import { childText, firstChild, parseXml } from './xml.js';
 

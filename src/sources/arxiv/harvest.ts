@@ -16,7 +16,7 @@ import type { PaperRecord } from '../../papers/model.js';
 import type { HarvestStore } from '../../store/harvests.js';
 import type { JobLeases } from '../../store/jobs.js';
 import type { PaperStore, UpsertOptions } from '../../store/papers.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import type { HttpRequest } from '../http.js';
 import { runOncePerSlot } from '../jobs.js';
 import { ArxivClient, ArxivFetchError, type ArxivClientOptions } from './client.js';

@@ -14,7 +14,6 @@ import { collapseWhitespace } from '../../text.js';
 import { childElements, childText, firstChild, parseXml, textContent, XmlError, type XmlElement } from './xml.js';
 
 export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
-export const ARXIV_FORMAT_NS = 'http://arxiv.org/OAI/arXiv/';
 
 /** One paper as the `arXiv` metadata format describes it (its latest version). */
 export interface OaiRecord {

@@ -5,7 +5,7 @@
  * With `once`, the day's sync is claimed in the store first, so that of several processes or
  * instances sharing it one syncs (see `../jobs.ts`).
  */
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../../clock.js';
 import { dailyJob, type DailyJob, type OncePerSlot } from '../jobs.js';
 import { fetchHttpGet, type HttpGet } from './client.js';
 import { formatSyncSummary } from './summary.js';

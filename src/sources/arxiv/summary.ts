@@ -1,6 +1,9 @@
 /**
- * A sync summary as text for people: one paragraph a category, then the totals.
+ * A sync summary as text for people, in their language: one paragraph a category, then the
+ * totals. (The scheduled syncs log it in English.)
  */
+import { messages, type Messages } from '../../i18n/index.js';
+import { syncCounts } from '../summary.js';
 import type { HarvestSummary, SetSummary } from './harvest.js';
 import type { CategorySummary, SyncSummary } from './sync.js';
 
@@ -13,40 +16,40 @@ export const MAX_SKIPPED_SHOWN = 20;
  * // 'arXiv cs.LG, feed of 2025-04-14: 7 entries: 4 added, 1 updated, 0 unchanged, 1 skipped, 1 duplicate\n'
  * // + '  RSS item 5 skipped: no title (arXiv 2504.09007)\n…\nTotal: 4 added, 1 updated, 0 unchanged, 1 skipped'
  */
-export function formatSyncSummary(summary: SyncSummary): string {
-  const lines = summary.categories.flatMap(categoryLines);
-  const total = `Total: ${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.skipped} skipped`;
-  const failed = summary.failed.length > 0 ? `; ${summary.failed.length} of ${summary.categories.length} ${plural(summary.categories.length, 'category', 'categories')} failed` : '';
-  lines.push(`${total}${failed}${summary.aborted ? ' (stopped before the end)' : ''}`);
+export function formatSyncSummary(summary: SyncSummary, m: Messages = messages('en')): string {
+  const lines = summary.categories.flatMap((c) => categoryLines(c, m));
+  const { added, updated, unchanged, skipped } = summary;
+  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, skipped }) });
+  const failed = summary.failed.length > 0 ? m.t('sync.arxiv.categoriesFailed', { failed: summary.failed.length, total: summary.categories.length }) : '';
+  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}`);
   return lines.join('\n');
 }
 
-function categoryLines(c: CategorySummary): string[] {
-  if (c.error) return [`arXiv ${c.category} failed: ${c.error}`];
-  const head = `arXiv ${c.category}${c.feedDate ? `, feed of ${c.feedDate}` : ''}`;
+function categoryLines(c: CategorySummary, m: Messages): string[] {
+  if (c.error) return [m.t('sync.arxiv.failed', { category: c.category, error: c.error })];
+  const head = c.feedDate ? m.t('sync.arxiv.headFeed', { category: c.category, date: c.feedDate }) : m.t('sync.arxiv.head', { category: c.category });
   const lines: string[] = [];
   if (c.empty && !c.catchUp) {
-    lines.push(`${head}: no announcements (a weekend or holiday feed)`);
+    lines.push(m.t('sync.arxiv.noAnnouncements', { head }));
   } else {
-    const parts = [`${c.added} added`, `${c.updated} updated`, `${c.unchanged} unchanged`, `${c.skipped.length} skipped`];
-    if (c.duplicates > 0) parts.push(`${c.duplicates} ${plural(c.duplicates, 'duplicate', 'duplicates')} (cross-listed or already fetched)`);
-    if (c.replacementsIgnored > 0) parts.push(`${c.replacementsIgnored} new ${plural(c.replacementsIgnored, 'version', 'versions')} of papers not in the library left out`);
-    lines.push(`${head}: ${c.fetched} ${plural(c.fetched, 'entry', 'entries')}: ${parts.join(', ')}`);
+    const after: string[] = [];
+    if (c.duplicates > 0) after.push(m.t('sync.arxiv.duplicates', { count: c.duplicates }));
+    if (c.replacementsIgnored > 0) after.push(m.t('sync.arxiv.replacementsIgnored', { count: c.replacementsIgnored }));
+    const counts = syncCounts(m, { added: c.added, updated: c.updated, unchanged: c.unchanged, skipped: c.skipped.length }, { after });
+    lines.push(m.t('sync.arxiv.entries', { head, fetched: c.fetched, counts }));
   }
   if (c.catchUp) {
     const { since, pages, entries, truncated, error } = c.catchUp;
     const outcome = error
-      ? `failed (${error}); retried at the next sync`
-      : `${pages} ${plural(pages, 'page', 'pages')}, ${entries} ${plural(entries, 'entry', 'entries')}${truncated ? ' (stopped at the page limit: older papers were not fetched)' : ''}`;
-    lines.push(`  missed announcements caught up through the API from ${since}: ${outcome}`);
+      ? m.t('sync.arxiv.catchUpFailed', { error })
+      : m.t(truncated ? 'sync.arxiv.catchUpTruncated' : 'sync.arxiv.catchUpDone', { pages, entries });
+    lines.push(`  ${m.t('sync.arxiv.catchUp', { since, outcome })}`);
   }
-  for (const s of c.skipped.slice(0, MAX_SKIPPED_SHOWN)) lines.push(`  ${s.source === 'rss' ? 'RSS item' : 'API entry'} ${s.index} skipped: ${s.reason}`);
-  if (c.skipped.length > MAX_SKIPPED_SHOWN) lines.push(`  … and ${c.skipped.length - MAX_SKIPPED_SHOWN} more skipped`);
+  for (const s of c.skipped.slice(0, MAX_SKIPPED_SHOWN)) {
+    lines.push(`  ${m.t(s.source === 'rss' ? 'sync.arxiv.skippedRss' : 'sync.arxiv.skippedApi', { index: String(s.index), reason: s.reason })}`);
+  }
+  if (c.skipped.length > MAX_SKIPPED_SHOWN) lines.push(`  ${m.t('sync.moreSkipped', { count: c.skipped.length - MAX_SKIPPED_SHOWN })}`);
   return lines;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return n === 1 ? one : many;
 }
 
 /**
@@ -56,33 +59,40 @@ function plural(n: number, one: string, many: string): string {
  * // 'arXiv OAI-PMH from 2024-01-01 to now, categories cs.LG, cs.CL\n'
  * // + '  set cs, from 2024-01-01: 3 pages, 7 records: 4 added, 0 updated, 0 unchanged, 1 in other categories, 1 deleted, 1 skipped\n…'
  */
-export function formatHarvestSummary(summary: HarvestSummary): string {
-  const lines = [`arXiv OAI-PMH from ${summary.from} to ${summary.until ?? 'now'}, categories ${summary.categories.join(', ')}`];
-  for (const set of summary.sets) lines.push(...setLines(set));
-  const total = `Total: ${summary.added} added, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.skipped} skipped`;
-  const failed = summary.failed.length > 0 ? `; ${summary.failed.length} of ${summary.sets.length} ${plural(summary.sets.length, 'set', 'sets')} stopped early` : '';
-  const rerun = summary.failed.length > 0 || summary.aborted ? '. Run the same command again to resume where it stopped.' : '';
-  lines.push(`${total}${failed}${summary.aborted ? ' (stopped before the end)' : ''}${rerun}`);
+export function formatHarvestSummary(summary: HarvestSummary, m: Messages = messages('en')): string {
+  const until = summary.until ?? m.t('sync.oai.now');
+  const lines = [m.t('sync.oai.heading', { from: summary.from, until, categories: summary.categories.join(', ') })];
+  for (const set of summary.sets) lines.push(...setLines(set, m));
+  const { added, updated, unchanged, removed, skipped } = summary;
+  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, removed, skipped }) });
+  const failed = summary.failed.length > 0 ? m.t('sync.oai.setsFailed', { failed: summary.failed.length, total: summary.sets.length }) : '';
+  const rerun = summary.failed.length > 0 || summary.aborted ? m.t('sync.oai.rerun') : '';
+  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}${rerun}`);
   return lines.join('\n');
 }
 
-function setLines(s: SetSummary): string[] {
+function setLines(s: SetSummary, m: Messages): string[] {
   const start =
-    s.start.kind === 'token' ? 'resumed at the stored resumption token' : s.start.kind === 'datestamp' ? `again from ${s.start.from}, the last datestamp stored` : `from ${s.start.from}`;
-  const parts = [`${s.added} added`, `${s.updated} updated`, `${s.unchanged} unchanged`];
-  if (s.outside > 0) parts.push(`${s.outside} in other categories`);
-  if (s.duplicates > 0) parts.push(`${s.duplicates} cross-listed and already stored`);
-  if (s.deleted > 0) parts.push(`${s.deleted} deleted by arXiv (${s.removed} removed from the library)`);
-  parts.push(`${s.skipped.length} skipped`);
-  const size = s.completeListSize !== undefined ? ` of ${s.completeListSize}` : '';
-  const lines = [`  set ${s.set}, ${start}: ${s.pages} ${plural(s.pages, 'page', 'pages')}, ${s.records}${size} records: ${parts.join(', ')}`];
-  for (const r of s.restarts) lines.push(`    arXiv refused the resumption token at page ${r.page} (${r.reason}): started the list again from ${r.from}`);
+    s.start.kind === 'token'
+      ? m.t('sync.oai.startToken')
+      : s.start.kind === 'datestamp'
+        ? m.t('sync.oai.startDatestamp', { from: s.start.from })
+        : m.t('sync.oai.startFrom', { from: s.start.from });
+  const beforeSkipped: string[] = [];
+  if (s.outside > 0) beforeSkipped.push(m.t('sync.oai.outside', { count: s.outside }));
+  if (s.duplicates > 0) beforeSkipped.push(m.t('sync.oai.duplicates', { count: s.duplicates }));
+  if (s.deleted > 0) beforeSkipped.push(m.t('sync.oai.deleted', { count: s.deleted, removed: s.removed }));
+  const counts = syncCounts(m, { added: s.added, updated: s.updated, unchanged: s.unchanged, skipped: s.skipped.length }, { beforeSkipped });
+  const values = { set: s.set, start, pages: s.pages, records: s.records, counts };
+  const lines = [`  ${s.completeListSize !== undefined ? m.t('sync.oai.setOf', { ...values, total: s.completeListSize }) : m.t('sync.oai.set', values)}`];
+  for (const r of s.restarts) lines.push(`    ${m.t('sync.oai.restart', { page: r.page, reason: r.reason, from: r.from })}`);
   for (const p of s.skipped.slice(0, MAX_SKIPPED_SHOWN)) {
-    const where = `page ${p.page}${p.index !== undefined ? `, record ${p.index}` : ''}${p.id ? ` (arXiv ${p.id})` : ''}`;
-    lines.push(`    ${where} skipped: ${p.reason}`);
+    const values = { page: p.page, reason: p.reason, index: String(p.index ?? ''), id: p.id ?? '' };
+    const key = p.index !== undefined ? (p.id ? 'sync.oai.skippedRecordId' : 'sync.oai.skippedRecord') : p.id ? 'sync.oai.skippedId' : 'sync.oai.skipped';
+    lines.push(`    ${m.t(key, values)}`);
   }
-  if (s.skipped.length > MAX_SKIPPED_SHOWN) lines.push(`    … and ${s.skipped.length - MAX_SKIPPED_SHOWN} more skipped`);
-  if (s.error) lines.push(`    stopped: ${s.error}`);
-  else if (!s.done) lines.push('    stopped before the end of the list');
+  if (s.skipped.length > MAX_SKIPPED_SHOWN) lines.push(`    ${m.t('sync.moreSkipped', { count: s.skipped.length - MAX_SKIPPED_SHOWN })}`);
+  if (s.error) lines.push(`    ${m.t('sync.oai.stopped', { error: s.error })}`);
+  else if (!s.done) lines.push(`    ${m.t('sync.oai.notDone')}`);
   return lines;
 }

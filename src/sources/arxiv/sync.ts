@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { ArxivConfig } from '../../config.js';
 import type { Paper, PaperRecord } from '../../papers/model.js';
 import type { PaperStore, PaperWriter, UpsertOptions } from '../../store/papers.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { ArxivClient, ArxivFetchError, type ArxivClientOptions, type HttpGet } from './client.js';
 import { fetchApiPage } from './api.js';
 import { parseRssFeed, type ArxivEntry, type FeedProblem } from './feed.js';

@@ -4,7 +4,7 @@
  * configured (OpenReview may refuse anonymous queries with a challenge).
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { FetchError, PoliteClient, bodyStart, type HttpRequest, type PoliteOptions } from '../http.js';
 import { parseNotesPage, type NotesPage } from './notes.js';
 

@@ -46,11 +46,6 @@ export function decisionOf(note: Pick<OpenReviewNote, 'venueid' | 'venue'>): Dec
   return 'Accepted';
 }
 
-/** Whether a decision is an acceptance. */
-export function isAccepted(decision: Decision): boolean {
-  return decision === 'Oral' || decision === 'Spotlight' || decision === 'Poster' || decision === 'Accepted';
-}
-
 /**
  * Maps a submission to a paper record. `venueId` is the venue synced (used when the note does
  * not say which it belongs to).

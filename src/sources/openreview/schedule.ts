@@ -7,7 +7,7 @@
  * the store one syncs (see `../jobs.ts`); the venues' last syncs are in the shared harvest state.
  */
 import type { HarvestStore } from '../../store/harvests.js';
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../../clock.js';
 import { fetchHttp, type HttpRequest } from '../http.js';
 import { dailyJob, type DailyJob, type OncePerSlot } from '../jobs.js';
 import { formatOpenReviewSummary } from './summary.js';

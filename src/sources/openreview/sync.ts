@@ -11,11 +11,11 @@ import type { PaperRecord } from '../../papers/model.js';
 import type { OpenReviewConfig } from '../../config.js';
 import type { HarvestStore } from '../../store/harvests.js';
 import type { PaperStore, UpsertOptions } from '../../store/papers.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { FetchError, type HttpRequest, type PoliteOptions } from '../http.js';
 import { OpenReviewClient } from './client.js';
 import { OpenReviewPageError, type NotesPage } from './notes.js';
-import { DECISIONS, decisionOf, noteToRecord, type Decision } from './record.js';
+import { decisionOf, noteToRecord, type Decision } from './record.js';
 
 export interface OpenReviewSyncDeps {
   store: PaperStore;
@@ -229,6 +229,3 @@ function describe(error: unknown, venue: string): string {
   if (error instanceof FetchError && error.status === 400) return `${message} (is "${venue}" an OpenReview venue id? e.g. ICLR.cc/2025/Conference)`;
   return message;
 }
-
-/** Statuses in display order, for summaries. */
-export const STATUS_ORDER: readonly Decision[] = DECISIONS;

@@ -10,7 +10,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { SetupError } from '../../errors.js';
-import { systemClock, type Clock } from '../../sources/clock.js';
+import { systemClock, type Clock } from '../../clock.js';
 import { StoreUnavailableError } from '../errors.js';
 
 /** Waits between attempts to reach the server at start (then the last, forever). */

@@ -1,6 +1,6 @@
 /**
  * The digest store in PostgreSQL, shared by every instance (the protocol is in
- * `src/digest/store.ts`). Leases are row leases: `claimRun` is one conditional UPDATE (free,
+ * `src/store/digests.ts`). Leases are row leases: `claimRun` is one conditional UPDATE (free,
  * expired or ours, and due), and under READ COMMITTED a concurrent UPDATE of the same row waits
  * for the first to commit and re-checks its WHERE, so of several instances claiming a run exactly
  * one gets it back. Planning a slot is one transaction whose `INSERT … ON CONFLICT DO NOTHING`
@@ -19,7 +19,7 @@ import type {
   RunPlan,
   RunRef,
   Subscription,
-} from '../../digest/store.js';
+} from '../digests.js';
 import { leaseUntil, toRun, toSubscription, type RunRow, type SubscriptionRow } from '../digestRows.js';
 import type pg from 'pg';
 import type { Postgres } from './connection.js';
@@ -57,6 +57,11 @@ export class PgDigestStore implements DigestStore {
 
   async active(): Promise<Subscription[]> {
     const { rows } = await this.db.query<SubscriptionRow>("SELECT * FROM subscriptions WHERE status = 'active' ORDER BY id");
+    return rows.map(toSubscription);
+  }
+
+  async all(): Promise<Subscription[]> {
+    const { rows } = await this.db.query<SubscriptionRow>('SELECT * FROM subscriptions ORDER BY platform, workspace, channel, id');
     return rows.map(toSubscription);
   }
 

@@ -2,7 +2,7 @@
  * The PostgreSQL store: connects (waiting for the server as `patience` says), migrates under the
  * advisory lock, and returns one implementation per store interface over a shared pool.
  */
-import type { DigestStore } from '../../digest/store.js';
+import type { DigestStore } from '../digests.js';
 import type { HarvestStore } from '../harvests.js';
 import type { JobLeases } from '../jobs.js';
 import type { PaperStore } from '../papers.js';

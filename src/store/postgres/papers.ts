@@ -14,20 +14,24 @@
  */
 import type pg from 'pg';
 import type { Paper, PaperRecord } from '../../papers/model.js';
-import { refAlias, refoldTitleAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
+import { refAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
 import { TEXT_VERSION } from '../../text.js';
+import { STATUS_VERSION } from '../../papers/status.js';
 import {
   INDEX_PAGE_ROWS,
+  STATUS_VERSION_KEY,
   TEXT_VERSION_KEY,
   type IndexRow,
   type PaperStore,
   type PaperWriter,
+  type StatusUpgrade,
   type StoredPaper,
   type TextUpgrade,
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { TITLE_COLUMNS, TextUpgradePlanner, reclassified, restatusedRow, sharedAliases, statusRenames, type TextUpgradeRow } from '../paperUpgrades.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -77,7 +81,7 @@ const TYPES: Record<(typeof COLUMNS)[number], string> = {
 };
 const UNNEST = `unnest(${COLUMNS.map((c, i) => `$${i + 1}::${TYPES[c]}[]`).join(', ')}) AS u(${COLUMNS.join(', ')})`;
 const GEN = `$${COLUMNS.length + 1}`;
-const INSERT = `INSERT INTO papers (${COLUMNS.join(', ')}, gen) SELECT ${COLUMNS.join(', ')}, ${GEN} FROM ${UNNEST} ON CONFLICT (id) DO NOTHING RETURNING id`;
+const INSERT = `INSERT INTO papers (${COLUMNS.join(', ')}, gen) SELECT ${COLUMNS.join(', ')}, ${GEN} FROM ${UNNEST} ON CONFLICT (id) DO NOTHING RETURNING id, doc`;
 const UPDATE = `UPDATE papers p SET ${COLUMNS.filter((c) => c !== 'id' && c !== 'first_seen')
   .map((c) => `${c} = u.${c}`)
   .join(', ')}, gen = ${GEN} FROM ${UNNEST} WHERE p.id = u.id`;
@@ -220,70 +224,62 @@ export class PgPaperStore implements PaperStore {
       const papers = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM papers')).rows[0]!.n;
       await setMeta(client, TEXT_VERSION_KEY, String(TEXT_VERSION));
       if (now === undefined && papers === 0) return undefined;
-      const result: TextUpgrade = { from: Number(now ?? 1), to: TEXT_VERSION, papers, decoded: 0, aliases: 0, shared: 0 };
-      const decoded: Array<{ doc: number; id: string; change: NonNullable<ReturnType<typeof decodedRow>> }> = [];
-      const renamed: Array<[string, string]> = [];
-      const stale: Array<[string, string]> = [];
-      // LaTeX has been decoded at import since normalization 2: a library of 2 needs only titles and authors read.
-      const columns = result.from < 2 ? '*' : 'doc, id, title, authors';
+      const planner = new TextUpgradePlanner(Number(now ?? 1), classify);
       for (let after = 0; ; ) {
-        const { rows } = await client.query<PaperRow>(`SELECT ${columns} FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
-        for (const row of rows) {
-          const change = result.from < 2 ? decodedRow(row, classify) : undefined;
-          if (change) decoded.push({ doc: row.doc, id: row.id, change });
-          const keys = change ? undefined : realiasedRow(row, result.from);
-          if (!keys) continue;
-          if (keys.old !== undefined) stale.push([keys.old, row.id]);
-          renamed.push([keys.now, row.id]);
-          result.aliases++;
-        }
+        const { rows } = await client.query<TextUpgradeRow>(`SELECT ${planner.readsAll ? '*' : TITLE_COLUMNS} FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
+        for (const row of rows) planner.add(row);
         if (rows.length < INDEX_PAGE_ROWS) break;
         after = rows.at(-1)!.doc;
       }
-      // Keys refolding cannot redo are made again from the papers' titles, before the others are
-      // refolded: every old one goes first (one paper's new key may be another's old one).
-      if (stale.length > 0) {
-        await client.query('DELETE FROM paper_aliases a USING unnest($1::text[], $2::text[]) AS s(alias, paper_id) WHERE a.alias = s.alias AND a.paper_id = s.paper_id', [
-          stale.map((k) => k[0]),
-          stale.map((k) => k[1]),
-        ]);
-      }
-      // Title aliases in the new folding: the old keys go, the new ones are filed unless another paper has them.
       const { rows: titles } = await client.query<{ alias: string; paper_id: string }>("SELECT alias, paper_id FROM paper_aliases WHERE left(alias, 6) = 'title:'");
-      const gone: string[] = [];
-      for (const { alias, paper_id } of titles) {
-        const refolded = refoldTitleAlias(alias);
-        if (refolded === alias) continue;
-        gone.push(alias);
-        if (refolded !== undefined) renamed.push([refolded, paper_id]);
-      }
-      result.aliases += gone.length;
-      if (gone.length > 0) await client.query('DELETE FROM paper_aliases WHERE alias = ANY($1::text[])', [gone]);
-      if (decoded.length > 0) {
+      const plan = planner.plan(titles);
+      if (plan.removeAliases.length > 0) await client.query('DELETE FROM paper_aliases WHERE alias = ANY($1::text[])', [plan.removeAliases]);
+      if (plan.decoded.length > 0) {
         const gen = await nextGeneration(client);
-        const column = <K extends 'title' | 'authors' | 'abstract' | 'topics' | 'content_hash'>(k: K) => decoded.map((d) => d.change.columns[k]);
+        const column = <K extends 'title' | 'authors' | 'abstract' | 'topics' | 'content_hash'>(k: K) => plan.decoded.map((d) => d.columns[k]);
         await client.query(
           `UPDATE papers p SET title = u.title, authors = u.authors, abstract = u.abstract, topics = u.topics, content_hash = u.hash, gen = $7
            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(doc, title, authors, abstract, topics, hash) WHERE p.doc = u.doc`,
-          [decoded.map((d) => d.doc), column('title'), column('authors'), column('abstract'), column('topics'), column('content_hash'), gen],
+          [plan.decoded.map((d) => d.doc), column('title'), column('authors'), column('abstract'), column('topics'), column('content_hash'), gen],
         );
-        for (const { id, change } of decoded) if (change.titleAlias !== undefined) renamed.push([change.titleAlias, id]);
         await client.query('SELECT pg_notify($1, $2)', [PAPERS_CHANNEL, String(gen)]);
       }
-      result.decoded = decoded.length;
-      if (renamed.length > 0) {
-        // One filing per alias (the first paper to claim it keeps it, as in SQLite), then whichever another paper already had.
+      let shared = 0;
+      if (plan.fileAliases.length > 0) {
+        // One filing per alias, the first claim's (the plan's order), as SQLite's one-by-one inserts do.
         const first = new Map<string, string>();
-        for (const [alias, id] of renamed) if (!first.has(alias)) first.set(alias, id);
+        for (const [alias, id] of plan.fileAliases) if (!first.has(alias)) first.set(alias, id);
         const aliases = [...first.keys()];
-        const ids = [...first.values()];
-        await client.query('INSERT INTO paper_aliases (alias, paper_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (alias) DO NOTHING', [aliases, ids]);
+        await client.query('INSERT INTO paper_aliases (alias, paper_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (alias) DO NOTHING', [aliases, [...first.values()]]);
         const { rows: owners } = await client.query<{ alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias = ANY($1::text[])', [aliases]);
-        const owner = new Map(owners.map((o) => [o.alias, o.paper_id]));
-        const shared = new Set(renamed.filter(([alias, id]) => owner.get(alias) !== id).map(([alias]) => alias));
-        result.shared = shared.size;
+        shared = sharedAliases(plan.fileAliases, new Map(owners.map((o) => [o.alias, o.paper_id])));
       }
-      return result;
+      return { ...plan.result, shared };
+    });
+  }
+
+  async upgradeStatuses(): Promise<StatusUpgrade | undefined> {
+    const stored = await this.getMeta(STATUS_VERSION_KEY);
+    if (stored !== undefined && Number(stored) >= STATUS_VERSION) return undefined;
+    return this.db.transaction(async (client) => {
+      await lockGeneration(client);
+      // Read again under the lock: another instance starting at the same time may have done it.
+      const now = (await client.query<{ value: string }>('SELECT value FROM meta WHERE key = $1', [STATUS_VERSION_KEY])).rows[0]?.value;
+      if (now !== undefined && Number(now) >= STATUS_VERSION) return undefined;
+      await setMeta(client, STATUS_VERSION_KEY, String(STATUS_VERSION));
+      const { rows: counts } = await client.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM papers GROUP BY status ORDER BY n DESC, status');
+      const renamed = statusRenames(counts.map((c) => [c.status, c.n] as const));
+      if (renamed.length === 0) return undefined;
+      const { rows } = await client.query<PaperRow>('SELECT * FROM papers WHERE status = ANY($1::text[]) ORDER BY doc', [renamed.map(([from]) => from)]);
+      const changes = rows.map((row) => ({ doc: row.doc, change: restatusedRow(row)! }));
+      const gen = await nextGeneration(client);
+      await client.query(
+        `UPDATE papers p SET status = u.status, content_hash = u.hash, gen = $4
+         FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(doc, status, hash) WHERE p.doc = u.doc`,
+        [changes.map((c) => c.doc), changes.map((c) => c.change.status), changes.map((c) => c.change.contentHash), gen],
+      );
+      await client.query('SELECT pg_notify($1, $2)', [PAPERS_CHANNEL, String(gen)]);
+      return { from: Number(now ?? 0), to: STATUS_VERSION, papers: changes.length, renamed };
     });
   }
 
@@ -365,13 +361,14 @@ async function upsertBatch(client: Query, records: readonly PaperRecord[], optio
   if (plan.inserts.length + plan.updates.length > 0) {
     const gen = await generation();
     if (plan.inserts.length > 0) {
-      const inserted = new Set((await client.query<{ id: string }>(INSERT, [...columnArrays(plan.inserts), gen])).rows.map((r) => r.id));
+      const inserted = new Map((await client.query<{ id: string; doc: number }>(INSERT, [...columnArrays(plan.inserts), gen])).rows.map((r) => [r.id, r.doc]));
       // Another writer took an id between the read and the write: that record is refused.
       if (inserted.size < plan.inserts.length) {
         for (const [i, result] of results.entries()) {
           if ('outcome' in result && result.outcome === 'added' && !inserted.has(result.id)) results[i] = { refused: `another paper took the id ${result.id} meanwhile; import it again` };
         }
       }
+      settleDocs(results, inserted);
     }
     if (plan.updates.length > 0) await client.query(UPDATE, [...columnArrays(plan.updates), gen]);
   }
@@ -380,6 +377,14 @@ async function upsertBatch(client: Query, records: readonly PaperRecord[], optio
       plan.aliases.map((a) => a[0]),
       plan.aliases.map((a) => a[1]),
     ]);
+  }
+  if (plan.refiled.length > 0) {
+    // One filing per alias, the last (a later record of the batch may file an alias again).
+    const last = new Map(plan.refiled);
+    await client.query(
+      'INSERT INTO paper_aliases (alias, paper_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (alias) DO UPDATE SET paper_id = excluded.paper_id',
+      [[...last.keys()], [...last.values()]],
+    );
   }
   return results;
 }

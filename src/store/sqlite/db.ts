@@ -7,9 +7,15 @@
  * lock, the serving bot only {@link SERVING_BUSY_TIMEOUT_MS} (see `setBusyTimeout`).
  */
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { SetupError } from '../../errors.js';
 import { BATCH_LOCK_WAIT_MS } from '../errors.js';
-import { checkDatabaseWritable, ensureDirectory, explainDatabaseError } from './access.js';
+import { checkDatabaseWritable, ensureDirectory, explainDatabaseError, processUser } from './access.js';
+
+// better-sqlite3 reads this once, when its addon loads (at the first connection): with it, a
+// `file:` name is a URI, which is how a database is opened immutable (see openReadOnly).
+process.env.SQLITE_USE_URI = '1';
 
 export type Db = Database.Database;
 
@@ -25,6 +31,11 @@ export interface OpenDatabaseOptions {
   /** Milliseconds to wait for another process's write lock (default {@link WRITER_BUSY_TIMEOUT_MS}). */
   busyTimeoutMs?: number;
   migrations?: readonly string[];
+  /**
+   * Open the existing database without writing anything, not even its schema (see
+   * {@link openReadOnly}).
+   */
+  readOnly?: boolean;
 }
 
 /** Numbered schema steps; append only, never edit one that has shipped. */
@@ -172,6 +183,7 @@ const MIGRATIONS: readonly string[] = [
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Db {
   if (path === ':memory:') return configure(new Database(path), options);
+  if (options.readOnly) return openReadOnly(path, options);
   ensureDirectory(dirname(path), 'DATA_DIR');
   checkDatabaseWritable(path);
   let db: Db | undefined;
@@ -182,6 +194,60 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     db?.close();
     throw explainDatabaseError(err, path) ?? err;
   }
+}
+
+/**
+ * Opens the existing database at `path` read-only, writing nothing: for a library on a read-only
+ * volume, or one that belongs to another user. A database in WAL mode needs its -shm file, which
+ * SQLite creates when the directory allows; where it cannot and there is no -wal file (the last
+ * writer closed cleanly, so everything is in the database file), the file is opened immutable. A
+ * schema older than this version reads is a SetupError: bringing it up to date needs a writer.
+ */
+function openReadOnly(path: string, options: OpenDatabaseOptions): Db {
+  const open = (name: string) => {
+    const db = new Database(name, { readonly: true, fileMustExist: true });
+    try {
+      setBusyTimeout(db, options.busyTimeoutMs ?? WRITER_BUSY_TIMEOUT_MS);
+      checkSchema(db, path, options.migrations ?? MIGRATIONS);
+      return db;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  };
+  try {
+    return open(path);
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? '');
+    if (/^SQLITE_(CANTOPEN|READONLY)/.test(code) && existsSync(path) && !existsSync(`${path}-wal`)) {
+      return open(`file:${path.split('/').map(encodeURIComponent).join('/')}?immutable=1`);
+    }
+    if (err instanceof SetupError) throw err;
+    if (/^SQLITE_(CANTOPEN|READONLY)/.test(code)) {
+      throw new SetupError(
+        `The database ${path} cannot be read by ${processUser().label} without writing its -wal or -shm file beside it (${code}). ` +
+          'Run a command that writes (paperscout reindex) once as a user who may write it, or give this user read access to every paperscout.db* file.',
+      );
+    }
+    throw err;
+  }
+}
+
+function checkSchema(db: Db, path: string, migrations: readonly string[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) throw newerSchema(current, migrations.length);
+  if (current < migrations.length) {
+    throw new SetupError(
+      `The library ${path} was written by an older Paper Scout, and ${processUser().label} cannot write it to bring it up to date: ` +
+        'run a command that writes (paperscout reindex) once as a user who may write it.',
+    );
+  }
+}
+
+function newerSchema(current: number, known: number): SetupError {
+  return new SetupError(
+    `Database schema version ${current} is newer than this Paper Scout knows (${known}): upgrade Paper Scout or point DATA_DIR at another directory.`,
+  );
 }
 
 /**
@@ -212,12 +278,7 @@ function configure(db: Db, options: OpenDatabaseOptions): Db {
 
 function migrate(db: Db, migrations: readonly string[]): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
-    throw new Error(
-      `Database schema version ${current} is newer than this Paper Scout knows (${migrations.length}): ` +
-        'upgrade Paper Scout or point DATA_DIR at another directory.',
-    );
-  }
+  if (current > migrations.length) throw newerSchema(current, migrations.length);
   for (let version = current; version < migrations.length; version++) {
     db.transaction(() => {
       db.exec(migrations[version]!);

@@ -1,5 +1,5 @@
 /**
- * The digest store in SQLite (the protocol is in `src/digest/store.ts`; each method does its work
+ * The digest store in SQLite (the protocol is in `src/store/digests.ts`; each method does its work
  * synchronously and resolves at once). Leases are single UPDATE statements whose WHERE clause
  * says when a run may be taken (free, expired, or already ours); SQLite runs each under its write
  * lock, so of two processes claiming one run exactly one gets a row back. Planning a run is one
@@ -18,7 +18,7 @@ import type {
   RunPlan,
   RunRef,
   Subscription,
-} from '../../digest/store.js';
+} from '../digests.js';
 import { leaseUntil, toRun, toSubscription, type RunRow, type SubscriptionRow } from '../digestRows.js';
 
 const RUN = 'subscription_id = @id AND slot = @slot';
@@ -37,6 +37,7 @@ export class SqliteDigestStore implements DigestStore {
       byId: db.prepare<[number], SubscriptionRow>('SELECT * FROM subscriptions WHERE id = ?'),
       byChannel: db.prepare<[string, string], SubscriptionRow>('SELECT * FROM subscriptions WHERE platform = ? AND channel = ? ORDER BY id'),
       active: db.prepare<[], SubscriptionRow>("SELECT * FROM subscriptions WHERE status = 'active' ORDER BY id"),
+      all: db.prepare<[], SubscriptionRow>('SELECT * FROM subscriptions ORDER BY platform, workspace, channel, id'),
       remove: db.prepare<[number]>('DELETE FROM subscriptions WHERE id = ?'),
       removeRuns: db.prepare<[number]>('DELETE FROM digest_runs WHERE subscription_id = ?'),
       complete: db.prepare<[string, number, string]>('UPDATE subscriptions SET last_slot = ? WHERE id = ? AND (last_slot IS NULL OR last_slot < ?)'),
@@ -86,6 +87,10 @@ export class SqliteDigestStore implements DigestStore {
 
   async active(): Promise<Subscription[]> {
     return this.stmts.active.all().map(toSubscription);
+  }
+
+  async all(): Promise<Subscription[]> {
+    return this.stmts.all.all().map(toSubscription);
   }
 
   async unsubscribe(id: number): Promise<void> {

@@ -7,20 +7,24 @@
  * does beside a running bot. Writes of this process are taken one at a time.
  */
 import type { Paper, PaperRecord } from '../../papers/model.js';
-import { refAlias, refoldTitleAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
+import { refAlias, titleAuthorAlias, type PaperRef } from '../../papers/ids.js';
 import { TEXT_VERSION } from '../../text.js';
+import { STATUS_VERSION } from '../../papers/status.js';
 import {
   INDEX_PAGE_ROWS,
+  STATUS_VERSION_KEY,
   TEXT_VERSION_KEY,
   type IndexRow,
   type PaperStore,
   type PaperWriter,
+  type StatusUpgrade,
   type StoredPaper,
   type TextUpgrade,
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, decodedRow, lookupsFor, planUpserts, realiasedRow, reclassified, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { TITLE_COLUMNS, TextUpgradePlanner, reclassified, restatusedRow, sharedAliases, statusRenames, type TextUpgradeRow } from '../paperUpgrades.js';
 import type { Db } from './db.js';
 import { PUT_HARVEST } from './harvests.js';
 
@@ -43,6 +47,7 @@ export class SqlitePaperStore implements PaperStore {
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
       aliasOwners: db.prepare<[string], { alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))'),
       insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
+      fileAlias: db.prepare<[string, string]>('INSERT INTO paper_aliases (alias, paper_id) VALUES (?, ?) ON CONFLICT(alias) DO UPDATE SET paper_id = excluded.paper_id'),
       insert: db.prepare(`INSERT INTO papers (id, title, authors, abstract, venue, year, status, topics, keywords,
         labels, links, external_ids, published, tldr, source, content_hash, first_seen, updated_at, gen)
         VALUES (@id, @title, @authors, @abstract, @venue, @year, @status, @topics, @keywords, @labels, @links,
@@ -165,63 +170,44 @@ export class SqlitePaperStore implements PaperStore {
       await this.setMeta(TEXT_VERSION_KEY, String(TEXT_VERSION));
       return undefined;
     }
-    const select = this.db.prepare<[], PaperRow>('SELECT * FROM papers ORDER BY doc');
-    const titlesAndAuthors = this.db.prepare<[], Pick<PaperRow, 'id' | 'title' | 'authors'>>('SELECT id, title, authors FROM papers ORDER BY doc');
     const update = this.db.prepare('UPDATE papers SET title = ?, authors = ?, abstract = ?, topics = ?, content_hash = ?, gen = ? WHERE doc = ?');
     const titleAliases = this.db.prepare<[], { alias: string; paper_id: string }>("SELECT alias, paper_id FROM paper_aliases WHERE alias >= 'title:' AND alias < 'title;'");
     const deleteAlias = this.db.prepare<[string]>('DELETE FROM paper_aliases WHERE alias = ?');
     return this.write(async () => {
-      const result: TextUpgrade = { from: Number(stored ?? 1), to: TEXT_VERSION, papers: 0, decoded: 0, aliases: 0, shared: 0 };
-      const shared = new Set<string>();
-      const addAlias = (alias: string, id: string) => {
-        if (this.stmts.insertAlias.run(alias, id).changes === 0 && this.stmts.aliasOwner.get(alias)?.paper_id !== id) shared.add(alias);
-      };
-      // Collected first: SQLite cannot write to the table a statement is still reading.
-      const decoded: Array<{ doc: number; id: string; change: NonNullable<ReturnType<typeof decodedRow>> }> = [];
-      const realiased: Array<{ id: string; old: string | undefined; now: string }> = [];
-      if (result.from < 2) {
-        for (const row of select.iterate()) {
-          result.papers++;
-          const change = decodedRow(row, classify);
-          if (change) decoded.push({ doc: row.doc, id: row.id, change });
-          const keys = change ? undefined : realiasedRow(row, result.from);
-          if (keys) realiased.push({ id: row.id, ...keys });
-        }
-      } else {
-        // LaTeX has been decoded at import since normalization 2: only titles and authors matter.
-        for (const row of titlesAndAuthors.iterate()) {
-          result.papers++;
-          const keys = realiasedRow(row, result.from);
-          if (keys) realiased.push({ id: row.id, ...keys });
-        }
-      }
-      // Keys refolding cannot redo are made again from the papers' titles, before the others are
-      // refolded: every old one goes first (one paper's new key may be another's old one).
-      for (const { id, old } of realiased) if (old !== undefined && this.stmts.aliasOwner.get(old)?.paper_id === id) deleteAlias.run(old);
-      for (const { id, now } of realiased) {
-        addAlias(now, id);
-        result.aliases++;
-      }
-      for (const { alias, paper_id } of titleAliases.all()) {
-        const refolded = refoldTitleAlias(alias);
-        if (refolded === alias) continue;
-        deleteAlias.run(alias);
-        result.aliases++;
-        if (refolded !== undefined) addAlias(refolded, paper_id);
-      }
-      if (decoded.length > 0) {
+      const planner = new TextUpgradePlanner(Number(stored ?? 1), classify);
+      const select = this.db.prepare<[], TextUpgradeRow>(`SELECT ${planner.readsAll ? '*' : TITLE_COLUMNS} FROM papers ORDER BY doc`);
+      // Everything is read before anything is written: SQLite cannot write to the table a statement is still reading.
+      for (const row of select.iterate()) planner.add(row);
+      const plan = planner.plan(titleAliases.all());
+      for (const alias of plan.removeAliases) deleteAlias.run(alias);
+      if (plan.decoded.length > 0) {
         const gen = this.generationNow() + 1;
         this.stmts.setMeta.run('generation', String(gen));
-        for (const { doc, id, change } of decoded) {
-          const { columns, titleAlias } = change;
-          update.run(columns.title, columns.authors, columns.abstract, columns.topics, columns.content_hash, gen, doc);
-          if (titleAlias !== undefined) addAlias(titleAlias, id);
-        }
+        for (const { doc, columns } of plan.decoded) update.run(columns.title, columns.authors, columns.abstract, columns.topics, columns.content_hash, gen, doc);
       }
-      result.decoded = decoded.length;
-      result.shared = shared.size;
+      for (const [alias, id] of plan.fileAliases) this.stmts.insertAlias.run(alias, id);
+      const filed = [...new Set(plan.fileAliases.map(([alias]) => alias))];
+      const owners = new Map(this.stmts.aliasOwners.all(JSON.stringify(filed)).map((o) => [o.alias, o.paper_id]));
       this.stmts.setMeta.run(TEXT_VERSION_KEY, String(TEXT_VERSION));
-      return result;
+      return { ...plan.result, shared: sharedAliases(plan.fileAliases, owners) };
+    });
+  }
+
+  async upgradeStatuses(): Promise<StatusUpgrade | undefined> {
+    const stored = await this.getMeta(STATUS_VERSION_KEY);
+    if (stored !== undefined && Number(stored) >= STATUS_VERSION) return undefined;
+    const select = this.db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE status IN (SELECT value FROM json_each(?)) ORDER BY doc');
+    const update = this.db.prepare<[string, string, number, number]>('UPDATE papers SET status = ?, content_hash = ?, gen = ? WHERE doc = ?');
+    return this.write(async () => {
+      const renamed = statusRenames(await this.statusCounts());
+      this.stmts.setMeta.run(STATUS_VERSION_KEY, String(STATUS_VERSION));
+      if (renamed.length === 0) return undefined;
+      // Read first: SQLite cannot write to the table a statement is still reading.
+      const changes = select.all(JSON.stringify(renamed.map(([from]) => from))).map((row) => ({ doc: row.doc, change: restatusedRow(row)! }));
+      const gen = this.generationNow() + 1;
+      this.stmts.setMeta.run('generation', String(gen));
+      for (const { doc, change } of changes) update.run(change.status, change.contentHash, gen, doc);
+      return { from: Number(stored ?? 0), to: STATUS_VERSION, papers: changes.length, renamed };
     });
   }
 
@@ -303,12 +289,15 @@ export class SqlitePaperStore implements PaperStore {
     const plan = planUpserts(records, lookups.aliasLists, owners, rows, options);
     if (plan.inserts.length + plan.updates.length > 0) {
       const gen = generation();
+      const inserted = new Map<string, number>();
       // The plan's rows are this batch's own: `gen` is added to each, not spread into a copy
       // (which costs V8 ~6 µs a row; see toColumns).
-      for (const row of plan.inserts) this.stmts.insert.run(Object.assign(row, { gen }));
+      for (const row of plan.inserts) inserted.set(row.id, Number(this.stmts.insert.run(Object.assign(row, { gen })).lastInsertRowid));
       for (const row of plan.updates) this.stmts.update.run(Object.assign(row, { gen }));
+      settleDocs(plan.results, inserted);
     }
     for (const [alias, id] of plan.aliases) this.stmts.insertAlias.run(alias, id);
+    for (const [alias, id] of plan.refiled) this.stmts.fileAlias.run(alias, id);
     return plan.results;
   }
 }

@@ -31,7 +31,7 @@ describe('paperscout CLI', () => {
     writeFileSync(bad, '{"title":"A Fine Paper","authors":["Ann Lee"]}\nnot json\n{"title":"","authors":[]}\n');
     const result = cli(['ingest', FIXTURE_PAPERS, bad]);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/32 records from 2 files: 30 added, 0 updated, 0 unchanged, 2 rejected/);
+    expect(result.out).toMatch(/32 records from 2 files: 30 added, 0 updated, 0 unchanged, 0 duplicates merged, 2 rejected/);
     expect(result.out).toMatch(/bad\.jsonl:2 \[index 1\]/);
     expect(result.out).toMatch(/bad\.jsonl:3 \[index 2\]: title/);
     expect(result.out).toMatch(/Library: 30 papers/);
@@ -57,7 +57,7 @@ describe('paperscout CLI', () => {
 
   it('re-ingesting the same files changes nothing', () => {
     const result = cli(['ingest', FIXTURE_PAPERS]);
-    expect(result.out).toMatch(/29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 rejected/);
+    expect(result.out).toMatch(/29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 duplicates merged, 0 rejected/);
   });
 
   it('search --json gives id, title, authors, venue, year, status, score, topics and url', () => {
@@ -87,10 +87,10 @@ describe('paperscout CLI', () => {
   });
 
   it('explains mistakes with a non-zero exit', () => {
-    expect(cli(['show', 'nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/No paper "nope"/) });
-    expect(cli(['search', 'x', '--limit', 'lots'])).toMatchObject({ code: 1, err: expect.stringMatching(/--limit takes/) });
-    expect(cli(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown command/) });
-    expect(cli(['ingest'])).toMatchObject({ code: 1, err: expect.stringMatching(/Give files, folders or URLs to import/) });
+    expect(cli(['show', 'nope'])).toMatchObject({ code: 2, err: expect.stringMatching(/No paper "nope"/) });
+    expect(cli(['search', 'x', '--limit', 'lots'])).toMatchObject({ code: 2, err: expect.stringMatching(/--limit takes/) });
+    expect(cli(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/There is no command "frobnicate"/) });
+    expect(cli(['ingest'])).toMatchObject({ code: 2, err: expect.stringMatching(/Give files, folders or URLs to import/) });
     expect(cli(['ingest', join(dataDir, 'missing.json')]).code).toBe(1);
   });
 });

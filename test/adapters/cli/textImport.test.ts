@@ -60,7 +60,7 @@ describe('paperscout ingest and search: names, LaTeX and CSV dialects', () => {
     const dir = dataDir();
     const ingest = cli(dir, ['ingest', NAMES, CSV]);
     expect(ingest.code).toBe(0);
-    expect(ingest.out).toMatch(/13 records from 7 files: 13 added, 0 updated, 0 unchanged, 0 rejected/);
+    expect(ingest.out).toMatch(/13 records from 7 files: 13 added, 0 updated, 0 unchanged, 0 duplicates merged, 0 rejected/);
     expect(ingest.out).toMatch(/no-title\.csv: no title column\. Columns found: "Name", "Author", "Year"\./);
 
     const hits = search(dir, [
@@ -111,7 +111,7 @@ describe('paperscout ingest and search: names, LaTeX and CSV dialects', () => {
 
     // The same file again finds every paper it wrote before, Łódź, Straße and CeAg₂Ge₂ included.
     const again = cli(dir, ['ingest', NAMES]);
-    expect(again.out).toMatch(/5 records from 1 file: 0 added, 0 updated, 5 unchanged, 0 rejected/);
+    expect(again.out).toMatch(/5 records from 1 file: 0 added, 0 updated, 5 unchanged, 0 duplicates merged, 0 rejected/);
     expect(again.out).toMatch(/Library: 5 papers/);
   });
 

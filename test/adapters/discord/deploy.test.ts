@@ -38,7 +38,7 @@ describe('commandDefinitions', () => {
           required: true,
           autocomplete: true,
           min_length: 1,
-          max_length: 1000,
+          max_length: 6000,
         },
       ],
     });

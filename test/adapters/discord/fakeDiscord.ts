@@ -13,7 +13,10 @@
  *   an enforced nonce, as Discord does) and `GET /channels/{id}/messages` (`after`, `before`,
  *   `limit`) returns message objects as Discord documents them, newest first, without nonces
  *   (none at all in a channel whose history the bot may not read, where reading one message by
- *   id is a 403); `GET /channels/{id}` gives its `last_message_id`; `GET /users/@me` is the bot. Faults for posts
+ *   id is a 403); `GET /channels/{id}` gives its server, `last_message_id` and permission
+ *   overwrites (one denying the bot's role Read Message History where it is hidden); `GET
+ *   /guilds/{id}` its owner and roles, `GET /guilds/{id}/members/{bot}` the bot's roles; `GET
+ *   /users/@me` is the bot. Faults for posts
  *   ({@link FakeDiscord.postFault}): a 5xx or a 429 with Retry-After (nothing posted), or the
  *   message posted and its answer held or lost to a connection reset; {@link FakeDiscord.down}
  *   and {@link FakeDiscord.up} close and reopen the port.
@@ -81,11 +84,24 @@ interface Waiter {
 
 /** How long Discord waits for the first answer to an interaction. */
 export const INTERACTION_DEADLINE_MS = 3000;
+/** Permission bits the fake's server hands out. */
+const VIEW_CHANNEL = 1n << 10n;
+const SEND_MESSAGES = 1n << 11n;
+const EMBED_LINKS = 1n << 14n;
+const READ_MESSAGE_HISTORY = 1n << 16n;
+/** What @everyone may do in a new server (the text-chat part of Discord's defaults). */
+const EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY;
+/** What the bot's role was given when it was invited. */
+const BOT_ROLE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY;
 
 export class FakeDiscord {
   readonly token = `MTE5MDAwMDAwMDAwMDAwMDAwMQ.fake.${randomBytes(12).toString('base64url')}`;
   readonly applicationId = '1190000000000000001';
   readonly botUser = { id: '1190000000000000001', username: 'Paper Scout', discriminator: '6502', global_name: null, avatar: null, bot: true, public_flags: 524288 };
+  /** The server every channel of the fake is in (the fixtures' server). */
+  readonly guildId = '1190000000000000100';
+  /** The bot's own role in it (the role Discord makes for a bot when it joins). */
+  readonly botRoleId = '1190000000000000801';
   readonly requests: CapturedRequest[] = [];
   /** Registered commands by scope: `global` or a guild id. */
   readonly commands = new Map<string, any[]>();
@@ -106,8 +122,9 @@ export class FakeDiscord {
   /** Channels that refuse posts with this Discord error (a deleted channel, missing permissions). */
   readonly channelErrors = new Map<string, { status: number; message: string; code: number }>();
   /**
-   * Channels where the bot lacks Read Message History: as Discord documents, their history reads
-   * answer an empty list, not an error (posts and `GET /channels/{id}` still work).
+   * Channels where the bot lacks Read Message History (an overwrite denies it to the bot's role):
+   * as Discord documents, their history reads answer an empty list, not an error (posts and
+   * `GET /channels/{id}` still work).
    */
   readonly historyHidden = new Set<string>();
   /** Each channel's last message id, kept when that message is deleted (GET /channels/{id}). */
@@ -425,7 +442,12 @@ export class FakeDiscord {
     }
     if ((m = /^\/guilds\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
       if (!authorized) return unauthorized;
-      return [200, { id: m[1], name: 'Lab', preferred_locale: this.guildLocales.get(m[1]!) ?? 'en-US', features: [] }];
+      return [200, this.guild(m[1]!)];
+    }
+    if ((m = /^\/guilds\/(\d+)\/members\/(\d+)$/.exec(r.path)) && r.method === 'GET') {
+      if (!authorized) return unauthorized;
+      if (m[2] !== this.botUser.id) return [404, { message: 'Unknown Member', code: 10007 }];
+      return [200, { user: this.botUser, nick: null, roles: [this.botRoleId], joined_at: '2026-01-05T10:00:00.000000+00:00', deaf: false, mute: false, flags: 0 }];
     }
     return [404, { message: '404: Not Found', code: 0 }];
   }
@@ -469,10 +491,20 @@ export class FakeDiscord {
     return [200, list.reverse().map((m) => this.messageObject(m))];
   }
 
-  /** GET /channels/{id}: a text channel, with the id of its last message, deleted or not (null when it never had one). */
+  /** GET /channels/{id}: a text channel of the server, with the id of its last message, deleted or not (null when it never had one). */
   private channel(channel: string): [number, unknown] {
     const last = this.lastMessageIds.get(channel) ?? null;
-    return [200, { id: channel, type: 0, name: 'papers', position: 0, permission_overwrites: [], nsfw: false, last_message_id: last, rate_limit_per_user: 0, parent_id: null }];
+    const overwrites = this.historyHidden.has(channel) ? [{ id: this.botRoleId, type: 0, allow: '0', deny: String(READ_MESSAGE_HISTORY) }] : [];
+    return [200, { id: channel, type: 0, guild_id: this.guildId, name: 'papers', position: 0, permission_overwrites: overwrites, nsfw: false, last_message_id: last, rate_limit_per_user: 0, parent_id: null }];
+  }
+
+  /** GET /guilds/{id}: the server, owned by someone else, with @everyone's default permissions and the bot's role. */
+  private guild(id: string): unknown {
+    const roles = [
+      { id, name: '@everyone', permissions: String(EVERYONE_PERMISSIONS), position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
+      { id: this.botRoleId, name: 'Paper Scout', permissions: String(BOT_ROLE_PERMISSIONS), position: 1, color: 0, hoist: false, managed: true, mentionable: false, flags: 0, tags: { bot_id: this.botUser.id } },
+    ];
+    return { id, name: 'Lab', owner_id: '1190000000000000777', preferred_locale: this.guildLocales.get(id) ?? 'en-US', features: [], roles };
   }
 
   /** GET /channels/{id}/messages/{id}: which, unlike the list, is a 403 without Read Message History. */

@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { startDiscord } from '../../../adapters/discord/index.js';
 import type { InteractionOptions } from '../../../adapters/discord/interactions.js';
-import type { RunningAdapter } from '../../../src/adapter.js';
+import type { RunningAdapter } from '../../../adapters/adapter.js';
 import type { App } from '../../../src/app.js';
 import { FakeDiscord, type CapturedRequest } from './fakeDiscord.js';
 

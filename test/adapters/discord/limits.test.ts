@@ -3,49 +3,27 @@
  * characters of markdown and mentions, 400 authors, abstracts of 100 kB, URLs that are too long
  * or full of parentheses. The loopback Discord checks each message as Discord would.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedLength } from '../../../adapters/discord/render.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { writePapers, zebraPapers } from '../contract/hostilePapers.js';
 import { button, expectWellBehaved, menuValues, messageOf, startBot, type Bot } from './harness.js';
 import { autocomplete, botMessage, buttonClick, menuChoice, slashCommand } from './payloads.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-const NASTY = '@everyone **zebra** `x` <@123> ||s|| [l](http://e.x) # _u_ ~~s~~ > q <#9> @here ';
-
-function hostilePapers(): string {
-  return Array.from({ length: 12 }, (_, i) =>
-    JSON.stringify({
-      title: `zebra ${i} ${NASTY.repeat(20)}`.slice(0, 1000),
-      authors: Array.from({ length: 400 }, (_, j) => `@here Author_${i}_${j} ${'*'.repeat(40)} <@${j}>`),
-      abstract: `zebra ${NASTY}\n# heading\n1. list\n> quote\n`.repeat(1200).slice(0, 100_000),
-      venue: `@everyone ${'*_'.repeat(90)}`.slice(0, 200),
-      year: 2024,
-      status: '<@&1> '.repeat(16).slice(0, 100),
-      keywords: ['zebra'],
-      url: `https://e.x/p/${i}?q=(a)&r=**b**`,
-      pdf: `https://e.x/${i}/${'(a)'.repeat(600)}`,
-      code: `https://e.x/code_(${i})`,
-    }),
-  ).join('\n');
-}
-
-let dir: string;
+let corpus: ReturnType<typeof writePapers>;
 let app: TestApp;
 let bot: Bot;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'paperscout-hostile-'));
-  writeFileSync(join(dir, 'hostile.jsonl'), hostilePapers());
-  app = await createTestApp({ paths: [join(dir, 'hostile.jsonl')] });
+  corpus = writePapers(zebraPapers());
+  app = await createTestApp({ paths: [corpus.file] });
   bot = await startBot(app);
 });
 afterAll(async () => {
   await bot?.stop();
   await app?.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  corpus?.remove();
 });
 
 describe('Discord limits with hostile papers', () => {

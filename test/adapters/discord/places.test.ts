@@ -2,8 +2,9 @@
  * Interactions as Discord really sends them, beyond what discord.js assumes: its own documented
  * example (no entitlements, no channel object, no application id), a DM with the bot, a group
  * DM and a server that never added the bot (a user-installed app), and packets discord.js cannot
- * read at all. Each is answered, the next interaction too, and `/digest subscribe` is refused,
- * privately and saying where to run it, wherever a digest could never be posted. All through
+ * read at all. Each is answered, and the next interaction too. Where `/digest` may and may not
+ * run is the adapter contract's (test/adapters/contract/places.test.ts); here are the shapes
+ * only Discord sends (a channel id without a channel object) and its permissions. All through
  * discord.js and the loopback Discord.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,9 +21,8 @@ import { autocomplete, fromFixture, slashCommand } from './payloads.js';
 
 /** Manage Channels on top of the chat-input fixture's member permissions: may set up digests. */
 const MANAGER = String(2248473465835073n | (1n << 4n));
-/** The chat-input fixture's app_permissions without Send Messages, and without Embed Links. */
+/** The chat-input fixture's app_permissions without Send Messages. */
 const NO_SEND = String(2248473465835073n & ~(1n << 11n));
-const NO_EMBED = String(2248473465835073n & ~(1n << 14n));
 
 let app: TestApp;
 let bot: Bot;
@@ -124,43 +124,6 @@ describe('hostile payloads', () => {
 });
 
 describe('/digest only where a digest can be posted', () => {
-  const REFUSALS: Array<[string, string, string, (p: any) => void]> = [
-    [
-      'a DM with the bot',
-      'dm-chat-input',
-      'Digests are posted in channels, and this is a direct message. Run /digest subscribe in the channel that should get the papers.',
-      () => undefined,
-    ],
-    [
-      'a group DM',
-      'group-dm-chat-input',
-      'Digests are posted in channels, and this is a group conversation. Run /digest subscribe in the channel that should get the papers.',
-      () => undefined,
-    ],
-    [
-      'a server that has not added the bot (an app installed on the user’s account)',
-      'user-install-chat-input',
-      'Paper Scout is not a member of this server (you are using it as an app installed on your own account), so it cannot post digests here. Ask a server admin to add Paper Scout to the server and run /digest subscribe again, or run it in a server that has Paper Scout.',
-      () => undefined,
-    ],
-    [
-      'a channel the bot cannot see or post in (Discord’s documented example)',
-      'docs-chat-input',
-      'Paper Scout cannot post digests in this channel: it lacks the View Channel and Send Messages permissions here. Ask a server admin to give Paper Scout View Channel, Send Messages and Embed Links in this channel (digests are embeds), then run /digest subscribe again.',
-      () => undefined,
-    ],
-    ['a channel without Send Messages', 'chat-input', 'Paper Scout cannot post digests in this channel: it lacks the Send Messages permission here.', (p) => (p.app_permissions = NO_SEND)],
-    ['a channel without Embed Links', 'chat-input', 'Paper Scout cannot post digests in this channel: it lacks the Embed Links permission here.', (p) => (p.app_permissions = NO_EMBED)],
-  ];
-
-  it.each(REFUSALS)('refuses /digest subscribe in %s, privately, saying why and where', async (_, from, text, edit) => {
-    const payload = digest(from, 'subscribe', { topic: 'llm' }, edit);
-    const answer = messageOf(await answerOf(payload));
-    expect(answer.flags).toBe(64);
-    expect(answer.content.startsWith(text)).toBe(true);
-    expect(await app.digests.forChannel('discord', payload.channel_id)).toEqual([]);
-  });
-
   it('subscribes a server channel where the bot may post, also when Discord sends channel_id without a channel object', async () => {
     const payload = digest('chat-input', 'subscribe', { topic: 'llm' }, (p) => {
       p.channel_id = '1190000000000000240';
@@ -169,11 +132,6 @@ describe('/digest only where a digest can be posted', () => {
     const answer = messageOf(await answerOf(payload));
     expect(answer.content).toMatch(/^Subscribed: Deep Learning · Large Language Models, every day at 09:00 UTC/);
     expect(await app.digests.forChannel('discord', '1190000000000000240')).toHaveLength(1);
-  });
-
-  it('answers /digest list in a DM with where digests live', async () => {
-    const answer = messageOf(await answerOf(digest('dm-chat-input', 'list')));
-    expect(answer).toMatchObject({ flags: 64, content: 'Digests are posted in channels, so this conversation has none. Run /digest list in a channel to see its digests, or /digest subscribe there to start one.' });
   });
 
   it('lists a channel’s digests with why they cannot arrive once the bot lost Send Messages there', async () => {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscord } from '../../../adapters/discord/index.js';
-import type { RunningAdapter } from '../../../src/adapter.js';
+import type { RunningAdapter } from '../../../adapters/adapter.js';
 import { loadConfig } from '../../../src/config.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { FakeDiscord, shardOf } from './fakeDiscord.js';

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { messageOf } from '../discord/harness.js';
@@ -15,7 +16,8 @@ import { slashCommand as discordCommand } from '../discord/payloads.js';
 import { BOT_TOKEN, FakeSlack } from '../slack/fakeSlack.js';
 import { SIGNING_SECRET, fixture, send } from '../slack/harness.js';
 import { HoldingServer } from './helpers/holdingServer.js';
-import { alive, descendants, spawnNpmStart, type SpawnedBot } from './helpers/spawned.js';
+import { DUPLICATE_SIGNAL_MS } from '../../../adapters/ops/signals.js';
+import { alive, descendants, spawnNpmStart, type SpawnedBot, type SpawnOptions } from './helpers/spawned.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -39,17 +41,20 @@ afterEach(async () => {
 });
 
 /** npm start with Slack in HTTP mode on a free port; resolves once Slack is connected. */
-async function startWithSlack(extra: Record<string, string> = {}): Promise<{ bot: SpawnedBot; events: string }> {
-  const started = spawnNpmStart({
-    DATA_DIR: dataDir,
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    LOG_FORMAT: 'json',
-    LOG_LEVEL: 'debug',
-    ...extra,
-  });
+async function startWithSlack(extra: Record<string, string> = {}, options: SpawnOptions = {}): Promise<{ bot: SpawnedBot; events: string }> {
+  const started = spawnNpmStart(
+    {
+      DATA_DIR: dataDir,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      LOG_FORMAT: 'json',
+      LOG_LEVEL: 'debug',
+      ...extra,
+    },
+    options,
+  );
   bot = started;
   const { port } = await started.waitForLog((l) => l.msg === 'Slack adapter listening (HTTP mode)', 'Slack listening');
   await started.waitForLog((l) => l.msg === 'Slack adapter connected (HTTP mode)', 'Slack connected');
@@ -94,14 +99,16 @@ describe('SIGTERM to the npm process', () => {
     expect(bot.stderr).not.toContain(SIGNING_SECRET);
   });
 
-  it('exits at once on a second signal, still leaving no process behind', async () => {
+  it('exits at once on a second signal a moment later, still leaving no process behind', async () => {
     const { bot, events } = await startWithSlack();
     await paper(events, 'attention', hooks.url('/answer/1'));
     const answer = await hooks.next(); // keeps the shutdown waiting
     const tree = descendants(bot.pid);
 
     process.kill(bot.pid, 'SIGTERM');
+    const first = performance.now();
     await bot.waitForLog((l) => /^shutting down/.test(l.msg), 'shutting down');
+    await sleep(first + DUPLICATE_SIGNAL_MS + 100 - performance.now());
     process.kill(bot.pid, 'SIGTERM');
     const exit = await bot.exited;
     expect(exit.code).toBe(143);
@@ -116,6 +123,52 @@ describe('SIGTERM to the npm process', () => {
     process.kill(bot.pid, 'SIGINT');
     expect(await bot.exited).toEqual({ code: 0, signal: null });
     expect(bot.lines().find((l) => /^shutting down/.test(l.msg))).toMatchObject({ reason: 'SIGINT' });
+  });
+});
+
+describe('a stop request sent to the whole process group (Ctrl-C, systemctl stop, kill -TERM -<pgid>)', () => {
+  // npm and the bot both get it, and npm passes its copy on: the bot sees the signal twice.
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s: drains the request under way once, and exits 0', async (signal) => {
+    const { bot, events } = await startWithSlack({}, { group: true });
+    await paper(events, 'attention', hooks.url('/answer/1'));
+    const answer = await hooks.next(); // keeps the drain waiting
+    const tree = descendants(bot.pid);
+
+    bot.signalGroup(signal);
+    await bot.waitForLog((l) => /^shutting down/.test(l.msg), 'shutting down');
+    await sleep(DUPLICATE_SIGNAL_MS + 100); // both copies have long arrived: still draining
+    expect(bot.lines().map((l) => l.msg)).not.toContain('second signal: exiting at once');
+    expect(answer.reset).toBe(false);
+    answer.release();
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+    expect(JSON.parse(answer.body).blocks.length).toBeGreaterThan(0);
+    const messages = bot.lines().map((l) => l.msg);
+    expect(messages.filter((m) => /^shutting down/.test(m))).toHaveLength(1);
+    expect(messages).toContain('stopped');
+    expect(messages).not.toContain('second signal: exiting at once');
+    for (const pid of [bot.pid, ...tree]) expect(alive(pid), `process ${pid}`).toBe(false);
+  });
+
+  it('a second request to the group a moment later exits at once', async () => {
+    const { bot, events } = await startWithSlack({}, { group: true });
+    await paper(events, 'attention', hooks.url('/answer/1'));
+    const answer = await hooks.next();
+    bot.signalGroup('SIGTERM');
+    const first = performance.now();
+    await bot.waitForLog((l) => /^shutting down/.test(l.msg), 'shutting down');
+    await sleep(first + DUPLICATE_SIGNAL_MS + 100 - performance.now());
+    bot.signalGroup('SIGTERM');
+    expect((await bot.exited).code).toBe(143);
+    expect(bot.lines().map((l) => l.msg)).toContain('second signal: exiting at once');
+    answer.release();
+  });
+
+  it('the terminal adapter stops with exit 0', async () => {
+    const started = spawnNpmStart({ DATA_DIR: dataDir, LOG_FORMAT: 'json' }, { group: true });
+    bot = started;
+    await started.waitForLog((l) => /starting the terminal adapter/.test(l.msg), 'terminal');
+    started.signalGroup('SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
   });
 });
 

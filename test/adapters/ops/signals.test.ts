@@ -17,7 +17,11 @@ function signals() {
   let now = 0;
   const calls: string[] = [];
   const off = onShutdownSignals(
-    { graceful: (signal) => calls.push(`graceful ${signal}`), immediate: (signal, code) => calls.push(`immediate ${signal} ${code}`) },
+    {
+      graceful: (signal) => calls.push(`graceful ${signal}`),
+      repeated: (signal) => calls.push(`repeated ${signal}`),
+      immediate: (signal, code) => calls.push(`immediate ${signal} ${code}`),
+    },
     target as unknown as NodeJS.Process,
     () => now,
   );
@@ -25,27 +29,25 @@ function signals() {
 }
 
 describe('shutdown signals', () => {
-  it('stops gracefully on the first, at once on the second', () => {
+  it('stops gracefully on the first, at once on a second a while later', () => {
     const s = signals();
     s.send('SIGTERM', 0);
     s.send('SIGTERM', 5000);
     expect(s.calls).toEqual(['graceful SIGTERM', 'immediate SIGTERM 143']);
   });
 
-  it('takes the SIGINT npm relays right after the terminal’s for the same Ctrl-C', () => {
+  it.each([
+    ['the SIGINT npm relays right after the terminal’s, for one Ctrl-C', 'SIGINT', 'SIGINT'],
+    ['the SIGTERM npm relays right after the one sent to the process group (systemctl stop, kill -TERM -pgid)', 'SIGTERM', 'SIGTERM'],
+    ['a SIGTERM right after a SIGINT', 'SIGINT', 'SIGTERM'],
+  ])('takes %s for the same request', (_, first, second) => {
     const s = signals();
-    s.send('SIGINT', 0);
-    s.send('SIGINT', 3); // npm passing on the same Ctrl-C
-    expect(s.calls).toEqual(['graceful SIGINT']);
-    s.send('SIGINT', DUPLICATE_SIGNAL_MS + 1); // the user pressing it again
-    expect(s.calls).toEqual(['graceful SIGINT', 'immediate SIGINT 130']);
-  });
-
-  it('takes a SIGTERM after a SIGINT as a second signal, however soon', () => {
-    const s = signals();
-    s.send('SIGINT', 0);
-    s.send('SIGTERM', 1);
-    expect(s.calls).toEqual(['graceful SIGINT', 'immediate SIGTERM 143']);
+    s.send(first, 0);
+    s.send(second, 3);
+    s.send(second, DUPLICATE_SIGNAL_MS - 1); // a relay held up by a busy event loop
+    expect(s.calls).toEqual([`graceful ${first}`, `repeated ${second}`, `repeated ${second}`]);
+    s.send(second, DUPLICATE_SIGNAL_MS + 1); // asked again
+    expect(s.calls.at(-1)).toBe(`immediate ${second} ${second === 'SIGINT' ? 130 : 143}`);
   });
 
   it('can be removed', () => {

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { InFlight } from '../../../adapters/ops/inflight.js';
 import { CONNECT_TIMEOUT_MS, RETRY_DELAYS_MS, STABLE_AFTER_MS, Supervisor, type PlatformStarter } from '../../../adapters/ops/supervisor.js';
-import { StartError, type RunningAdapter } from '../../../src/adapter.js';
+import { StartError, type RunningAdapter } from '../../../adapters/adapter.js';
 import { ManualClock } from './helpers/manualClock.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,16 +1,16 @@
 /**
- * Slack in the member's language, through Bolt's receiver against the fake Slack: the language
- * comes from users.info with include_locale (asked once and cached), every command and button
- * answers in it, Block Kit's own words included, and digests speak their subscriber's language.
+ * Slack in the member's language where only Slack has one, through Bolt's receiver against the
+ * fake Slack: the language comes from users.info with include_locale (asked once and cached),
+ * and Share, a shared copy, a mention's answer and an unfurl are in it. The commands, buttons
+ * and digests in the member's language are the adapter contract's
+ * (test/adapters/contract/locale.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackSender } from '../../../adapters/slack/digestSender.js';
-import { runDueDigests } from '../../../src/digest/runner.js';
 import { seedPath } from '../../../src/paths.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { limitViolations } from './blockKitLimits.js';
 import { BOT_TOKEN, type Json } from './fakeSlack.js';
-import { button, clickPayload, fixture, menu, startHarness, textOf, type SlackHarness } from './harness.js';
+import { button, clickPayload, fixture, startHarness, textOf, type SlackHarness } from './harness.js';
 
 let app: TestApp;
 let h: SlackHarness;
@@ -54,21 +54,11 @@ describe('Slack in the member’s language', () => {
     expect(calls[0]).toMatchObject({ token: BOT_TOKEN, args: { user: 'U0ZH', include_locale: 'true' } });
   });
 
-  it('answers a Chinese reader in Chinese: results, Share, Next, a paper and Back', async () => {
-    // (More papers have "language model" than a page holds: the answer has a next page.)
-    const page = await slash('U0ZH', '/paper', '语言模型');
-    expect(page.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: '“语言模型”的检索结果' } });
-    expect(textOf(page)).toContain('按以下英文检索：语言模型 → language model。');
-    expect(textOf(page)).toContain('Language Models are Few-Shot Learners');
-    expect(button(page, '分享到频道').value).toBe('run:paper:语言模型');
-    const next = await click('U0ZH', button(page, '下一页 ▶'));
-    expect(textOf(next)).toContain('第 2/');
-    const select = menu(page);
-    expect(select.placeholder.text).toBe('打开一篇论文…');
-    const detail = await click('U0ZH', select, { selected: select.options[0] });
-    expect(textOf(detail)).toContain('*相似论文*');
-    const back = await click('U0ZH', button(detail, '◀ 返回结果'));
-    expect(back.blocks[0].text.text).toBe('“语言模型”的检索结果');
+  it('offers Share in the reader’s language, carrying what they searched', async () => {
+    const page = await slash('U0ZH', '/paper', '扩散模型 视频生成');
+    expect(button(page, '分享到频道').value).toBe('run:paper:扩散模型 视频生成');
+    const english = await slash('U0EN', '/topic', '大语言模型');
+    expect(button(english, 'Share in channel')).toBeDefined();
   });
 
   it('shares in the sharer’s language, with "Shared by" in it too', async () => {
@@ -78,33 +68,6 @@ describe('Slack in the member’s language', () => {
     await click('U0ZH', button(page, '分享到频道'));
     const shared = await h.fake.waitForCall('chat.postMessage', before);
     expect(textOf(shared.args)).toContain('由 <@U0ZH> 分享');
-  });
-
-  it('answers an English reader in English and a zh-TW reader in Simplified Chinese, in the same workspace', async () => {
-    const english = await slash('U0EN', '/topic', '大语言模型');
-    expect(english.blocks[0].text.text).toBe('Deep Learning · Large Language Models');
-    expect(button(english, 'Share in channel')).toBeDefined();
-    const tw = await slash('U0TW', '/topic', '');
-    expect(tw.blocks[0].text.text).toBe('研究方向');
-  });
-
-  it('/digest list and unsubscribe in Chinese, and the menu that stops one', async () => {
-    await slash('U0ZH', '/digest', 'subscribe 对比学习 time:08:00');
-    await slash('U0ZH', '/digest', 'subscribe 知识蒸馏 time:08:00');
-    const list = await slash('U0ZH', '/digest', 'list');
-    expect(list.blocks[0].text.text).toBe('本频道的推送');
-    expect(textOf(list)).toContain('深度学习 · 自监督学习');
-    const which = await slash('U0ZH', '/digest', 'unsubscribe');
-    expect(textOf(which)).toContain('本频道有多个推送。要停止哪一个？');
-    const select = menu(which);
-    const option = select.options.find((o: Json) => o.text.text === '深度学习 · 自监督学习');
-    const stopped = await click('U0ZH', select, { selected: option });
-    expect(textOf(stopped)).toContain('已停止本频道关于深度学习 · 自监督学习的每日推送。');
-  });
-
-  it('explains mistakes in Chinese', async () => {
-    const reply = await slash('U0ZH', '/digest', 'subscribe llm time:25:00');
-    expect(textOf(reply)).toContain('time：“25:00”不是一天中的时间');
   });
 
   it('answers a mention in the asker’s language, and unfurls a link in the sharer’s', async () => {
@@ -119,22 +82,5 @@ describe('Slack in the member’s language', () => {
     const unfurl = await h.fake.waitForCall('chat.unfurl', unfurls);
     const card = (unfurl.args.unfurls as Record<string, { blocks: Json[] }>)['https://arxiv.org/abs/1706.03762']!;
     expect(JSON.stringify(card.blocks)).toContain('深度学习 · 注意力机制与Transformer');
-  });
-});
-
-describe('digests in the subscriber’s language', () => {
-  it('posts the header, the count and More in the language of whoever subscribed', async () => {
-    const sender = createSlackSender({ botToken: BOT_TOKEN, apiUrl: h.fake.apiUrl, port: 0 }, app.log);
-    await slash('U0ZH', '/digest', 'subscribe 大语言模型 time:09:00 timezone:Asia/Shanghai count:2 fill:yes');
-    const sub = (await app.digests.forChannel('slack', 'C0GENERAL')).find((d) => d.query === 'topic:"deep-learning/large-language-models"');
-    expect(sub).toMatchObject({ locale: 'zh-CN', label: 'Deep Learning · Large Language Models' });
-    const before = h.fake.callsOf('chat.postMessage').length;
-    const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders: { slack: sender }, log: app.log }, new Date('2026-11-30T01:00:00Z'));
-    expect(summary.sent).toBeGreaterThanOrEqual(1);
-    const post = h.fake.callsOf('chat.postMessage').slice(before).find((c) => JSON.stringify(c.args.blocks).includes('大语言模型'))!;
-    expect(post.args.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: '深度学习 · 大语言模型 · 2026年11月30日星期一' } });
-    expect(textOf(post.args)).toMatch(/自 .+ 以来没有新论文；以下是本频道还没收到过的最佳论文。/);
-    expect(textOf(post.args)).toContain('更多：深度学习 · 大语言模型');
-    expect(limitViolations(post.args)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Papers the library lacks, named in Slack: a /paper command, a thread mention and a link
+ * Papers the library lacks, named where only Slack names them: a thread mention and a link
  * unfurl look them up (arXiv, OpenAlex and OpenReview answered by a loopback server) through
- * Bolt's real HTTP receiver, acknowledging Slack first.
+ * Bolt's real HTTP receiver. /paper's lookup is the adapter contract's
+ * (test/adapters/contract/lookup.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { FakeClock } from '../../sources/helpers/fakeClock.js';
 import { fixture as arxivFixture } from '../../sources/helpers/feedServer.js';
-import { Loopback, gate, json, xml } from '../../sources/helpers/loopback.js';
+import { Loopback, json, xml } from '../../sources/helpers/loopback.js';
 import { openreviewFixture } from '../../sources/openreview/helpers.js';
-import { limitViolations } from './blockKitLimits.js';
 import type { Json } from './fakeSlack.js';
 import { fixture, startHarness, textOf, type SlackHarness } from './harness.js';
 
@@ -40,19 +40,6 @@ function eventOf(name: string, event: Json): Json {
 const work = () => JSON.parse(readFileSync(fileURLToPath(new URL('../../fixtures/openalex/work-10.5555-invented.2024.77.json', import.meta.url)), 'utf8')) as Json;
 
 describe('Slack lookups of papers the library lacks', () => {
-  it('acks /paper at once, then answers with the paper fetched from arXiv', async () => {
-    const held = gate();
-    upstream.serve({ '/api/query?id_list=2501.01234&max_results=1': { ...xml(arxivFixture('api-id-2501.01234.xml')), hold: held.hold } });
-    const res = await h.command('/paper', '<https://arxiv.org/abs/2501.01234|arxiv.org/abs/2501.01234>');
-    expect(res).toMatchObject({ status: 200, body: '' }); // acknowledged while arXiv has not answered yet
-    held.release();
-    const [post] = await h.fake.waitForPosts(res.responseUrl);
-    expect(limitViolations(post!)).toEqual([]);
-    expect(textOf(post!)).toContain('Quasicrystalline Tilings Learned by Equivariant Flow Matching');
-    expect(textOf(post!)).toContain('fetched from arXiv and added');
-    expect(await app.store.get('arxiv:2501.01234')).toBeDefined();
-  });
-
   it('answers a thread mention of a DOI with the work from OpenAlex, in the thread', async () => {
     upstream.serve({ '/openalex/works/doi:10.5555/invented.2024.77': json(work()) });
     const before = h.fake.callsOf('chat.postMessage').length;
@@ -74,7 +61,10 @@ describe('Slack lookups of papers the library lacks', () => {
   });
 
   it('unfurls nothing for a link arXiv does not know', async () => {
-    upstream.serve({ '/api/query?id_list=2501.99999&max_results=1': xml('<feed xmlns="http://www.w3.org/2005/Atom"><title>ArXiv Query</title></feed>') });
+    upstream.serve({
+      '/api/query?id_list=2501.99999&max_results=1': xml('<feed xmlns="http://www.w3.org/2005/Atom"><title>ArXiv Query</title></feed>'),
+      '/api/query?id_list=2501.01234&max_results=1': xml(arxivFixture('api-id-2501.01234.xml')),
+    });
     const before = h.fake.callsOf('chat.unfurl').length;
     await h.event(eventOf('link-shared', { links: [{ domain: 'arxiv.org', url: 'https://arxiv.org/abs/2501.99999' }], message_ts: '1760000300.000300' }));
     await vi.waitFor(() => expect(upstream.keys.filter((k) => k.includes('2501.99999'))).toHaveLength(2)); // asked, and asked again

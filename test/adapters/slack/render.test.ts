@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BLOCKS_JSON_MAX, MAX_BLOCKS } from '../../../adapters/slack/limits.js';
-import { cut, fallbackText, linkUrl, mrkdwn, plainText, segmentsMrkdwn } from '../../../adapters/slack/mrkdwn.js';
+import { fallbackText, linkUrl, mrkdwn, plainText, segmentsMrkdwn } from '../../../adapters/slack/mrkdwn.js';
+import { cut } from '../../../src/text.js';
 import { TRUNCATED_NOTE, renderReply, renderUnfurl } from '../../../adapters/slack/render.js';
 import type { Block, Button, MenuChoice, PaperCard, Reply } from '../../../src/reply.js';
 import { limitViolations, mrkdwnViolations } from './blockKitLimits.js';

@@ -32,10 +32,42 @@ describe('terminal adapter', () => {
   });
 
   it('turns the last reply’s buttons into commands', async () => {
-    const out = await session(['/paper learning', '/next', '/open 1', '/back']);
+    const out = await session(['/paper learning', '/next', '/open 6', '/back']);
     expect(out).toMatch(/page 2 of/);
     expect(out).toContain('Similar papers');
     expect(out.match(/page 2 of/g)?.length).toBe(2);
+  });
+
+  it('opens results by the numbers printed beside them, on every page, as the hint says', async () => {
+    const out = await session(['/paper learning', '/next', '/open 6', '/back', '/open 1', '/open 06']);
+    const [, page2, detail, back, ...rest] = out.split(/→ [^\n]*\n/);
+    const sixth = /^6\. (.+)$/m.exec(page2!)?.[1];
+    expect(sixth).toBeDefined();
+    expect(out).toMatch(/→ \/prev {3}\/next {3}\/open 6-\d+\n/);
+    expect(out).not.toContain('/open 1-5\n\nPapers for');
+    // The detail view of result 6, not of result 1 of the page.
+    expect(detail!.trimStart().startsWith(`${sixth}\n`)).toBe(true);
+    expect(back).toContain(`6. ${sixth}`);
+    expect(rest.join('')).toMatch(/^There is no result 1 here: open one of the numbers shown, with \/open 6-\d+\.$/m);
+    expect(out).not.toContain('There is nothing to page or open yet');
+    expect(out.split(`\n${sixth}\n`).length).toBe(3); // /open 06 is /open 6
+  });
+
+  it('numbers the similar papers as /open takes them, and says when a paging command does nothing', async () => {
+    const out = await session(['/paper learning', '/open 2', '/next']);
+    const similar = out.split('Similar papers')[1]!;
+    expect(similar).toMatch(/^ {2}1\. .+$/m);
+    expect(similar).toMatch(/→ \/back {3}\/open 1(-\d)?\n/);
+    expect(out).toMatch(/\/next does nothing after the last reply\. Try \/back {3}\/open 1(-\d)?\./);
+  });
+
+  it('reads the first 1,000 characters of a long query (a pasted abstract), saying so; refuses past 10,000', async () => {
+    const pasted = 'Denoising diffusion probabilistic models generate images. '.repeat(90);
+    expect(pasted.length).toBeGreaterThan(5000);
+    const out = await session([`/paper ${pasted}`, `/paper ${'x'.repeat(10_001)}`]);
+    expect(out).toContain('Denoising Diffusion Probabilistic Models');
+    expect(out).toContain('Only the first 1,000 characters of the query were read.');
+    expect(out).toContain('A query can be at most 10,000 characters.');
   });
 
   it('explains lines that are not commands', async () => {
@@ -111,12 +143,13 @@ describe('terminal adapter in Chinese (LANG=zh_CN.UTF-8)', () => {
       let out = '';
       output.on('data', (chunk: Buffer) => (out += chunk.toString()));
       const done = runTerminal(zh, { input, output, interactive: false });
-      input.end(['/paper learning', '/next', '/open 1', 'hello', '/topic 大语言模型'].map((l) => `${l}\n`).join(''));
+      input.end(['/paper learning', '/next', '/open 6', '/open 12', 'hello', '/topic 大语言模型'].map((l) => `${l}\n`).join(''));
       await done;
       expect(out).toContain('“learning”的检索结果');
       expect(out).toMatch(/第 2\/\d+ 页/);
       expect(out).toContain('相似论文');
       expect(out).toContain('→ /prev   /next');
+      expect(out).toMatch(/这里没有第 12 条结果：请用 \/open 1(-\d)? 打开显示的编号之一。/);
       expect(out).toContain('命令以斜杠开头');
       expect(out).toContain('深度学习 · 大语言模型');
     } finally {

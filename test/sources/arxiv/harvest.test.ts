@@ -8,7 +8,7 @@ import { loadTopics } from '../../../src/app.js';
 import { fetchHttpGet } from '../../../src/sources/arxiv/client.js';
 import { harvestArxiv, harvestKey, type HarvestOptions, type OaiHarvestState } from '../../../src/sources/arxiv/harvest.js';
 import { formatHarvestSummary } from '../../../src/sources/arxiv/summary.js';
-import { userAgent } from '../../../src/sources/http.js';
+import { userAgent } from '../../../src/userAgent.js';
 import type { Db } from '../../../src/store/sqlite/db.js';
 import type { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
 import type { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';

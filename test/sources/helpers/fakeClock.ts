@@ -2,7 +2,7 @@
  * A {@link Clock} for tests: time stands still until someone sleeps, and a sleep advances it at
  * once and is recorded, so politeness delays can be asserted without waiting for them.
  */
-import type { Clock } from '../../../src/sources/clock.js';
+import type { Clock } from '../../../src/clock.js';
 
 export class FakeClock implements Clock {
   private time: number;

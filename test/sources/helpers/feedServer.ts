@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Clock } from '../../../src/sources/clock.js';
+import type { Clock } from '../../../src/clock.js';
 
 export interface Reply {
   status?: number;

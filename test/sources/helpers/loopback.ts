@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../../src/sources/clock.js';
+import type { Clock } from '../../../src/clock.js';
 
 export interface Reply {
   status?: number;

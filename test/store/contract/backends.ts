@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DigestStore } from '../../../src/digest/store.js';
+import type { DigestStore } from '../../../src/store/digests.js';
 import type { HarvestStore } from '../../../src/store/harvests.js';
 import type { JobLeases } from '../../../src/store/jobs.js';
 import type { PaperStore } from '../../../src/store/papers.js';
@@ -31,7 +31,7 @@ export interface Instance {
   seenEvents: SeenEvents;
   jobs: JobLeases;
   harvests: HarvestStore;
-  /** Files what is filed under title alias `from` under `to` instead, as an older version's key (for upgrade tests). */
+  /** Files what is filed under alias `from` under `to` instead, as an older version filed it (for tests of libraries it wrote). */
   renameAlias(from: string, to: string): Promise<void>;
   close(): Promise<void>;
 }

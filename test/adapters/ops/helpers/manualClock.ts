@@ -2,7 +2,7 @@
  * A {@link Clock} that moves only when the test says: sleeps wait until {@link advance} passes
  * their end (or their signal aborts), so backoff and timeouts run in order without real waits.
  */
-import type { Clock } from '../../../../src/sources/clock.js';
+import type { Clock } from '../../../../src/clock.js';
 
 interface Sleeper {
   until: number;

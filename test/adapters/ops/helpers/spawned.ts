@@ -1,10 +1,12 @@
 /**
  * `npm start` spawned as a supervisor runs it (its own process, signals sent to the npm pid
- * only), with its JSON log lines collected and waited on, and the process tree it started
+ * only), or as a terminal or systemd does (in a process group of its own, signals sent to the
+ * whole group), with its JSON log lines collected and waited on, and the process tree it started
  * listed so that a test can check none of it survives.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { processAlive } from '../../../../src/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
@@ -22,13 +24,28 @@ export interface SpawnedBot {
   waitForLog(match: (line: LogLine) => boolean, what: string, timeoutMs?: number): Promise<LogLine>;
   /** Resolves with the exit code (or the signal that ended npm). */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Sends `signal` to the whole process group, npm and the bot alike, as Ctrl-C on a terminal,
+   * `systemctl stop` (KillMode=control-group) or `kill -TERM -<pgid>` do. Needs `group`.
+   */
+  signalGroup(signal: NodeJS.Signals): void;
   /** Ends whatever is left of the tree (test cleanup only). */
   kill(): void;
 }
 
+export interface SpawnOptions {
+  /** Runs npm in a process group of its own (it leads it), for {@link SpawnedBot.signalGroup}. */
+  group?: boolean;
+}
+
 /** Spawns `npm start` in the repository with `env` on top of the environment. */
-export function spawnNpmStart(env: Record<string, string>): SpawnedBot {
-  const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnNpmStart(env: Record<string, string>, options: SpawnOptions = {}): SpawnedBot {
+  return spawnNpm(['start'], env, options);
+}
+
+/** Spawns `npm <args>` (`start`, `run cli -- …`) in the repository with `env` on top of the environment. */
+export function spawnNpm(args: string[], env: Record<string, string>, options: SpawnOptions = {}): SpawnedBot {
+  const npm = spawn('npm', args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: options.group === true });
   let stderr = '';
   let stdout = '';
   const listeners = new Set<() => void>();
@@ -81,6 +98,10 @@ export function spawnNpmStart(env: Record<string, string>): SpawnedBot {
       });
     },
     exited,
+    signalGroup(signal) {
+      if (!options.group) throw new Error('signalGroup needs a bot spawned with { group: true }');
+      process.kill(-npm.pid!, signal);
+    },
     kill() {
       tree = tree.length > 0 ? tree : descendants(npm.pid!);
       for (const pid of [npm.pid!, ...tree]) {
@@ -114,15 +135,4 @@ export function descendants(pid: number): number[] {
 }
 
 /** Whether a process with this pid still exists (a zombie awaiting its parent counts as gone). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
-  } catch {
-    return false;
-  }
-}
+export const alive = processAlive;
