@@ -1,0 +1,129 @@
+/**
+ * Reading lists: what a member saved for themselves, what a channel keeps together (papers added
+ * with a note), and the channel's archive (paper links shared in it, by whom and when). Keyed by
+ * the platforms' ids, never by display names: a member's list belongs to them within one server
+ * or workspace, a channel's to that channel, and nothing here is ever read across workspaces.
+ *
+ * Papers are kept by their store id (`arxiv:1706.03762`), so a list survives re-imports and
+ * index rebuilds; when an import merges two stored papers into one, `movePaper` carries every
+ * entry over. The interface is small and async so that SQLite and PostgreSQL both implement it,
+ * with the same contract suite.
+ */
+
+/** Whose list: a member's own, or a channel's shared one. */
+export type ListKind = 'member' | 'channel';
+
+/** Where a list lives: platform, the server or workspace, and the member or channel in it. */
+export interface ListOwner {
+  platform: string;
+  /** Discord guild id, Slack team (or enterprise) id; `dm` for a Discord conversation outside any server. */
+  team: string;
+  kind: ListKind;
+  /** The member's user id, or the channel's id. */
+  id: string;
+}
+
+/** A person, by platform id, with the name they had when they did it (shown; never a key). */
+export interface Person {
+  id: string;
+  name?: string;
+}
+
+/** A paper on a list. */
+export interface ListEntry {
+  paperId: string;
+  /** Who put it there (for a member's list, the member); undefined once they asked to be forgotten. */
+  addedBy?: Person;
+  /** ISO instant. */
+  addedAt: string;
+  /** Plain text, at most {@link MAX_NOTE_LENGTH} characters. */
+  note?: string;
+}
+
+/** A paper in a channel's archive: every time someone shared a link to it there. */
+export interface ArchiveEntry {
+  paperId: string;
+  /** The first to share it (undefined once forgotten). */
+  firstSharedBy?: Person;
+  /** ISO instants. */
+  firstSharedAt: string;
+  lastSharedAt: string;
+  /** How many times it was shared (distinct messages). */
+  shares: number;
+}
+
+/** A link to a paper seen in a channel. */
+export interface Share {
+  paperId: string;
+  by: Person;
+  /** ISO instant. */
+  at: string;
+  /**
+   * The message it was seen in (`<channel>:<ts>` on Slack, the message id on Discord): the same
+   * message seen twice (an event redelivered, a `link_shared` and a `message` event for one post)
+   * is one share.
+   */
+  message: string;
+}
+
+/** A page of a list, newest first, and how many there are in all. */
+export interface ListPage<T> {
+  entries: T[];
+  total: number;
+}
+
+/** What {@link ReadingListStore.forgetMember} did. */
+export interface Forgotten {
+  /** Papers removed from the member's own lists (in every channel's server of that team). */
+  saved: number;
+  /** Channel entries they added: kept (the channel's), now added by "someone", their notes removed. */
+  channelEntries: number;
+  notes: number;
+  /** Shares in archives: kept, now by "someone". */
+  shares: number;
+}
+
+/** Longest note on a list entry. */
+export const MAX_NOTE_LENGTH = 500;
+
+export interface ReadingListStore {
+  /**
+   * Puts `paperId` on the list, or takes it off if it is there (a Save button pressed twice).
+   * Resolves whether it is on the list now and how many papers the list holds.
+   */
+  toggle(owner: ListOwner, paperId: string, by: Person, at: Date): Promise<{ saved: boolean; count: number }>;
+  /**
+   * Puts `paperId` on the list (a note replaces the one there, if given); resolves whether it was
+   * new and how many papers the list holds.
+   */
+  add(owner: ListOwner, paperId: string, by: Person, at: Date, note?: string): Promise<{ added: boolean; count: number }>;
+  /** Takes `paperId` off the list; resolves whether it was there. */
+  remove(owner: ListOwner, paperId: string): Promise<boolean>;
+  /** Whether `paperId` is on the list. */
+  has(owner: ListOwner, paperId: string): Promise<boolean>;
+  /** A page of the list, newest first (ties by paper id). */
+  list(owner: ListOwner, page: { offset: number; limit: number }): Promise<ListPage<ListEntry>>;
+  /** Every paper id on the list, newest first (for searching within it and exporting). */
+  paperIds(owner: ListOwner): Promise<string[]>;
+  /** The entries of these papers on the list (for showing who added them). */
+  entries(owner: ListOwner, paperIds: readonly string[]): Promise<Map<string, ListEntry>>;
+
+  /** Records a share; resolves false when this message's share of this paper was recorded before. */
+  recordShare(platform: string, team: string, channel: string, share: Share): Promise<boolean>;
+  /** A page of a channel's archive, most recently shared first. */
+  archive(platform: string, team: string, channel: string, page: { offset: number; limit: number }): Promise<ListPage<ArchiveEntry>>;
+  /** The archive entries of these papers in a channel. */
+  archiveEntries(platform: string, team: string, channel: string, paperIds: readonly string[]): Promise<Map<string, ArchiveEntry>>;
+  /** Whether links shared in the channel are recorded (on unless turned off). */
+  archiving(platform: string, team: string, channel: string): Promise<boolean>;
+  setArchiving(platform: string, team: string, channel: string, on: boolean, by: Person, at: Date): Promise<void>;
+
+  /**
+   * Deletes everything stored about a member of a team: their own list and notes; channel
+   * entries they added stay (they are the channel's) but lose who added them and their note;
+   * shares they made stay in the archives, by "someone".
+   */
+  forgetMember(platform: string, team: string, userId: string): Promise<Forgotten>;
+  /** Moves every entry of paper `from` to paper `to` (two stored papers merged into one). */
+  movePaper(from: string, to: string): Promise<void>;
+}
