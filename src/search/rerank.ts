@@ -57,9 +57,9 @@ export function byRank(a: Candidate, b: Candidate): number {
  * every author "Anonymous", as submissions under review and many withdrawn ones are listed), 1
  * rejected or not decided yet, 2 accepted, 3 distinguished (an oral, a spotlight, an award):
  * {@link standingOf}, with its 0 split in two.
- * @example recordStanding('Withdraw', ['Jane Doe']) // 0
+ * @example recordStanding('Withdrawn', ['Jane Doe']) // 0
  * @example recordStanding('Poster', ['Anonymous']) // 0
- * @example recordStanding('Reject', ['Jane Doe']) // 1
+ * @example recordStanding('Rejected', ['Jane Doe']) // 1
  */
 export function recordStanding(status: string, authors: readonly string[]): number {
   if (authors.length > 0 && authors.every((name) => name.trim().toLowerCase() === 'anonymous')) return 0;

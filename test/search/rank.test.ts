@@ -126,7 +126,7 @@ describe('withdrawn and anonymous records', () => {
   // which alone would put them first.
   const rows = [
     indexRow(1, 'Reinforcement learning for robotics: an overview', { year: 2018, status: 'Oral' }),
-    indexRow(2, 'Reinforcement learning for robotics', { year: 2019, status: 'Withdraw', authors: ['Jane Roe'] }),
+    indexRow(2, 'Reinforcement learning for robotics', { year: 2019, status: 'Withdrawn', authors: ['Jane Roe'] }),
     indexRow(3, 'Reinforcement learning for robotics', { year: 2020, status: 'Poster', authors: ['Anonymous'] }),
     indexRow(4, 'Reinforcement learning in robotics, a survey of methods', { year: 2017, status: 'Poster' }),
     indexRow(5, 'Robotics', { year: 2021, status: 'Poster', abstract: 'reinforcement learning' }),
