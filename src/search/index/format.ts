@@ -17,6 +17,7 @@ import { SetupError } from '../../errors.js';
 import { TEXT_VERSION } from '../../text.js';
 import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } from './types.js';
 import { isMapped, mapFile } from './mmap.js';
+import { CHECK_AT_OPEN_BYTES, ELEMENT_BYTES, align8, sectionNamed, type SectionData, type SectionInfo, type TextName } from './sections.js';
 
 export const FORMAT_VERSION = 6;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
@@ -32,17 +33,6 @@ export class SnapshotError extends Error {
   ) {
     super(message);
   }
-}
-/** Sections up to this size are checked against their CRC when the file is opened; larger ones in the background. */
-const CHECK_AT_OPEN_BYTES = 1 << 20;
-
-export type ArrayKind = 'u8' | 'u16' | 'u32' | 'f64';
-export interface SectionInfo {
-  name: string;
-  kind: ArrayKind;
-  offset: number;
-  bytes: number;
-  crc: number;
 }
 export interface Header {
   version: number;
@@ -68,43 +58,6 @@ export interface SnapshotInfo {
   docCount: number;
 }
 
-export type SectionData = Uint8Array | Uint16Array | Uint32Array | Float64Array;
-
-/** The sections of a segment, in file order. */
-export function sectionsOf(s: SegmentData): Array<{ name: string; kind: ArrayKind; data: SectionData }> {
-  const text = (name: string, c: TextColumn) => [
-    { name: `${name}.bytes`, kind: 'u8' as const, data: c.bytes },
-    { name: `${name}.offsets`, kind: 'u32' as const, data: c.offsets },
-  ];
-  return [
-    { name: 'storeDocs', kind: 'u32', data: s.storeDocs },
-    ...text('terms', s.terms),
-    { name: 'docFreq', kind: 'u32', data: s.docFreq },
-    { name: 'trie.chars', kind: 'u16', data: s.trie.chars },
-    { name: 'trie.depth', kind: 'u8', data: s.trie.depth },
-    { name: 'trie.end', kind: 'u32', data: s.trie.end },
-    { name: 'trie.term', kind: 'u32', data: s.trie.term },
-    ...text('ids', s.ids),
-    ...text('titles', s.titles),
-    ...text('authors', s.authors),
-    ...text('titleKeys', s.titleKeys),
-    { name: 'titleOrder', kind: 'u32', data: s.titleOrder },
-    { name: 'newestOrder', kind: 'u32', data: s.newestOrder },
-    { name: 'years', kind: 'u16', data: s.years },
-    { name: 'standing', kind: 'u8', data: s.standing },
-    { name: 'venueOf', kind: 'u32', data: s.venueOf },
-    { name: 'firstSeen', kind: 'f64', data: s.firstSeen },
-    { name: 'topicBits', kind: 'u32', data: s.topicBits },
-    ...s.fields.flatMap((f, i) => [
-      { name: `f${i}.offsets`, kind: 'u32' as const, data: f.offsets },
-      { name: `f${i}.lengths`, kind: 'u16' as const, data: f.lengths },
-      { name: `f${i}.docs`, kind: 'u32' as const, data: f.docs },
-      { name: `f${i}.tfs`, kind: 'u8' as const, data: f.tfs },
-    ]),
-    ...text('forward', s.forward),
-  ];
-}
-
 /** The header fields that are not sections. */
 export function headerOf(s: SegmentData): Omit<Header, 'version' | 'textVersion' | 'totalBytes' | 'sections'> {
   return {
@@ -118,20 +71,6 @@ export function headerOf(s: SegmentData): Omit<Header, 'version' | 'textVersion'
     lengthSums: s.fields.map((f) => f.lengthSum),
     maxFirstSeen: s.maxFirstSeen,
   };
-}
-
-/**
- * Lays out sections of the given sizes after a header: returns the header bytes' length budget
- * and each section's offset (relative to the body start).
- */
-export function layout(sizes: ReadonlyArray<{ name: string; kind: ArrayKind; bytes: number }>): { infos: SectionInfo[]; totalBytes: number } {
-  const infos: SectionInfo[] = [];
-  let offset = 0;
-  for (const s of sizes) {
-    infos.push({ name: s.name, kind: s.kind, offset, bytes: s.bytes, crc: 0 });
-    offset = align8(offset + s.bytes);
-  }
-  return { infos, totalBytes: offset };
 }
 
 /** Serializes a header; its length is the same whatever the CRCs are (they are padded). */
@@ -277,19 +216,27 @@ function viewsOf(buffer: ArrayBuffer, header: Header, bodyStart: number, file: E
   const view = <T extends SectionData>(name: string): T => {
     const s = byName.get(name);
     if (!s) throw new SnapshotError('damaged', `section ${name} is missing`);
+    const { kind } = sectionNamed(name)!;
+    if (s.kind !== kind) throw new SnapshotError('damaged', `section ${name} is not of ${kind} elements`);
     const start = bodyStart + s.offset;
-    switch (s.kind) {
+    const length = s.bytes / ELEMENT_BYTES[kind];
+    switch (kind) {
       case 'u8':
-        return new Uint8Array(buffer, start, s.bytes) as T;
+        return new Uint8Array(buffer, start, length) as T;
       case 'u16':
-        return new Uint16Array(buffer, start, s.bytes / 2) as T;
+        return new Uint16Array(buffer, start, length) as T;
       case 'u32':
-        return new Uint32Array(buffer, start, s.bytes / 4) as T;
+        return new Uint32Array(buffer, start, length) as T;
       case 'f64':
-        return new Float64Array(buffer, start, s.bytes / 8) as T;
+        return new Float64Array(buffer, start, length) as T;
     }
   };
-  const text = (name: string): TextColumn => ({ bytes: view(`${name}.bytes`), offsets: view(`${name}.offsets`) });
+  const text = (name: TextName): TextColumn => {
+    const bytes = `${name}.bytes`;
+    const column: TextColumn = { bytes: view(bytes), offsets: view(`${name}.offsets`) };
+    if (file && sectionNamed(bytes)!.positional) column.file = file.at(bodyStart + byName.get(bytes)!.offset);
+    return column;
+  };
   const fields: FieldPostings[] = [];
   for (let i = 0; i < FIELD_COUNT; i++) {
     fields.push({ offsets: view(`f${i}.offsets`), docs: view(`f${i}.docs`), tfs: view(`f${i}.tfs`), lengths: view(`f${i}.lengths`), lengthSum: header.lengthSums[i] ?? 0 });
@@ -303,11 +250,11 @@ function viewsOf(buffer: ArrayBuffer, header: Header, bodyStart: number, file: E
     trie: { chars: view('trie.chars'), depth: view('trie.depth'), end: view('trie.end'), term: view('trie.term') },
     docFreq: view('docFreq'),
     fields,
-    forward: { ...text('forward'), ...(file && { file: file.at(bodyStart + byName.get('forward.bytes')!.offset) }) },
+    forward: text('forward'),
     ids: text('ids'),
     titles: text('titles'),
     authors: text('authors'),
-    titleKeys: { ...text('titleKeys'), ...(file && { file: file.at(bodyStart + byName.get('titleKeys.bytes')!.offset) }) },
+    titleKeys: text('titleKeys'),
     titleOrder: view('titleOrder'),
     newestOrder: view('newestOrder'),
     years: view('years'),
@@ -374,10 +321,9 @@ export async function verifySnapshot(path: string): Promise<string | undefined> 
   const { header, bodyStart } = readHeader(path);
   const fd = openSync(path, 'r');
   const piece = Buffer.alloc(4 << 20);
-  const docArrays = /^(f\d\.docs|titleOrder|newestOrder)$/;
   try {
     for (const s of header.sections) {
-      const checkDocs = docArrays.test(s.name);
+      const checkDocs = sectionNamed(s.name)?.docNumbers === true;
       if (s.bytes <= CHECK_AT_OPEN_BYTES && !checkDocs) continue;
       let crc = 0;
       for (let done = 0; done < s.bytes; ) {
@@ -418,8 +364,4 @@ function checkShape(s: SegmentData, header: Header): void {
     if (f.offsets[terms] !== f.docs.length) fail('posting offsets');
     for (let t = 0; t < terms; t++) if (f.offsets[t]! > f.offsets[t + 1]!) fail('posting offsets');
   }
-}
-
-export function align8(n: number): number {
-  return (n + 7) & ~7;
 }

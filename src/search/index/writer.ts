@@ -1,17 +1,18 @@
 /**
- * Writes snapshot files: sections at their laid-out offsets with positional writes (so a merge
- * can stream each section in pieces), CRCs accumulated on the way, the header last, then fsync
- * and an atomic rename. A crash at any point leaves the previous file whole and a temp file
- * that the next writer removes.
+ * Writes snapshot files: the sections of the section table (sections.ts) at their laid-out
+ * offsets with positional writes (so a merge can stream each section in pieces), CRCs
+ * accumulated on the way, the header last, then fsync and an atomic rename. A crash at any
+ * point leaves the previous file whole and a temp file that the next writer removes.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { TEXT_VERSION } from '../../text.js';
 import { processAlive } from '../../processes.js';
-import { FORMAT_VERSION, layout, prefixBytes, sectionsOf, headerOf, type ArrayKind, type Header, type SectionData, type SectionInfo } from './format.js';
+import { FORMAT_VERSION, prefixBytes, headerOf, type Header } from './format.js';
 import type { SegmentData } from './types.js';
 import { refuseNonFile } from './format.js';
+import { SECTIONS, layout, type Section, type SectionData, type SectionInfo } from './sections.js';
 
 export class SnapshotWriter {
   private readonly fd: number;
@@ -24,11 +25,12 @@ export class SnapshotWriter {
   constructor(
     private readonly path: string,
     fields: Omit<Header, 'version' | 'textVersion' | 'totalBytes' | 'sections'>,
-    sizes: ReadonlyArray<{ name: string; kind: ArrayKind; bytes: number }>,
+    /** Each section's length in bytes (the file holds every section of {@link SECTIONS}, in its order). */
+    bytesOf: (section: Section) => number,
     /** Milliseconds to pause after each piece written: lets a test kill a writer half way. 0 normally. */
     private readonly pauseMs = 0,
   ) {
-    const { infos, totalBytes } = layout(sizes);
+    const { infos, totalBytes } = layout(bytesOf);
     this.infos = infos;
     this.byName = new Map(infos.map((info) => [info.name, { info, written: 0 }]));
     this.header = { version: FORMAT_VERSION, textVersion: TEXT_VERSION, ...fields, totalBytes, sections: infos };
@@ -91,10 +93,9 @@ export class SnapshotWriter {
  * @example writeSegmentFile('data/index.bin', buildSegment(rows, options));
  */
 export function writeSegmentFile(path: string, segment: SegmentData): void {
-  const sections = sectionsOf(segment);
-  const writer = new SnapshotWriter(path, headerOf(segment), sections.map((s) => ({ name: s.name, kind: s.kind, bytes: s.data.byteLength })));
+  const writer = new SnapshotWriter(path, headerOf(segment), (s) => s.of(segment).byteLength);
   try {
-    for (const s of sections) writer.write(s.name, s.data);
+    for (const s of SECTIONS) writer.write(s.name, s.of(segment));
   } catch (err) {
     writer.abort();
     throw err;
