@@ -3,7 +3,7 @@
  * with no space between. The index files each one's joined form as a term of its own beside
  * its parts ({@link compoundTerm}: "-domainlevel"), so that a compound has its own rarity:
  * "domain" and "level" are in a good share of all papers, "domain-level" in a handful. A query
- * scores a compound it has as such (plan.ts), on top of its parts, and ranks papers that have it
+ * scores a compound it has as such (expand.ts), on top of its parts, and ranks papers that have it
  * as typed first among those that match alike (rerank.ts); a glued spelling typed
  * ("multiagent") finds the hyphenated one ("multi-agent").
  * The mark keeps these terms apart from words: no typo correction or completion is one, and

@@ -1,15 +1,35 @@
 /**
- * Query planning: which index terms stand for each query word. A word always contributes itself;
+ * Query expansion: which index terms stand for each query word. A word always contributes itself;
  * its plural or singular when the index has it; prefix completions only for the word still
  * being typed; typo corrections only when the word as typed is not in the index (1 typo from 5
  * letters, 2 from 9, trying 1 before 2). Fuzzy work therefore goes only where exact matching fails.
  */
 import { STOPWORDS } from '../text.js';
 import type { ParsedQuery } from './query.js';
-import type { TermGroup, Variant } from './scorer.js';
 import { typoBudget, type Vocabulary } from './vocab.js';
 import { Field } from './index/types.js';
 import { compoundTerm } from './compounds.js';
+import { idf } from './bm25.js';
+
+/** An index term standing for a query word, with how much it counts. */
+export interface Variant {
+  term: number;
+  /** 1 for the word as typed; less for plurals, completions and typo corrections. */
+  weight: number;
+}
+
+/** A query word and the index terms that stand for it: what the scorer matches and scores as one. */
+export interface TermGroup {
+  /** The query word (folded) this group stands for. */
+  word: string;
+  variants: Variant[];
+  /** Restrict matching to these fields (author: filters); all fields when absent. */
+  fields?: readonly Field[];
+  /** Adds to the score of documents other groups matched, without counting toward coverage. */
+  optional?: boolean;
+  /** The group is a compound's term ("-domainlevel", see compounds.ts), optional: see `QueryPlan.compoundsHeld`. */
+  compound?: boolean;
+}
 
 /** Most completions a prefix expands to (the most frequent ones). */
 export const MAX_COMPLETIONS = 40;
@@ -206,13 +226,4 @@ export function inflections(word: string): string[] {
   else if (word.endsWith('y') && !/[aeiou]y$/.test(word)) out.push(`${word.slice(0, -1)}ies`);
   else out.push(`${word}s`, `${word}es`);
   return out;
-}
-
-
-/**
- * Inverse document frequency, as the scorer computes it.
- * @example idf(10, 100_000) // ≈ 9.2
- */
-export function idf(df: number, docCount: number): number {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }

@@ -10,7 +10,8 @@
  * every group walked so far (they may match all groups).
  */
 import { Field } from './index/types.js';
-import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
+import { ALL_IN_TITLE_BONUS, coverageFactor } from './bm25.js';
+import type { QueryPlan } from './queryPlan.js';
 
 /** Fields that may be left out of the weak ones, least weighty first (never an author field: see {@link Pruner.finish}). */
 const WEAK_ORDER: readonly Field[] = [Field.Abstract, Field.Keywords, Field.Title];

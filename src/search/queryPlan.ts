@@ -19,55 +19,12 @@
 import { entryBytes } from './index/columns.js';
 import { Field, type FieldPostings } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
-import { idf } from './plan.js';
-
-export interface Variant {
-  term: number;
-  /** 1 for the word as typed; less for plurals, completions and typo corrections. */
-  weight: number;
-}
-
-export interface TermGroup {
-  /** The query word (folded) this group stands for. */
-  word: string;
-  variants: Variant[];
-  /** Restrict matching to these fields (author: filters); all fields when absent. */
-  fields?: readonly Field[];
-  /** Adds to the score of documents other groups matched, without counting toward coverage. */
-  optional?: boolean;
-  /** The group is a compound's term ("-domainlevel", see compounds.ts), optional: see {@link QueryPlan.compoundsHeld}. */
-  compound?: boolean;
-}
-
-/** Field weights and BM25 length normalization per field. */
-export const FIELD_BOOST = [3.0, 2.5, 1.5, 1.0, 5.0] as const;
-const FIELD_B = [0.5, 0.3, 0.5, 0.75, 0] as const;
-const K1 = 1.2;
+import { ALL_IN_TITLE_BONUS, FIELD_BOOST, baseScore, fieldConstants, idf } from './bm25.js';
+import type { TermGroup } from './expand.js';
 
 export const TITLE_FLAG = 1;
 export const AUTHOR_FLAG = 2;
 const FIELD_FLAG = [TITLE_FLAG, AUTHOR_FLAG, 0, 0, AUTHOR_FLAG] as const;
-/** Score factor when every query word is in the title. */
-export const ALL_IN_TITLE_BONUS = 1.5;
-
-/**
- * A document's relevance before exactness tiers: its BM25F sum scaled by the cube of the share
- * of query words it matches, ×1.5 when all of them are in its title.
- * @example baseScore(10, 2, 2, 2) // 15
- */
-export function baseScore(score: number, coverage: number, titleCoverage: number, groups: number): number {
-  let s = score * coverageFactor(coverage, groups);
-  if (titleCoverage === groups) s *= ALL_IN_TITLE_BONUS;
-  return s;
-}
-
-/** The cube of the share of query words matched (1 for one-word queries). */
-export function coverageFactor(matched: number, total: number): number {
-  if (total <= 1) return 1;
-  const share = matched / total;
-  return share * share * share;
-}
-
 /** Packed coverage: groups matched (bits 0–7), in the title (8–15), in an author field (16–23). */
 export const coverageOf = (cov: number): number => cov & 0xff;
 export const titleCoverageOf = (cov: number): number => (cov >>> 8) & 0xff;
@@ -254,9 +211,8 @@ export class QueryPlan {
     let bound = 0;
     let postings = 0;
     for (const f of fields) {
-      const boost = w * FIELD_BOOST[f]! * (K1 + 1);
-      const b = FIELD_B[f]!;
-      const pf: PlannedField = { f, boost, norm0: K1 * (1 - b), norm1: (K1 * b) / view.avgLength(f), flag: FIELD_FLAG[f]!, lists: [], bound: 0 };
+      const { boost, norm0, norm1 } = fieldConstants(f, w, view.avgLength(f));
+      const pf: PlannedField = { f, boost, norm0, norm1, flag: FIELD_FLAG[f]!, lists: [], bound: 0 };
       planned.push(pf);
       let n = 0;
       let best = 0;

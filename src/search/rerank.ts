@@ -7,7 +7,7 @@
  *  3. the query's hyphenated compounds held as typed ("role-playing", not "role" and "playing" apart);
  *  4. all the words in the title;
  *  5. a paper of its own: a withdrawn or anonymous record goes after the papers that match alike;
- *  6. the score (BM25F scaled by the share of words matched, see queryPlan.ts);
+ *  6. the score (BM25F scaled by the share of words matched, see bm25.ts);
  * then newer year, then the store's document number, so that the order never depends on
  * iteration order or on how the index is split into segments.
  */

@@ -14,10 +14,8 @@
 import type { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { Pruner } from './prune.js';
-import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor, type TermGroup } from './queryPlan.js';
-
-export type { TermGroup, Variant } from './queryPlan.js';
-export { ALL_IN_TITLE_BONUS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
+import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor } from './queryPlan.js';
+import type { TermGroup } from './expand.js';
 
 export interface ScoreOptions {
   /**

@@ -11,7 +11,7 @@ import { msg } from '../../src/i18n/index.js';
 import { buildSegment } from '../../src/search/index/build.js';
 import { IndexView } from '../../src/search/index/view.js';
 import { SearchEngine } from '../../src/search/engine.js';
-import { planWords } from '../../src/search/plan.js';
+import { planWords } from '../../src/search/expand.js';
 import { parseQuery } from '../../src/search/query.js';
 import { Pruner } from '../../src/search/prune.js';
 import { Scorer } from '../../src/search/scorer.js';
