@@ -1,9 +1,11 @@
 /**
- * `npm run eval -- <file.jsonl> [--verbose]`: relevance of the library in DATA_DIR (ingest the
- * corpus first) on a file of queries, one JSON object a line:
+ * `npm run eval -- <file.jsonl> [--verbose] [--compounds N] [--seed S]`: relevance of the library
+ * in DATA_DIR (ingest the corpus first) on a file of queries, one JSON object a line:
  *   { kind, query, title }  the paper with `title` should be found (exact/name: first; else top 10)
  *   { kind: 'author', query, author }  the share of the top 10 that list `author`
- * Prints hit@1, hit@10 and MRR per kind (the share for author), with search latency.
+ * and on N (default 80) `rare_compounds` queries generated from the library with seed S
+ * (default 1; see compounds.ts). Prints hit@1, hit@10 and MRR per kind (the share for author),
+ * with search latency.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,6 +15,7 @@ import { createLogger } from '../src/logger.js';
 import { decodeLatex } from '../src/papers/latex.js';
 import { normalizeTitle } from '../src/text.js';
 import { percentile } from './stats.js';
+import { rareCompoundCases } from './compounds.js';
 
 interface EvalCase {
   kind: string;
@@ -21,7 +24,10 @@ interface EvalCase {
   author?: string;
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { verbose: { type: 'boolean', short: 'v', default: false } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { verbose: { type: 'boolean', short: 'v', default: false }, compounds: { type: 'string', default: '80' }, seed: { type: 'string', default: '1' } },
+});
 const file = positionals[0] ?? '../shared/eval/relevance-dev.jsonl';
 const cases = readFileSync(file, 'utf8')
   .split('\n')
@@ -34,6 +40,7 @@ if (app.library.size === 0) {
   process.stderr.write(`The library in ${config.dataDir} is empty: ingest the corpus first (npm run cli -- ingest ../shared/corpus/paperlists).\n`);
   process.exit(1);
 }
+cases.push(...(await rareCompoundCases(app.store.rowsForIndex(), { count: Number(values.compounds), seed: Number(values.seed) })));
 
 interface KindStats {
   n: number;

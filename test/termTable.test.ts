@@ -4,6 +4,7 @@ import { buildSegment } from '../src/search/index/build.js';
 import { textAt } from '../src/search/index/columns.js';
 import { TermTable, forEachAsciiWord, forEachWord, hashOf } from '../src/termTable.js';
 import { Field } from '../src/search/index/types.js';
+import { compoundTerm, compoundsOf } from '../src/search/compounds.js';
 import { STOPWORDS, isAscii, tokenize } from '../src/text.js';
 import { indexRow } from './search/helpers/indexRow.js';
 
@@ -48,7 +49,7 @@ function fieldWords(segment: ReturnType<typeof buildSegment>, field: Field, doc:
 }
 
 describe('the segment builder', () => {
-  it('indexes an abstract and keywords as tokenize splits them, stopwords left out', () => {
+  it('indexes an abstract and keywords as tokenize splits them, stopwords left out, with their compounds', () => {
     const stop = new Set(STOPWORDS);
     fc.assert(
       fc.property(fc.array(fc.tuple(textArb, textArb), { minLength: 1, maxLength: 4 }), (texts) => {
@@ -58,7 +59,9 @@ describe('the segment builder', () => {
           for (const [field, text] of [[Field.Abstract, row.abstract], [Field.Keywords, row.keywords.join(' ')]] as const) {
             const expected = new Map<string, number>();
             const words = tokenize(text).filter((w) => !stop.has(w));
-            for (const w of words) expected.set(w, Math.min(255, (expected.get(w) ?? 0) + 1));
+            // And each hyphenated compound's joined form, as a query reads it (counted in no length).
+            const compounds = compoundsOf(text).map((c) => compoundTerm(c.joined));
+            for (const w of [...words, ...compounds]) expected.set(w, Math.min(255, (expected.get(w) ?? 0) + 1));
             expect(fieldWords(segment, field, doc), text).toEqual(expected);
             expect(segment.fields[field]!.lengths[doc], text).toBe(words.length);
           }

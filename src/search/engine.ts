@@ -7,8 +7,10 @@
  *  2. exactness: the query is the title, the title's short name ("BERT"), or the title's start
  *     (each word forgiving its typos);
  *  3. an author's full name;
- *  4. BM25F over title, authors, keywords and abstract, scaled by the share of query words a
- *     paper matches, with a bonus when all of them are in the title.
+ *  4. the share of the query's words matched: when some papers match all of them, the answer
+ *     is those papers (and the title matches of 2);
+ *  5. BM25F over title, authors, keywords and abstract, with the finer orders of rerank.ts
+ *     (compounds as typed, all words in the title, withdrawn and anonymous records last).
  * Ties break by newer year, then by the store's document number (never by how the index is
  * split into segments: a segmented index answers exactly as a full rebuild).
  */
@@ -19,14 +21,18 @@ import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
 import { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
-import { planWords } from './plan.js';
+import { planWords, type TermGroup } from './expand.js';
 import { isEmptyQuery, parseQuery, type ParsedQuery } from './query.js';
-import { Scorer, authorCoverageOf, baseScore, coverageFactor, coverageOf, titleCoverageOf, type TermGroup } from './scorer.js';
+import { Scorer } from './scorer.js';
+import { baseScore } from './bm25.js';
+import { authorCoverageOf, coverageOf, titleCoverageOf, type QueryPlan } from './queryPlan.js';
 import { matchTitle, type TitleMatch } from './titleMatch.js';
 import { TopK } from './topk.js';
 import type { Vocabulary } from './vocab.js';
 import { authorNameForms, authorNameMatch } from './authors.js';
 import { titlePrefixDocs } from './titles.js';
+import { byRank, type Candidate } from './rerank.js';
+import { isCompoundTerm } from './compounds.js';
 
 /** Most hits one search returns. */
 export const MAX_RESULTS = 200;
@@ -66,7 +72,11 @@ export interface MatchedWord {
 export interface SearchResult {
   query: ParsedQuery;
   hits: SearchHit[];
-  /** How many papers match every word (or, when none does, the best partial matches). */
+  /**
+   * How many papers the answer holds, never fewer than the hits, whatever the limit: every paper
+   * matching all the words (in any field; the best are listed) and those whose title the query
+   * is or begins; when none matches all the words, the partial matches listed.
+   */
   total: number;
   /** Whether the hits only match some of the words. */
   partial: boolean;
@@ -165,7 +175,10 @@ export class SearchEngine {
       return result;
     }
     const groups = planWords(query, this.vocab, this.view.liveCount);
-    result.words = groups.map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)) }));
+    // (A compound's term is no word of the text to mark.)
+    result.words = groups
+      .filter((g) => !g.compound)
+      .map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)).filter((form) => !isCompoundTerm(form)) }));
 
     const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text, options.everyField === true);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
@@ -227,61 +240,54 @@ export class SearchEngine {
     const depth = Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0);
     // Only the best `depth` are re-ranked: documents that cannot be among them need not be scored.
     const filtered = filter.active || filter.candidates !== undefined;
-    const score = (typedWords: number) => scorer.scoreGroups(groups, { typedWords, keep: depth, ...(filtered && { admits }), exhaustive: this.options.exhaustive });
-    score(everyField ? 0 : query.text.split(/\s+/).filter(Boolean).length);
+    const score = (typedWords: number, coverAll = false) =>
+      scorer.scoreGroups(groups, { typedWords, keep: depth, ...(filtered && { admits }), exhaustive: this.options.exhaustive, coverAll });
+    const typed = everyField ? 0 : query.text.split(/\s+/).filter(Boolean).length;
+    score(typed);
     // Common words left out of abstracts must not leave a query with nothing: where only
-    // abstracts have them all, they are scored there after all.
+    // abstracts have them all, they are scored there after all. And where no paper has them
+    // all, the answer is the papers that have the most: their abstracts count for every one.
     if (scorer.plan?.abstractsLeftOut && scorer.touchedCount === 0 && !scorer.unlisted.any) score(0);
-    const top = new TopK(depth, (d) => view.storeDoc(d));
+    else if (scorer.plan?.required.some((group) => group.covering) && !this.anyFull(g, admits)) score(typed, true);
+    const { touched, scores, covs } = scorer;
+    const plan = scorer.plan!;
     const nameForms = query.words.length >= 2 ? authorNameForms(query.words, this.vocab) : undefined;
-    const authorLevel = new Map<number, number>();
-    let exactAuthorMatches = 0;
-    let fullCount = 0;
-    let bestCoverage = 0;
-    for (let i = 0; i < scorer.touchedCount; i++) {
-      const d = scorer.touched[i]!;
-      const cov = scorer.covs[i]!;
-      const c = coverageOf(cov);
-      if (c > bestCoverage) bestCoverage = c;
-      if (!admits(d)) continue;
-      if (c === g) fullCount++;
-      let score = baseScore(scorer.scores[i]!, c, titleCoverageOf(cov), g);
-      if (nameForms && authorCoverageOf(cov) === g) {
-        const level = authorNameMatch(view.authors(d), nameForms);
-        if (level > 0) {
-          score += level === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
-          authorLevel.set(d, level);
-          if (level === 2) exactAuthorMatches++;
-        }
-      }
-      top.offer(score, d);
-    }
+    const best = this.best(depth, g, admits, nameForms);
+    const { top, authorLevel, exactAuthorMatches } = best;
+    let { fullCount, bestCoverage } = best;
     // Papers matching every word that cannot be among the best were counted, not listed.
     const unlisted = scorer.unlisted;
     fullCount += unlisted.admitted;
     if (unlisted.any) bestCoverage = g;
     // Papers whose title is or starts with the query, even if words alone ranked them low.
     const pulled = query.words.length > 0 ? titlePrefixDocs(view, normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
-    const candidates = new Map<number, number>();
-    for (const { doc, score } of top.sorted()) candidates.set(doc, score);
+    let ranked: Candidate[] = [];
+    // The candidates so far, marked with this search's stamp.
+    const { candidateMark: seen, stamp } = this;
+    const compounds = query.compounds.length > 0 ? plan : undefined;
+    const titleTier = (doc: number) => tierOf(matchTitle(query.words, view.title(doc), tokenize, query.lastIsPrefix), query.words.length);
+    for (const { doc: i } of top.sorted()) {
+      const doc = touched[i]!;
+      const cov = covs[i]!;
+      const author = authorLevel.get(doc);
+      const named = author === undefined ? 0 : author === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
+      seen[doc] = stamp;
+      ranked.push(this.candidate(doc, baseScore(scores[i]!, coverageOf(cov), titleCoverageOf(cov), g), cov, named + titleTier(doc), g, compounds));
+    }
     for (const d of pulled) {
-      if (candidates.has(d) || !admits(d)) continue;
+      if (seen[d] === stamp || !admits(d)) continue;
       // A title match the pruned walk left out is scored on its own, exactly as the walk would.
       const at = scorer.indexOf(d);
       const { score, cov } = at >= 0 ? { score: scorer.scores[at]!, cov: scorer.covs[at]! } : scorer.evaluate(d);
-      candidates.set(d, score * coverageFactor(coverageOf(cov), g));
-    }
-    let ranked: Array<{ doc: number; score: number }> = [];
-    for (const [doc, base] of candidates) {
-      const match = matchTitle(query.words, view.title(doc), tokenize, query.lastIsPrefix);
-      ranked.push({ doc, score: base + tierOf(match, query.words.length) });
+      seen[d] = stamp;
+      ranked.push(this.candidate(d, baseScore(score, coverageOf(cov), titleCoverageOf(cov), g), cov, titleTier(d), g, compounds));
     }
     // A title pasted whole is that paper, even where its text reads as query syntax
     // ("… System, -Development of …" is not an exclusion).
     const rawKey = normalizeTitle(input);
     if (rawKey !== normalizeTitle(query.text)) {
       for (const d of titlePrefixDocs(view, rawKey, PREFIX_PULL_LIMIT)) {
-        if (normalizeTitle(view.title(d)) === rawKey && !candidates.has(d)) ranked.push({ doc: d, score: TIER_EXACT });
+        if (normalizeTitle(view.title(d)) === rawKey && seen[d] !== stamp) ranked.push(this.candidate(d, 0, scorer.evaluate(d).cov, TIER_EXACT, g, compounds));
       }
     }
     if (authorLevel.size > 0 && query.phrases.length === 0) {
@@ -295,17 +301,86 @@ export class SearchEngine {
       if (level === 1) result.notes.push(msg('search.byAuthorsNamed', { name }));
       else if (exactAuthorMatches < authorLevel.size) result.notes.push(msg('search.byAuthorMore', { name }));
       else result.notes.push(msg('search.byAuthor', { name }));
+    } else if (fullCount > 0) {
+      // Some paper matches every word: the answer is those papers (every one of them counted,
+      // the best listed), and those whose title the query is or begins. Papers matching only
+      // some of the words are listed only when none matches them all (or for a paper's similar
+      // papers), and then every one listed is counted.
+      if (!everyField) ranked = ranked.filter((r) => r.coverage === g || r.tier > 0);
+      for (const r of ranked) if (r.coverage < g) fullCount++;
     }
-    // Built whole: V8 defines properties that follow a spread through the runtime (µs apiece).
-    const keyed = ranked.map(({ doc, score }) => ({ doc, score, year: view.year(doc), key: view.storeDoc(doc) }));
-    keyed.sort((a, b) => b.score - a.score || b.year - a.year || a.key - b.key);
-    ranked = keyed.map(({ doc, score }) => ({ doc, score }));
+    ranked.sort(byRank);
     result.total = fullCount > 0 ? fullCount : ranked.length;
     result.partial = fullCount === 0 && bestCoverage < g;
     if (result.partial && ranked.length > 0) {
       result.notes.push(msg('search.partial'));
     }
     return ranked;
+  }
+
+  /** Whether the last walk found a paper matching all `g` words that `admits` lets through. */
+  private anyFull(g: number, admits: (d: number) => boolean): boolean {
+    const { scorer } = this;
+    if (scorer.unlisted.admitted > 0) return true;
+    for (let i = 0; i < scorer.touchedCount; i++) if (coverageOf(scorer.covs[i]!) === g && admits(scorer.touched[i]!)) return true;
+    return false;
+  }
+
+  /**
+   * The `depth` best of the scorer's results that `admits` lets through (by place in the
+   * results; papers matching more of the words first, see QueryPlan.rankValue, as the walk chose
+   * them), those whose author names `nameForms` give, and how many match all `g` words. (A
+   * method of its own: the loop over every result is where V8 compiles on the stack, and
+   * compiled with {@link rank} whole, that code was thrown away at every query.)
+   */
+  private best(depth: number, g: number, admits: (d: number) => boolean, nameForms: ReturnType<typeof authorNameForms> | undefined) {
+    const { scorer, view } = this;
+    const { touched, scores, covs } = scorer;
+    const plan = scorer.plan!;
+    // Ties by store document, as always.
+    const top = new TopK(depth, (i) => view.storeDoc(touched[i]!));
+    const authorLevel = new Map<number, number>();
+    let exactAuthorMatches = 0;
+    let fullCount = 0;
+    let bestCoverage = 0;
+    for (let i = 0; i < scorer.touchedCount; i++) {
+      const d = touched[i]!;
+      const cov = covs[i]!;
+      const c = coverageOf(cov);
+      if (c > bestCoverage) bestCoverage = c;
+      if (!admits(d)) continue;
+      if (c === g) fullCount++;
+      let value = plan.rankValue(scores[i]!, cov);
+      if (nameForms && authorCoverageOf(cov) === g) {
+        const level = authorNameMatch(view.authors(d), nameForms);
+        if (level > 0) {
+          value += level === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
+          authorLevel.set(d, level);
+          if (level === 2) exactAuthorMatches++;
+        }
+      }
+      top.offer(value, i);
+    }
+    return { top, authorLevel, exactAuthorMatches, fullCount, bestCoverage };
+  }
+
+  /**
+   * A candidate of {@link rank}: document `doc` with `base` score and packed coverage `cov` of
+   * `g` words, `tier` points of exactness, and, when the query has compounds, those it holds.
+   */
+  private candidate(doc: number, base: number, cov: number, tier: number, g: number, compounds: QueryPlan | undefined): Candidate {
+    const view = this.view;
+    return {
+      doc,
+      tier,
+      coverage: coverageOf(cov),
+      compounds: compounds === undefined ? 0 : compounds.compoundsHeld(doc),
+      inTitle: titleCoverageOf(cov) === g ? 1 : 0,
+      record: view.standing(doc) > 0 ? 1 : 0,
+      score: base + tier,
+      year: view.year(doc),
+      key: view.storeDoc(doc),
+    };
   }
 
   /**

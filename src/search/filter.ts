@@ -8,7 +8,7 @@ import type { ParsedQuery } from './query.js';
 import { FIELD_COUNT, Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { forEachPosting } from './scorer.js';
-import { planAuthor } from './plan.js';
+import { planAuthor } from './expand.js';
 
 /** Resolves a topic name as typed to a topic id, or explains why it cannot. */
 export type TopicResolver = (name: string) => { id: string } | { error: Message };

@@ -1,15 +1,17 @@
 /**
  * Exact pruning of a query's walk, MaxScore-style, block by block. The first group (the one
  * with the fewest documents) is always walked whole, so every document matching all groups is
- * found and counted. The threshold is the k-th best final score among the documents of the
- * blocks already done: the k-th best of the whole walk can only be higher. In a block, once even
+ * found and counted. The threshold is the k-th best final value ({@link QueryPlan.rankValue}:
+ * the words matched, then the score) among the documents of the blocks already done: the k-th
+ * best of the whole walk can only be higher. In a block, once even
  * a document matching every remaining variant at its bound (and none walked so far) would stay
  * below it, the rest of the block's lists only update the documents already found; and at each
  * group's start, found documents whose own bound is below it are forgotten, unless they match
  * every group walked so far (they may match all groups).
  */
 import { Field } from './index/types.js';
-import { ALL_IN_TITLE_BONUS, coverageFactor, type QueryPlan } from './queryPlan.js';
+import { ALL_IN_TITLE_BONUS, coverageFactor } from './bm25.js';
+import type { QueryPlan } from './queryPlan.js';
 
 /** Fields that may be left out of the weak ones, least weighty first (never an author field: see {@link Pruner.finish}). */
 const WEAK_ORDER: readonly Field[] = [Field.Abstract, Field.Keywords, Field.Title];
@@ -20,8 +22,9 @@ export class Pruner {
   /** Documents matching all groups left out of the results: admitted ones, and whether any. */
   unlistedAdmitted = 0;
   unlistedAny = false;
-  /** {@link coverageFactor} by groups matched. */
+  /** {@link coverageFactor} and {@link QueryPlan.classOffset} by groups matched. */
   private readonly factors: Float64Array;
+  private readonly offsets: Float64Array;
   /** boundFrom by position and variant, computed once. */
   private readonly bounds: Float64Array[];
   /** For {@link weakOf}: by position, the group's bounds by field, and the later groups' (and optional ones') together. */
@@ -44,6 +47,7 @@ export class Pruner {
     const g = plan.required.length;
     this.groups = g;
     this.factors = Float64Array.from({ length: g + 1 }, (_, c) => coverageFactor(c, g));
+    this.offsets = Float64Array.from({ length: g + 1 }, (_, c) => plan.classOffset(c));
     this.bounds = plan.required.map((group, position) => Float64Array.from(group.variants, (_, k) => (position > 0 ? plan.boundFrom(position, k) : Infinity)));
   }
 
@@ -60,7 +64,7 @@ export class Pruner {
    * Documents matching all groups that are left out are counted. Returns the new end.
    */
   finish(lo: number, order: Int32Array, n: number, score: Float64Array, cov: Uint32Array, touched: Int32Array, scores: Float64Array, covs: Uint32Array, out: number): number {
-    const { best, admits, factors, groups } = this;
+    const { best, admits, factors, offsets, groups } = this;
     const all = this.requireAll;
     const threshold = this.threshold;
     const ranked = best.capacity > 0;
@@ -72,9 +76,10 @@ export class Pruner {
       // With requireAll, a document that missed a group is neither listed nor ranked.
       let listed = full || !all;
       if (listed && ranked) {
-        // baseScore, inline: this runs for every document found.
+        // QueryPlan.rankValue, inline: this runs for every document found.
         let value = score[j]! * factors[c & 0xff]!;
         if (((c >>> 8) & 0xff) === groups) value *= ALL_IN_TITLE_BONUS;
+        value += offsets[c & 0xff]!;
         if (value > floor && (!admits || admits(lo + j))) {
           best.push(value, lo + j);
           if (best.size === best.capacity) floor = best.min();
@@ -109,7 +114,7 @@ export class Pruner {
       if (bounds[f] === 0) continue;
       const next = sum + bounds[f]!;
       // Coverage factors are at most 1; the all-in-title bonus needs the title.
-      if ((f === Field.Title ? next * ALL_IN_TITLE_BONUS : next) >= threshold) break;
+      if ((f === Field.Title ? next * ALL_IN_TITLE_BONUS : next) + this.offsets[this.groups]! >= threshold) break;
       sum = next;
       weak |= 1 << f;
     }
@@ -127,7 +132,7 @@ export class Pruner {
     if (threshold === -Infinity || this.requireAll) return 0;
     for (let position = 1; position < this.groups; position++) if (!this.canRestrict(position, 0)) return 0;
     // Coverage factors are at most 1; the all-in-title bonus needs the first group in the title.
-    return this.weakOf(0, 1, ALL_IN_TITLE_BONUS, threshold);
+    return this.weakOf(0, 1, this.offsets[this.groups]!, ALL_IN_TITLE_BONUS, threshold);
   }
 
   /**
@@ -144,15 +149,15 @@ export class Pruner {
   weakFieldsAt(position: number): number {
     const threshold = this.threshold;
     if (threshold === -Infinity || this.requireAll) return 0;
-    return this.weakOf(position, this.factors[this.groups - position]!, 1, threshold);
+    return this.weakOf(position, this.factors[this.groups - position]!, this.offsets[this.groups - position]!, 1, threshold);
   }
 
   /**
    * The fields of {@link WEAK_ORDER}, from the first, that group `position`'s bounds there can
    * add to the bound of every later group (and the optional ones) while staying below
-   * `threshold`, the sum scaled by `factor` (and by `titleFactor` once the title is in).
+   * `threshold`, the sum scaled by `factor` (and by `titleFactor` once the title is in), plus `offset`.
    */
-  private weakOf(position: number, factor: number, titleFactor: number, threshold: number): number {
+  private weakOf(position: number, factor: number, offset: number, titleFactor: number, threshold: number): number {
     const own = (this.fieldBounds[position] ??= this.plan.fieldBoundsOf(position));
     if (!this.restBounds) {
       const rest = new Float64Array(this.groups);
@@ -168,7 +173,7 @@ export class Pruner {
     for (const f of WEAK_ORDER) {
       if (own[f] === 0) continue;
       const next = sum + own[f]!;
-      if ((f === Field.Title ? next * titleFactor : next) * factor >= threshold) break;
+      if ((f === Field.Title ? next * titleFactor : next) * factor + offset >= threshold) break;
       sum = next;
       weak |= 1 << f;
     }
@@ -207,6 +212,22 @@ export class Pruner {
     this.unlistedAdmitted += admitted;
   }
 
+  /**
+   * Whether a found document with `score` from `matched` groups, that holds required group
+   * `position` (not the first) only in an abstract left out of scoring, can matter once the
+   * group counts toward its coverage: it matched every group before (it may match them all, and
+   * must be counted), or it may still reach the threshold. One that cannot is below it whatever
+   * its coverage: never listed, it is forgotten or left below the threshold.
+   */
+  needsCover(position: number, score: number, matched: number): boolean {
+    if (matched === position) return true;
+    const threshold = this.threshold;
+    if (threshold === -Infinity) return true;
+    const table = (this.tables[position + 1] ??= this.plan.boundTable(position + 1));
+    const c = matched + 1;
+    return (score + table.added[c]! + table.optional) * table.factors[c]! + table.offsets[c]! >= threshold;
+  }
+
   /** Whether variant `k` of required group `position` (not the first) and the rest of the block may skip documents not found yet. */
   canRestrict(position: number, k: number): boolean {
     return this.requireAll || this.bounds[position]![k]! < this.threshold;
@@ -225,12 +246,12 @@ export class Pruner {
     const all = this.requireAll;
     const threshold = this.threshold;
     const table = (this.tables[position] ??= this.plan.boundTable(position));
-    const { added, optional, factors } = table;
+    const { added, optional, factors, offsets } = table;
     if (!all) {
       // Bounds grow with the score (≥ 0): if not even a score of 0 is below the threshold at any
       // coverage, nothing goes, and the pass is skipped.
       let any = false;
-      for (let c = 0; c < position && !any; c++) any = (0 + added[c]! + optional) * factors[c]! < threshold;
+      for (let c = 0; c < position && !any; c++) any = (0 + added[c]! + optional) * factors[c]! + offsets[c]! < threshold;
       if (!any) return count;
     }
     let kept = 0;
@@ -242,7 +263,7 @@ export class Pruner {
       const c = cov[j]! & 0xff;
       // With requireAll, one that missed a group goes. (The table's bounds are for documents
       // that miss some group, so they say nothing of those that matched every group so far.)
-      if (c !== position && (all || (score[j]! + added[c]! + optional) * factors[c]! < threshold)) {
+      if (c !== position && (all || (score[j]! + added[c]! + optional) * factors[c]! + offsets[c]! < threshold)) {
         score[j] = 0;
         cov[j] = 0;
         mark[j] = 0;

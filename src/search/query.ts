@@ -11,6 +11,7 @@
  */
 import { msg, type Message } from '../i18n/index.js';
 import { tokenize } from '../text.js';
+import { compoundsOf, type Compound } from './compounds.js';
 
 /** Longest query read; the rest is dropped with a note. */
 export const MAX_QUERY_LENGTH = 1000;
@@ -31,6 +32,8 @@ export interface ParsedQuery {
   lastIsPrefix: boolean;
   /** Each quoted phrase, tokenized; all must appear. */
   phrases: string[][];
+  /** The hyphenated compounds among the free and phrase words ("domain-level"), in order. */
+  compounds: Compound[];
   /** Each `-word` or `-"phrase"`, tokenized; documents containing one are left out. */
   excluded: string[][];
   /** Each `author:` value, tokenized; all must match one author of the paper. */
@@ -65,6 +68,7 @@ export function parseQuery(input: string): ParsedQuery {
     words: [],
     lastIsPrefix: false,
     phrases: [],
+    compounds: [],
     excluded: [],
     authors: [],
     venues: [],
@@ -89,6 +93,7 @@ export function parseQuery(input: string): ParsedQuery {
     textParts.push(piece.value);
     if (piece.quoted && tokens.length > 1) query.phrases.push(tokens);
     query.words.push(...tokens);
+    query.compounds.push(...compoundsOf(piece.value));
     lastPieceIsOpenWord = !piece.quoted && tokens.length > 0;
   }
   query.text = textParts.join(' ');

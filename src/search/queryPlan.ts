@@ -10,57 +10,21 @@
  * later one what it scores above the group's best so far. The order depends only on global statistics (document
  * frequencies, never on how the index is split into segments), and {@link QueryPlan.evaluate}
  * repeats the same additions for one document, so every path gives bit-identical scores.
+ * Coverage counts the groups a document holds: in a field a group is scored in, or, for a
+ * document that has every group walked before (any a group walked before reached, with
+ * {@link QueryPlan.coverAll}), in the abstract a common word is left out of (its
+ * {@link PlannedVariant.covering} lists). Documents are chosen, and pruned, by
+ * {@link QueryPlan.rankValue}: more words matched first, then the score.
  */
 import { entryBytes } from './index/columns.js';
 import { Field, type FieldPostings } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
-import { idf } from './plan.js';
-
-export interface Variant {
-  term: number;
-  /** 1 for the word as typed; less for plurals, completions and typo corrections. */
-  weight: number;
-}
-
-export interface TermGroup {
-  /** The query word (folded) this group stands for. */
-  word: string;
-  variants: Variant[];
-  /** Restrict matching to these fields (author: filters); all fields when absent. */
-  fields?: readonly Field[];
-  /** Adds to the score of documents other groups matched, without counting toward coverage. */
-  optional?: boolean;
-}
-
-/** Field weights and BM25 length normalization per field. */
-export const FIELD_BOOST = [3.0, 2.5, 1.5, 1.0, 5.0] as const;
-const FIELD_B = [0.5, 0.3, 0.5, 0.75, 0] as const;
-const K1 = 1.2;
+import { ALL_IN_TITLE_BONUS, FIELD_BOOST, baseScore, fieldConstants, idf } from './bm25.js';
+import type { TermGroup } from './expand.js';
 
 export const TITLE_FLAG = 1;
 export const AUTHOR_FLAG = 2;
 const FIELD_FLAG = [TITLE_FLAG, AUTHOR_FLAG, 0, 0, AUTHOR_FLAG] as const;
-/** Score factor when every query word is in the title. */
-export const ALL_IN_TITLE_BONUS = 1.5;
-
-/**
- * A document's relevance before exactness tiers: its BM25F sum scaled by the cube of the share
- * of query words it matches, ×1.5 when all of them are in its title.
- * @example baseScore(10, 2, 2, 2) // 15
- */
-export function baseScore(score: number, coverage: number, titleCoverage: number, groups: number): number {
-  let s = score * coverageFactor(coverage, groups);
-  if (titleCoverage === groups) s *= ALL_IN_TITLE_BONUS;
-  return s;
-}
-
-/** The cube of the share of query words matched (1 for one-word queries). */
-export function coverageFactor(matched: number, total: number): number {
-  if (total <= 1) return 1;
-  const share = matched / total;
-  return share * share * share;
-}
-
 /** Packed coverage: groups matched (bits 0–7), in the title (8–15), in an author field (16–23). */
 export const coverageOf = (cov: number): number => cov & 0xff;
 export const titleCoverageOf = (cov: number): number => (cov >>> 8) & 0xff;
@@ -117,6 +81,14 @@ export interface PlannedVariant {
   bound: number;
   /** Postings of its lists, over all segments. */
   postings: number;
+  /**
+   * Its abstract lists when the word is left out of abstracts as common (else empty): they
+   * score nothing, but a document the query found otherwise that holds the word only there
+   * has the word all the same, and counts it toward its coverage. Only a document that has
+   * every word walked before, unless the plan covers all ({@link QueryPlan.coverAll}): the
+   * others match some of the words, and are no answer while a paper matches them all.
+   */
+  covering: PostingCursor[];
 }
 
 export interface PlannedGroup {
@@ -124,6 +96,10 @@ export interface PlannedGroup {
   variants: PlannedVariant[];
   /** More than the group can add to any document's score. */
   bound: number;
+  /** Whether a variant has {@link PlannedVariant.covering} lists (the word is left out of abstracts). */
+  covering: boolean;
+  /** Whether the group is a compound's joined form. */
+  compound: boolean;
 }
 
 export class QueryPlan {
@@ -142,28 +118,46 @@ export class QueryPlan {
   private readonly partTerms = new Map<Part, { locals: Int32Array; refs: Int32Array }>();
   /** Per variant: 1 if the document being evaluated holds its term. */
   private readonly variantFlagsOf: Uint8Array;
+  /** {@link classOffset} by words matched. */
+  private readonly offsets: Float64Array;
 
+  /**
+   * `coverAll`: the abstracts a common word is left out of count for every document a group
+   * walked before reached; otherwise only for those that have every word walked before (the
+   * ones that may have them all: see {@link PlannedVariant.covering}).
+   */
   constructor(
     private readonly view: IndexView,
     groups: readonly TermGroup[],
     typedWords: number,
+    readonly coverAll = false,
   ) {
     // In a query of several words, one in a good share of all abstracts decides nothing there
     // (the papers that matter have the other words too, mostly in their titles): it is scored in
-    // titles, keywords and authors only, which saves most of the work. A query of one or two
-    // words (however many stopwords or repeats beside them) keeps its abstracts, and so does one
-    // whose caller passes no typed words.
+    // titles, keywords and authors only, which saves most of the work. Its abstracts still say
+    // whether a paper found otherwise has the word (coverage), without a score: a paper has the
+    // words it has, the parts of a compound too. A query of one or two words (however many
+    // stopwords or repeats beside them) keeps its abstracts, and so does one whose caller passes
+    // no typed words. Never left out: a rare word, and the group walked first (the rarest),
+    // through which every paper matching all the words is found.
     const rule = COMMON_IN_ABSTRACTS;
     const words = groups.filter((g) => !g.optional && !g.fields).length;
     const share = typedWords === 0 || words < rule.words ? 1 : typedWords >= rule.pastedWords ? rule.pastedShare : rule.share;
     const commonDf = share < 1 ? view.liveCount * share : Infinity;
+    const groupDf = (group: TermGroup) => group.variants.reduce((n, v) => n + view.df[v.term]!, 0);
+    let first = -1;
+    groups.forEach((group, index) => {
+      if (!group.optional && (first < 0 || groupDf(group) < groupDf(groups[first]!))) first = index;
+    });
     const required: Array<{ group: PlannedGroup; df: number; index: number }> = [];
     let leftOut = false;
     groups.forEach((group, index) => {
+      // (Optional groups only add to the papers found: their lists are read for those alone.)
+      const keeps = index === first || group.optional === true;
       const variants = group.variants.map((v) => {
-        const common = !group.fields && view.df[v.term]! > commonDf;
+        const common = !group.fields && !keeps && view.df[v.term]! > commonDf;
         leftOut ||= common;
-        return this.planVariant(v.term, v.weight, group.fields ?? (common ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS));
+        return this.planVariant(v.term, v.weight, group.fields ?? (common ? FIELDS_WITHOUT_ABSTRACT : ALL_FIELDS), common);
       });
       // The variant with the most documents first (its postings add straight into the scores,
       // the cheapest way), then those that weigh most: the long tail of completions may then
@@ -174,9 +168,9 @@ export class QueryPlan {
       const order = variants.map((_, i) => i).sort((a, b) => dfOf(b) - dfOf(a) || byText(a, b));
       const rest = order.slice(1).sort((a, b) => variants[b]!.key - variants[a]!.key || byText(a, b));
       const sorted = [order[0]!, ...rest].filter((i) => i !== undefined).map((i) => variants[i]!);
-      const planned = { variants: sorted, bound: sorted.reduce((max, v) => Math.max(max, v.bound), 0) };
+      const planned = { variants: sorted, bound: sorted.reduce((max, v) => Math.max(max, v.bound), 0), covering: sorted.some((v) => v.covering.length > 0), compound: group.compound === true };
       if (group.optional) this.optional.push(planned);
-      else required.push({ group: planned, df: sorted.reduce((n, v) => n + view.df[v.term]!, 0), index });
+      else required.push({ group: planned, df: groupDf(group), index });
     });
     // The group with the fewest documents is walked first and whole: every document matching
     // all groups holds it. Rarer words weigh more, so the bounds mostly fall along the walk.
@@ -186,18 +180,39 @@ export class QueryPlan {
     this.abstractsLeftOut = leftOut;
     this.variants = [...this.required, ...this.optional].flatMap((g) => g.variants);
     this.variantFlagsOf = new Uint8Array(this.variants.length);
+    // No document's base score reaches the span: every group's bound and the bonus, doubled.
+    const span = 2 * ALL_IN_TITLE_BONUS * this.required.reduce((sum, g) => sum + g.bound, this.optionalBound) + 1;
+    this.offsets = Float64Array.from({ length: this.required.length + 1 }, (_, c) => c * span);
   }
 
-  private planVariant(term: number, weight: number, fields: readonly Field[]): PlannedVariant {
+  /**
+   * What ranks a document among those matching `coverage` of the query's words: more than any
+   * document matching fewer can reach ({@link rankValue}), so that papers matching every word
+   * come before those matching some, whatever their scores.
+   */
+  classOffset(coverage: number): number {
+    return this.offsets[coverage]!;
+  }
+
+  /**
+   * The value the best documents are chosen by (and pruning bounds): {@link baseScore} plus the
+   * {@link classOffset} of the words matched.
+   * @example plan.rankValue(scorer.scores[i], scorer.covs[i])
+   */
+  rankValue(score: number, cov: number): number {
+    const c = coverageOf(cov);
+    return baseScore(score, c, titleCoverageOf(cov), this.required.length) + this.offsets[c]!;
+  }
+
+  private planVariant(term: number, weight: number, fields: readonly Field[], covering: boolean): PlannedVariant {
     const view = this.view;
     const w = weight * idf(view.df[term]!, view.liveCount);
     const planned: PlannedField[] = [];
     let bound = 0;
     let postings = 0;
     for (const f of fields) {
-      const boost = w * FIELD_BOOST[f]! * (K1 + 1);
-      const b = FIELD_B[f]!;
-      const pf: PlannedField = { f, boost, norm0: K1 * (1 - b), norm1: (K1 * b) / view.avgLength(f), flag: FIELD_FLAG[f]!, lists: [], bound: 0 };
+      const { boost, norm0, norm1 } = fieldConstants(f, w, view.avgLength(f));
+      const pf: PlannedField = { f, boost, norm0, norm1, flag: FIELD_FLAG[f]!, lists: [], bound: 0 };
       planned.push(pf);
       let n = 0;
       let best = 0;
@@ -222,11 +237,25 @@ export class QueryPlan {
       postings += n;
     }
     const key = planned.reduce((sum, pf) => sum + pf.boost, 0);
-    return { term, key, fields: planned, bound: bound * BOUND_SLACK, postings };
+    return { term, key, fields: planned, bound: bound * BOUND_SLACK, postings, covering: covering ? this.listsOf(term, Field.Abstract) : [] };
+  }
+
+  /** A term's posting lists in field `f`, one per segment that has it. */
+  private listsOf(term: number, f: Field): PostingCursor[] {
+    const lists: PostingCursor[] = [];
+    for (const part of this.view.parts) {
+      const local = localTerm(part, term);
+      if (local < 0) continue;
+      const { offsets, tfs, docs, lengths } = part.data.fields[f]!;
+      const from = offsets[local]!;
+      const to = offsets[local + 1]!;
+      if (to > from) lists.push({ docs, tfs, lengths, base: part.docBase, masked: part.deadCount > 0, at: from, end: to });
+    }
+    return lists;
   }
 
   /**
-   * More than a document can score (before exactness tiers) if it matches none of the variants
+   * More than a document can reach ({@link rankValue}) if it matches none of the variants
    * walked before variant `k` of required group `position` (not the first group: so it matches
    * fewer than all groups, and gets no all-in-title bonus).
    */
@@ -240,7 +269,7 @@ export class QueryPlan {
   }
 
   /**
-   * More than a document can score that has `score` from `matched` groups, fewer than the
+   * More than a document can reach ({@link rankValue}) that has `score` from `matched` groups, fewer than the
    * `position` walked so far, and may still match any of the groups from `position` on.
    */
   boundWith(score: number, matched: number, position: number): number {
@@ -249,20 +278,23 @@ export class QueryPlan {
 
   /**
    * {@link boundWith} for one `position`, by `matched` (below `position`), as a table: the bound
-   * is `(score + added[matched] + optional) · factors[matched]`, the same additions in the same
-   * order, so a loop over many documents gets bit-identical bounds without recomputing the rest.
+   * is `(score + added[matched] + optional) · factors[matched] + offsets[matched]`, the same
+   * additions in the same order, so a loop over many documents gets bit-identical bounds without
+   * recomputing the rest.
    */
-  boundTable(position: number): { added: Float64Array; optional: number; factors: Float64Array } {
+  boundTable(position: number): { added: Float64Array; optional: number; factors: Float64Array; offsets: Float64Array } {
     const sums = this.sumsFrom(position);
     const added = new Float64Array(position);
     const factors = new Float64Array(position);
+    const offsets = new Float64Array(position);
     for (let matched = 0; matched < position; matched++) {
       const m = Math.min(sums.length - 1, this.required.length - 1 - matched);
       // m < 0 cannot happen below `position` (< the number of groups); 0 there is reach's answer.
       added[matched] = m < 0 ? 0 : sums[m]!;
       factors[matched] = m < 0 ? 0 : factor(matched + m, this.required.length);
+      offsets[matched] = m < 0 ? 0 : this.offsets[matched + m]!;
     }
-    return { added, optional: this.optionalBound, factors };
+    return { added, optional: this.optionalBound, factors, offsets };
   }
 
   private sumsFrom(position: number): number[] {
@@ -277,14 +309,14 @@ export class QueryPlan {
   }
 
   /**
-   * The most a document can reach with `score` from `matched` groups and m more groups (never
-   * all of them): (score + the m largest bounds) × coverage factor, both growing with m.
-   * `sums[m]` is the sum of the m largest bounds.
+   * The most a document can reach ({@link rankValue}) with `score` from `matched` groups and m
+   * more groups (never all of them): (score + the m largest bounds) × coverage factor + the
+   * class offset, all growing with m. `sums[m]` is the sum of the m largest bounds.
    */
   private reach(score: number, matched: number, sums: readonly number[]): number {
     const m = Math.min(sums.length - 1, this.required.length - 1 - matched);
     // Optional groups add to the sum before the coverage factor, like the rest.
-    return m < 0 ? 0 : (score + sums[m]! + this.optionalBound) * factor(matched + m, this.required.length);
+    return m < 0 ? 0 : (score + sums[m]! + this.optionalBound) * factor(matched + m, this.required.length) + this.offsets[matched + m]!;
   }
 
   /**
@@ -345,13 +377,35 @@ export class QueryPlan {
     }
     const state = { score: 0, cov: 0 };
     let ref = 0;
-    for (const group of this.required) ref = this.replay(group, ref, part, local, state, false);
-    for (const group of this.optional) ref = this.replay(group, ref, part, local, state, true);
+    this.required.forEach((group, position) => (ref = this.replay(group, position, ref, part, local, state, false)));
+    for (const group of this.optional) ref = this.replay(group, -1, ref, part, local, state, true);
     return state;
   }
 
-  /** Repeats, for one document, the additions the walk makes for one group. */
-  private replay(group: PlannedGroup, ref: number, part: Part, local: number, state: { score: number; cov: number }, optional: boolean): number {
+  /**
+   * How many of the query's compounds document `d` holds as written (their joined forms, in any
+   * field the group is scored in).
+   */
+  compoundsHeld(d: number): number {
+    const part = this.view.partOf(d);
+    const local = d - part.docBase;
+    let held = 0;
+    for (const group of this.optional) {
+      if (!group.compound) continue;
+      const holds = group.variants.some((v) => {
+        const term = localTerm(part, v.term);
+        return term >= 0 && v.fields.some((pf) => {
+          const fp = part.data.fields[pf.f]!;
+          return tfOf(fp.offsets, fp.docs, fp.tfs, term, local) > 0;
+        });
+      });
+      if (holds) held++;
+    }
+    return held;
+  }
+
+  /** Repeats, for one document, the additions the walk makes for one group (required at `position`). */
+  private replay(group: PlannedGroup, position: number, ref: number, part: Part, local: number, state: { score: number; cov: number }, optional: boolean): number {
     if (optional && (state.cov & 0xff) === 0) return ref + group.variants.length;
     let reached = false;
     let best = 0;
@@ -383,7 +437,27 @@ export class QueryPlan {
       groupFlags |= flags;
     }
     if (reached && !optional) state.cov += 1 + coverageStep(groupFlags);
+    else if (!reached && group.covering && this.covered(state.cov & 0xff, position) && this.covers(group, ref - group.variants.length, part, local)) state.cov += 1;
     return ref;
+  }
+
+  /**
+   * Whether a document that matched `matched` of the groups walked before required group
+   * `position` is one its {@link PlannedVariant.covering} lists count for.
+   */
+  covered(matched: number, position: number): boolean {
+    return this.coverAll ? matched > 0 : matched === position;
+  }
+
+  /** Whether the document holds a variant of `group` (the first numbered `ref`) in one of its {@link PlannedVariant.covering} lists. */
+  private covers(group: PlannedGroup, ref: number, part: Part, local: number): boolean {
+    const fp = part.data.fields[Field.Abstract]!;
+    for (let k = 0; k < group.variants.length; k++, ref++) {
+      const variant = group.variants[k]!;
+      if (this.variantFlagsOf[ref] === 0 || variant.covering.length === 0) continue;
+      if (tfOf(fp.offsets, fp.docs, fp.tfs, localTerm(part, variant.term), local) > 0) return true;
+    }
+    return false;
   }
 
   /** The query's variants a segment holds, by the segment's own term id, ascending. */

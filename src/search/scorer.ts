@@ -14,10 +14,8 @@
 import type { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { Pruner } from './prune.js';
-import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor, type TermGroup } from './queryPlan.js';
-
-export type { TermGroup, Variant } from './queryPlan.js';
-export { ALL_IN_TITLE_BONUS, FIELD_BOOST, authorCoverageOf, baseScore, coverageFactor, coverageOf, localTerm, titleCoverageOf } from './queryPlan.js';
+import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor } from './queryPlan.js';
+import type { TermGroup } from './expand.js';
 
 export interface ScoreOptions {
   /**
@@ -40,6 +38,8 @@ export interface ScoreOptions {
   requireAll?: boolean;
   /** Score everything (the reference the pruned scores are tested against). */
   exhaustive?: boolean;
+  /** Count common words' abstracts for every document found, not only those that have every word before (see {@link QueryPlan.coverAll}). */
+  coverAll?: boolean;
 }
 
 /** Documents per block: the block's accumulators (~45 bytes a document) fit in a core's L2 cache. */
@@ -102,6 +102,8 @@ export class Scorer {
   private filtering = false;
   /** The positions of the postings of a list's block to score. */
   private readonly pick: Int32Array;
+  /** The found documents {@link cover} looks for. */
+  private readonly needy: Int32Array;
 
   constructor(
     private readonly view: IndexView,
@@ -123,11 +125,12 @@ export class Scorer {
     this.candidate = new Int32Array(words);
     this.unscored = new Int32Array(words);
     this.pick = new Int32Array(blockSize);
+    this.needy = new Int32Array(blockSize);
   }
 
   /** Scores every group, replacing the previous query's results. */
   scoreGroups(groups: readonly TermGroup[], options: ScoreOptions = {}): void {
-    const plan = new QueryPlan(this.view, groups, options.typedWords ?? 0);
+    const plan = new QueryPlan(this.view, groups, options.typedWords ?? 0, options.coverAll);
     this.plan = plan;
     this.touchedCount = 0;
     if (plan.required.length === 0) return;
@@ -188,10 +191,13 @@ export class Scorer {
       if (join !== 0) this.markCandidates([group], join, lo, hi);
       const stamp = this.nextGroupStamp();
       const variants = group.variants;
+      // A group with covering lists notes every document it reaches, for cover() to know them.
+      const only = variants.length === 1 && !group.covering;
       for (let k = 0; k < variants.length; k++) {
         if (!restricted && pruner !== undefined && position > 0 && k > 0) restricted = pruner.canRestrict(position, k);
-        this.fold(this.gather(variants[k]!, lo, hi, restricted, members, join), stamp, false, k === 0, variants.length === 1);
+        this.fold(this.gather(variants[k]!, lo, hi, restricted, members, join), stamp, false, k === 0, only);
       }
+      if (group.covering) this.cover(group, position, stamp, lo, hi, members, pruner);
       if (members) this.keepMembers(lo, hi);
     });
     if (this.filtering) {
@@ -242,6 +248,87 @@ export class Scorer {
     const words = (hi - lo + 31) >>> 5;
     for (let w = 0; w < words; w++) unscored[w]! &= candidate[w]!;
   }
+
+  /**
+   * After the walk of required group `position`, whose word is left out of abstracts as common:
+   * each document found that holds it only there (in a {@link PlannedVariant.covering} list; the
+   * group did not reach it) has the word all the same, and counts it toward its coverage,
+   * without a score. Documents not found are not looked at: the word alone finds nothing. A
+   * long list is read only if the found documents to look for are not few: pruning, those that
+   * cannot matter even so are not looked for ({@link pickNeedy}). With `members`, every
+   * document of those lists gets its `candidate` bit (see {@link keepMembers}).
+   */
+  private cover(group: PlannedGroup, position: number, stamp: number, lo: number, hi: number, members: boolean, pruner: Pruner | undefined): void {
+    const { mark, seen, cov, candidate, pick } = this;
+    const stamped = stamp << 2;
+    const coverAll = this.plan!.coverAll;
+    // The found documents to look for, picked once a list is long enough to be worth it.
+    let needy = -1;
+    for (const variant of group.variants) {
+      for (const list of variant.covering) {
+        const { docs } = list;
+        const from = list.at;
+        const stop = blockEnd(list, hi);
+        list.at = stop;
+        if (stop === from) continue;
+        const shift = list.base - lo;
+        if (members) {
+          for (let i = from; i < stop; i++) {
+            const j = shift + docs[i]!;
+            candidate[j >>> 5]! |= 1 << (j & 31);
+          }
+        }
+        const length = stop - from;
+        // Found documents fewer than the list, but not few: those that matter may be (and
+        // without coverAll, only those that have every word before count).
+        if (needy < 0 && (!coverAll || (this.foundCount < length && this.foundCount * LOOKUP_COST >= length))) needy = this.pickNeedy(position, stamped, coverAll ? pruner : undefined);
+        const count = needy < 0 ? this.foundCount : needy;
+        if (count * LOOKUP_COST < length) {
+          // Few documents to look for, a long list: look each one up instead of reading it all.
+          const found = needy < 0 ? this.found : this.needy;
+          for (let q = 0; q < count; q++) {
+            const j = found[q]!;
+            if ((seen[j]! & ~3) === stamped || lookup(docs, from, stop, j - shift) < 0) continue;
+            seen[j] = stamped;
+            cov[j]! += 1;
+          }
+          continue;
+        }
+        // The found ones picked first, without a branch each (see gather), then counted.
+        let picked = 0;
+        for (let i = from; i < stop; i++) {
+          const j = shift + docs[i]!;
+          pick[picked] = j;
+          picked += mark[j]!;
+        }
+        for (let q = 0; q < picked; q++) {
+          const j = pick[q]!;
+          if ((seen[j]! & ~3) === stamped || !(coverAll || (cov[j]! & 0xff) === position)) continue;
+          seen[j] = stamped;
+          cov[j]! += 1;
+        }
+      }
+    }
+  }
+
+  /**
+   * Into `needy`, the found documents {@link cover} must look for: those the group did not
+   * reach, that it counts for ({@link QueryPlan.covered}), and, with `pruner`, that may matter
+   * once it does ({@link Pruner.needsCover}). Returns how many.
+   */
+  private pickNeedy(position: number, stamped: number, pruner: Pruner | undefined): number {
+    const { found, needy, seen, score, cov } = this;
+    const plan = this.plan!;
+    let n = 0;
+    for (let q = 0; q < this.foundCount; q++) {
+      const j = found[q]!;
+      const c = cov[j]! & 0xff;
+      if ((seen[j]! & ~3) === stamped || !plan.covered(c, position) || (pruner !== undefined && !pruner.needsCover(position, score[j]!, c))) continue;
+      needy[n++] = j;
+    }
+    return n;
+  }
+
 
   /** Appends the block's documents to the results in document order, and clears the block. */
   private emit(lo: number, hi: number, pruner: Pruner | undefined): void {

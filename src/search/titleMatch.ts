@@ -14,7 +14,8 @@ export interface TitleMatch {
 
 /**
  * Compares query words with a title's words.
- * - `exact`: the same words (each within its typo budget);
+ * - `exact`: the same words (each within its typo budget, and in a query of
+ *   {@link SHORT_TYPO_WORDS} words or more, one short word with a typo too);
  * - `name`: the words before the title's colon, as in "BERT" for "BERT: Pre-training of…";
  * - `prefix`: the title starts with the query (its last word may be cut short if `lastIsPrefix`).
  * @example matchTitle(['attention', 'is', 'al'], 'Attention Is All You Need', tokenize, true) // { kind: 'prefix', typos: 0 }
@@ -45,15 +46,29 @@ export function matchTitle(
   return typos === undefined ? undefined : { kind: 'prefix', typos, titleWords: words.length };
 }
 
+/**
+ * Query words from which one short word (of two to four letters, whose own typo budget is 0)
+ * may have a typo too: a title typed from memory, "atention is al you need", lines up word by
+ * word whatever its short words look like, and its other words are as many checks. Not a word
+ * with a digit: "L1" and "L2", "2D" and "3D" are not typos of each other.
+ */
+export const SHORT_TYPO_WORDS = 4;
+const DIGIT = /\d/;
+
 /** Typos needed to read `query` as `words` position by position, or undefined if over budget. */
 function alignWords(query: readonly string[], words: readonly string[], lastIsPrefix: boolean): number | undefined {
   let typos = 0;
+  let shortTypo = query.length < SHORT_TYPO_WORDS;
   for (let i = 0; i < query.length; i++) {
     const q = query[i]!;
     const w = words[i]!;
     if (q === w) continue;
     if (lastIsPrefix && i === query.length - 1 && w.startsWith(q)) continue;
-    const budget = typoBudget(q);
+    let budget = typoBudget(q);
+    if (budget === 0 && !shortTypo && q.length >= 2 && w.length >= 2 && !DIGIT.test(q) && !DIGIT.test(w)) {
+      budget = 1;
+      shortTypo = true;
+    }
     if (budget === 0) return undefined;
     const target = lastIsPrefix && i === query.length - 1 && w.length > q.length ? w.slice(0, q.length) : w;
     const d = boundedDistance(q, target, budget);

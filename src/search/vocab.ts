@@ -4,6 +4,9 @@
  * between terms with a common prefix and skipping whole prefix ranges that cannot match.
  */
 import { MAX_TOKEN_LENGTH } from '../text.js';
+import { COMPOUND_MARK } from './compounds.js';
+
+const COMPOUND_MARK_CODE = COMPOUND_MARK.charCodeAt(0);
 
 export interface FuzzyMatch {
   term: number;
@@ -171,7 +174,8 @@ export class Vocabulary {
 
   /**
    * Terms within `maxDistance` edits of `word` (insert, delete, substitute, or swap two
-   * adjacent letters: optimal string alignment distance), excluding `word` itself.
+   * adjacent letters: optimal string alignment distance), excluding `word` itself and the
+   * compounds' terms (compounds.ts: they start with a mark no word has, and are not walked).
    * @example vocab.fuzzy('segemntation', 2) // [{ term: id('segmentation'), distance: 1 }, ...]
    */
   fuzzy(word: string, maxDistance: number): FuzzyMatch[] {
@@ -205,6 +209,10 @@ export class Vocabulary {
     while (n < nodes) {
       const d = depth[n]!;
       const c = chars[n]!;
+      if (d === 1 && c === COMPOUND_MARK_CODE) {
+        n = end[n]!;
+        continue;
+      }
       path[d] = c;
       const base = d * width;
       const up = base - width;

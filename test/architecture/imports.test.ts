@@ -15,16 +15,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const graph = importGraph(ROOT, ['src', 'adapters']);
 
 /**
- * Circles that other parts of issue 29 remove, each in its own branch (`removedBy` says which).
- * The lead deletes an entry when merging the branch that removes its circle; the test fails on an
- * entry whose circle is gone, so none is forgotten.
+ * Circles allowed for a while, each with the change that removes it (`removedBy`). None today;
+ * the test fails on an entry whose circle is gone, so none outlives its reason.
  */
-const ALLOWED_CIRCLES: ReadonlyArray<{ files: string[]; removedBy: string }> = [
-  {
-    files: ['src/search/plan.ts', 'src/search/prune.ts', 'src/search/queryPlan.ts', 'src/search/scorer.ts'],
-    removedBy: "issue 29 part 4, BM25's pieces in one module and search/plan.ts or queryPlan.ts renamed",
-  },
-];
+const ALLOWED_CIRCLES: ReadonlyArray<{ files: string[]; removedBy: string }> = [];
 
 /** Platform adapters: each translates for one front end, and none imports another. */
 const PLATFORM_ADAPTERS = ['discord', 'slack', 'terminal'];

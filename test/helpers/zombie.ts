@@ -23,6 +23,15 @@ export function procState(pid: number): string | undefined {
   }
 }
 
+/** The command name /proc gives a process, or undefined when there is none. */
+function commandOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts `command` (a shell command line) under a parent that never reaps it; resolves its pid
  * and a way to end the parent. Kill the pid with SIGKILL and it stays a zombie.
@@ -33,6 +42,10 @@ export async function unreapedChild(command: string, env: NodeJS.ProcessEnv = pr
   let out = '';
   while (!/pid \d+\n/.test(out)) out += String((await once(parent.stdout, 'data'))[0]);
   const pid = Number(/pid (\d+)\n/.exec(out)![1]);
+  // Until the shell has become `sleep`, it may still reap its child itself (on a loaded machine,
+  // a kill sent at once found no zombie).
+  for (let i = 0; i < 500 && commandOf(parent.pid!) !== 'sleep'; i++) await new Promise((r) => setTimeout(r, 10));
+  if (commandOf(parent.pid!) !== 'sleep') throw new Error(`the parent shell ${parent.pid} did not become sleep`);
   return { pid, dispose: () => void parent.kill('SIGKILL') };
 }
 

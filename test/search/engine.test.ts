@@ -143,7 +143,9 @@ describe('titles with compatibility characters', () => {
     writeFileSync(file, [paper('ℒ1 Adaptive Control → Design', 2019, '1901.00001'), paper('ℒ2 Adaptive Control → Design', 2020, '2001.00002'), paper('Mini-Whegs™ → Climbing Steep Surfaces', 2019, '1901.00003')].join('\n'));
     const { engine: compat } = await engineOf(await storeOf([file]));
     const found = async (q: string) => (await compat.search(q, { limit: 3 })).hits.map((h) => h.title);
-    expect(await found('L1 adaptive control design')).toEqual(['ℒ1 Adaptive Control → Design', 'ℒ2 Adaptive Control → Design']);
+    // (ℒ2 has only some of the words: one paper has them all, and that is the answer.)
+    expect(await found('L1 adaptive control design')).toEqual(['ℒ1 Adaptive Control → Design']);
+    expect(await found('L2 adaptive control design')).toEqual(['ℒ2 Adaptive Control → Design']);
     // Whole words (a trailing space: the last word is not completed as a prefix).
     expect(await found('L1 ')).toEqual(['ℒ1 Adaptive Control → Design']);
     expect(await found('whegs ')).toEqual(['Mini-Whegs™ → Climbing Steep Surfaces']);

@@ -114,7 +114,7 @@ describe('index snapshot', () => {
     expect(() => openSnapshot(old)).not.toThrow();
   });
 
-  it('rebuilds a format-4 snapshot (venues in 16 bits, terms of text normalization 2), as format 5', async () => {
+  it('rebuilds a format-4 snapshot (venues in 16 bits, terms of text normalization 2), as the current format', async () => {
     // Written by the format-4 code: three papers of ICML, NeurIPS and arXiv.
     const path = join(dir, 'index.bin');
     copyFileSync(fileURLToPath(new URL('../fixtures/index-format4.bin', import.meta.url)), path);

@@ -11,7 +11,7 @@ import { msg } from '../../src/i18n/index.js';
 import { buildSegment } from '../../src/search/index/build.js';
 import { IndexView } from '../../src/search/index/view.js';
 import { SearchEngine } from '../../src/search/engine.js';
-import { planWords } from '../../src/search/plan.js';
+import { planWords } from '../../src/search/expand.js';
 import { parseQuery } from '../../src/search/query.js';
 import { Pruner } from '../../src/search/prune.js';
 import { Scorer } from '../../src/search/scorer.js';
@@ -33,7 +33,8 @@ function zipf(next: () => number): string {
   return WORDS[Math.min(WORDS.length - 1, Math.floor(WORDS.length * u * u * u))]!;
 }
 
-function rowsOf(seed: number, count: number, firstDoc: number): IndexRow[] {
+/** `hyphens`: words of titles and abstracts joined by a hyphen one time in five ("graph-learning"). */
+function rowsOf(seed: number, count: number, firstDoc: number, hyphens = false): IndexRow[] {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -41,7 +42,8 @@ function rowsOf(seed: number, count: number, firstDoc: number): IndexRow[] {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const words = (min: number, max: number) => Array.from({ length: min + Math.floor(next() * (max - min + 1)) }, () => zipf(next)).join(' ');
+  const words = (min: number, max: number) =>
+    Array.from({ length: min + Math.floor(next() * (max - min + 1)) }, (_, i) => (i > 0 ? (hyphens && next() < 0.2 ? '-' : ' ') : '') + zipf(next)).join('');
   return Array.from({ length: count }, (_, i) => ({
     doc: firstDoc + i,
     id: `p${firstDoc + i}`,
@@ -60,11 +62,11 @@ function rowsOf(seed: number, count: number, firstDoc: number): IndexRow[] {
 const options = { generation: 1, taxonomyHash: 'h', topicIds: TOPICS };
 
 /** A base of `count` papers and two deltas: new papers, and new versions of some old ones. */
-function libraryOf(seed: number, count: number): IndexView {
-  const rows = rowsOf(seed, count, 1);
+function libraryOf(seed: number, count: number, hyphens = false): IndexView {
+  const rows = rowsOf(seed, count, 1, hyphens);
   const view = new IndexView(buildSegment(rows, options));
-  view.apply(buildSegment(rowsOf(seed + 1, Math.floor(count / 10), count + 1), { ...options, generation: 2 }));
-  const updated = rowsOf(seed + 2, Math.floor(count / 20), 1).map((r, i) => ({ ...r, doc: 1 + i * 17, id: `p${1 + i * 17}` }));
+  view.apply(buildSegment(rowsOf(seed + 1, Math.floor(count / 10), count + 1, hyphens), { ...options, generation: 2 }));
+  const updated = rowsOf(seed + 2, Math.floor(count / 20), 1, hyphens).map((r, i) => ({ ...r, doc: 1 + i * 17, id: `p${1 + i * 17}` }));
   view.apply(buildSegment(updated, { ...options, generation: 3 }), [5, 9]);
   return view;
 }
@@ -109,6 +111,34 @@ describe('pruning', () => {
       }),
       { numRuns: 300, seed: 11 },
     );
+  });
+
+  it('answers exactly with compounds, and common words left out of abstracts but counted there', async () => {
+    // Compounds of the library typed as such ("graph-learning"), and queries of three words or
+    // more whose common words' abstracts only count toward coverage: of the papers that have
+    // every word before, or, where none has them all, of every paper found.
+    const view = libraryOf(13, 1500, true);
+    const { pruned, exhaustive } = engines(view);
+    const joined = fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.boolean()), { minLength: 2, maxLength: 6 }).map((w) => w.map(([x, h], i) => (i > 0 ? (h ? '-' : ' ') : '') + x).join(''));
+    let covering = 0;
+    let coverAll = 0;
+    let compounds = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(joined, queryArb), async (q) => {
+        await expectSameAnswers(pruned, exhaustive, q);
+        const plan = scorerOf(pruned).plan;
+        if (plan?.required.some((g) => g.covering)) covering++;
+        if (plan?.coverAll) coverAll++;
+        if (plan?.optional.some((g) => g.compound)) compounds++;
+        const scorer = scorerOf(exhaustive);
+        for (let i = 0; i < scorer.touchedCount; i++) expect(scorer.evaluate(scorer.touched[i]!), q).toEqual({ score: scorer.scores[i], cov: scorer.covs[i] });
+      }),
+      { numRuns: 300, seed: 17 },
+    );
+    expect(covering).toBeGreaterThan(50);
+    // (No paper matching every word: abstracts counted for every paper found.)
+    expect(coverAll).toBeGreaterThan(5);
+    expect(compounds).toBeGreaterThan(50);
   });
 
   it('prunes: the common words of a long query are not walked for every paper', async () => {

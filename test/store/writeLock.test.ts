@@ -75,7 +75,8 @@ describe('while another process holds the write lock', () => {
     lock = await holdWriteLock(app.config.dbPath);
 
     // Slack: a new search has its Prev/Next, and they work; so do the buttons of an older one.
-    const first = await slackPaper('language models');
+    // (Nine papers of the fixture have "models": two pages.)
+    const first = await slackPaper('models');
     expect(textOf(first)).toContain('page 1 of 2');
     const second = await slackClick(button(first, 'Next ▶'));
     expect(textOf(second)).toContain('page 2 of 2');

@@ -7,9 +7,10 @@ import type { IndexRow } from '../../store/papers.js';
 import { STOPWORDS, tokenize } from '../../text.js';
 import { FIELD_COUNT, Field, type FieldPostings, type SegmentData } from './types.js';
 import { TrieBuilder } from '../vocab.js';
-import { standingOf } from '../../papers/model.js';
 import { GrowableArray, TextColumnBuilder, pushVarint } from './columns.js';
 import { TermTable, forEachWord } from '../../termTable.js';
+import { compoundTerm, forEachCompound } from '../compounds.js';
+import { recordStanding } from '../rerank.js';
 
 export interface BuildOptions {
   /** Store generation the segment reflects. */
@@ -75,7 +76,7 @@ export class SegmentBuilder {
     const doc = this.doc;
     if (doc > 0 && row.doc <= this.storeDocs.raw[doc - 1]!) throw new Error(`index rows out of order: store doc ${row.doc} after ${this.storeDocs.raw[doc - 1]}`);
     const titleWords = tokenize(row.title);
-    this.addField(doc, Field.Title, [titleWords], false);
+    this.addField(doc, Field.Title, [titleWords], false, row.title);
     const names = row.authors.map((name) => tokenize(name));
     this.addField(doc, Field.Authors, names, false);
     // The first author is a field of its own: "Vaswani attention" means the first author.
@@ -90,7 +91,7 @@ export class SegmentBuilder {
     this.authors.add(names.map((n) => n.join(' ')).join(';'));
     this.storeDocs.push(row.doc);
     this.years.push(row.year ?? 0);
-    this.standing.push(standingOf(row.status));
+    this.standing.push(recordStanding(row.status, row.authors));
     let venue = this.venueIndex.get(row.venue);
     if (venue === undefined) {
       venue = this.venues.length;
@@ -207,10 +208,14 @@ export class SegmentBuilder {
     return id;
   }
 
-  /** Adds a field of already split words, in one or more parts (an author's names: `flat()` was slow). */
-  private addField(doc: number, field: Field, parts: ReadonlyArray<readonly string[]>, skipStopwords: boolean): void {
+  /**
+   * Adds a field of already split words, in one or more parts (an author's names: `flat()` was
+   * slow), and the compounds of `text`, the field as written.
+   */
+  private addField(doc: number, field: Field, parts: ReadonlyArray<readonly string[]>, skipStopwords: boolean, text?: string): void {
     let length = 0;
     for (const tokens of parts) for (const token of tokens) length += this.count(this.idOf(token), skipStopwords);
+    if (text !== undefined) this.addCompounds(text);
     this.endField(doc, field, length);
   }
 
@@ -224,7 +229,17 @@ export class SegmentBuilder {
     forEachWord(text, (words, start, end, hash) => {
       length += this.count(this.counted(this.terms.idAt(words, start, end, hash)), skipStopwords);
     });
+    this.addCompounds(text);
     this.endField(doc, field, length);
+  }
+
+  /**
+   * Files the joined form of each compound of a field's text as one more term of the field
+   * ("domain-level" → -domainlevel, beside domain and level; see compounds.ts). It adds nothing to the field's
+   * length, which stays its count of words, so every other term scores as it did.
+   */
+  private addCompounds(text: string): void {
+    forEachCompound(text, (joined) => this.count(this.idOf(compoundTerm(joined)), false));
   }
 
   /** One occurrence of term `id` in the field being added: 1 if it counts toward the field's length. */

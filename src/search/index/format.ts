@@ -1,11 +1,12 @@
 /**
- * The index snapshot file, format 5: a segment's arrays as they are in memory, each section
+ * The index snapshot file, format 6: a segment's arrays as they are in memory, each section
  * 8-byte aligned with its CRC-32 in the header, so that opening is a memory map plus views over
  * it — no decoding, no copying, whatever the library's size. The header records the text
  * normalization ({@link TEXT_VERSION}) the terms were made with; a snapshot of another is
  * rebuilt from the store. (Format 3 was the checksummed whole-index snapshot read into memory;
  * format 4 numbered venues in 16 bits, which a library of more than 65,536 venues overflows. It
- * was read as it was until text normalization 3, which every format-4 snapshot predates.)
+ * was read as it was until text normalization 3, which every format-4 snapshot predates. Format
+ * 5 lacked the joined forms of hyphenated compounds among the terms: see compounds.ts.)
  *
  * Layout: magic (8 bytes), header length (uint32 LE), header CRC-32 (uint32 LE), JSON header,
  * then the sections.
@@ -18,7 +19,7 @@ import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } fr
 import { isMapped, mapFile } from './mmap.js';
 import { CHECK_AT_OPEN_BYTES, ELEMENT_BYTES, align8, sectionNamed, type SectionData, type SectionInfo, type TextName } from './sections.js';
 
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
 /**
  * Why a snapshot cannot be used: there is none, it is of another format version (both normal:

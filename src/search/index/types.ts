@@ -66,7 +66,7 @@ export interface SegmentData {
   titleKeys: TextColumn;
   titleOrder: Uint32Array;
   years: Uint16Array;
-  /** How the venue distinguished the paper: 2 oral, spotlight or award; 1 accepted; 0 rejected or withdrawn. */
+  /** How the venue received the paper: 3 oral, spotlight or award; 2 accepted; 1 rejected or undecided; 0 withdrawn or anonymous (`recordStanding`). */
   standing: Uint8Array;
   /** Venue per document as an index into `venues` (display names). */
   venueOf: Uint32Array;

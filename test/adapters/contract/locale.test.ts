@@ -36,7 +36,8 @@ describe.each(DRIVERS)('$name', (driver) => {
   describe('a Chinese reader', () => {
     it.each([
       { query: '强化学习', reading: '强化学习 → reinforcement learning。', title: undefined, topic: /强化学习 · / },
-      { query: '扩散模型 视频生成', reading: '扩散模型 → diffusion model；视频生成 → video generation。', title: 'Video Diffusion Models', topic: / · / },
+      // (Two terms, and more papers holding both than a page shows.)
+      { query: '深度学习 网络', reading: '深度学习 → deep learning；网络 → network。', title: 'Learning of Deep Networks from Decentralized Data', topic: / · / },
     ])('pages through /paper $query, opens a paper and goes back, all in Chinese', async ({ query, reading, title, topic }) => {
       const first = await session.command(`/paper ${query}`, ZH);
       expect(first.heading).toBe(`“${query}”的检索结果`);

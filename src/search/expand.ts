@@ -1,14 +1,35 @@
 /**
- * Query planning: which index terms stand for each query word. A word always contributes itself;
+ * Query expansion: which index terms stand for each query word. A word always contributes itself;
  * its plural or singular when the index has it; prefix completions only for the word still
  * being typed; typo corrections only when the word as typed is not in the index (1 typo from 5
  * letters, 2 from 9, trying 1 before 2). Fuzzy work therefore goes only where exact matching fails.
  */
 import { STOPWORDS } from '../text.js';
 import type { ParsedQuery } from './query.js';
-import type { TermGroup, Variant } from './scorer.js';
 import { typoBudget, type Vocabulary } from './vocab.js';
 import { Field } from './index/types.js';
+import { compoundTerm } from './compounds.js';
+import { idf } from './bm25.js';
+
+/** An index term standing for a query word, with how much it counts. */
+export interface Variant {
+  term: number;
+  /** 1 for the word as typed; less for plurals, completions and typo corrections. */
+  weight: number;
+}
+
+/** A query word and the index terms that stand for it: what the scorer matches and scores as one. */
+export interface TermGroup {
+  /** The query word (folded) this group stands for. */
+  word: string;
+  variants: Variant[];
+  /** Restrict matching to these fields (author: filters); all fields when absent. */
+  fields?: readonly Field[];
+  /** Adds to the score of documents other groups matched, without counting toward coverage. */
+  optional?: boolean;
+  /** The group is a compound's term ("-domainlevel", see compounds.ts), optional: see `QueryPlan.compoundsHeld`. */
+  compound?: boolean;
+}
 
 /** Most completions a prefix expands to (the most frequent ones). */
 export const MAX_COMPLETIONS = 40;
@@ -52,6 +73,14 @@ export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: numbe
     const variants = variantsOf(word, isLast, vocab, docCount, maxCompletions);
     groups.push({ word, variants });
   });
+  // A compound as typed is a term of its own too, with its own rarity (its joined form, which
+  // the index files), on top of its words: scored in every field, and among papers that match
+  // alike, one that has "role-playing" as typed goes before one that has "role" and "playing"
+  // apart (see rerank.ts). Like a stopword's, its group only adds to papers the words found.
+  for (const joined of new Set(query.compounds.map((c) => c.joined))) {
+    const term = vocab.id(compoundTerm(joined));
+    if (term !== undefined) groups.push({ word: joined, variants: [{ term, weight: 1 }], optional: true, compound: true });
+  }
   return groups;
 }
 
@@ -75,6 +104,9 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount
   };
   const exact = vocab.id(word);
   add(exact, 1);
+  // The word as a compound joins it ("multiagent", written "multi-agent"): the word itself.
+  const joined = vocab.id(compoundTerm(word));
+  add(joined, 1);
   // Another form of the word, or a completion, never outweighs the word as typed: its idf is
   // capped at the typed word's (a rare plural of a common word, "learnings", is that word).
   const cap = exact === undefined ? Infinity : idf(vocab.df(exact), docCount);
@@ -88,7 +120,7 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount
       add(v.term, v.weight * capped(v.term));
     }
   }
-  const exactDf = exact === undefined ? 0 : vocab.df(exact);
+  const exactDf = Math.max(exact === undefined ? 0 : vocab.df(exact), joined === undefined ? 0 : vocab.df(joined));
   if (exactDf < RARE_WORD_DF) {
     for (const v of typoCorrections(word, exactDf, vocab, docCount)) add(v.term, v.weight);
   }
@@ -194,13 +226,4 @@ export function inflections(word: string): string[] {
   else if (word.endsWith('y') && !/[aeiou]y$/.test(word)) out.push(`${word.slice(0, -1)}ies`);
   else out.push(`${word}s`, `${word}es`);
   return out;
-}
-
-
-/**
- * Inverse document frequency, as the scorer computes it.
- * @example idf(10, 100_000) // ≈ 9.2
- */
-export function idf(df: number, docCount: number): number {
-  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
