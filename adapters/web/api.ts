@@ -9,6 +9,7 @@ import { hitsJson, type HitJson } from '../../src/papers/hitJson.js';
 import { MAX_RESULTS } from '../../src/search/engine.js';
 import { siteLinks } from '../../src/site/links.js';
 import { escapeHtml } from './html.js';
+import { SITE_NAME } from './layout.js';
 import { readQuery } from './request.js';
 
 /** Hits `/api/search` returns unless `limit` says otherwise. */
@@ -69,7 +70,7 @@ export function openSearchXml(m: Messages, size: number, base: string): string {
   const x = escapeHtml;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">
-  <ShortName>${x(m.t('web.name'))}</ShortName>
+  <ShortName>${x(SITE_NAME)}</ShortName>
   <Description>${x(m.t('web.opensearch', { count: size }))}</Description>
   <InputEncoding>UTF-8</InputEncoding>
   <Language>${x(m.locale)}</Language>

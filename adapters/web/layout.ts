@@ -9,6 +9,9 @@ import { ASSETS } from './assets.js';
 import { html, type Html, type HtmlValue } from './html.js';
 import { SITE_LOCALES } from './request.js';
 
+/** The product's name, the same in every language. */
+export const SITE_NAME = 'Paper Scout';
+
 /** Where the OpenSearch description is served. */
 export const OPENSEARCH_PATH = '/opensearch.xml';
 
@@ -47,20 +50,20 @@ export function page(ctx: PageContext, options: { title: string; body: HtmlValue
 <title>${options.title}</title>
 <link rel="stylesheet" href="${ASSETS.css.path}">
 <link rel="icon" href="${ASSETS.icon.path}" type="image/svg+xml">
-<link rel="search" type="application/opensearchdescription+xml" title="${m.t('web.name')}" href="${withLang(ctx, OPENSEARCH_PATH)}">
+<link rel="search" type="application/opensearchdescription+xml" title="${SITE_NAME}" href="${withLang(ctx, OPENSEARCH_PATH)}">
 <script src="${ASSETS.js.path}" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">${m.t('web.skip')}</a>
 <header class="top">
-${options.home ? html`<span class="brand">${m.t('web.name')}</span>` : html`<a class="brand" href="${withLang(ctx, '/')}">${m.t('web.name')}</a>`}
+${options.home ? html`<span class="brand">${SITE_NAME}</span>` : html`<a class="brand" href="${withLang(ctx, '/')}">${SITE_NAME}</a>`}
 ${languageSwitch(ctx)}
 </header>
 <main id="main">
 ${options.home ? '' : searchForm(ctx, options.query ?? '')}
 ${options.body}
 </main>
-<footer class="bottom"><p>${m.t('web.name')} · ${m.t('web.papers', { count: ctx.size })}</p></footer>
+<footer class="bottom"><p>${SITE_NAME} · ${m.t('web.papers', { count: ctx.size })}</p></footer>
 </body>
 </html>
 `;

@@ -7,7 +7,7 @@ import type { PaperCard } from '../../src/reply.js';
 import type { Taxonomy } from '../../src/topics/taxonomy.js';
 import { authorsHtml, cardHtml, linksHtml, metaHtml, topicsHtml } from './cards.js';
 import { html, type Html } from './html.js';
-import { page, pager, searchForm, withLang, type PageContext } from './layout.js';
+import { SITE_NAME, page, pager, searchForm, withLang, type PageContext } from './layout.js';
 import { MAX_QUERY_BYTES } from './request.js';
 
 /** Results on one page of the site. */
@@ -43,7 +43,7 @@ ${searchForm(ctx, '', { autofocus: true })}
 </div>
 <h2 class="vh">${m.t('web.topicsHeading')}</h2>
 <div class="areas">${areas}</div>`;
-  return page(ctx, { title: `${m.t('web.heading')} · ${m.t('web.name')}`, body, home: true });
+  return page(ctx, { title: `${m.t('web.heading')} · ${SITE_NAME}`, body, home: true });
 }
 
 export function resultsPage(ctx: PageContext, view: ResultsView, topicIds: ReadonlyMap<string, string>): Html {
@@ -64,7 +64,7 @@ ${notes.map((n) => html`<p class="note">${n}</p>`)}
 <nav class="filters" aria-label="${m.t('web.narrow')}"><a href="${withLang(ctx, ctx.links.search(resorted))}">${sorted ? m.t('web.sortBest') : m.t('web.sortNew')}</a></nav>
 <ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
 ${pager(ctx, view.page, view.pages, (n) => ctx.links.search(view.query, n))}`;
-  return page(ctx, { title: `${heading} · ${m.t('web.name')}`, body, query: view.query });
+  return page(ctx, { title: `${heading} · ${SITE_NAME}`, body, query: view.query });
 }
 
 /** A paper's page: the card in full, its abstract, links, similar papers and a BibTeX entry. */
@@ -85,7 +85,7 @@ ${similar.length > 0
 <p class="note">${m.t('web.citeHint')}</p>
 <pre class="bibtex">${bibtex}</pre>
 </article>`;
-  return page(ctx, { title: `${shortened(title)} · ${m.t('web.name')}`, body });
+  return page(ctx, { title: `${shortened(title)} · ${SITE_NAME}`, body });
 }
 
 /** A topic's papers, newest first. */
@@ -98,12 +98,12 @@ ${view.total > view.shown ? html`<p class="note">${m.t('web.capped', { shown: vi
 </div>
 <ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
 ${pager(ctx, view.page, view.pages, path)}`;
-  return page(ctx, { title: `${label} · ${m.t('web.name')}`, body });
+  return page(ctx, { title: `${label} · ${SITE_NAME}`, body });
 }
 
 /** A page that says one thing (not found, too many requests, a failure). */
 export function messagePage(ctx: PageContext, title: string, text: string): Html {
-  return page(ctx, { title: `${title} · ${ctx.m.t('web.name')}`, body: html`<div class="results-head"><h1>${title}</h1><p>${text}</p></div>` });
+  return page(ctx, { title: `${title} · ${SITE_NAME}`, body: html`<div class="results-head"><h1>${title}</h1><p>${text}</p></div>` });
 }
 
 function shortened(text: string, max = 80): string {

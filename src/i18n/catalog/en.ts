@@ -439,7 +439,6 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'ingest.apartMoreInFile': '… and {count, plural, one {# more record} other {# more records}} kept apart over other identifiers: every one is listed in {file}',
   'ingest.apartLinks': 'A link that papers which differ share identifies none of them from now on: a record finds its paper by its other identifiers.',
   // ── The search site (adapters/web) ─────────────────────────────────────────────────────
-  'web.name': 'Paper Scout',
   'web.heading': 'Paper search',
   'web.tagline': 'Search {count, number} papers by title, author or keyword',
   'web.searchLabel': 'Search papers',

@@ -434,7 +434,6 @@ export const zhCN: Catalog = {
   'ingest.apartMoreInFile': '…… 另有 {count, plural, other {# 条记录}}因其他标识分开保存：每一条都见 {file}',
   'ingest.apartLinks': '多篇不同论文共用的链接从此不再指向其中任何一篇：记录会按其他标识找到自己的论文。',
   // ── 检索网站（adapters/web）─────────────────────────────────────────────────────────
-  'web.name': 'Paper Scout',
   'web.heading': '论文检索',
   'web.tagline': '输入标题、作者或关键词，从 {count, number} 篇学术成果中精准定位',
   'web.searchLabel': '检索论文',
