@@ -102,6 +102,10 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
 
     const route = async (): Promise<void> => {
       const path = url.pathname;
+      // As a command does: papers the store has and the index not yet are folded in first (briefly).
+      if (path === '/search' || path === '/api/search' || path.startsWith('/topic/')) {
+        await library.catchUpForCommand().catch((err: unknown) => log.warn({ err }, 'search index catch-up failed; answering from the index as it is'));
+      }
       if (path === '/') return htmlPage(200, homePage(ctx, library.taxonomy, library.topicCounts()).value);
       if (path === '/search') {
         const { query, cut } = readQuery(url.searchParams.get('q'));
