@@ -6,8 +6,8 @@
  * or critical violation on the home, results, paper and topic pages, light and dark; hostile
  * papers run no script. Skipped, saying so, only where there is no Chromium (CI installs it).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import axe from 'axe-core';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type SiteUnderTest } from './helpers.js';
@@ -20,7 +20,8 @@ declare const window: any;
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const HAVE_CHROME = existsSync(CHROME);
 if (!HAVE_CHROME) process.stderr.write(`Browser tests skipped: no Chromium at ${CHROME} (apt-get install chromium, or set CHROME_PATH).\n`);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core's script, run in each page as @axe-core/puppeteer runs it (whose peer dependency, full puppeteer, would download a browser at install). */
+const AXE_SOURCE = axe.source;
 
 let site: SiteUnderTest;
 let browser: Browser;
