@@ -93,7 +93,7 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
     const wait = limiter.take(clientAddress(req), now());
     if (wait > 0) {
       const text = m.t('web.tooMany');
-      const body = url.pathname.startsWith('/api/') ? `${JSON.stringify({ error: text })}\n` : messagePage(ctx, text, text).value;
+      const body = url.pathname.startsWith('/api/') ? `${JSON.stringify({ error: text })}\n` : messagePage(ctx, m.t('web.errorTitle'), text).value;
       send(429, url.pathname.startsWith('/api/') ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8', body, { 'retry-after': String(wait), 'cache-control': 'no-store', ...vary });
       return;
     }
@@ -116,7 +116,7 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       const paper = /^\/paper\/([^/]+)$/.exec(path);
       if (paper) {
         const found = await library.findById(safeDecode(paper[1]!));
-        if (!found) return htmlPage(404, messagePage(ctx, m.t('web.noPaper'), m.t('web.noPaper')).value);
+        if (!found) return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.noPaper')).value);
         const card = library.card(found.paper, found.doc, { detail: true, messages: m, site: links });
         const similar = (await library.similar(found.paper, 5)).map((s) => ({ id: s.paper.id, title: s.paper.title, detail: [s.paper.venue, s.paper.year].filter(Boolean).join(' ') }));
         return htmlPage(200, paperPage(ctx, card, similar, toBibtex([found.paper]), topicIds).value);
@@ -124,7 +124,7 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       const topicPath = /^\/topic\/([^/]+)\/([^/]+)$/.exec(path);
       if (topicPath) {
         const topic = library.taxonomy.byId(`${safeDecode(topicPath[1]!)}/${safeDecode(topicPath[2]!)}`);
-        if (!topic) return htmlPage(404, messagePage(ctx, m.t('web.noTopic'), m.t('web.noTopic')).value);
+        if (!topic) return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.noTopic')).value);
         const view = await results(library, ctx, `topic:"${topic.id}" sort:new`, false, url.searchParams.get('page'));
         const label = library.taxonomy.label(topic, m.dataLocale);
         return htmlPage(200, topicPage(ctx, label, view, topicIds, (n) => `${links.topic(topic.id)}${n > 1 ? `?page=${n}` : ''}`).value);
@@ -137,7 +137,7 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       if (path === OPENSEARCH_PATH) {
         return send(200, 'application/opensearchdescription+xml; charset=utf-8', openSearchXml(m, library.size, options.publicUrl ?? hostAddress(req)), { 'cache-control': PAGE_CACHE, ...vary });
       }
-      return htmlPage(404, messagePage(ctx, m.t('web.notFound'), m.t('web.notFound')).value);
+      return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.notFound')).value);
     };
 
     route().catch((err: unknown) => {
@@ -146,12 +146,12 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       if (err instanceof UserError) {
         const text = m.text(err.reason);
         const status = err.reason.key === 'error.indexRebuilding' ? 503 : 400;
-        return api ? json(status, { error: text }) : htmlPage(status, messagePage(ctx, text, text).value);
+        return api ? json(status, { error: text }) : htmlPage(status, messagePage(ctx, m.t('web.errorTitle'), text).value);
       }
       const reference = errorReference();
       log.error({ err, reference, path: url.pathname }, 'the site failed to answer');
       const text = m.t('web.failed', { reference });
-      return api ? json(500, { error: text }) : htmlPage(500, messagePage(ctx, text, text).value);
+      return api ? json(500, { error: text }) : htmlPage(500, messagePage(ctx, m.t('web.errorTitle'), text).value);
     });
   };
 }

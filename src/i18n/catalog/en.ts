@@ -467,6 +467,8 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'web.cite': 'Cite',
   'web.citeHint': 'BibTeX, to paste into a reference manager:',
   'web.newest': 'Newest first',
+  'web.notFoundTitle': 'Not found',
+  'web.errorTitle': 'Something went wrong',
   'web.notFound': 'There is no such page here. Search the library from the home page.',
   'web.noPaper': 'No paper with that id is in the library. Search for it by title instead.',
   'web.noTopic': 'There is no such topic. Pick one on the home page.',

@@ -462,6 +462,8 @@ export const zhCN: Catalog = {
   'web.cite': '引用',
   'web.citeHint': 'BibTeX，可粘贴到文献管理软件：',
   'web.newest': '最新优先',
+  'web.notFoundTitle': '未找到',
+  'web.errorTitle': '出错了',
   'web.notFound': '没有这个页面。请从首页检索论文库。',
   'web.noPaper': '论文库中没有这个编号的论文。请按标题检索。',
   'web.noTopic': '没有这个主题。请在首页选择一个。',
