@@ -40,12 +40,16 @@ export async function benchWeb(app: App, evalQueries: readonly string[] = []): P
     const searches = [...evalQueries, ...KEYWORD_QUERIES, ...CHINESE_QUERIES].map((q) => `/search?q=${encodeURIComponent(q)}`);
     const pages = [...searches, ...KEYWORD_QUERIES.slice(0, 20).map((q) => `/search?q=${encodeURIComponent(q)}&page=2`)];
     for (const path of [...pages.slice(0, WARM_UP), ...topics.slice(0, 10)]) await get(origin, path);
-    const search = await timeAll(origin, pages);
+    // Three passes: the figures of every request, and of each page's fastest of three (what the
+    // page costs when the machine is not busy elsewhere: bench runs share their cores).
+    const passes = [await timeAll(origin, pages), await timeAll(origin, pages), await timeAll(origin, pages)];
+    const search = passes.flat();
+    const best = pages.map((_, i) => passes.map((p) => p[i]!).reduce((a, b) => (b.server < a.server ? b : a)));
     const topic = await timeAll(origin, topics);
     const suggestPaths = AUTOCOMPLETE_PREFIXES.map((p) => `/api/suggest?q=${encodeURIComponent(p)}`);
     for (let i = 0; i < 10; i++) for (const path of suggestPaths) await get(origin, path);
     const suggest = await timeAll(origin, [...suggestPaths, ...suggestPaths, ...suggestPaths]);
-    const full = search.filter((r) => r.cards === 20);
+    const full = passes[0]!.filter((r) => r.cards === 20);
     const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
     const line = (name: string, rs: readonly Timed[], goal: string) =>
       `${name} (${rs.length}): server median ${fmtMs(median(rs.map((r) => r.server)))} / p99 ${fmtMs(percentile(rs.map((r) => r.server), 0.99))}; ` +
@@ -54,6 +58,7 @@ export async function benchWeb(app: App, evalQueries: readonly string[] = []): P
     return [
       `Site on loopback (${app.library.size.toLocaleString('en-US')} papers):`,
       line('  /search pages', search, 'goal p99 ≤ 30 ms server time'),
+      line('  /search, best of 3 a page', best, ''),
       `  /search HTML for 20 results (${full.length} pages): median ${kb(median(full.map((r) => r.bytes)))} / p99 ${kb(percentile(full.map((r) => r.bytes), 0.99))} / max ${kb(Math.max(...full.map((r) => r.bytes)))}   goal ≤ 60 kB`,
       line('  /topic pages', topic, ''),
       line('  /api/suggest', suggest, 'goal p99 ≤ 10 ms'),
