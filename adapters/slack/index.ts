@@ -41,6 +41,8 @@ export interface RunningSlack extends RunningAdapter {
 export interface SlackOptions {
   /** HTTP mode: more routes on the same server (health, readiness, metrics), as Bolt customRoutes. */
   customRoutes?: CustomRoute[];
+  /** HTTP mode: answers every other request (the search site), instead of Bolt's 404. */
+  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Told of each request's handling, start to finish (a shutdown waits for them). */
   track?: (handling: Promise<void>) => void;
 }
@@ -199,8 +201,14 @@ function httpEndpoint(
   let port: number | undefined;
   // Until the token is checked Bolt cannot handle a request: Slack hears "try again later".
   const listener = receiver.requestListener;
+  const customPaths = new Set((options.customRoutes ?? []).map((r) => r.path));
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
-    if (!connected && req.method === 'POST' && new URL(req.url ?? '/', 'http://localhost').pathname === EVENTS_PATH) {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (options.otherRequests && path !== EVENTS_PATH && !customPaths.has(path)) {
+      options.otherRequests(req, res);
+      return;
+    }
+    if (!connected && req.method === 'POST' && path === EVENTS_PATH) {
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' }).end('Paper Scout is connecting to Slack; try again shortly.\n');
       return;
     }
