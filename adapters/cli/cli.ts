@@ -10,12 +10,9 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
-import { paperLinks } from '../../src/papers/cards.js';
 import { SetupError, UserError } from '../../src/errors.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
-import type { Paper } from '../../src/papers/model.js';
-import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
@@ -24,6 +21,8 @@ import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
 import { stats } from './stats.js';
+import { hitsJson } from './hits.js';
+import { runExport, runLibrary } from './lists.js';
 
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
@@ -56,6 +55,10 @@ async function main(argv: string[]): Promise<number> {
         return await topic(app, rest);
       case 'stats':
         return await stats(app, rest, m);
+      case 'export':
+        return await runExport(app, rest);
+      case 'library':
+        return await runLibrary(app, rest);
       default:
         return await runDigestCommand(app, rest, m, async (a) => (await import('../senders.js')).createSenders(a));
     }
@@ -65,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The commands that open the library through {@link openApp}. */
-const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest']);
+const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -151,26 +154,6 @@ async function topic(app: App, args: string[]): Promise<number> {
     throw hint ? new UserError('cli.noTopicMaybe', { name, suggestions: hint }) : new UserError('cli.noTopic', { name });
   }
   return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
-}
-
-/** The hits as `search --json` prints them, their papers read in one go. */
-async function hitsJson(app: App, hits: readonly SearchHit[]) {
-  const papers = await app.library.papersByDocs(hits.map((h) => h.storeDoc));
-  return hits.map((hit) => hitJson(hit, papers.get(hit.storeDoc)));
-}
-
-function hitJson(hit: SearchHit, paper: Paper | undefined) {
-  return {
-    id: hit.id,
-    title: hit.title,
-    authors: paper?.authors ?? [],
-    venue: paper?.venue ?? '',
-    year: paper?.year ?? null,
-    status: paper?.status ?? '',
-    score: Math.round(hit.score * 1000) / 1000,
-    topics: paper?.topics ?? [],
-    url: (paper && paperLinks(paper)[0]?.url) ?? null,
-  };
 }
 
 function parseLimit(value: string | undefined): number {
