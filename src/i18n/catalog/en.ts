@@ -27,6 +27,7 @@ export const en = {
   'error.option.choice': '{option}: use one of {choices}.',
   'error.option.several': '{reasons}',
   'error.option.number': '{option}: use a number from {min, number} to {max, number}.',
+  'library.noteTooLong': 'A note can be at most {max, number} characters long; this one has {length, number}. Shorten it and try again.',
 
   // ── Commands, options and their help, as Discord's command picker and /help show them ────
   'paper.description': 'Search papers by title, author or keywords',

@@ -24,6 +24,7 @@ export const zhCN: Catalog = {
   'error.option.choice': '{option}：请使用 {choices} 之一。',
   'error.option.several': '{reasons}',
   'error.option.number': '{option}：请使用 {min, number} 到 {max, number} 之间的数字。',
+  'library.noteTooLong': '备注最多 {max, number} 个字符，这条有 {length, number} 个。请缩短后再试。',
 
   // ── 命令与选项说明 ──
   'paper.description': '按标题、作者或关键词检索论文',
