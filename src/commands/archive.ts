@@ -26,7 +26,7 @@ export async function recordShares(ctx: CommandContext, links: readonly string[]
   if (refs.length === 0) return 0;
   const team = teamOf(ctx);
   if (!(await ctx.readingLists.archiving(ctx.platform, team, channel.id))) return 0;
-  const at = ctx.now().toISOString();
+  const at = ctx.now();
   const by = personOf(ctx);
   let recorded = 0;
   const seen = new Set<string>();

@@ -41,7 +41,7 @@ const channel = defineSubcommand({
   run: (ctx, { query }) => listPage(ctx, 'channel', query || undefined, 0),
 });
 
-const addOptions = z.object({ paper: paperOption, note: z.string().max(MAX_NOTE_LENGTH, 'library.noteTooLong').optional() });
+const addOptions = z.object({ paper: paperOption, note: z.string().optional() });
 const add = defineSubcommand({
   name: 'add',
   options: addOptions,
@@ -50,6 +50,8 @@ const add = defineSubcommand({
     const owner = channelList(ctx);
     const found = await paperNamed(ctx, paper);
     const cleaned = note === undefined ? undefined : cleanNote(note);
+    const length = cleaned === undefined ? 0 : [...cleaned].length;
+    if (length > MAX_NOTE_LENGTH) throw new UserError('library.noteTooLong', { max: MAX_NOTE_LENGTH, length });
     const { added, count } = await ctx.readingLists.add(owner, found.paper.id, personOf(ctx), ctx.now(), cleaned || undefined);
     await recordBotShare(ctx, found.paper.id);
     const text = ctx.i18n.t(added ? 'library.addedToChannel' : 'library.updatedInChannel', { title: found.paper.title, count });
@@ -172,7 +174,7 @@ async function recordBotShare(ctx: CommandContext, paperId: string): Promise<voi
   const owner = channelList(ctx);
   if (!(await ctx.readingLists.archiving(owner.platform, owner.team, owner.id))) return;
   const at = ctx.now();
-  await ctx.readingLists.recordShare(owner.platform, owner.team, owner.id, { paperId, by: personOf(ctx), at: at.toISOString(), message: `bot:${ctx.user.id}:${at.getTime()}` });
+  await ctx.readingLists.recordShare(owner.platform, owner.team, owner.id, { paperId, by: personOf(ctx), at, message: `bot:${ctx.user.id}:${at.getTime()}` });
 }
 
 /**

@@ -9,7 +9,7 @@ import { action, type Button } from '../reply.js';
 import { parsePaperRef } from '../papers/ids.js';
 import type { Paper } from '../papers/model.js';
 import { resolveRef } from '../papers/resolve.js';
-import { MAX_NOTE_LENGTH, type ListOwner, type Person } from '../store/readingLists.js';
+import type { ListOwner, Person } from '../store/readingLists.js';
 import type { StoredPaper } from '../store/papers.js';
 import { shorten } from '../text.js';
 import type { CommandContext } from './types.js';
@@ -79,8 +79,9 @@ export async function paperAt(ctx: CommandContext, doc: number): Promise<Paper> 
 
 /**
  * A note as lists keep it: one line of plain text (control characters and line breaks become
- * spaces, invisible formatting characters go), at most {@link MAX_NOTE_LENGTH} characters.
- * Renderers escape it like any paper text, so it can never mention anyone or carry markup.
+ * spaces, invisible formatting characters go). Renderers escape it like any paper text, so it
+ * can never mention anyone or carry markup; its length is checked against
+ * {@link MAX_NOTE_LENGTH} by whoever takes it.
  * @example cleanNote('  read §3\n first\u200b ') // 'read §3 first'
  */
 export function cleanNote(note: string): string {
@@ -90,7 +91,7 @@ export function cleanNote(note: string): string {
     .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return [...text].slice(0, MAX_NOTE_LENGTH).join('');
+  return text;
 }
 
 /** A card's Save button: puts the paper on the presser's own list, or takes it off. */

@@ -479,7 +479,6 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.unknownPaper': 'The library has no paper at “{text}”. Find it with /paper and press Save on its card.',
   'library.paperEmpty': 'Name the paper: an arXiv id, a DOI, an OpenReview id or a link.',
   'library.paperTooLong': 'That is too long for a paper id or link: paste the paper’s arXiv id, DOI or link.',
-  'library.noteTooLong': 'A note can be at most {max, number} characters.',
   'library.badScope': 'scope is mine or channel.',
   'library.badFormat': 'format is bibtex, ris or csljson.',
   'library.badArchiveState': 'Use /library archive on or /library archive off.',

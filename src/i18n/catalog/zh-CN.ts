@@ -474,7 +474,6 @@ export const zhCN: Catalog = {
   'library.unknownPaper': '论文库中没有“{text}”对应的论文。请用 /paper 找到它，再点卡片上的“收藏”。',
   'library.paperEmpty': '请给出论文：arXiv 编号、DOI、OpenReview 编号或链接。',
   'library.paperTooLong': '这作为论文编号或链接太长了：请粘贴论文的 arXiv 编号、DOI 或链接。',
-  'library.noteTooLong': '备注最多 {max, number} 个字符。',
   'library.badScope': 'scope 为 mine 或 channel。',
   'library.badFormat': 'format 为 bibtex、ris 或 csljson。',
   'library.badArchiveState': '请用 /library archive on 或 /library archive off。',
