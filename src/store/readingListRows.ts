@@ -122,11 +122,6 @@ export function checkPage(page: { offset: number; limit: number }): void {
   }
 }
 
-/** The key that serializes writes to one list (PostgreSQL's advisory lock; unambiguous however ids look). */
-export function listKey(owner: ListOwner): string {
-  return JSON.stringify([owner.platform, owner.team, owner.kind, owner.id]);
-}
-
 function person(id: string | null, name: string | null): Person | undefined {
   if (id === null) return undefined;
   return name === null ? { id } : { id, name };

@@ -18,7 +18,6 @@ import {
   byPaper,
   checkPage,
   entryRow,
-  listKey,
   noteColumn,
   personColumns,
   planMove,
@@ -229,9 +228,12 @@ export class PgReadingListStore implements ReadingListStore {
   }
 }
 
-/** Waits for (and holds until the transaction ends) the lock on one list's writes. */
+/**
+ * Waits for (and holds until the transaction ends) the lock on one list's writes, keyed by a hash
+ * of the list (unambiguous however its ids look; two lists sharing a hash only wait for each other).
+ */
 async function lockList(c: pg.PoolClient, owner: ListOwner): Promise<void> {
-  await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LIST_LOCK, listKey(owner)]);
+  await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LIST_LOCK, JSON.stringify(listValues(owner))]);
 }
 
 async function count(c: pg.PoolClient, owner: ListOwner): Promise<number> {

@@ -3,7 +3,8 @@
  * the rules both stores share in `../readingListRows.ts`). Every change is one BEGIN IMMEDIATE
  * transaction, so a toggle, its count and a share with its archive row are one step for every
  * process on the database. On a database opened read-only, writes fail as SQLite's do
- * (SQLITE_READONLY) and reads work.
+ * (SQLITE_READONLY) and reads work. Two statements name their index: without statistics
+ * (nothing runs ANALYZE), SQLite would rather scan a team's shares by primary key.
  */
 import type { Db } from './db.js';
 import {
@@ -80,8 +81,8 @@ export class SqliteReadingListStore implements ReadingListStore {
       forgetNotes: db.prepare(
         `UPDATE reading_list_entries SET note = NULL, note_by = NULL, note_by_name = NULL WHERE ${TEAM} AND kind = 'channel' AND note_by = @user`,
       ),
-      forgetShares: db.prepare(`UPDATE channel_shares SET shared_by = NULL, shared_by_name = NULL WHERE ${TEAM} AND shared_by = @user`),
-      forgetFirst: db.prepare(`UPDATE channel_archive SET first_shared_by = NULL, first_shared_by_name = NULL WHERE ${TEAM} AND first_shared_by = @user`),
+      forgetShares: db.prepare(`UPDATE channel_shares INDEXED BY channel_shares_by SET shared_by = NULL, shared_by_name = NULL WHERE ${TEAM} AND shared_by = @user`),
+      forgetFirst: db.prepare(`UPDATE channel_archive INDEXED BY channel_archive_first_by SET first_shared_by = NULL, first_shared_by_name = NULL WHERE ${TEAM} AND first_shared_by = @user`),
       forgetSetting: db.prepare(`UPDATE channel_archiving SET set_by = NULL, set_by_name = NULL WHERE ${TEAM} AND set_by = @user`),
       teamEntries: db.prepare(`DELETE FROM reading_list_entries WHERE ${TEAM}`),
       teamShares: db.prepare(`DELETE FROM channel_shares WHERE ${TEAM}`),
