@@ -24,6 +24,7 @@ import type { ArchiveRow, EntryRow, ShareRow } from '../src/store/readingListRow
 import type { ListOwner, ReadingListStore } from '../src/store/readingLists.js';
 import { openDatabase, tuneForBulkWrites } from '../src/store/sqlite/db.js';
 import { SqliteReadingListStore } from '../src/store/sqlite/readingLists.js';
+import { MAX_CHANNEL_ENTRIES } from '../src/commands/listPages.js';
 import { fmtMs, percentile } from './stats.js';
 
 export interface ReadingListScale {
@@ -179,14 +180,25 @@ export async function benchReadingLists(target: StoreTarget, scale: ReadingListS
       return { ...place(c), kind: 'channel', id: `C${c}` };
     };
     const page = { offset: 0, limit: 10 };
+    // What `/library channel` reads (listPages.ts): the channel's whole list and archive, merged.
+    const whole = { offset: 0, limit: MAX_CHANNEL_ENTRIES };
     const figures: Array<[string, { p50: number; p99: number }, string]> = [
       ['/library mine: a page + total', await time(scale.samples, (i) => lists.list(memberAt(i), page)), '≤ 50 ms'],
+      ['/library mine: all, as it reads', await time(scale.samples, (i) => lists.list(memberAt(i), whole)), '≤ 50 ms'],
       ['/library mine: every id', await time(scale.samples, (i) => lists.paperIds(memberAt(i))), '≤ 50 ms'],
       [
         '/library channel: list + archive',
         await time(scale.samples, async (i) => {
           const c = channelAt(i);
           await Promise.all([lists.list(c, page), lists.archive(c.platform, c.team, c.id, page)]);
+        }),
+        '≤ 50 ms',
+      ],
+      [
+        '/library channel: all, as it reads',
+        await time(scale.samples, async (i) => {
+          const c = channelAt(i);
+          await Promise.all([lists.list(c, whole), lists.archive(c.platform, c.team, c.id, whole)]);
         }),
         '≤ 50 ms',
       ],
@@ -197,12 +209,42 @@ export async function benchReadingLists(target: StoreTarget, scale: ReadingListS
     const entries = scale.members * scale.savedEach + scale.channels * scale.channelListEach;
     const lines = [
       `Reading lists on ${target.kind}: ${entries.toLocaleString('en-US')} list entries, ${(scale.channels * scale.archivedEach).toLocaleString('en-US')} archived papers; filled in ${fillSeconds.toFixed(1)} s, ${Math.round((await filled.size()) / 1048576)} MB`,
-      ...figures.map(([name, { p50, p99 }, goal]) => `  ${name.padEnd(34)}p50 ${fmtMs(p50).padEnd(10)} p99 ${fmtMs(p99).padEnd(10)} ${goal && `goal p99 ${goal}`}`),
+      ...figures.map(([name, { p50, p99 }, goal]) => `  ${name.padEnd(36)}p50 ${fmtMs(p50).padEnd(10)} p99 ${fmtMs(p99).padEnd(10)} ${goal && `goal p99 ${goal}`}`),
     ];
     return lines;
   } finally {
     await filled.close();
   }
+}
+
+/**
+ * Both stores at `scale`: SQLite in a temporary directory, PostgreSQL on a private cluster
+ * (skipped, saying so, without Debian's postgresql package or with `postgres: false`).
+ * @example for (const line of await benchReadingListStores(ISSUE_SCALE)) console.log(line);
+ */
+export async function benchReadingListStores(scale: ReadingListScale = ISSUE_SCALE, stores: { sqlite?: boolean; postgres?: boolean } = {}): Promise<string[]> {
+  const lines: string[] = [];
+  if (stores.sqlite !== false) {
+    const dir = mkdtempSync(join(tmpdir(), 'paperscout-bench-lists-'));
+    try {
+      lines.push(...(await benchReadingLists({ kind: 'sqlite', path: join(dir, 'paperscout.db') }, scale)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (stores.postgres !== false) {
+    const found = postgresBinaries();
+    if ('missing' in found) lines.push(`Reading lists on postgres: skipped (${found.missing})`);
+    else {
+      const cluster = await startPostgresCluster({ durable: true });
+      try {
+        lines.push(...(await benchReadingLists({ kind: 'postgres', url: await cluster.createDatabase('bench_lists') }, scale)));
+      } finally {
+        await cluster.stop();
+      }
+    }
+  }
+  return lines;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -213,24 +255,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     ...(values.members && { members: Number(values.members) }),
     ...(values.channels && { channels: Number(values.channels) }),
   };
-  if (values.store !== 'postgres') {
-    const dir = mkdtempSync(join(tmpdir(), 'paperscout-bench-lists-'));
-    try {
-      for (const line of await benchReadingLists({ kind: 'sqlite', path: join(dir, 'paperscout.db') }, scale)) console.log(line);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  if (values.store !== 'sqlite') {
-    const found = postgresBinaries();
-    if ('missing' in found) console.log(`Reading lists on postgres: skipped (${found.missing})`);
-    else {
-      const cluster = await startPostgresCluster({ durable: true });
-      try {
-        for (const line of await benchReadingLists({ kind: 'postgres', url: await cluster.createDatabase('bench_lists') }, scale)) console.log(line);
-      } finally {
-        await cluster.stop();
-      }
-    }
-  }
+  for (const line of await benchReadingListStores(scale, { sqlite: values.store !== 'postgres', postgres: values.store !== 'sqlite' })) console.log(line);
 }

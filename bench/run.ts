@@ -7,7 +7,9 @@
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
  * loopback, `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
  * records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
- * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package).
+ * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package),
+ * and reading lists at issue 30's scale on both stores with exports of 1,000 papers
+ * (bench/readingLists.ts, bench/export.ts).
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --skip-postgres     leave out the PostgreSQL section
@@ -30,7 +32,9 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
+import { benchExport } from './export.js';
 import { benchPostgres, timedIngest } from './postgres.js';
+import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
 import { benchSlack } from './slack.js';
 import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
@@ -161,6 +165,8 @@ const postgresLines = values['skip-postgres']
     });
 out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on loopback…');
 const sourceLines = await benchSources();
+out('Measuring reading lists at issue 30’s scale (10,000 members × 100 papers, 1,000 channels × 500 links) and exports of 1,000 papers…');
+const listLines = [...(await benchReadingListStores(ISSUE_SCALE, { postgres: !values['skip-postgres'] })), '', ...benchExport()];
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
 interface MiniBuild {
@@ -214,6 +220,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...sourceLines, '', ...postgresLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import type { CommandContext } from './types.js';
 /** Papers on one page of a list. */
 export const LIST_PAGE_SIZE = 5;
 /** Most entries of a channel's list and archive read to merge them (a channel's whole history). */
-const MAX_CHANNEL_ENTRIES = 10_000;
+export const MAX_CHANNEL_ENTRIES = 10_000;
 
 export type ListScope = 'mine' | 'channel';
 
