@@ -256,12 +256,20 @@ export const en = {
   'slack.link': 'link',
   'slack.brokenShare': 'That Share button is broken. Run the command again and share its new reply.',
   'slack.mentionHelp': 'Mention me with what to look for, e.g. "@Paper Scout diffusion transformers" or a paper link, in a thread or a channel. /help lists everything I do.',
+  'slack.fileInDm': 'The file is in your direct messages with Paper Scout.',
+  'slack.fileNotInChannel': 'Paper Scout could not post the file in this channel ({reason}), so it is in your direct messages with Paper Scout. To post exports here, invite Paper Scout to the channel (/invite @Paper Scout).',
+  'slack.fileFailed': 'Slack did not take the file ({reason}). Ask whoever runs Paper Scout to give the app the files:write and im:write scopes (reinstall it from manifest.yml), then try again.',
   'discord.continued': '{name} (cont.)',
+  'discord.cardAction': '{label} {position}',
+  'discord.fileTooLarge': 'The file is too large to attach here ({size} MB; Discord takes {max} MB). Search within the list and export less, or ask whoever runs Paper Scout for it (paperscout export).',
   'terminal.welcome': 'Paper Scout: {count, number} papers in {demo, select, yes {the demo corpus} other {the library}}. Try /paper diffusion, /topic, /help. Ctrl-D quits.',
   'terminal.needsSlash': 'Commands start with a slash: /paper <words>, /topic <name>, /help.',
   'terminal.nothingToPage': 'There is nothing to page or open yet: run /paper <words> first.',
   'terminal.noSuchNumber': 'There is no result {number} here: open one of the numbers shown, with {range}.',
   'terminal.notNow': '{command} does nothing after the last reply. Try {commands}.',
+  'terminal.noSuchCard': 'There is no result {number} here: save one of the numbers shown, with {range}.',
+  'terminal.fileWritten': 'Wrote {path}.',
+  'terminal.fileNotWritten': 'Could not write {path} ({reason}). Run Paper Scout from a directory you can write to.',
 
   // ── The command line ─────────────────────────────────────────────────────────────────────
   'cli.usage': `Usage: paperscout <command> [options]

@@ -253,12 +253,20 @@ export const zhCN: Catalog = {
   'slack.link': '链接',
   'slack.brokenShare': '这个分享按钮坏了。请重新运行命令，再分享新的结果。',
   'slack.mentionHelp': '提到我并写上要找的内容，例如“@Paper Scout 扩散模型”或一个论文链接，在话题或频道中都可以。/help 列出我能做的所有事。',
+  'slack.fileInDm': '文件已发到你与 Paper Scout 的私信中。',
+  'slack.fileNotInChannel': 'Paper Scout 无法在这个频道发送文件（{reason}），已改发到你与 Paper Scout 的私信中。要在这里发送导出文件，请把 Paper Scout 邀请进频道（/invite @Paper Scout）。',
+  'slack.fileFailed': 'Slack 没有接收这个文件（{reason}）。请让运行 Paper Scout 的人为应用添加 files:write 和 im:write 权限（用 manifest.yml 重新安装），然后再试。',
   'discord.continued': '{name}（续）',
+  'discord.cardAction': '{label} {position}',
+  'discord.fileTooLarge': '文件太大，无法在这里附上（{size} MB；Discord 最多接受 {max} MB）。请在列表中检索后导出更少的论文，或请运行 Paper Scout 的人导出（paperscout export）。',
   'terminal.welcome': 'Paper Scout：{demo, select, yes {演示语料} other {论文库}}中共 {count, number} 篇论文。试试 /paper 扩散模型、/topic、/help。按 Ctrl-D 退出。',
   'terminal.needsSlash': '命令以斜杠开头：/paper <检索词>、/topic <方向>、/help。',
   'terminal.nothingToPage': '还没有可以翻页或打开的内容：请先运行 /paper <检索词>。',
   'terminal.noSuchNumber': '这里没有第 {number} 条结果：请用 {range} 打开显示的编号之一。',
   'terminal.notNow': '{command} 对上一条回复不起作用。试试 {commands}。',
+  'terminal.noSuchCard': '这里没有第 {number} 条结果：请用 {range} 收藏显示的编号之一。',
+  'terminal.fileWritten': '已写入 {path}。',
+  'terminal.fileNotWritten': '无法写入 {path}（{reason}）。请在你有写权限的目录中运行 Paper Scout。',
 
   // ── 命令行 ──
   'cli.usage': `用法：paperscout <命令> [选项]
