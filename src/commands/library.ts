@@ -45,7 +45,7 @@ const addOptions = z.object({ paper: paperOption, note: z.string().optional() })
 const add = defineSubcommand({
   name: 'add',
   options: addOptions,
-  fromText: (text) => parseOptionText(text, ['paper', 'note']) as z.input<typeof addOptions>,
+  fromText: (text) => addFromText(text),
   async run(ctx, { paper, note }) {
     const owner = channelList(ctx);
     const found = await paperNamed(ctx, paper);
@@ -158,6 +158,20 @@ export const libraryCommand = defineCommand({
     },
   },
 });
+
+/**
+ * `/library add` typed as text: a note is free text, so `note:` takes the rest of the line
+ * (quotes around it are dropped); the paper is what comes before.
+ * @example addFromText('paper:1706.03762 note:read §3 first') // { paper: '1706.03762', note: 'read §3 first' }
+ */
+export function addFromText(text: string): z.input<typeof addOptions> {
+  const at = /(?:^|\s)note:/i.exec(text);
+  const before = at ? text.slice(0, at.index) : text;
+  const { paper } = parseOptionText(before, ['paper']);
+  if (!at) return { paper: paper ?? '' };
+  const note = text.slice(at.index + at[0].length).trim().replace(/^"([\s\S]*)"$/, '$1');
+  return { paper: paper ?? '', note };
+}
 
 /** The papers of a list, newest first, for an export (at most {@link MAX_EXPORT}). */
 export async function listPapers(ctx: Pick<CommandContext, 'readingLists' | 'library'>, owner: ListOwner): Promise<Paper[]> {
