@@ -131,7 +131,9 @@ function startFailure(err: unknown, api: string, config: DiscordConfig): StartEr
   if (code === 'TokenInvalid' || status === 401 || closeCode === GatewayCloseCodes.AuthenticationFailed) {
     return new StartError('refused', `Discord did not accept DISCORD_TOKEN${where}: ${cause}. Copy the bot token from the Discord developer portal (Bot → Reset Token).`, { cause: err });
   }
-  if (closeCode === GatewayCloseCodes.DisallowedIntents && config.messageContent) {
+  // @discordjs/ws rejects the login with its own words for the close code, before any disconnect event.
+  const disallowed = closeCode === GatewayCloseCodes.DisallowedIntents || (err instanceof Error && err.message === 'Used disallowed intents');
+  if (disallowed && config.messageContent) {
     return new StartError(
       'refused',
       `Discord refused the gateway connection (${cause}): DISCORD_MESSAGE_CONTENT=on needs the Message Content intent. Enable it in the developer portal (Bot → Privileged Gateway Intents), or set DISCORD_MESSAGE_CONTENT=off.`,
