@@ -7,7 +7,7 @@
 import type { App as BoltApp } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import { deliverFile } from './files.js';
-import { channelKind, encodeOrigin, fromSlackMarkup } from './incoming.js';
+import { channelKind, channelName, encodeOrigin, fromSlackMarkup } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { renderReply } from './render.js';
 
@@ -26,7 +26,7 @@ export function registerCommands(bolt: BoltApp, app: App): void {
       'slack',
       { id: command.user_id, name: member.name ?? command.user_name, ...(member.timezone && { timezone: member.timezone }) },
       {
-        channel: { id: command.channel_id, name: command.channel_name, kind: channelKind(command.channel_id, command.channel_name) },
+        channel: { id: command.channel_id, ...(channelName(command.channel_name) && { name: channelName(command.channel_name)! }), kind: channelKind(command.channel_id, command.channel_name) },
         workspace: { id: command.team_id },
         ...memberContext(member),
       },
