@@ -22,7 +22,7 @@ import type { StoreTarget } from '../src/store/open.js';
 import { openPostgres } from '../src/store/postgres/index.js';
 import type { ArchiveRow, EntryRow, ShareRow } from '../src/store/readingListRows.js';
 import type { ListOwner, ReadingListStore } from '../src/store/readingLists.js';
-import { openDatabase, tuneForBulkWrites } from '../src/store/sqlite/db.js';
+import { openDatabase, tuneForBulkWrites, type Db } from '../src/store/sqlite/db.js';
 import { SqliteReadingListStore } from '../src/store/sqlite/readingLists.js';
 import { MAX_CHANNEL_ENTRIES } from '../src/commands/listPages.js';
 import { fmtMs, percentile } from './stats.js';
@@ -47,13 +47,14 @@ const BATCH = 5000;
 const EPOCH = Date.UTC(2025, 0, 1);
 const YEAR_S = 365 * 86_400;
 
-const place = (n: number) => ({ platform: n % 2 ? 'discord' : 'slack', team: `T${n % TEAMS}` });
-const paper = (n: number) => `arxiv:${2400 + Math.floor(n / 100_000)}.${String(n % 100_000).padStart(5, '0')}`;
+export const place = (n: number) => ({ platform: n % 2 ? ('discord' as const) : ('slack' as const), team: `T${n % TEAMS}` });
+const syntheticPaper = (n: number) => `arxiv:${2400 + Math.floor(n / 100_000)}.${String(n % 100_000).padStart(5, '0')}`;
+const paper = syntheticPaper;
 /** A time in the year, spread without order (7919 is prime to a year's seconds). */
 const when = (n: number) => new Date(EPOCH + ((n * 7919) % YEAR_S) * 1000).toISOString();
 
-/** The rows of the scale, in batches (distinct papers per list: 104729 is prime to LIBRARY). */
-function* rows(s: ReadingListScale): Generator<{ entries: EntryRow[]; shares: ShareRow[]; archive: ArchiveRow[] }> {
+/** The rows of the scale, in batches (distinct papers per list: 104729 is prime to LIBRARY), with `paper` naming the n-th paper. */
+function* rows(s: ReadingListScale, paper: (n: number) => string = syntheticPaper): Generator<{ entries: EntryRow[]; shares: ShareRow[]; archive: ArchiveRow[] }> {
   let batch = { entries: [] as EntryRow[], shares: [] as ShareRow[], archive: [] as ArchiveRow[] };
   const full = () => batch.entries.length + batch.shares.length >= BATCH;
   for (let m = 0; m < s.members; m++) {
@@ -105,21 +106,31 @@ interface Filled {
   close(): Promise<void>;
 }
 
+/**
+ * Writes the scale's rows into the SQLite database at `path` (its schema there already), with
+ * `paper` naming the n-th paper; the database is left open for the caller.
+ */
+export function fillSqlite(path: string, scale: ReadingListScale, paper?: (n: number) => string): Db {
+  const db = openDatabase(path);
+  const cache = db.pragma('cache_size', { simple: true }) as number;
+  tuneForBulkWrites(db);
+  const insert = Object.fromEntries(
+    // A library smaller than the ids drawn names some paper twice in a list: kept once.
+    TABLES.map((t) => [t, db.prepare(`INSERT ${paper ? 'OR IGNORE ' : ''}INTO ${t} (${COLUMNS[t].join(', ')}) VALUES (${COLUMNS[t].map((c) => `@${c}`).join(', ')})`)]),
+  );
+  // The secondary indexes are built once the rows are in (a sort each, not a million random inserts).
+  const indexes = db.prepare<string[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${TABLES.map(() => '?').join(', ')})`).all(...TABLES);
+  for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
+  for (const batch of rows(scale, paper)) db.transaction(() => TABLES.forEach((t) => batchOf(batch, t).forEach((row) => insert[t]!.run(row))))();
+  for (const { sql } of indexes) db.exec(sql);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.pragma(`cache_size = ${cache}`); // measured as the bot opens it
+  return db;
+}
+
 async function fill(target: StoreTarget, scale: ReadingListScale): Promise<Filled> {
   if (target.kind === 'sqlite') {
-    const db = openDatabase(target.path);
-    const cache = db.pragma('cache_size', { simple: true }) as number;
-    tuneForBulkWrites(db);
-    const insert = Object.fromEntries(
-      TABLES.map((t) => [t, db.prepare(`INSERT INTO ${t} (${COLUMNS[t].join(', ')}) VALUES (${COLUMNS[t].map((c) => `@${c}`).join(', ')})`)]),
-    );
-    // The secondary indexes are built once the rows are in (a sort each, not a million random inserts).
-    const indexes = db.prepare<string[], { name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${TABLES.map(() => '?').join(', ')})`).all(...TABLES);
-    for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
-    for (const batch of rows(scale)) db.transaction(() => TABLES.forEach((t) => batchOf(batch, t).forEach((row) => insert[t]!.run(row))))();
-    for (const { sql } of indexes) db.exec(sql);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.pragma(`cache_size = ${cache}`); // measured as the bot opens it
+    const db = fillSqlite(target.path, scale);
     return { lists: new SqliteReadingListStore(db), size: async () => statSync(target.path).size, close: async () => void db.close() };
   }
   const pg = await openPostgres(target.url, { log: silentLog, patience: 10_000 });
@@ -148,7 +159,7 @@ async function fill(target: StoreTarget, scale: ReadingListScale): Promise<Fille
 }
 
 /** p50 and p99 of `samples` calls of `op`, one after another, after a tenth as many untimed. */
-async function time(samples: number, op: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+export async function time(samples: number, op: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < samples / 10; i++) await op(i + samples);
   const ms: number[] = [];
   for (let i = 0; i < samples; i++) {

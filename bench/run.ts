@@ -8,8 +8,9 @@
  * loopback, `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
  * records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
  * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package),
- * and reading lists at issue 30's scale on both stores with exports of 1,000 papers
- * (bench/readingLists.ts, bench/export.ts).
+ * and reading lists at issue 30's scale: /library mine and channel through the registry on the
+ * corpus, the store's reads on both stores, exports of 1,000 papers (bench/libraryCommands.ts,
+ * bench/readingLists.ts, bench/export.ts).
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --skip-postgres     leave out the PostgreSQL section
@@ -33,6 +34,7 @@ import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
 import { benchExport } from './export.js';
+import { benchLibraryCommands } from './libraryCommands.js';
 import { benchPostgres, timedIngest } from './postgres.js';
 import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
 import { benchSlack } from './slack.js';
@@ -153,6 +155,8 @@ out('Measuring the Discord and Slack adapters on loopback, and digest run-due…
 const discord = await benchDiscord(app);
 const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
+// It writes reading lists into the library: only into the run's own DATA_DIR.
+const libraryLines = ownDir ? await benchLibraryCommands(app) : ['/library commands: skipped (--data-dir is not the run’s own: the lists would be written into it)'];
 await app.close();
 const postgresLines = values['skip-postgres']
   ? ['PostgreSQL: skipped (--skip-postgres)']
@@ -166,7 +170,7 @@ const postgresLines = values['skip-postgres']
 out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on loopback…');
 const sourceLines = await benchSources();
 out('Measuring reading lists at issue 30’s scale (10,000 members × 100 papers, 1,000 channels × 500 links) and exports of 1,000 papers…');
-const listLines = [...(await benchReadingListStores(ISSUE_SCALE, { postgres: !values['skip-postgres'] })), '', ...benchExport()];
+const listLines = [...libraryLines, '', ...(await benchReadingListStores(ISSUE_SCALE, { postgres: !values['skip-postgres'] })), '', ...benchExport()];
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
 interface MiniBuild {

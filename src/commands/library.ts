@@ -11,7 +11,7 @@ import type { Paper } from '../papers/model.js';
 import { action, messageReply } from '../reply.js';
 import { MAX_NOTE_LENGTH, type ListOwner } from '../store/readingLists.js';
 import { channelList, cleanNote, memberList, paperAt, paperNamed, personOf, teamOf } from './lists.js';
-import { listPage, turnListPage } from './listPages.js';
+import { listItems, listPage, turnListPage } from './listPages.js';
 import { parseOptionText } from './optionText.js';
 import { defineCommand, defineSubcommand, type CommandContext } from './types.js';
 
@@ -173,9 +173,13 @@ export function addFromText(text: string): z.input<typeof addOptions> {
   return { paper: paper ?? '', note };
 }
 
-/** The papers of a list, newest first, for an export (at most {@link MAX_EXPORT}). */
+/**
+ * The papers of a list, newest first, for an export (at most {@link MAX_EXPORT}): a member's
+ * saved papers, or what `/library channel` shows (the channel's list and its archive).
+ */
 export async function listPapers(ctx: Pick<CommandContext, 'readingLists' | 'library'>, owner: ListOwner): Promise<Paper[]> {
-  const ids = (await ctx.readingLists.paperIds(owner)).slice(0, MAX_EXPORT);
+  const ids = owner.kind === 'member' ? await ctx.readingLists.paperIds(owner) : (await listItems(ctx.readingLists, owner)).map((i) => i.paperId);
+  ids.splice(MAX_EXPORT);
   const papers = await ctx.library.papersByIds(ids);
   return ids.flatMap((id) => papers.get(id)?.paper ?? []);
 }

@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import type { Messages } from '../i18n/index.js';
 import { MAX_RESULTS, type MatchedWord } from '../search/engine.js';
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
-import type { ArchiveEntry, ListEntry, ListOwner } from '../store/readingLists.js';
+import type { ArchiveEntry, ListEntry, ListOwner, ReadingListStore } from '../store/readingLists.js';
 import type { StoredPaper } from '../store/papers.js';
 import { shorten } from '../text.js';
 import { channelLabel, channelList, memberList, saveButton } from './lists.js';
@@ -31,7 +31,7 @@ interface ListState {
 }
 
 /** One paper of a list as a page shows it. */
-interface Item {
+export interface Item {
   paperId: string;
   entry?: ListEntry;
   shared?: ArchiveEntry;
@@ -44,14 +44,16 @@ interface Item {
 export async function listPage(ctx: CommandContext, scope: ListScope, query: string | undefined, page: number, stateId?: string): Promise<Reply> {
   const owner = scope === 'mine' ? memberList(ctx) : channelList(ctx);
   const m = ctx.i18n;
-  let items = await itemsOf(ctx, owner);
+  let items = await listItems(ctx.readingLists, owner);
   const total = items.length;
-  const papers = await ctx.library.papersByIds(items.map((i) => i.paperId));
-  // A paper the store no longer holds (removed by its source) is left out, not shown broken.
-  items = items.filter((i) => papers.has(i.paperId));
+  // Only document numbers for the whole list (a count, a search within it); the papers
+  // themselves are read for the page shown. A paper the store no longer holds (removed by its
+  // source) is left out, not shown broken.
+  const docs = await ctx.library.docsOf(items.map((i) => i.paperId));
+  items = items.filter((i) => docs.has(i.paperId));
   let words: readonly MatchedWord[] = [];
   if (query) {
-    const result = await ctx.library.search(query, { limit: MAX_RESULTS, within: [...papers.values()].map((p) => p.doc) });
+    const result = await ctx.library.search(query, { limit: MAX_RESULTS, within: [...docs.values()] });
     const byId = new Map(items.map((i) => [i.paperId, i]));
     items = result.hits.flatMap((h) => byId.get(h.id) ?? []);
     words = result.words;
@@ -60,7 +62,9 @@ export async function listPage(ctx: CommandContext, scope: ListScope, query: str
   if (query && items.length === 0) return { locale: m.locale, ...nothingMatches(m, scope, query, total) };
   const pages = Math.max(1, Math.ceil(items.length / LIST_PAGE_SIZE));
   const at = Math.min(Math.max(0, page), pages - 1);
-  const shown = items.slice(at * LIST_PAGE_SIZE, (at + 1) * LIST_PAGE_SIZE);
+  const papers = await ctx.library.papersByIds(items.slice(at * LIST_PAGE_SIZE, (at + 1) * LIST_PAGE_SIZE).map((i) => i.paperId));
+  // Removed between the two reads: left out too.
+  const shown = items.slice(at * LIST_PAGE_SIZE, (at + 1) * LIST_PAGE_SIZE).filter((i) => papers.has(i.paperId));
   const state = query && stateId === undefined ? await ctx.states.put({ query, locale: m.locale } satisfies ListState, ctx.now()) : stateId;
   const cards = shown.map((item, i) => card(ctx, scope, papers.get(item.paperId)!, item, at * LIST_PAGE_SIZE + i + 1, words));
   const heading = scope === 'mine' ? m.t('library.mine.heading') : m.t('library.channel.heading', { channel: channelName(ctx) });
@@ -101,12 +105,16 @@ export async function turnListPage(ctx: CommandContext, scope: string | undefine
   return listPage(ctx, scope, state.query, page, stateId);
 }
 
-/** The papers of a list, newest first: a member's saved papers, or a channel's list and archive merged. */
-async function itemsOf(ctx: CommandContext, owner: ListOwner): Promise<Item[]> {
+/**
+ * The papers of a list, newest first: a member's saved papers, or a channel's list and archive
+ * merged (what `/library channel` shows and its export writes).
+ * @example (await listItems(ctx.readingLists, channelList(ctx))).map((i) => i.paperId)
+ */
+export async function listItems(lists: ReadingListStore, owner: ListOwner): Promise<Item[]> {
   const page = { offset: 0, limit: MAX_CHANNEL_ENTRIES };
-  const listed = await ctx.readingLists.list(owner, page);
+  const listed = await lists.list(owner, page);
   if (owner.kind === 'member') return listed.entries.map((entry) => ({ paperId: entry.paperId, entry }));
-  const archive = await ctx.readingLists.archive(owner.platform, owner.team, owner.id, page);
+  const archive = await lists.archive(owner.platform, owner.team, owner.id, page);
   const items = new Map<string, Item>();
   for (const entry of listed.entries) items.set(entry.paperId, { paperId: entry.paperId, entry });
   for (const shared of archive.entries) {

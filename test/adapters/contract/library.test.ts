@@ -127,12 +127,14 @@ describe.each(DRIVERS.flatMap((driver) => STORES.map((s) => ({ ...s, driver, nam
     expect(parsed.errors).toEqual([]);
     expect(parsed.entries).toHaveLength(1);
 
+    // The channel's export holds what /library channel shows: its list and its archive.
     await session.command('/library add paper:https://arxiv.org/abs/1706.03762', { place, member: 7 });
+    await session.post(place, 'https://arxiv.org/abs/2006.11239', { member: 10 });
     await session.command('/library export format:ris scope:channel', { place, member: 7 });
     const channelFile = session.files().at(-1)!;
     expect(channelFile.name).toBe('paperscout-channel.ris');
     expect(channelFile.channel).toBe(place.channel);
-    expect(channelFile.content).toMatch(/^TY {2}- /);
+    expect(channelFile.content.match(/^TI {2}- .*$/gm)).toEqual(['TI  - Denoising Diffusion Probabilistic Models', 'TI  - Attention Is All You Need']);
   });
 
   it.skipIf(skip)('forgets a member after the confirmation button, leaving nothing of them in the store', async () => {
