@@ -457,7 +457,8 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
 
   // ── /library: reading lists, the channel's archive, exports ──────────────────────────────
   'library.description': "Your saved papers and this channel's reading list",
-  'library.examples': '/library mine   /library channel diffusion   /library add paper:1706.03762 note:"read §3 first"   /library export format:bibtex',
+  'library.examples':
+    '/library mine   /library channel diffusion   /library add paper:1706.03762 note:read §3 first   /library remove paper:1706.03762   /library export format:bibtex scope:channel   /library forget   /library archive off',
   'library.mine.description': 'Your saved papers (only you see them)',
   'library.mine.option.query': 'Search within them: title, author or keywords',
   'library.channel.description': "This channel's reading list and the paper links shared here",

@@ -452,7 +452,8 @@ export const zhCN: Catalog = {
 
   // ── /library ─────────────────────────────────────────────────────────────────────────────
   'library.description': '你收藏的论文和本频道的阅读列表',
-  'library.examples': '/library mine   /library channel 扩散模型   /library add paper:1706.03762 note:"先读第 3 节"   /library export format:bibtex',
+  'library.examples':
+    '/library mine   /library channel 扩散模型   /library add paper:1706.03762 note:先读第 3 节   /library remove paper:1706.03762   /library export format:bibtex scope:channel   /library forget   /library archive off',
   'library.mine.description': '你收藏的论文（只有你能看到）',
   'library.mine.option.query': '在其中检索：标题、作者或关键词',
   'library.channel.description': '本频道的阅读列表和在这里分享过的论文链接',
