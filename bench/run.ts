@@ -5,9 +5,12 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, the search site's /search and /api/suggest (bench/web.ts), `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
- * records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
- * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package).
+ * loopback, the search site (bench/web.ts), `digest run-due` for 1,000 subscriptions, the sources
+ * (CPU per 1,000 arXiv OAI-PMH records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
+ * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package),
+ * and reading lists at issue 30's scale: /library mine and channel through the registry on the
+ * corpus, the store's reads on both stores, exports of 1,000 papers (bench/libraryCommands.ts,
+ * bench/readingLists.ts, bench/export.ts).
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --skip-postgres     leave out the PostgreSQL section
@@ -30,7 +33,10 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
 import { benchDiscord } from './discord.js';
+import { benchExport } from './export.js';
+import { benchLibraryCommands } from './libraryCommands.js';
 import { benchPostgres, timedIngest } from './postgres.js';
+import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
 import { benchSlack } from './slack.js';
 import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
@@ -152,6 +158,8 @@ const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
 out('Measuring the search site on loopback…');
 const webLines = await benchWeb(app, cases.map((c) => c.query));
+// It writes reading lists into the library: only into the run's own DATA_DIR.
+const libraryLines = ownDir ? await benchLibraryCommands(app) : ['/library commands: skipped (--data-dir is not the run’s own: the lists would be written into it)'];
 await app.close();
 const postgresLines = values['skip-postgres']
   ? ['PostgreSQL: skipped (--skip-postgres)']
@@ -164,6 +172,8 @@ const postgresLines = values['skip-postgres']
     });
 out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on loopback…');
 const sourceLines = await benchSources();
+out('Measuring reading lists at issue 30’s scale (10,000 members × 100 papers, 1,000 channels × 500 links) and exports of 1,000 papers…');
+const listLines = [...libraryLines, '', ...(await benchReadingListStores(ISSUE_SCALE, { postgres: !values['skip-postgres'] })), '', ...benchExport()];
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
 interface MiniBuild {
@@ -217,6 +227,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...sourceLines, '', ...postgresLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

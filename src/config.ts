@@ -39,6 +39,7 @@ export const ConfigSchema = z
       (v) => v === undefined || /^\d{1,5}(\s*,\s*\d{1,5})*$/.test(v),
       "must be this instance's shard ids separated by commas, each below DISCORD_SHARD_COUNT, e.g. 0,1",
     ),
+    DISCORD_MESSAGE_CONTENT: z.enum(['on', 'off'], 'must be on or off (on needs the Message Content intent enabled in the Discord developer portal)').default('off'),
     SLACK_BOT_TOKEN: prefixed('xoxb-', 'a bot token'),
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: prefixed('xapp-', 'an app-level token with the connections:write scope'),
@@ -100,6 +101,12 @@ export interface DiscordConfig {
   guildId?: string;
   /** REST base URL, e.g. a proxy or a test server; the gateway URL comes from it. */
   apiUrl?: string;
+  /**
+   * DISCORD_MESSAGE_CONTENT: read the messages of the channels the bot is in (the privileged
+   * Message Content intent), so that paper links posted there go into the channel's archive.
+   * Off: only papers shared through the bot are archived.
+   */
+  messageContent?: boolean;
 }
 
 export interface SlackConfig {
@@ -265,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ...(raw.DISCORD_APPLICATION_ID && { applicationId: raw.DISCORD_APPLICATION_ID }),
         ...(raw.DISCORD_GUILD_ID && { guildId: raw.DISCORD_GUILD_ID }),
         ...(raw.DISCORD_API_URL && { apiUrl: raw.DISCORD_API_URL }),
+        ...(raw.DISCORD_MESSAGE_CONTENT === 'on' && { messageContent: true }),
         ...(raw.DISCORD_SHARD_COUNT && {
           shards: { count: Number(raw.DISCORD_SHARD_COUNT), ...(raw.DISCORD_SHARDS && { ids: shardIds(raw.DISCORD_SHARDS) }) },
         }),

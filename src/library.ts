@@ -218,6 +218,15 @@ export class Library {
   }
 
   /**
+   * The document numbers of the ids the library holds, without reading the papers (a list's
+   * count, a search within it).
+   * @example (await library.docsOf(['arxiv:1706.03762'])).get('arxiv:1706.03762')
+   */
+  docsOf(ids: readonly string[]): Promise<Map<string, number>> {
+    return this.store.docsOf(ids);
+  }
+
+  /**
    * The papers with these document numbers, read together (one query where the store is remote).
    * @example (await library.papersByDocs([3, 7])).get(3)?.title
    */

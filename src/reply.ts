@@ -43,6 +43,13 @@ export interface PaperCard {
   links: PaperLink[];
   /** 1-based place in a result list. */
   position?: number;
+  /**
+   * Where the paper is on a reading list: who added or shared it, when, their note, how many
+   * times it was shared. Plain text, as every text here (renderers escape it).
+   */
+  provenance?: string;
+  /** Buttons of this card alone (Save); renderers put them beside the card or number them. */
+  actions?: Button[];
 }
 
 export interface ListItem {
@@ -99,6 +106,17 @@ export interface Reply {
   ephemeral?: boolean;
   /** Whether the platform may offer to post the reply to the channel (Slack "Share"). */
   shareable?: boolean;
+  /** A file that goes with the reply (an export): a Discord attachment, a Slack upload. */
+  file?: ReplyFile;
+}
+
+/** A file a reply carries, as text (exports are BibTeX, RIS or CSL-JSON). */
+export interface ReplyFile {
+  /** The file name, letters, digits, `-`, `_` and `.` only. */
+  name: string;
+  /** Its media type, e.g. `application/x-bibtex`. */
+  mediaType: string;
+  content: string;
 }
 
 /** Discord caps custom_id at 100 characters; every action handle stays within it. */

@@ -37,6 +37,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads DISCORD_MESSAGE_CONTENT as on or off, off by default', () => {
+    expect(loadConfig({ DISCORD_TOKEN: 't' }).discord!.messageContent).toBeUndefined();
+    expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_MESSAGE_CONTENT: 'off' }).discord!.messageContent).toBeUndefined();
+    expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_MESSAGE_CONTENT: 'on' }).discord!.messageContent).toBe(true);
+    expect(() => loadConfig({ DISCORD_TOKEN: 't', DISCORD_MESSAGE_CONTENT: 'yes' })).toThrow(
+      'DISCORD_MESSAGE_CONTENT: must be on or off (on needs the Message Content intent enabled in the Discord developer portal)',
+    );
+  });
+
   it('maps DISCORD_SHARD_COUNT and DISCORD_SHARDS to the shards this instance runs, and refuses ids that cannot be', () => {
     expect(loadConfig({ DISCORD_TOKEN: 't' }).discord!.shards).toBeUndefined();
     expect(loadConfig({ DISCORD_TOKEN: 't', DISCORD_SHARD_COUNT: '4' }).discord!.shards).toEqual({ count: 4 });

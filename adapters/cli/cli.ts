@@ -22,6 +22,7 @@ import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
 import { stats } from './stats.js';
+import { runExport, runLibrary } from './lists.js';
 
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
@@ -54,6 +55,10 @@ async function main(argv: string[]): Promise<number> {
         return await topic(app, rest);
       case 'stats':
         return await stats(app, rest, m);
+      case 'export':
+        return await runExport(app, rest);
+      case 'library':
+        return await runLibrary(app, rest);
       default:
         return await runDigestCommand(app, rest, m, async (a) => (await import('../senders.js')).createSenders(a));
     }
@@ -63,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The commands that open the library through {@link openApp}. */
-const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest']);
+const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -1,10 +1,16 @@
 /**
  * A reply's menu and buttons as Discord components: the menu (a string select whose option
- * values are the action handles) in a row of its own, then the buttons, five to a row, within
- * five rows, with every custom id unique and at most 100 characters. Pure.
+ * values are the action handles) in a row of its own, then the paper cards' own buttons, then
+ * the reply's buttons, five to a row, within five rows, with every custom id unique and at most
+ * 100 characters. Pure.
+ *
+ * An embed cannot hold a button, so a card's buttons are numbered as the cards are ("Save 1" …
+ * "Save 5" for results 1–5, "Save 6" … on the next page), one row per kind of button; when rows
+ * run short the reply's own buttons (Prev/Next, Back) keep theirs.
  */
 import type { APIActionRowComponent, APIButtonComponent, APIComponentInMessageActionRow, APISelectMenuOption } from 'discord.js';
-import type { Button, Reply } from '../../src/reply.js';
+import { messages, type Messages } from '../../src/i18n/index.js';
+import type { Button, PaperCard, Reply } from '../../src/reply.js';
 import {
   ACTION_ROWS_MAX,
   BUTTONS_PER_ROW_MAX,
@@ -45,11 +51,35 @@ export function renderComponents(reply: Reply): Array<APIActionRowComponent<APIC
       rows.push({ type: ComponentKind.ActionRow, components: [{ type: ComponentKind.StringSelect, custom_id: MENU_CUSTOM_ID, ...(placeholder && { placeholder }), options }] });
     }
   }
+  const own: typeof rows = [];
   for (const row of reply.buttons ?? []) {
     const buttons = row.flatMap((b) => renderButton(b, used));
-    for (let i = 0; i < buttons.length && rows.length < ACTION_ROWS_MAX; i += BUTTONS_PER_ROW_MAX) {
-      rows.push({ type: ComponentKind.ActionRow, components: buttons.slice(i, i + BUTTONS_PER_ROW_MAX) });
+    for (let i = 0; i < buttons.length && rows.length + own.length < ACTION_ROWS_MAX; i += BUTTONS_PER_ROW_MAX) {
+      own.push({ type: ComponentKind.ActionRow, components: buttons.slice(i, i + BUTTONS_PER_ROW_MAX) });
     }
+  }
+  const room = ACTION_ROWS_MAX - rows.length - own.length;
+  const cards = cardRows(reply, messages(reply.locale), used).slice(0, room);
+  return [...rows, ...cards, ...own];
+}
+
+/**
+ * The cards' buttons, numbered as the cards are: row `j` holds every card's `j`-th button.
+ * A lone card without a number keeps the plain label.
+ */
+function cardRows(reply: Reply, m: Messages, used: Set<string>): Array<APIActionRowComponent<APIComponentInMessageActionRow>> {
+  const cards = reply.blocks.flatMap((b): PaperCard[] => (b.kind === 'paper' && b.paper.actions?.length ? [b.paper] : []));
+  const kinds = Math.max(0, ...cards.map((c) => c.actions!.length));
+  const rows: Array<APIActionRowComponent<APIComponentInMessageActionRow>> = [];
+  for (let j = 0; j < kinds; j++) {
+    const buttons = cards.flatMap((card, i) => {
+      const button = card.actions![j];
+      if (!button) return [];
+      const number = card.position ?? (cards.length > 1 ? i + 1 : undefined);
+      const label = number === undefined ? button.label : m.t('discord.cardAction', { label: button.label, position: number });
+      return renderButton({ ...button, label }, used);
+    });
+    for (let i = 0; i < buttons.length; i += BUTTONS_PER_ROW_MAX) rows.push({ type: ComponentKind.ActionRow, components: buttons.slice(i, i + BUTTONS_PER_ROW_MAX) });
   }
   return rows;
 }

@@ -39,6 +39,8 @@ export function normalizeInteraction(raw: unknown, applicationId: string | undef
 export interface Place {
   /** The channel's id: from the `channel` object, else `channel_id`. */
   channelId?: string;
+  /** The channel's name, where the payload has a `channel` object with one (a server channel). */
+  name?: string;
   kind?: ChannelKind;
   bot?: BotAccess;
 }
@@ -54,7 +56,8 @@ export function placeOf(raw: unknown): Place {
   const channelId = snowflake(channel?.id) ?? snowflake(raw.channel_id);
   const kind = kindOf(raw, channel);
   const bot: BotAccess = { ...inServer(raw, kind), ...permissions(raw.app_permissions, channel?.type) };
-  return { ...(channelId && { channelId }), ...(kind && { kind }), ...(Object.keys(bot).length > 0 && { bot }) };
+  const name = kind === 'channel' && typeof channel?.name === 'string' && channel.name.trim() ? channel.name.trim().slice(0, 100) : undefined;
+  return { ...(channelId && { channelId }), ...(name && { name }), ...(kind && { kind }), ...(Object.keys(bot).length > 0 && { bot }) };
 }
 
 function kindOf(raw: Record<string, any>, channel: Record<string, any> | undefined): ChannelKind | undefined {
@@ -101,4 +104,67 @@ function snowflake(value: unknown): string | undefined {
 
 function isObject(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A member's message in a server channel that links to something, as the archive reads it. */
+export interface SharedMessage {
+  /** The message's id: the key that makes the same message one share however often it is seen. */
+  id: string;
+  channelId: string;
+  guildId: string;
+  author: { id: string; name: string };
+  /** The http(s) links in its text, in order, each once. */
+  links: string[];
+}
+
+/** Discord's message types a member writes: a message, and a reply. */
+const MEMBER_MESSAGE_TYPES = new Set([0, 19]);
+
+/**
+ * The message of a MESSAGE_CREATE dispatch as the archive reads it, or undefined when it is none
+ * of the archive's business: outside a server (a DM), by a bot, a webhook or Discord itself, or
+ * without a link.
+ * @example sharedMessage({ id: '3', channel_id: '2', guild_id: '1', type: 0, author: { id: '4', username: 'ada' }, content: 'see https://arxiv.org/abs/1706.03762' })?.links // ['https://arxiv.org/abs/1706.03762']
+ */
+export function sharedMessage(raw: unknown): SharedMessage | undefined {
+  if (!isObject(raw)) return undefined;
+  const id = snowflake(raw.id);
+  const channelId = snowflake(raw.channel_id);
+  const guildId = snowflake(raw.guild_id);
+  const author = isObject(raw.author) ? raw.author : undefined;
+  const authorId = snowflake(author?.id);
+  if (!id || !channelId || !guildId || !author || !authorId) return undefined;
+  if (author.bot === true || author.system === true || (raw.webhook_id !== undefined && raw.webhook_id !== null)) return undefined;
+  if (!MEMBER_MESSAGE_TYPES.has(raw.type as number)) return undefined;
+  const links = linksIn(typeof raw.content === 'string' ? raw.content : '');
+  if (links.length === 0) return undefined;
+  const member = isObject(raw.member) ? raw.member : undefined;
+  const name = [member?.nick, author.global_name, author.username].find((n): n is string => typeof n === 'string' && n.trim() !== '') ?? authorId;
+  return { id, channelId, guildId, author: { id: authorId, name: name.trim().slice(0, 80) }, links };
+}
+
+/** Longest message text looked at (Discord's own limit, with room for Nitro's). */
+const MESSAGE_TEXT_MAX = 4000;
+const URL_IN_TEXT = /https?:\/\/[^\s<>"'`|[\]]+/gi;
+
+/**
+ * The http(s) links in a message's markdown: bare, in `<…>` (no preview) or masked
+ * (`[label](url)`), without the punctuation or unbalanced brackets around them.
+ * @example linksIn('read <https://arxiv.org/abs/1706.03762>, and [this](https://doi.org/10.1016/S0140-6736(20)30183-5).') // ['https://arxiv.org/abs/1706.03762', 'https://doi.org/10.1016/S0140-6736(20)30183-5']
+ */
+export function linksIn(text: string): string[] {
+  const found = [...text.slice(0, MESSAGE_TEXT_MAX).matchAll(URL_IN_TEXT)].map((m) => trimLink(m[0]));
+  return [...new Set(found.filter((url) => url.length > 'https://'.length))];
+}
+
+function trimLink(url: string): string {
+  let out = url;
+  for (;;) {
+    const before = out;
+    out = out.replace(/[.,;:!?*_~]+$/, '');
+    const open = out.split('(').length - 1;
+    const close = out.split(')').length - 1;
+    if (out.endsWith(')') && close > open) out = out.slice(0, -1);
+    if (out === before) return out;
+  }
 }

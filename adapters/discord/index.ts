@@ -7,11 +7,12 @@
  * (a revoked token, say), `down` resolves and whoever started the adapter may start a new one.
  */
 import { once } from 'node:events';
-import { Client, Events, GatewayCloseCodes, GatewayIntentBits, Routes } from 'discord.js';
+import { Client, Events, GatewayCloseCodes, GatewayIntentBits, Options, Routes } from 'discord.js';
 import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
 import type { DiscordConfig } from '../../src/config.js';
 import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
+import { archiveMessages } from './archive.js';
 import { WITH_LOCALIZATIONS, commandDefinitions, diffCommands } from './commands.js';
 import { createDiscordSender } from './digestSender.js';
 import { guardGateway } from './gateway.js';
@@ -38,8 +39,11 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Dis
   const log = app.log.child({ adapter: 'discord' });
   const api = config.apiUrl ?? DISCORD_API_URL;
   const client = new Client({
-    // Interactions arrive without any intent; Guilds is the minimum discord.js expects.
-    intents: [GatewayIntentBits.Guilds],
+    // Interactions arrive without any intent; Guilds is the minimum discord.js expects. Reading
+    // channels' messages for their archive takes two more, one of them privileged.
+    intents: config.messageContent ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] : [GatewayIntentBits.Guilds],
+    // Messages are read once, for their links: none is kept in memory.
+    ...(config.messageContent && { makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }) }),
     allowedMentions: { parse: [], repliedUser: false },
     ...(config.apiUrl && { rest: { api: config.apiUrl } }),
     // Several instances: Discord routes each server's events to shard (guild_id >> 22) % count.
@@ -47,6 +51,7 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Dis
   });
   // Before login: no gateway payload may reach discord.js unguarded.
   handleInteractions(client, app, guardGateway(client, log), options);
+  if (config.messageContent) archiveMessages(client, app, log, options.track);
 
   let state: ConnectionState = 'connected';
   let closing = false;
@@ -105,8 +110,9 @@ export async function startDiscord(app: App, config: DiscordConfig, options: Dis
     down,
     state: () => state,
     async stopAccepting() {
-      // Interactions that arrive from now on go unanswered; those under way finish.
+      // Interactions (and messages) that arrive from now on go unanswered; those under way finish.
       client.removeAllListeners(Events.InteractionCreate);
+      client.removeAllListeners(Events.Raw);
     },
     async stop() {
       closing = true;
@@ -124,6 +130,15 @@ function startFailure(err: unknown, api: string, config: DiscordConfig): StartEr
   const where = config.apiUrl ? ` (DISCORD_API_URL ${config.apiUrl})` : '';
   if (code === 'TokenInvalid' || status === 401 || closeCode === GatewayCloseCodes.AuthenticationFailed) {
     return new StartError('refused', `Discord did not accept DISCORD_TOKEN${where}: ${cause}. Copy the bot token from the Discord developer portal (Bot → Reset Token).`, { cause: err });
+  }
+  // @discordjs/ws rejects the login with its own words for the close code, before any disconnect event.
+  const disallowed = closeCode === GatewayCloseCodes.DisallowedIntents || (err instanceof Error && err.message === 'Used disallowed intents');
+  if (disallowed && config.messageContent) {
+    return new StartError(
+      'refused',
+      `Discord refused the gateway connection (${cause}): DISCORD_MESSAGE_CONTENT=on needs the Message Content intent. Enable it in the developer portal (Bot → Privileged Gateway Intents), or set DISCORD_MESSAGE_CONTENT=off.`,
+      { cause: err },
+    );
   }
   if (typeof closeCode === 'number' && REFUSING_CLOSE_CODES.has(closeCode)) {
     return new StartError('refused', `Discord refused the gateway connection (${cause}): check the bot's privileged intents in the developer portal.`, { cause: err });

@@ -29,6 +29,8 @@ import { AUTOCOMPLETE_CHOICES_MAX, CHOICE_NAME_MAX, CHOICE_VALUE_MAX } from './l
 import { plain } from './markdown.js';
 import { renderMessage, type DiscordMessage } from './render.js';
 
+type FileOptions = Pick<InteractionReplyOptions, 'files'>;
+
 /** How long the core may take before the answer is deferred (Discord allows 3 s in all). */
 export const DEFER_AFTER_MS = 1500;
 
@@ -93,15 +95,22 @@ function contextOf(app: App, interaction: Interaction, place: Place): CommandCon
   const channelId = interaction.channelId ?? place.channelId;
   return app.context(
     'discord',
-    { id: interaction.user.id, name: interaction.user.username },
+    { id: interaction.user.id, name: displayName(interaction) },
     {
       locale: interaction.locale,
-      ...(channelId && { channel: { id: channelId, ...(place.kind && { kind: place.kind }) } }),
+      ...(channelId && { channel: { id: channelId, ...(place.name && { name: place.name }), ...(place.kind && { kind: place.kind }) } }),
       ...(place.bot && { bot: place.bot }),
       ...(interaction.guildId && { workspace: { id: interaction.guildId, ...(interaction.guildLocale && { locale: interaction.guildLocale }) } }),
       ...(canManageChannel !== undefined && { member: { canManageChannel } }),
     },
   );
+}
+
+/** The member's name as the server shows it: their nickname there, else their display name. */
+function displayName(interaction: Interaction): string {
+  const member = interaction.member;
+  const nick = member && 'nick' in member && typeof member.nick === 'string' ? member.nick : undefined;
+  return nick || interaction.user.globalName || interaction.user.username;
 }
 
 function optionsOf(interaction: ChatInputCommandInteraction): Record<string, unknown> {
@@ -189,12 +198,19 @@ function forCreate(message: DiscordMessage): InteractionReplyOptions {
     components: message.components,
     allowedMentions: message.allowed_mentions,
     ...(message.flags !== undefined && { flags: MessageFlags.Ephemeral }),
+    ...filesOf(message),
   };
 }
 
 /** A message replaced in place: content cleared when the new one has none. */
 function forEdit(message: DiscordMessage): InteractionUpdateOptions & InteractionEditReplyOptions {
-  return { content: message.content ?? '', embeds: message.embeds, components: message.components, allowedMentions: message.allowed_mentions };
+  return { content: message.content ?? '', embeds: message.embeds, components: message.components, allowedMentions: message.allowed_mentions, ...filesOf(message) };
+}
+
+/** The message's files as discord.js sends them: multipart, `files[0]` beside `payload_json`. */
+function filesOf(message: DiscordMessage): FileOptions {
+  if (!message.files?.length) return {};
+  return { files: message.files.map((f) => ({ attachment: Buffer.from(f.content, 'utf8'), name: f.name })) };
 }
 
 function timer(ms: number): { late: Promise<typeof LATE>; clear: () => void } {

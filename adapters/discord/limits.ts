@@ -20,6 +20,14 @@ export const EMBED_AUTHOR_MAX = 256;
 /** Longest URL we put in an embed, a link button or a markdown link (Discord's link buttons take 512). */
 export const URL_MAX = 512;
 
+/**
+ * Bytes of the files attached to one message in any server (boosted servers allow more; the
+ * interaction's `attachment_size_limit` says so).
+ */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Characters of an attachment's file name. */
+export const ATTACHMENT_NAME_MAX = 100;
+
 /** Action rows in one message. */
 export const ACTION_ROWS_MAX = 5;
 /** Buttons in one action row. */

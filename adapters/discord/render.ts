@@ -1,8 +1,9 @@
 /**
  * Renders a neutral {@link Reply} as a Discord message body. Pure: the same reply always gives
- * the same JSON. Headings, notes and text go in `content`; each paper card is an embed; lists
- * share an embed (fields when there are several); buttons and the menu become components
- * (`components.ts`).
+ * the same JSON. Headings, notes and text go in `content`; each paper card is an embed (where
+ * it is on a reading list, a line of its description); lists share an embed (fields when there
+ * are several); buttons and the menu become components (`components.ts`); a reply's file is an
+ * attachment, or a line saying it is too large for Discord.
  * Every Discord limit holds whatever the data, every piece of paper or user text is escaped,
  * and no message can ping anyone.
  */
@@ -12,6 +13,8 @@ import type { Block, LinkKind, ListItem, PaperCard, Reply, TextSegment } from '.
 import { cut } from '../../src/text.js';
 import { renderComponents } from './components.js';
 import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_NAME_MAX,
   CONTENT_MAX,
   EMBEDS_MAX,
   EMBEDS_TOTAL_MAX,
@@ -32,6 +35,15 @@ export interface DiscordMessage {
   components: Array<APIActionRowComponent<APIComponentInMessageActionRow>>;
   allowed_mentions: { parse: [] };
   flags?: number;
+  /** Files to attach (the request is then multipart, the file `files[0]`). */
+  files?: DiscordFile[];
+}
+
+/** A file attached to a message, as text. */
+export interface DiscordFile {
+  name: string;
+  contentType: string;
+  content: string;
 }
 
 /** Embed colour of paper cards and lists. */
@@ -43,6 +55,8 @@ export const DETAIL_AUTHORS = 6;
 export const CARD_FOOTER_MAX = 256;
 /** The "venue · year · status" line and the links line of a card. */
 const META_MAX = 200;
+/** Where the card is on a reading list: who added or shared it, when, the note (500 characters). */
+const PROVENANCE_MAX = 800;
 const LINKS_MAX = 600;
 /** One item of a list, before its detail. */
 const ITEM_TEXT_MAX = 200;
@@ -70,6 +84,8 @@ export function renderMessage(reply: Reply): DiscordMessage {
     if (block.kind === 'paper') plans.push(cardPlan(block.paper, m));
     else lines.push(...contentLines(block));
   }
+  const file = reply.file && attachment(reply.file);
+  if (reply.file && !file) lines.push([clean(m.t('discord.fileTooLarge', { size: megabytes(Buffer.byteLength(reply.file.content)), max: megabytes(ATTACHMENT_MAX_BYTES) }))]);
   let content = markdown(lines.flatMap((line, i) => (i === 0 ? line : ['\n', ...line])), CONTENT_MAX);
   const embeds = fitEmbeds(plans);
   // Discord refuses an empty message: the fallback text, or at least an ellipsis.
@@ -80,7 +96,20 @@ export function renderMessage(reply: Reply): DiscordMessage {
     components: renderComponents(reply),
     allowed_mentions: { parse: [] },
     ...(reply.ephemeral && { flags: EPHEMERAL_FLAG }),
+    ...(file && { files: [file] }),
   };
+}
+
+/** A reply's file as an attachment with a safe name, or undefined when Discord would refuse its size. */
+function attachment(file: NonNullable<Reply['file']>): DiscordFile | undefined {
+  if (Buffer.byteLength(file.content) > ATTACHMENT_MAX_BYTES) return undefined;
+  const name = file.name.replace(/[^\w.-]/g, '_').slice(-ATTACHMENT_NAME_MAX) || 'export.txt';
+  return { name, contentType: file.mediaType, content: file.content };
+}
+
+/** Bytes as megabytes, one decimal. */
+function megabytes(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
 }
 
 type ListBlock = Extract<Block, { kind: 'list' }>;
@@ -145,13 +174,16 @@ function cardPlan(card: PaperCard, m: Messages): EmbedPlan {
   const body: Inline[] = detail ? [clean(card.abstract ?? '', { multiline: true })] : segments(card.snippet ?? []);
   const fields: APIEmbedField[] = inField ? [{ name: plain(m.t('paper.authorsField'), EMBED_FIELD_NAME_MAX), value: markdown([everyone], EMBED_FIELD_VALUE_MAX) }] : [];
   const topics = plain(card.topics.join(' | '), CARD_FOOTER_MAX);
+  const provenance = clean(card.provenance ?? '');
   return {
     build(max) {
       const metaLine = markdown([meta], Math.min(META_MAX, max));
-      const linksLine = linksMarkdown(links, Math.min(LINKS_MAX, max - metaLine.length - 1));
-      const bodyMax = max - metaLine.length - linksLine.length - 2;
+      // Where the paper is on a list outranks the snippet when room runs short.
+      const provenanceLine = provenance ? markdown([provenance], Math.min(PROVENANCE_MAX, max - metaLine.length - 1)) : '';
+      const linksLine = linksMarkdown(links, Math.min(LINKS_MAX, max - metaLine.length - provenanceLine.length - 2));
+      const bodyMax = max - metaLine.length - provenanceLine.length - linksLine.length - 3;
       const bodyText = bodyMax > 0 ? markdown(body, bodyMax) : '';
-      const description = [metaLine, bodyText, linksLine].filter(Boolean).join('\n');
+      const description = [metaLine, provenanceLine, bodyText, linksLine].filter(Boolean).join('\n');
       return {
         title,
         ...(url && { url }),

@@ -13,7 +13,7 @@ import type { App } from '../../src/app.js';
 import type { CommandContext } from '../../src/commands/types.js';
 import { messageReply, type Reply } from '../../src/reply.js';
 import { afterPendingAcks } from './commands.js';
-import { channelKind, decodeOrigin, encodeOrigin } from './incoming.js';
+import { channelKind, channelName, decodeOrigin, encodeOrigin } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { ACTION_PREFIX, LINK_ID, SHARE_ID, SHARED_BY_BLOCK_ID, renderReply } from './render.js';
 
@@ -44,10 +44,17 @@ export function registerActions(bolt: BoltApp, app: App, log: Logger): void {
     await afterPendingAcks();
     const channelId = body.channel?.id ?? (body.container as Container).channel_id;
     const name = body.channel?.name;
-    const channel = channelId ? { channel: { id: channelId, ...(name && { name }), kind: channelKind(channelId, name) } } : {};
+    const known = channelName(name);
+    const channel = channelId ? { channel: { id: channelId, ...(known && { name: known }), kind: channelKind(channelId, name) } } : {};
     // The clicker's language; changing a digest also needs to know whether they are an admin (asked afresh).
     const member = await memberInfo(client, body.user.id, app, { fresh: value.startsWith('digest:') });
-    const ctx = app.context('slack', { id: body.user.id, name: body.user.username ?? body.user.name }, { ...channel, ...memberContext(member) });
+    // Lists are keyed by the workspace: a click names it (`team`; `user.team_id` in a shared channel's org).
+    const team = body.team?.id ?? body.user.team_id;
+    const ctx = app.context(
+      'slack',
+      { id: body.user.id, name: member.name ?? body.user.username ?? body.user.name },
+      { ...channel, ...(team && { workspace: { id: team } }), ...memberContext(member) },
+    );
     const click: Click = { app, log, body, value, ctx, respond, client };
     await (action.action_id === SHARE_ID ? share(click) : act(click));
   });

@@ -1,11 +1,13 @@
 /**
- * Slash commands (/paper, /topic, /help and any other command of the registry): acknowledged at
- * once, answered through the command's response_url, only to the caller, with a "Share in
- * channel" button when the reply may be shared.
+ * Slash commands (/paper, /topic, /library, /help and any other command of the registry):
+ * acknowledged at once, answered through the command's response_url, only to the caller, with
+ * a "Share in channel" button when the reply may be shared. A reply's file (an export) is
+ * uploaded (files.ts) and the answer says where it is.
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { App } from '../../src/app.js';
-import { channelKind, encodeOrigin, fromSlackMarkup } from './incoming.js';
+import { deliverFile } from './files.js';
+import { channelKind, channelName, encodeOrigin, fromSlackMarkup } from './incoming.js';
 import { memberContext, memberInfo } from './member.js';
 import { renderReply } from './render.js';
 
@@ -22,14 +24,14 @@ export function registerCommands(bolt: BoltApp, app: App): void {
     const member = await memberInfo(client, command.user_id, app, { fresh: name === 'digest' });
     const ctx = app.context(
       'slack',
-      { id: command.user_id, name: command.user_name, ...(member.timezone && { timezone: member.timezone }) },
+      { id: command.user_id, name: member.name ?? command.user_name, ...(member.timezone && { timezone: member.timezone }) },
       {
-        channel: { id: command.channel_id, name: command.channel_name, kind: channelKind(command.channel_id, command.channel_name) },
+        channel: { id: command.channel_id, ...(channelName(command.channel_name) && { name: channelName(command.channel_name)! }), kind: channelKind(command.channel_id, command.channel_name) },
         workspace: { id: command.team_id },
         ...memberContext(member),
       },
     );
-    const reply = await app.registry.runText(ctx, name, text);
+    const reply = await deliverFile(client, await app.registry.runText(ctx, name, text), { channel: command.channel_id, user: command.user_id }, app.log);
     const share = reply.shareable ? encodeOrigin({ kind: 'run', command: name, text }) : undefined;
     await respond({ response_type: 'ephemeral', ...renderReply(reply, share === undefined ? {} : { share }) });
   });

@@ -91,3 +91,15 @@ export function channelKind(id: string, name?: string): ChannelKind {
   if (name !== undefined && /^mpdm(-|$)/.test(name)) return 'group-dm';
   return 'channel';
 }
+
+/** Names Slack gives a conversation instead of its own: a DM, or a private channel in older payloads. */
+const STAND_IN_NAMES = new Set(['directmessage', 'privategroup']);
+
+/**
+ * A channel's name as people know it (`papers` for #papers), or undefined where Slack sent a
+ * stand-in (`directmessage`, `privategroup`) or nothing.
+ * @example channelName('privategroup') // undefined
+ */
+export function channelName(name: string | undefined): string | undefined {
+  return name && !STAND_IN_NAMES.has(name) && !/^mpdm-/.test(name) ? name : undefined;
+}

@@ -1,7 +1,8 @@
 /**
- * The Slack adapter: a Bolt app that answers /paper, /topic and /help, their buttons, mentions
- * and shared paper links. HTTP mode listens on PORT at /slack/events (commands, events and
- * interactivity; Bolt verifies every request's signature and age); Socket Mode (SLACK_APP_TOKEN)
+ * The Slack adapter: a Bolt app that answers /paper, /topic, /library and /help, their buttons,
+ * mentions and shared paper links, and keeps channels' archives of the paper links posted
+ * there. HTTP mode listens on PORT at /slack/events (commands, events and interactivity; Bolt
+ * verifies every request's signature and age); Socket Mode (SLACK_APP_TOKEN)
  * connects out instead and needs no public URL. SLACK_API_URL points the Web API client
  * elsewhere (GovSlack, a proxy, a test server).
  *
@@ -17,6 +18,7 @@ import type { App } from '../../src/app.js';
 import type { SlackConfig } from '../../src/config.js';
 import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
 import { registerActions } from './actions.js';
+import { registerArchive } from './archive.js';
 import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
 import { registerEvents } from './events.js';
@@ -113,6 +115,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     registerCommands(bolt, app);
     registerActions(bolt, app, log);
     registerEvents(bolt, app);
+    registerArchive(bolt, app);
     bolt.error(async (err) => {
       log.error({ err }, 'Slack request failed after it was acknowledged');
     });

@@ -12,6 +12,8 @@ export interface SlackMember {
   timezone?: string;
   /** The user's Slack language, e.g. `en-US`, `zh-CN`, `zh-TW`. */
   locale?: string;
+  /** The name the workspace shows for them (display name, else real name, else handle). */
+  name?: string;
 }
 
 /** How long an answer of users.info is reused. */
@@ -37,6 +39,7 @@ export async function memberInfo(client: webApi.WebClient, user: string, app: Ap
       isAdmin: u?.is_admin === true || u?.is_owner === true,
       ...(u?.tz && { timezone: u.tz }),
       ...(u?.locale && { locale: u.locale }),
+      ...(nameOf(u) && { name: nameOf(u) }),
     };
     cache.delete(user);
     cache.set(user, { member, at: now });
@@ -46,6 +49,10 @@ export async function memberInfo(client: webApi.WebClient, user: string, app: Ap
     app.log.warn({ err, user }, 'users.info failed (is the users:read scope granted?); treating the user as a member in UTC, in English');
     return { isAdmin: false };
   }
+}
+
+function nameOf(u: { name?: string; real_name?: string; profile?: { display_name?: string; real_name?: string } } | undefined): string | undefined {
+  return [u?.profile?.display_name, u?.profile?.real_name, u?.real_name, u?.name].find((n): n is string => typeof n === 'string' && n.trim() !== '')?.trim();
 }
 
 /** The context fields a member's answer fills in. */

@@ -3,6 +3,9 @@
  * reply always gives the same JSON, and every Block Kit limit holds whatever the reply holds
  * (see limits.ts). When a reply would not fit, paper cards lose their extras first (topics,
  * links, then snippets), then trailing blocks give way to a note; the buttons always stay.
+ * A card's own button (Save) is the accessory of its title section, beside the card it acts
+ * on; where the card is on a reading list (who added or shared it, the note) is a context line
+ * under the title.
  */
 import type { types } from '@slack/bolt';
 import { messages, type Messages } from '../../src/i18n/index.js';
@@ -70,6 +73,8 @@ const LINK_LABEL_MAX = 40;
 const LINKS_MAX = 1800;
 const NOTE_MAX = 1000;
 const LIST_LABEL_MAX = 200;
+/** Where a card is on a reading list (a note holds up to 500 characters). */
+const PROVENANCE_MAX = 1000;
 
 /**
  * A reply as a Slack message.
@@ -84,10 +89,10 @@ export function renderReply(reply: Reply, options: RenderOptions = {}): SlackMes
   if (by) tail.push({ type: 'context', block_id: SHARED_BY_BLOCK_ID, elements: [{ type: 'mrkdwn', text: m.t('slack.sharedBy', { user: by }), verbatim: true }] });
   const controls = renderControls(reply, options.share, m);
   for (const detail of DETAILS) {
-    const blocks = [...reply.blocks.flatMap((b) => renderBlock(b, detail, m)), ...tail, ...controls];
+    const blocks = [...reply.blocks.flatMap((b, i) => renderBlock(b, detail, m, i)), ...tail, ...controls];
     if (fits(blocks)) return { text, blocks };
   }
-  return { text, blocks: squeeze(reply.blocks.flatMap((b) => renderBlock(b, 'minimal', m)), [...tail, ...controls], m) };
+  return { text, blocks: squeeze(reply.blocks.flatMap((b, i) => renderBlock(b, 'minimal', m, i)), [...tail, ...controls], m) };
 }
 
 /**
@@ -110,7 +115,8 @@ export function renderUnfurlReply(reply: Reply): SlackBlock[] {
   return renderReply(reply).blocks;
 }
 
-function renderBlock(block: Block, detail: Detail, m: Messages): SlackBlock[] {
+/** `at`: the block's place in the reply, which names its buttons (action ids are unique in a message). */
+function renderBlock(block: Block, detail: Detail, m: Messages, at: number): SlackBlock[] {
   switch (block.kind) {
     case 'heading': {
       const text = plainText(block.text, HEADER_TEXT_MAX);
@@ -127,17 +133,20 @@ function renderBlock(block: Block, detail: Detail, m: Messages): SlackBlock[] {
     case 'list':
       return renderList(block.heading, block.items);
     case 'paper':
-      return renderPaper(block.paper, detail, m);
+      return renderPaper(block.paper, detail, m, at);
   }
 }
 
-function renderPaper(paper: PaperCard, detail: Detail, m: Messages): SlackBlock[] {
+function renderPaper(paper: PaperCard, detail: Detail, m: Messages, at: number): SlackBlock[] {
   const full = paper.abstract !== undefined;
   const lines = [titleLine(paper, m)];
   if (detail !== 'minimal') lines.push(authorsLine(paper, full ? Infinity : AUTHORS_SHOWN[detail], AUTHORS_MAX[detail], m));
   lines.push(metaLine(paper));
   if (!full && paper.snippet && detail !== 'minimal') lines.push(segmentsMrkdwn(paper.snippet, SNIPPET_MAX[detail]));
-  const blocks: SlackBlock[] = [section(lines)];
+  const [accessory, ...more] = (paper.actions ?? []).flatMap((b, j) => renderButton(b, `b${at}:${j}`));
+  const blocks: SlackBlock[] = [section(lines, accessory)];
+  if (more.length > 0) blocks.push({ type: 'actions', elements: more.slice(0, ACTIONS_ELEMENTS_MAX) });
+  if (paper.provenance) blocks.push(...context([mrkdwn(paper.provenance, PROVENANCE_MAX)]));
   const abstract = full && detail !== 'minimal' ? mrkdwn(paper.abstract ?? '', ABSTRACT_MAX[detail]) : '';
   if (abstract) blocks.push(section([abstract]));
   if (detail === 'full') blocks.push(...context([topicsLine(paper), linksLine(paper, m)]));
@@ -202,10 +211,10 @@ function renderList(heading: string | undefined, items: readonly ListItem[]): Sl
 /** Buttons (one actions block per row), the menu, list items' actions reachable no other way, Share. */
 function renderControls(reply: Reply, share: string | undefined, m: Messages): SlackBlock[] {
   let n = 0;
-  const rows: types.ActionsBlockElement[][] = (reply.buttons ?? []).map((row) => row.flatMap((b) => renderButton(b, n++)));
+  const rows: types.ActionsBlockElement[][] = (reply.buttons ?? []).map((row) => row.flatMap((b) => renderButton(b, `${n++}`)));
   const reachable = new Set([...(reply.buttons ?? []).flat().map((b) => b.action), ...(reply.menu?.choices ?? []).map((c) => c.action)]);
   const orphans = reply.blocks.flatMap((b) => (b.kind === 'list' ? b.items.filter((i) => i.action && !reachable.has(i.action)) : []));
-  rows.push(orphans.flatMap((i) => renderButton({ label: i.text, action: i.action! }, n++)));
+  rows.push(orphans.flatMap((i) => renderButton({ label: i.text, action: i.action! }, `${n++}`)));
   const extra: types.ActionsBlockElement[] = [];
   const menu = reply.menu && renderMenu(reply.menu, m);
   if (menu) extra.push(menu);
@@ -219,16 +228,17 @@ function renderControls(reply: Reply, share: string | undefined, m: Messages): S
   return nonEmpty.flatMap((row) => chunk(row, ACTIONS_ELEMENTS_MAX)).map((elements) => ({ type: 'actions', elements }));
 }
 
-function renderButton(button: Button, n: number): types.Button[] {
+/** A button; `suffix` makes its action_id (`ps:act:<suffix>`, a link's `ps:link:<suffix>`) unique in the message. */
+function renderButton(button: Button, suffix: string): types.Button[] {
   const text = plainText(button.label, BUTTON_TEXT_MAX);
   if (button.disabled || !text) return [];
   const style = button.style === 'primary' || button.style === 'danger' ? { style: button.style } : {};
   if (button.action !== undefined) {
     if (button.action.length === 0 || button.action.length > BUTTON_VALUE_MAX) return [];
-    return [{ type: 'button', action_id: `${ACT_ID}:${n}`.slice(0, ACTION_ID_MAX), text: { type: 'plain_text', text }, value: button.action, ...style }];
+    return [{ type: 'button', action_id: `${ACT_ID}:${suffix}`.slice(0, ACTION_ID_MAX), text: { type: 'plain_text', text }, value: button.action, ...style }];
   }
   const url = buttonUrl(button.url);
-  return url ? [{ type: 'button', action_id: `${LINK_ID}:${n}`.slice(0, ACTION_ID_MAX), text: { type: 'plain_text', text }, url, ...style }] : [];
+  return url ? [{ type: 'button', action_id: `${LINK_ID}:${suffix}`.slice(0, ACTION_ID_MAX), text: { type: 'plain_text', text }, url, ...style }] : [];
 }
 
 function renderMenu(menu: NonNullable<Reply['menu']>, m: Messages): types.StaticSelect | undefined {
@@ -263,9 +273,9 @@ function fits(blocks: readonly SlackBlock[]): boolean {
   return blocks.length <= MAX_BLOCKS && JSON.stringify(blocks).length <= BLOCKS_JSON_MAX;
 }
 
-function section(lines: readonly string[]): SlackBlock {
+function section(lines: readonly string[], accessory?: types.Button): SlackBlock {
   const text = lines.filter((l) => l !== '').join('\n');
-  return { type: 'section', text: { type: 'mrkdwn', text: text || ' ', verbatim: true } };
+  return { type: 'section', text: { type: 'mrkdwn', text: text || ' ', verbatim: true }, ...(accessory && { accessory }) };
 }
 
 /** A context block of the non-empty texts, or none. */

@@ -69,6 +69,8 @@ function renderPaper(paper: PaperCard, style: TextStyle, m: Messages): string[] 
   const authors = shortAuthors(paper.authors, 6, m);
   const meta = [authors, [paper.venue, paper.year].filter(Boolean).join(' '), paper.status].filter(Boolean).map(sanitize);
   if (meta.length > 0) out.push(`${indent}${meta.join(' · ')}`);
+  // Where it is on a reading list: who added or shared it, when, the note.
+  if (paper.provenance) out.push(...wrap(sanitize(paper.provenance), style.width - indent.length).map((l) => `${indent}${l}`));
   if (paper.topics.length > 0) out.push(dim(`${indent}${paper.topics.map(sanitize).join(' | ')}`, style));
   const body = paper.abstract !== undefined ? segments(paper.abstract, style) : paper.snippet ? segments(paper.snippet, style) : '';
   if (body) out.push(...wrap(body, style.width - indent.length).map((l) => `${indent}${l}`));

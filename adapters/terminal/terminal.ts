@@ -1,13 +1,16 @@
 /**
  * The terminal adapter: reads commands as they would be typed in chat (`/paper diffusion`,
- * `/topic llm`, `/help`), one a line, from a terminal or a pipe, and prints the replies. The
- * buttons of the last reply become commands of their own (`/next`, `/prev`, `/open 2`).
- * It exits at the end of its input.
+ * `/topic llm`, `/library mine`, `/help`), one a line, from a terminal or a pipe, and prints the
+ * replies. The buttons of the last reply become commands of their own (`/next`, `/prev`,
+ * `/open 2`, and a card's Save `/save 2`). A reply's file (an export) is written to the
+ * working directory. It exits at the end of its input.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { App } from '../../src/app.js';
 import type { Messages } from '../../src/i18n/index.js';
-import type { Reply } from '../../src/reply.js';
+import type { Button, Reply } from '../../src/reply.js';
 import { renderText } from './render.js';
 
 export interface TerminalOptions {
@@ -17,25 +20,43 @@ export interface TerminalOptions {
   interactive: boolean;
   /** Where the search site is served, said when the terminal starts. */
   siteUrl?: string;
+  /** Where a reply's file (an export) is written; the working directory unless given. */
+  directory?: string;
 }
+
+/** Commands that act on the last reply: typed when it has none, they say what would work instead. */
+const REPLY_COMMANDS = /^(open|next|prev|back|more|save)$/i;
 
 /**
  * The commands a reply's buttons and menu became: `/next` → action handle (named by the
- * button's language-independent id, so they are the same whatever language the reply is in), and
+ * button's language-independent id, so they are the same whatever language the reply is in),
  * `/open N` for the item numbered N where the reply numbers its items (results 6–10 on page 2
- * are `/open 6` to `/open 10`), else for the Nth.
+ * are `/open 6` to `/open 10`), else for the Nth; a numbered card's own buttons the same way
+ * (`/save 6` saves result 6).
  */
 export function replyCommands(reply: Reply): Map<string, string> {
   const out = new Map<string, string>();
   for (const row of reply.buttons ?? []) {
     for (const button of row) {
-      if (!button.action || button.disabled) continue;
-      const word = button.id ?? button.label.toLowerCase().match(/[a-z]+/)?.[0];
-      if (word && !out.has(`/${word}`)) out.set(`/${word}`, button.action);
+      const word = wordOf(button);
+      if (word && button.action && !out.has(`/${word}`)) out.set(`/${word}`, button.action);
     }
   }
   reply.menu?.choices.forEach((choice, i) => out.set(`/open ${choice.position ?? i + 1}`, choice.action));
+  for (const block of reply.blocks) {
+    if (block.kind !== 'paper' || block.paper.position === undefined) continue;
+    for (const button of block.paper.actions ?? []) {
+      const word = wordOf(button);
+      if (word && button.action) out.set(`/${word} ${block.paper.position}`, button.action);
+    }
+  }
   return out;
+}
+
+/** The command word of a button that can be pressed here (undefined: disabled, or a link). */
+function wordOf(button: Button): string | undefined {
+  if (!button.action || button.disabled) return undefined;
+  return button.id ?? button.label.toLowerCase().match(/[a-z]+/)?.[0];
 }
 
 /**
@@ -51,9 +72,12 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
   const prompt = () => {
     if (interactive) output.write('paperscout> ');
   };
-  const print = (reply: Reply) => {
-    actions = replyCommands(reply);
-    output.write(renderText(reply, style, summarize(actions)));
+  /** `pressed`: the reply to one of the last reply's commands, whose commands stay if it has none (Save's confirmation). */
+  const print = async (reply: Reply, pressed = false) => {
+    const commands = replyCommands(reply);
+    if (!pressed || commands.size > 0) actions = commands;
+    output.write(renderText(reply, style, summarize(commands)));
+    if (reply.file) output.write(`${await saveFile(reply.file, options.directory ?? process.cwd(), ctx.i18n)}\n`);
   };
 
   if (interactive) output.write(`${ctx.i18n.t('terminal.welcome', { count: app.library.size, demo: app.demo ? 'yes' : 'no' })}\n`);
@@ -66,12 +90,12 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
       continue;
     }
     const match = /^\/(\S+)\s*(.*)$/s.exec(line);
-    const typed = line.toLowerCase().replace(/\s+/g, ' ').replace(/^\/open 0*(?=\d)/, '/open ');
+    const typed = line.toLowerCase().replace(/\s+/g, ' ').replace(/^(\/[a-z-]+) 0*(?=\d)/, '$1 ');
     const known = actions.get(typed);
-    if (known) print(await app.registry.act(ctx, known));
+    if (known) await print(await app.registry.act(ctx, known), true);
     else if (!match) output.write(`${ctx.i18n.t('terminal.needsSlash')}\n`);
-    else if (/^(open|next|prev|back|more)$/i.test(match[1]!)) output.write(`${notAvailable(ctx.i18n, typed, actions)}\n`);
-    else print(await app.registry.runText(ctx, match[1]!.toLowerCase(), match[2]!));
+    else if (REPLY_COMMANDS.test(match[1]!)) output.write(`${notAvailable(ctx.i18n, typed, actions)}\n`);
+    else await print(await app.registry.runText(ctx, match[1]!.toLowerCase(), match[2]!));
     prompt();
   }
   if (interactive) output.write('\n');
@@ -79,19 +103,20 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
 
 /**
  * The hint under a reply: its button commands, then the numbers `/open` takes, as printed beside
- * the results (`/open 6-10` on page 2).
+ * the results (`/open 6-10` on page 2), then the numbers of the cards' own commands (`/save 6-10`).
  */
 function summarize(actions: Map<string, string>): string[] {
   const keys = [...actions.keys()];
-  const others = keys.filter((k) => !k.startsWith('/open '));
-  const range = openRange(actions);
-  if (range) others.push(`/open ${range}`);
+  const others = keys.filter((k) => !/ \d+$/.test(k));
+  const numbered = [...new Set(keys.filter((k) => / \d+$/.test(k)).map((k) => k.split(' ')[0]!))];
+  numbered.sort((a, b) => Number(b === '/open') - Number(a === '/open'));
+  for (const command of numbered) others.push(`${command} ${rangeOf(actions, command)}`);
   return others;
 }
 
-/** The numbers `/open` takes after the last reply: `6-10`, `3`, or `1, 4`; undefined for none. */
-function openRange(actions: Map<string, string>): string | undefined {
-  const numbers = [...actions.keys()].filter((k) => k.startsWith('/open ')).map((k) => Number(k.slice(6))).sort((a, b) => a - b);
+/** The numbers `command` (`/open`, `/save`) takes after the last reply: `6-10`, `3`, or `1, 4`; undefined for none. */
+function rangeOf(actions: Map<string, string>, command: string): string | undefined {
+  const numbers = [...actions.keys()].filter((k) => k.startsWith(`${command} `)).map((k) => Number(k.slice(command.length + 1))).sort((a, b) => a - b);
   if (numbers.length === 0) return undefined;
   const first = numbers[0]!;
   const last = numbers[numbers.length - 1]!;
@@ -99,11 +124,23 @@ function openRange(actions: Map<string, string>): string | undefined {
   return last - first === numbers.length - 1 ? `${first}-${last}` : numbers.join(', ');
 }
 
-/** Why a paging command does nothing now, and what would. */
+/** Why a command on the last reply does nothing now, and what would. */
 function notAvailable(m: Messages, typed: string, actions: Map<string, string>): string {
   if (actions.size === 0) return m.t('terminal.nothingToPage');
-  const range = openRange(actions);
-  const number = /^\/open (\d+)$/.exec(typed)?.[1];
-  if (number !== undefined && range) return m.t('terminal.noSuchNumber', { number, range: `/open ${range}` });
+  const [, command, number] = /^(\/open|\/save) (\d+)$/.exec(typed) ?? [];
+  const range = command && rangeOf(actions, command);
+  if (number !== undefined && range) return m.t(command === '/open' ? 'terminal.noSuchNumber' : 'terminal.noSuchCard', { number, range: `${command} ${range}` });
   return m.t('terminal.notNow', { command: typed, commands: summarize(actions).join('   ') });
+}
+
+/** Writes a reply's file into `directory`; the line that says where, or why not. */
+async function saveFile(file: NonNullable<Reply['file']>, directory: string, m: Messages): Promise<string> {
+  // The name is the core's own (letters, digits, `-`, `_`, `.`): never a path elsewhere.
+  const path = join(directory, file.name.replace(/[^\w.-]/g, '_'));
+  try {
+    await writeFile(path, file.content, 'utf8');
+    return m.t('terminal.fileWritten', { path });
+  } catch (err) {
+    return m.t('terminal.fileNotWritten', { path, reason: (err as NodeJS.ErrnoException).code ?? String(err) });
+  }
 }

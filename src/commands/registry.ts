@@ -12,6 +12,7 @@ import { messageReply, parseAction, type Reply } from '../reply.js';
 import { isStoreBusy, isStoreUnavailable } from '../store/errors.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
+import { libraryCommand } from './library.js';
 import { paperCommand } from './paper.js';
 import { topicCommand } from './topic.js';
 import { MAX_CHOICES, MAX_DESCRIPTION_LENGTH, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
@@ -254,7 +255,7 @@ export function optionSpecs(command: Pick<Command, 'name' | 'options'>, m: Messa
   });
 }
 
-const commands: Command[] = [paperCommand, topicCommand, digestCommand];
+const commands: Command[] = [paperCommand, topicCommand, digestCommand, libraryCommand];
 commands.push(createHelpCommand(() => commands, (c, m) => ({ description: commandDescription(c, m), examples: commandExamples(c, m) })));
 
 /** Every command Paper Scout offers, in the order help lists them. */

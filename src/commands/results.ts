@@ -10,6 +10,7 @@ import { action, type Block, type Button, type PaperCard, type Reply } from '../
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import { loadSearch, saveSearch, type SearchState } from '../search/state.js';
 import type { SiteLinks } from '../site/links.js';
+import { listButtons, saveButton } from './lists.js';
 import type { CommandContext } from './types.js';
 import type { LookupOutcome } from '../sources/lookup.js';
 import { shorten } from '../text.js';
@@ -69,8 +70,8 @@ export async function showPaper(ctx: CommandContext, doc: number, back?: { state
       })),
     });
   }
-  const buttons: Button[] = [];
-  if (back) buttons.push({ id: 'back', label: m.t('paper.back'), action: action('paper', 'page', back.stateId, back.page) });
+  const buttons: Button[] = listButtons(ctx, m, doc);
+  if (back) buttons.unshift({ id: 'back', label: m.t('paper.back'), action: action('paper', 'page', back.stateId, back.page) });
   return {
     locale: m.locale,
     fallback: `${paper.title} (${[paper.venue, paper.year].filter(Boolean).join(' ')})`,
@@ -125,7 +126,8 @@ function renderPage(
   const blocks: Block[] = [
     { kind: 'heading', text: heading },
     { kind: 'note', text: [countLine(m, result, page, pages), ...result.notes.map((n) => m.text(n))].join(' · ') },
-    ...cards.map((paper): Block => ({ kind: 'paper', paper })),
+    // Each card's Save puts the paper on the presser's own list (library.ts).
+    ...cards.map((paper): Block => ({ kind: 'paper', paper: { ...paper, actions: [saveButton(m, paper.doc)] } })),
   ];
   if (stateId === undefined && pages > 1) blocks.push({ kind: 'note', text: m.t('paper.pagingUnavailable') });
   const nav: Button[] | undefined = stateId === undefined ? undefined : [

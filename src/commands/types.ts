@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Library } from '../library.js';
 import type { Reply } from '../reply.js';
 import type { StateStore } from '../store/states.js';
+import type { ReadingListStore } from '../store/readingLists.js';
 import type { DigestStore } from '../store/digests.js';
 import type { PaperLookup } from '../sources/lookup.js';
 import type { Messages } from '../i18n/index.js';
@@ -59,6 +60,8 @@ export interface CommandContext {
   };
   /** Digest subscriptions and their ledger. */
   digests: DigestStore;
+  /** Members' and channels' reading lists and channels' archives. */
+  readingLists: ReadingListStore;
   /** The user's locale as the platform reports it (e.g. `en-US`, `zh-CN`). */
   locale?: string;
   /** Messages in the language of the reply: the user's locale, resolved. */

@@ -1,6 +1,6 @@
 /**
  * Search hits as JSON, the one shape `paperscout search --json` prints and the site's
- * `/api/search` answers with: id, title, authors, venue, year, status, score, topic ids and the
+ * `/api/search` answers with (and every command-line list of papers: library, recommend): id, title, authors, venue, year, status, score, topic ids and the
  * landing page. Field names and meanings are the same in every language.
  */
 import type { SearchHit } from '../search/engine.js';
@@ -15,8 +15,8 @@ export interface HitJson {
   venue: string;
   year: number | null;
   status: string;
-  /** The hit's score, to three decimals. */
-  score: number;
+  /** The hit's score, to three decimals (null where papers are listed, not ranked: a library). */
+  score: number | null;
   /** Topic ids (`deep-learning/llm`). */
   topics: string[];
   /** The paper's landing page, or null. */
@@ -32,7 +32,11 @@ export async function hitsJson(papers: Pick<PaperStore, 'papersByDocs'>, hits: r
   return hits.map((hit) => hitJson(hit, found.get(hit.storeDoc)));
 }
 
-function hitJson(hit: SearchHit, paper: Paper | undefined): HitJson {
+/**
+ * One hit as JSON, or a listed paper (no score) with the same fields.
+ * @example hitJson({ id: paper.id, title: paper.title }, paper).score // null
+ */
+export function hitJson(hit: Pick<SearchHit, 'id' | 'title'> & { score?: number }, paper: Paper | undefined): HitJson {
   return {
     id: hit.id,
     title: hit.title,
@@ -40,7 +44,7 @@ function hitJson(hit: SearchHit, paper: Paper | undefined): HitJson {
     venue: paper?.venue ?? '',
     year: paper?.year ?? null,
     status: paper?.status ?? '',
-    score: Math.round(hit.score * 1000) / 1000,
+    score: hit.score === undefined ? null : Math.round(hit.score * 1000) / 1000,
     topics: paper?.topics ?? [],
     url: (paper && paperLinks(paper)[0]?.url) ?? null,
   };

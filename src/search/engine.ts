@@ -97,6 +97,8 @@ export interface SearchOptions {
    * its query is its rarest words, many from its abstract).
    */
   everyField?: boolean;
+  /** Only these papers (store document numbers): searching within a reading list. */
+  within?: readonly number[];
 }
 
 export interface EngineDeps {
@@ -169,7 +171,7 @@ export class SearchEngine {
 
     this.prepare();
     this.stamp = (this.stamp + 1) >>> 0 || 1;
-    const filter = compileFilter(query, this.view, this.deps.resolveTopic, this.excludedMark, this.stamp, options.firstSeenAfter);
+    const filter = compileFilter(query, this.view, this.deps.resolveTopic, this.excludedMark, this.stamp, options.firstSeenAfter, options.within);
     if (filter.impossible.length > 0) {
       result.notes.push(...filter.impossible);
       return result;

@@ -35,12 +35,14 @@ export function compileFilter(
   excludedMark: Uint32Array,
   stamp: number,
   firstSeenAfter?: Date,
+  within?: readonly number[],
 ): CompiledFilter {
   const impossible: Message[] = [];
   const checks: Array<(d: number) => boolean> = [];
 
   let candidates: Int32Array | undefined;
   const narrow = (docs: Int32Array) => (candidates = candidates ? intersectSorted(candidates, docs) : docs);
+  if (within) narrow(view.liveDocsOf(within));
   if (firstSeenAfter) {
     const after = firstSeenAfter.getTime() / 1000;
     const recent = view.docsFirstSeenAfter(after);

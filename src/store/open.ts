@@ -9,6 +9,7 @@ import type { DigestStore } from './digests.js';
 import type { HarvestStore } from './harvests.js';
 import type { JobLeases } from './jobs.js';
 import type { PaperStore } from './papers.js';
+import type { ReadingListStore } from './readingLists.js';
 import type { SeenEvents } from './seenEvents.js';
 import type { StateStore } from './states.js';
 import { existsSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { SqliteDigestStore } from './sqlite/digests.js';
 import { SqliteHarvestStore } from './sqlite/harvests.js';
 import { SqliteJobLeases } from './sqlite/jobs.js';
 import { SqlitePaperStore } from './sqlite/papers.js';
+import { SqliteReadingListStore } from './sqlite/readingLists.js';
 import { Checkpointer } from './sqlite/checkpointer.js';
 import { SqliteSeenEvents } from './sqlite/seenEvents.js';
 import { sqliteStateStore } from './sqlite/states.js';
@@ -60,6 +62,8 @@ export interface Stores {
   jobs: JobLeases;
   /** Where harvests stand (backfill resumption tokens, OpenReview venues' last syncs). */
   harvests: HarvestStore;
+  /** Members' and channels' reading lists, and channels' archives of shared papers. */
+  readingLists: ReadingListStore;
   /**
    * Tells `onChange` at once whenever another process's write of papers commits, where the store
    * can (PostgreSQL's LISTEN; not SQLite, whose readers poll the generation).
@@ -124,6 +128,7 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
     seenEvents: new SqliteSeenEvents(db),
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
+    readingLists: new SqliteReadingListStore(db),
     serve: () => void setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS),
     async close({ checkpoint = false } = {}) {
       await checkpointer?.stop();
@@ -154,10 +159,17 @@ function writable(dbPath: string): boolean {
   }
 }
 
-/** The SQLite library opened read-only, or an empty one in memory when there is none. */
+/**
+ * The SQLite library opened read-only, or an empty one in memory when there is none. Reading
+ * lists are read from it and never written: where there is no library, from an empty database
+ * that refuses writes as a read-only one does (SQLITE_READONLY), so that nothing a member saves
+ * is kept for this process only and then lost.
+ */
 function openReadOnlyStores(config: Config): Stores {
-  const db: Db = existsSync(config.dbPath) ? openDatabase(config.dbPath, { readOnly: true }) : openDatabase(':memory:');
+  const found = existsSync(config.dbPath);
+  const db: Db = found ? openDatabase(config.dbPath, { readOnly: true }) : openDatabase(':memory:');
   const memory = openDatabase(':memory:');
+  const lists = found ? db : queryOnly(openDatabase(':memory:'));
   return {
     description: config.dbPath,
     target: storeTarget(config),
@@ -168,12 +180,19 @@ function openReadOnlyStores(config: Config): Stores {
     seenEvents: new SqliteSeenEvents(db),
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
+    readingLists: new SqliteReadingListStore(lists),
     serve: () => undefined,
     async close() {
       if (db.open) db.close();
+      if (lists.open) lists.close();
       memory.close();
     },
   };
+}
+
+function queryOnly(db: Db): Db {
+  db.pragma('query_only = ON');
+  return db;
 }
 
 /**

@@ -174,6 +174,8 @@ export interface PaperStore {
   papersByDocs(docs: readonly number[]): Promise<Map<number, Paper>>;
   /** Papers by id, with their document numbers, in one read. */
   papersByIds(ids: readonly string[]): Promise<Map<string, StoredPaper>>;
+  /** Just the document numbers of the ids held (a list's papers, without reading the papers), in one read. */
+  docsOf(ids: readonly string[]): Promise<Map<string, number>>;
   /** Just the abstracts, for phrase checks over many candidates, in one read. */
   abstractsOf(docs: readonly number[]): Promise<Map<number, string>>;
   /** The paper filed under an identifier (arXiv id, DOI, OpenReview id or one of its URLs). */

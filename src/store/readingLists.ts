@@ -36,8 +36,13 @@ export interface ListEntry {
   addedBy?: Person;
   /** ISO instant. */
   addedAt: string;
-  /** Plain text, at most {@link MAX_NOTE_LENGTH} characters. */
+  /** Plain text, at most {@link MAX_NOTE_LENGTH} characters; never empty. */
   note?: string;
+  /**
+   * Who wrote the note: on a channel's list, whoever last gave one with `add`, not necessarily
+   * who added the paper. Forgetting them removes the note.
+   */
+  noteBy?: Person;
 }
 
 /** A paper in a channel's archive: every time someone shared a link to it there. */
@@ -56,8 +61,7 @@ export interface ArchiveEntry {
 export interface Share {
   paperId: string;
   by: Person;
-  /** ISO instant. */
-  at: string;
+  at: Date;
   /**
    * The message it was seen in (`<channel>:<ts>` on Slack, the message id on Discord): the same
    * message seen twice (an event redelivered, a `link_shared` and a `message` event for one post)
@@ -74,16 +78,20 @@ export interface ListPage<T> {
 
 /** What {@link ReadingListStore.forgetMember} did. */
 export interface Forgotten {
-  /** Papers removed from the member's own lists (in every channel's server of that team). */
+  /** Papers removed from the member's own list in that team (their notes with them). */
   saved: number;
-  /** Channel entries they added: kept (the channel's), now added by "someone", their notes removed. */
+  /** Entries they added to channels' lists: kept (they are the channel's), now added by "someone". */
   channelEntries: number;
+  /** Notes they wrote on those channel entries, removed. */
   notes: number;
-  /** Shares in archives: kept, now by "someone". */
+  /** Shares of theirs in channels' archives: kept, now by "someone". */
   shares: number;
 }
 
-/** Longest note on a list entry. */
+/**
+ * Longest note on a list entry, in characters (Unicode code points: an emoji is one). A longer
+ * one is a `UserError` (`library.noteTooLong`).
+ */
 export const MAX_NOTE_LENGTH = 500;
 
 export interface ReadingListStore {
@@ -93,8 +101,9 @@ export interface ReadingListStore {
    */
   toggle(owner: ListOwner, paperId: string, by: Person, at: Date): Promise<{ saved: boolean; count: number }>;
   /**
-   * Puts `paperId` on the list (a note replaces the one there, if given); resolves whether it was
-   * new and how many papers the list holds.
+   * Puts `paperId` on the list (a note replaces the one there, if given; an empty note removes
+   * it); resolves whether it was new and how many papers the list holds. Text is kept as given,
+   * except what no store can hold: NUL characters are dropped, lone surrogates become U+FFFD.
    */
   add(owner: ListOwner, paperId: string, by: Person, at: Date, note?: string): Promise<{ added: boolean; count: number }>;
   /** Takes `paperId` off the list; resolves whether it was there. */
@@ -108,7 +117,10 @@ export interface ReadingListStore {
   /** The entries of these papers on the list (for showing who added them). */
   entries(owner: ListOwner, paperIds: readonly string[]): Promise<Map<string, ListEntry>>;
 
-  /** Records a share; resolves false when this message's share of this paper was recorded before. */
+  /**
+   * Records a share, unless the channel's archiving is off; resolves whether it was recorded
+   * (false: archiving is off, or this message's share of this paper was recorded before).
+   */
   recordShare(platform: string, team: string, channel: string, share: Share): Promise<boolean>;
   /** A page of a channel's archive, most recently shared first. */
   archive(platform: string, team: string, channel: string, page: { offset: number; limit: number }): Promise<ListPage<ArchiveEntry>>;
@@ -124,6 +136,15 @@ export interface ReadingListStore {
    * shares they made stay in the archives, by "someone".
    */
   forgetMember(platform: string, team: string, userId: string): Promise<Forgotten>;
-  /** Moves every entry of paper `from` to paper `to` (two stored papers merged into one). */
+  /**
+   * Deletes every list, archive and setting of a server or workspace (the app was uninstalled
+   * from it); resolves how many list entries and shares were deleted.
+   */
+  forgetTeam(platform: string, team: string): Promise<number>;
+  /**
+   * Moves every entry of paper `from` to paper `to` (two stored papers merged into one). A list
+   * or archive that holds both keeps one entry: the older one's addedAt and addedBy, its note or
+   * else the other's; an archive counts the shares of both (a message linking both, once).
+   */
   movePaper(from: string, to: string): Promise<void>;
 }

@@ -177,6 +177,8 @@ describe.each(BACKENDS)('PaperStore on $name', (backend) => {
     expect([...(await a.papers.papersByDocs([doc, doc + 100])).keys()]).toEqual([doc]);
     expect((await a.papers.papersByIds(['arxiv:1703.05175', 'nope'])).get('arxiv:1703.05175')).toMatchObject({ doc, paper: { title: 'Prototypical Networks for Few-shot Learning' } });
     expect(await a.papers.abstractsOf([doc])).toEqual(new Map([[doc, 'Prototypes in an embedding space.']]));
+    expect(await a.papers.docsOf(['nope', 'arxiv:1703.05175'])).toEqual(new Map([['arxiv:1703.05175', doc]]));
+    expect(await a.papers.docsOf([])).toEqual(new Map());
     expect(await a.papers.papersByDocs([])).toEqual(new Map());
   });
 

@@ -27,6 +27,7 @@ export const en = {
   'error.option.choice': '{option}: use one of {choices}.',
   'error.option.several': '{reasons}',
   'error.option.number': '{option}: use a number from {min, number} to {max, number}.',
+  'library.noteTooLong': 'A note can be at most {max, number} characters long; this one has {length, number}. Shorten it and try again.',
 
   // ── Commands, options and their help, as Discord's command picker and /help show them ────
   'paper.description': 'Search papers by title, author or keywords',
@@ -255,12 +256,20 @@ export const en = {
   'slack.link': 'link',
   'slack.brokenShare': 'That Share button is broken. Run the command again and share its new reply.',
   'slack.mentionHelp': 'Mention me with what to look for, e.g. "@Paper Scout diffusion transformers" or a paper link, in a thread or a channel. /help lists everything I do.',
+  'slack.fileInDm': 'The file is in your direct messages with Paper Scout.',
+  'slack.fileNotInChannel': 'Paper Scout could not post the file in this channel ({reason}), so it is in your direct messages with Paper Scout. To post exports here, invite Paper Scout to the channel (/invite @Paper Scout).',
+  'slack.fileFailed': 'Slack did not take the file ({reason}). Ask whoever runs Paper Scout to give the app the files:write and im:write scopes (reinstall it from manifest.yml), then try again.',
   'discord.continued': '{name} (cont.)',
+  'discord.cardAction': '{label} {position}',
+  'discord.fileTooLarge': 'The file is too large to attach here ({size} MB; Discord takes {max} MB). Search within the list and export less, or ask whoever runs Paper Scout for it (paperscout export).',
   'terminal.welcome': 'Paper Scout: {count, number} papers in {demo, select, yes {the demo corpus} other {the library}}. Try /paper diffusion, /topic, /help. Ctrl-D quits.',
   'terminal.needsSlash': 'Commands start with a slash: /paper <words>, /topic <name>, /help.',
   'terminal.nothingToPage': 'There is nothing to page or open yet: run /paper <words> first.',
   'terminal.noSuchNumber': 'There is no result {number} here: open one of the numbers shown, with {range}.',
   'terminal.notNow': '{command} does nothing after the last reply. Try {commands}.',
+  'terminal.noSuchCard': 'There is no result {number} here: save one of the numbers shown, with {range}.',
+  'terminal.fileWritten': 'Wrote {path}.',
+  'terminal.fileNotWritten': 'Could not write {path} ({reason}). Run Paper Scout from a directory you can write to.',
 
   // ── The command line ─────────────────────────────────────────────────────────────────────
   'cli.usage': `Usage: paperscout <command> [options]
@@ -283,6 +292,10 @@ export const en = {
   stats [--memory] [--json]               what the library holds (and the memory it takes)
   reindex [--merge]                       rebuild the search index from the library, or with --merge fold
                                           recent changes into its snapshot (the bot does this itself)
+  export --format bibtex|ris|csljson (--member <platform>:<team>:<user> | --channel <platform>:<team>:<channel>)
+                                          a member's or a channel's reading list as a file, on stdout
+  library (--member … | --channel …) [--json]
+                                          a reading list, newest first (with --json, search's hit fields)
   digest list [--json]                    every channel's digests: platform, team, channel, topic,
                                           time, zone, next run and last one sent
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
@@ -291,6 +304,9 @@ export const en = {
   --debug, with any command               a stack trace with every error, not only with faults
 
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`,
+  'cli.badExportFormat': '--format takes one of {formats}: paperscout export --format bibtex --member slack:T0123:U0456',
+  'cli.giveList': 'Name one list: --member <platform>:<team>:<user> or --channel <platform>:<team>:<channel> (e.g. discord:<guild id>:<user id>).',
+  'cli.badList': '"{value}" is not a list: write <platform>:<team>:<id>, the platform discord, slack or terminal (e.g. slack:T0123:C0456).',
   'cli.unknownCommand': 'There is no command "{command}". paperscout help lists the commands.',
   'cli.badOption': '{detail} (paperscout help lists the commands and their options)',
   'cli.failed': 'paperscout failed: {detail}',
@@ -482,6 +498,70 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'web.apiBadRange': 'limit is a whole number from 1 to {max, number} and offset one from 0, with limit + offset at most {max, number}.',
   'paper.allResults': 'All {total, number} results ↗',
   'terminal.site': 'The search site: {url}',
+
+  // ── /library: reading lists, the channel's archive, exports ──────────────────────────────
+  'library.description': "Your saved papers and this channel's reading list",
+  'library.examples':
+    '/library mine   /library channel diffusion   /library add paper:1706.03762 note:read §3 first   /library remove paper:1706.03762   /library export format:bibtex scope:channel   /library forget   /library archive off',
+  'library.mine.description': 'Your saved papers (only you see them)',
+  'library.mine.option.query': 'Search within them: title, author or keywords',
+  'library.channel.description': "This channel's reading list and the paper links shared here",
+  'library.channel.option.query': 'Search within it: title, author or keywords',
+  'library.add.description': "Add a paper to this channel's reading list",
+  'library.add.option.paper': 'An arXiv id, DOI, OpenReview id or a link to the paper',
+  'library.add.option.note': 'A note for the channel (at most 500 characters)',
+  'library.remove.description': "Take a paper off your library or this channel's list",
+  'library.remove.option.paper': 'An arXiv id, DOI, OpenReview id or a link to the paper',
+  'library.remove.option.scope': 'mine or channel (default: yours if it is there)',
+  'library.export.description': "Export your library or this channel's list as BibTeX, RIS or CSL-JSON",
+  'library.export.option.format': 'bibtex, ris or csljson',
+  'library.export.option.scope': 'mine (default) or channel',
+  'library.forget.description': 'Delete everything Paper Scout keeps about you here',
+  'library.archive.description': 'Record the paper links shared in this channel (on), or stop (off)',
+  'library.archive.option.state': 'on or off',
+  'library.save': 'Save',
+  'library.saveToChannel': 'Save to {channel}',
+  'library.thisChannel': 'this channel',
+  'library.saved': 'Saved to your library · {count, plural, one {# paper} other {# papers}}',
+  'library.unsaved': 'Removed from your library · {count, plural, one {# paper} other {# papers}}',
+  'library.addedToChannel': "Added “{title}” to this channel's reading list · {count, plural, one {# paper} other {# papers}}",
+  'library.updatedInChannel': "“{title}” was on this channel's reading list already; its note is updated · {count, plural, one {# paper} other {# papers}}",
+  'library.alreadyInChannel': "“{title}” is on this channel's reading list already · {count, plural, one {# paper} other {# papers}}",
+  'library.onlyInChannels': "A channel's reading list lives in a channel: run this in one. Your own papers are in /library mine.",
+  'library.notARef': '“{text}” is not a paper id or link (arXiv, DOI, OpenReview or a paper’s page). Find the paper with /paper and press Save on its card.',
+  'library.unknownPaper': 'The library has no paper at “{text}”. Find it with /paper and press Save on its card.',
+  'library.paperEmpty': 'Name the paper: an arXiv id, a DOI, an OpenReview id or a link.',
+  'library.paperTooLong': 'That is too long for a paper id or link: paste the paper’s arXiv id, DOI or link.',
+  'library.badScope': 'scope is mine or channel.',
+  'library.badFormat': 'format is bibtex, ris or csljson.',
+  'library.badArchiveState': 'Use /library archive on or /library archive off.',
+  'library.removedMine': 'Removed “{title}” from your library.',
+  'library.removedChannel': "Removed “{title}” from this channel's reading list.",
+  'library.notInMine': '“{title}” is not in your library.',
+  'library.notInChannel': "“{title}” is not on this channel's reading list.",
+  'library.removeNotYours': "{name} added this paper to the channel's list: only they, or someone who manages the channel, can take it off.",
+  'library.exported': '{count, plural, one {# paper} other {# papers}} as {format}',
+  'library.format.bibtex': 'BibTeX',
+  'library.format.ris': 'RIS',
+  'library.format.csljson': 'CSL-JSON',
+  'library.forget.confirm': 'This deletes your saved papers and your notes in this server or workspace, and shows the papers you added to channels or shared there as added by “someone”. It cannot be undone.',
+  'library.forget.button': 'Delete my data',
+  'library.forget.done':
+    'Done: {saved, plural, one {# saved paper} other {# saved papers}} and {notes, plural, one {# note} other {# notes}} deleted; {channelEntries, plural, one {# paper} other {# papers}} on channel lists and {shares, plural, one {# shared link} other {# shared links}} now show “someone”.',
+  'library.archiveOn': 'Paper links shared in this channel are recorded in its archive (/library channel).',
+  'library.archiveOff': 'Paper links shared in this channel are no longer recorded. What was recorded stays; /library archive on starts again.',
+  'library.mine.heading': 'Your library',
+  'library.channel.heading': 'Reading list of {channel}',
+  'library.count': '{total, plural, one {# paper} other {# papers}} · page {page, number} of {pages, number}',
+  'library.countMatching': '{matching, number} of {total, plural, one {# paper} other {# papers}} match “{query}” · page {page, number} of {pages, number}',
+  'library.mine.empty': 'Your library is empty: press Save on any paper (/paper finds one) and it is kept here.',
+  'library.channel.empty': "This channel's reading list is empty: add a paper with /library add paper:<id or link>, or share a paper link here.",
+  'library.noneMatch': 'None of the {total, plural, one {# paper} other {# papers}} {scope, select, mine {in your library} other {on this channel’s list}} match “{query}”.',
+  'library.someone': 'someone',
+  'library.savedOn': 'Saved {date}',
+  'library.addedBy': 'Added by {name}, {date}',
+  'library.note': '“{note}”',
+  'library.sharedBy': 'Shared by {name}, {date}{shares, plural, one {} other { · shared # times}}',
 } as const;
 
 export type MessageKey = keyof typeof en;

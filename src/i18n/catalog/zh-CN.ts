@@ -24,6 +24,7 @@ export const zhCN: Catalog = {
   'error.option.choice': '{option}：请使用 {choices} 之一。',
   'error.option.several': '{reasons}',
   'error.option.number': '{option}：请使用 {min, number} 到 {max, number} 之间的数字。',
+  'library.noteTooLong': '备注最多 {max, number} 个字符，这条有 {length, number} 个。请缩短后再试。',
 
   // ── 命令与选项说明 ──
   'paper.description': '按标题、作者或关键词检索论文',
@@ -252,12 +253,20 @@ export const zhCN: Catalog = {
   'slack.link': '链接',
   'slack.brokenShare': '这个分享按钮坏了。请重新运行命令，再分享新的结果。',
   'slack.mentionHelp': '提到我并写上要找的内容，例如“@Paper Scout 扩散模型”或一个论文链接，在话题或频道中都可以。/help 列出我能做的所有事。',
+  'slack.fileInDm': '文件已发到你与 Paper Scout 的私信中。',
+  'slack.fileNotInChannel': 'Paper Scout 无法在这个频道发送文件（{reason}），已改发到你与 Paper Scout 的私信中。要在这里发送导出文件，请把 Paper Scout 邀请进频道（/invite @Paper Scout）。',
+  'slack.fileFailed': 'Slack 没有接收这个文件（{reason}）。请让运行 Paper Scout 的人为应用添加 files:write 和 im:write 权限（用 manifest.yml 重新安装），然后再试。',
   'discord.continued': '{name}（续）',
+  'discord.cardAction': '{label} {position}',
+  'discord.fileTooLarge': '文件太大，无法在这里附上（{size} MB；Discord 最多接受 {max} MB）。请在列表中检索后导出更少的论文，或请运行 Paper Scout 的人导出（paperscout export）。',
   'terminal.welcome': 'Paper Scout：{demo, select, yes {演示语料} other {论文库}}中共 {count, number} 篇论文。试试 /paper 扩散模型、/topic、/help。按 Ctrl-D 退出。',
   'terminal.needsSlash': '命令以斜杠开头：/paper <检索词>、/topic <方向>、/help。',
   'terminal.nothingToPage': '还没有可以翻页或打开的内容：请先运行 /paper <检索词>。',
   'terminal.noSuchNumber': '这里没有第 {number} 条结果：请用 {range} 打开显示的编号之一。',
   'terminal.notNow': '{command} 对上一条回复不起作用。试试 {commands}。',
+  'terminal.noSuchCard': '这里没有第 {number} 条结果：请用 {range} 收藏显示的编号之一。',
+  'terminal.fileWritten': '已写入 {path}。',
+  'terminal.fileNotWritten': '无法写入 {path}（{reason}）。请在你有写权限的目录中运行 Paper Scout。',
 
   // ── 命令行 ──
   'cli.usage': `用法：paperscout <命令> [选项]
@@ -280,6 +289,10 @@ export const zhCN: Catalog = {
   stats [--memory] [--json]               论文库的内容（以及占用的内存）
   reindex [--merge]                       从论文库重建搜索索引；加 --merge 则把最近的改动并入快照
                                           （机器人会自己做）
+  export --format bibtex|ris|csljson (--member <平台>:<团队>:<用户> | --channel <平台>:<团队>:<频道>)
+                                          把成员或频道的阅读列表导出为文件，输出到 stdout
+  library (--member … | --channel …) [--json]
+                                          阅读列表，最新的在前（--json 时字段与 search 相同）
   digest list [--json]                    所有频道的推送：平台、团队、频道、方向、时间、时区、
                                           下次运行和上次发送
   digest run-due [--at <ISO 时间>]        发送该时刻（默认现在）到期的推送，然后退出
@@ -288,6 +301,9 @@ export const zhCN: Catalog = {
   --debug（可用于任何命令）               出错时总是显示调用栈，而不只在内部故障时
 
 设置来自环境变量或 .env（见 .env.example）；DATA_DIR 存放论文库。`,
+  'cli.badExportFormat': '--format 取以下之一：{formats}。例如 paperscout export --format bibtex --member slack:T0123:U0456',
+  'cli.giveList': '请指定一个列表：--member <平台>:<团队>:<用户> 或 --channel <平台>:<团队>:<频道>（例如 discord:<服务器 id>:<用户 id>）。',
+  'cli.badList': '“{value}”不是列表：请写成 <平台>:<团队>:<id>，平台为 discord、slack 或 terminal（例如 slack:T0123:C0456）。',
   'cli.unknownCommand': '没有“{command}”这个命令。paperscout help 列出所有命令。',
   'cli.badOption': '{detail}（paperscout help 列出所有命令及其选项）',
   'cli.failed': 'paperscout 出错：{detail}',
@@ -477,4 +493,67 @@ export const zhCN: Catalog = {
   'web.apiBadRange': 'limit 为 1 到 {max, number} 的整数，offset 为从 0 起的整数，且 limit + offset 不超过 {max, number}。',
   'paper.allResults': '全部 {total, number} 条结果 ↗',
   'terminal.site': '检索网站：{url}',
+
+  // ── /library ─────────────────────────────────────────────────────────────────────────────
+  'library.description': '你收藏的论文和本频道的阅读列表',
+  'library.examples':
+    '/library mine   /library channel 扩散模型   /library add paper:1706.03762 note:先读第 3 节   /library remove paper:1706.03762   /library export format:bibtex scope:channel   /library forget   /library archive off',
+  'library.mine.description': '你收藏的论文（只有你能看到）',
+  'library.mine.option.query': '在其中检索：标题、作者或关键词',
+  'library.channel.description': '本频道的阅读列表和在这里分享过的论文链接',
+  'library.channel.option.query': '在其中检索：标题、作者或关键词',
+  'library.add.description': '把一篇论文加入本频道的阅读列表',
+  'library.add.option.paper': 'arXiv 编号、DOI、OpenReview 编号或论文链接',
+  'library.add.option.note': '给频道的备注（最多 500 个字符）',
+  'library.remove.description': '把论文从你的收藏或本频道的列表中移除',
+  'library.remove.option.paper': 'arXiv 编号、DOI、OpenReview 编号或论文链接',
+  'library.remove.option.scope': 'mine 或 channel（默认：你的收藏里有就移除你的）',
+  'library.export.description': '把你的收藏或本频道的列表导出为 BibTeX、RIS 或 CSL-JSON',
+  'library.export.option.format': 'bibtex、ris 或 csljson',
+  'library.export.option.scope': 'mine（默认）或 channel',
+  'library.forget.description': '删除 Paper Scout 在这里保存的关于你的一切',
+  'library.archive.description': '记录本频道分享的论文链接（on），或停止（off）',
+  'library.archive.option.state': 'on 或 off',
+  'library.save': '收藏',
+  'library.saveToChannel': '收藏到 {channel}',
+  'library.thisChannel': '本频道',
+  'library.saved': '已收藏 · 你的收藏共 {count, plural, other {# 篇论文}}',
+  'library.unsaved': '已取消收藏 · 你的收藏共 {count, plural, other {# 篇论文}}',
+  'library.addedToChannel': '已把“{title}”加入本频道的阅读列表 · 共 {count, plural, other {# 篇论文}}',
+  'library.updatedInChannel': '“{title}”已在本频道的阅读列表中，备注已更新 · 共 {count, plural, other {# 篇论文}}',
+  'library.alreadyInChannel': '“{title}”已在本频道的阅读列表中 · 共 {count, plural, other {# 篇论文}}',
+  'library.onlyInChannels': '频道的阅读列表属于某个频道：请在频道中使用。你自己的收藏见 /library mine。',
+  'library.notARef': '“{text}”不是论文编号或链接（arXiv、DOI、OpenReview 或论文页面）。请先用 /paper 找到论文，再点卡片上的“收藏”。',
+  'library.unknownPaper': '论文库中没有“{text}”对应的论文。请用 /paper 找到它，再点卡片上的“收藏”。',
+  'library.paperEmpty': '请给出论文：arXiv 编号、DOI、OpenReview 编号或链接。',
+  'library.paperTooLong': '这作为论文编号或链接太长了：请粘贴论文的 arXiv 编号、DOI 或链接。',
+  'library.badScope': 'scope 为 mine 或 channel。',
+  'library.badFormat': 'format 为 bibtex、ris 或 csljson。',
+  'library.badArchiveState': '请用 /library archive on 或 /library archive off。',
+  'library.removedMine': '已把“{title}”从你的收藏中移除。',
+  'library.removedChannel': '已把“{title}”从本频道的阅读列表中移除。',
+  'library.notInMine': '“{title}”不在你的收藏中。',
+  'library.notInChannel': '“{title}”不在本频道的阅读列表中。',
+  'library.removeNotYours': '这篇论文是 {name} 加入频道列表的：只有他们或频道管理者可以移除。',
+  'library.exported': '{count, plural, other {# 篇论文}}，{format} 格式',
+  'library.format.bibtex': 'BibTeX',
+  'library.format.ris': 'RIS',
+  'library.format.csljson': 'CSL-JSON',
+  'library.forget.confirm': '这将删除你在本服务器或工作区收藏的论文和备注，你加入频道列表或在频道中分享的论文将显示为由“某人”添加。此操作无法撤销。',
+  'library.forget.button': '删除我的数据',
+  'library.forget.done': '完成：已删除 {saved, plural, other {# 篇收藏}}和 {notes, plural, other {# 条备注}}；频道列表中的 {channelEntries, plural, other {# 篇论文}}和归档中的 {shares, plural, other {# 次分享}}现在显示为“某人”。',
+  'library.archiveOn': '本频道分享的论文链接会记录到频道归档中（/library channel）。',
+  'library.archiveOff': '不再记录本频道分享的论文链接。已记录的保留；/library archive on 可重新开始。',
+  'library.mine.heading': '我的收藏',
+  'library.channel.heading': '{channel} 的阅读列表',
+  'library.count': '{total, plural, other {# 篇论文}} · 第 {page, number}/{pages, number} 页',
+  'library.countMatching': '{total, plural, other {# 篇论文}}中有 {matching, number} 篇匹配“{query}” · 第 {page, number}/{pages, number} 页',
+  'library.mine.empty': '你的收藏还是空的：在任意论文上点“收藏”（用 /paper 查找），论文就会保存在这里。',
+  'library.channel.empty': '本频道的阅读列表还是空的：用 /library add paper:<编号或链接> 加入论文，或在这里分享论文链接。',
+  'library.noneMatch': '{scope, select, mine {你的收藏} other {本频道的列表}}中的 {total, plural, other {# 篇论文}}没有匹配“{query}”的。',
+  'library.someone': '某人',
+  'library.savedOn': '收藏于 {date}',
+  'library.addedBy': '{name} 添加于 {date}',
+  'library.note': '“{note}”',
+  'library.sharedBy': '{name} 分享于 {date}{shares, plural, =1 {} other { · 共分享 # 次}}',
 };

@@ -147,6 +147,24 @@ export class IndexView {
     this.firstSeenOrder = undefined;
   }
 
+  /**
+   * The live documents of these store documents, ascending: the papers of a reading list, to
+   * search within them. Store documents the view does not hold (yet) are left out.
+   * @example view.liveDocsOf([17, 3]) // Int32Array [2, 15]
+   */
+  liveDocsOf(storeDocs: readonly number[]): Int32Array {
+    const out: number[] = [];
+    for (const storeDoc of storeDocs) {
+      for (const part of this.parts) {
+        const { storeDocs: docs, docCount } = part.data;
+        if (docCount === 0 || storeDoc < docs[0]! || storeDoc > docs[docCount - 1]!) continue;
+        const local = findAscending(docs, storeDoc);
+        if (local >= 0 && this.dead[part.docBase + local] !== 1) out.push(part.docBase + local);
+      }
+    }
+    return Int32Array.from(out).sort();
+  }
+
   /** Masks the live version of a store document, if the view has one. */
   private maskStoreDoc(storeDoc: number): void {
     for (const part of this.parts) {

@@ -6,6 +6,7 @@ import type { DigestStore } from '../digests.js';
 import type { HarvestStore } from '../harvests.js';
 import type { JobLeases } from '../jobs.js';
 import type { PaperStore } from '../papers.js';
+import type { ReadingListStore } from '../readingLists.js';
 import type { SeenEvents } from '../seenEvents.js';
 import type { StateStore } from '../states.js';
 import { connectPostgres, type ConnectOptions, type Postgres } from './connection.js';
@@ -15,6 +16,7 @@ import { PgJobLeases } from './jobs.js';
 import { listen, type Listener } from './listen.js';
 import { migrate } from './migrate.js';
 import { PAPERS_CHANNEL, PgPaperStore } from './papers.js';
+import { PgReadingListStore } from './readingLists.js';
 import { PgSeenEvents } from './seenEvents.js';
 import { pgStateStore } from './states.js';
 
@@ -26,6 +28,7 @@ export interface PostgresStores {
   seenEvents: SeenEvents;
   jobs: JobLeases;
   harvests: HarvestStore;
+  readingLists: ReadingListStore;
   /** Calls `onChange` whenever a write of papers commits (and once per reconnection of the listener). */
   watchPapers(onChange: () => void): Listener;
   close(): Promise<void>;
@@ -50,6 +53,7 @@ export async function openPostgres(url: string, options: ConnectOptions): Promis
     seenEvents: new PgSeenEvents(db),
     jobs: new PgJobLeases(db),
     harvests: new PgHarvestStore(db),
+    readingLists: new PgReadingListStore(db),
     watchPapers: (onChange) => listen(db, PAPERS_CHANNEL, options.log, () => onChange()),
     close: () => db.end(),
   };

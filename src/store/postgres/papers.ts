@@ -141,6 +141,13 @@ export class PgPaperStore implements PaperStore {
     return out;
   }
 
+  async docsOf(ids: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (ids.length === 0) return out;
+    for (const row of (await this.db.query<{ id: string; doc: number }>('SELECT id, doc FROM papers WHERE id = ANY($1::text[])', [ids])).rows) out.set(row.id, row.doc);
+    return out;
+  }
+
   async abstractsOf(docs: readonly number[]): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     if (docs.length === 0) return out;

@@ -127,4 +127,64 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX paper_tombstones_gen ON paper_tombstones (gen);
   `,
+  // 5: reading lists (readingListRows.ts says what each table holds). The partial indexes find a
+  // member's rows in a team's channels when they ask to be forgotten.
+  `
+  CREATE TABLE reading_list_entries (
+    platform text NOT NULL,
+    team text NOT NULL,
+    kind text NOT NULL CHECK (kind IN ('member', 'channel')),
+    owner text NOT NULL,
+    paper_id text COLLATE "C" NOT NULL,
+    added_by text,
+    added_by_name text,
+    added_at timestamptz NOT NULL,
+    note text,
+    note_by text,
+    note_by_name text,
+    PRIMARY KEY (platform, team, kind, owner, paper_id)
+  );
+  CREATE INDEX reading_list_entries_newest ON reading_list_entries (platform, team, kind, owner, added_at DESC, paper_id);
+  CREATE INDEX reading_list_entries_paper ON reading_list_entries (paper_id);
+  CREATE INDEX reading_list_entries_added_by ON reading_list_entries (platform, team, added_by) WHERE kind = 'channel' AND added_by IS NOT NULL;
+  CREATE INDEX reading_list_entries_note_by ON reading_list_entries (platform, team, note_by) WHERE kind = 'channel' AND note_by IS NOT NULL;
+  CREATE TABLE channel_shares (
+    platform text NOT NULL,
+    team text NOT NULL,
+    channel text NOT NULL,
+    message text NOT NULL,
+    paper_id text COLLATE "C" NOT NULL,
+    shared_by text,
+    shared_by_name text,
+    shared_at timestamptz NOT NULL,
+    PRIMARY KEY (platform, team, channel, message, paper_id)
+  );
+  CREATE INDEX channel_shares_paper ON channel_shares (paper_id);
+  CREATE INDEX channel_shares_by ON channel_shares (platform, team, shared_by) WHERE shared_by IS NOT NULL;
+  CREATE TABLE channel_archive (
+    platform text NOT NULL,
+    team text NOT NULL,
+    channel text NOT NULL,
+    paper_id text COLLATE "C" NOT NULL,
+    first_shared_by text,
+    first_shared_by_name text,
+    first_shared_at timestamptz NOT NULL,
+    last_shared_at timestamptz NOT NULL,
+    shares integer NOT NULL,
+    PRIMARY KEY (platform, team, channel, paper_id)
+  );
+  CREATE INDEX channel_archive_recent ON channel_archive (platform, team, channel, last_shared_at DESC, paper_id);
+  CREATE INDEX channel_archive_paper ON channel_archive (paper_id);
+  CREATE INDEX channel_archive_first_by ON channel_archive (platform, team, first_shared_by) WHERE first_shared_by IS NOT NULL;
+  CREATE TABLE channel_archiving (
+    platform text NOT NULL,
+    team text NOT NULL,
+    channel text NOT NULL,
+    archiving boolean NOT NULL,
+    set_by text,
+    set_by_name text,
+    set_at timestamptz NOT NULL,
+    PRIMARY KEY (platform, team, channel)
+  );
+  `,
 ];

@@ -173,6 +173,66 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX paper_tombstones_gen ON paper_tombstones(gen);
   `,
+  // Reading lists (readingListRows.ts says what each table holds). The partial indexes find a
+  // member's rows in a team's channels when they ask to be forgotten.
+  `
+  CREATE TABLE reading_list_entries (
+    platform TEXT NOT NULL,
+    team TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('member', 'channel')),
+    owner TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    added_by TEXT,
+    added_by_name TEXT,
+    added_at TEXT NOT NULL,
+    note TEXT,
+    note_by TEXT,
+    note_by_name TEXT,
+    PRIMARY KEY (platform, team, kind, owner, paper_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX reading_list_entries_newest ON reading_list_entries(platform, team, kind, owner, added_at DESC, paper_id);
+  CREATE INDEX reading_list_entries_paper ON reading_list_entries(paper_id);
+  CREATE INDEX reading_list_entries_added_by ON reading_list_entries(platform, team, added_by) WHERE kind = 'channel' AND added_by IS NOT NULL;
+  CREATE INDEX reading_list_entries_note_by ON reading_list_entries(platform, team, note_by) WHERE kind = 'channel' AND note_by IS NOT NULL;
+  CREATE TABLE channel_shares (
+    platform TEXT NOT NULL,
+    team TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    message TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    shared_by TEXT,
+    shared_by_name TEXT,
+    shared_at TEXT NOT NULL,
+    PRIMARY KEY (platform, team, channel, message, paper_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX channel_shares_paper ON channel_shares(paper_id);
+  CREATE INDEX channel_shares_by ON channel_shares(platform, team, shared_by) WHERE shared_by IS NOT NULL;
+  CREATE TABLE channel_archive (
+    platform TEXT NOT NULL,
+    team TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    first_shared_by TEXT,
+    first_shared_by_name TEXT,
+    first_shared_at TEXT NOT NULL,
+    last_shared_at TEXT NOT NULL,
+    shares INTEGER NOT NULL,
+    PRIMARY KEY (platform, team, channel, paper_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX channel_archive_recent ON channel_archive(platform, team, channel, last_shared_at DESC, paper_id);
+  CREATE INDEX channel_archive_paper ON channel_archive(paper_id);
+  CREATE INDEX channel_archive_first_by ON channel_archive(platform, team, first_shared_by) WHERE first_shared_by IS NOT NULL;
+  CREATE TABLE channel_archiving (
+    platform TEXT NOT NULL,
+    team TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    archiving INTEGER NOT NULL,
+    set_by TEXT,
+    set_by_name TEXT,
+    set_at TEXT NOT NULL,
+    PRIMARY KEY (platform, team, channel)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -66,6 +66,7 @@ export class SqlitePaperStore implements PaperStore {
       deleteAliases: db.prepare<[string]>('DELETE FROM paper_aliases WHERE paper_id = ?'),
       putHarvest: db.prepare<[string, string, string, string]>(PUT_HARVEST),
       docOf: db.prepare<[string], { doc: number }>('SELECT doc FROM papers WHERE id = ?'),
+      docsOf: db.prepare<[string], { id: string; doc: number }>('SELECT id, doc FROM papers WHERE id IN (SELECT value FROM json_each(?))'),
       abstracts: db.prepare<[string], { doc: number; abstract: string }>('SELECT doc, abstract FROM papers WHERE doc IN (SELECT value FROM json_each(?))'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -117,6 +118,12 @@ export class SqlitePaperStore implements PaperStore {
   async papersByIds(ids: readonly string[]): Promise<Map<string, StoredPaper>> {
     const out = new Map<string, StoredPaper>();
     if (ids.length > 0) for (const row of this.stmts.byIds.all(JSON.stringify(ids))) out.set(row.id, { doc: row.doc, paper: toPaper(row) });
+    return out;
+  }
+
+  async docsOf(ids: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (ids.length > 0) for (const row of this.stmts.docsOf.all(JSON.stringify(ids))) out.set(row.id, row.doc);
     return out;
   }
 

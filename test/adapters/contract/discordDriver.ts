@@ -4,6 +4,7 @@
  * send for them (options split and typed by the command's own definitions), and the callbacks,
  * edits and channel posts discord.js makes read back.
  */
+import { expect, vi } from 'vitest';
 import { createDiscordSender } from '../../../adapters/discord/digestSender.js';
 import { optionSpecs } from '../../../src/commands/registry.js';
 import type { App } from '../../../src/app.js';
@@ -53,6 +54,12 @@ function embedsLength(message: any): number {
       n + (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text?.length ?? 0) + (e.author?.name?.length ?? 0) + (e.fields ?? []).reduce((m: number, f: any) => m + f.name.length + f.value.length, 0),
     0,
   );
+}
+
+/** Member `n` of the fixture's server (0: the fixture's own member, Ada). */
+function memberUser(n: number): { id: string; username: string; global_name: string } {
+  if (n === 0) return { id: '1190000000000000400', username: 'ada', global_name: 'Ada Lovelace' };
+  return { id: String(1190000000000000500n + BigInt(n)), username: `member${n}`, global_name: `Member ${n}` };
 }
 
 /** A message Discord received, read back. */
@@ -113,13 +120,23 @@ export const discordDriver: Driver = {
   nearBudget: 5000,
 
   async start(app: App, options = {}): Promise<Session> {
-    const bot = await startBot(app, options);
+    /** What the adapter is doing in the background (recording a channel's shares), to wait for. */
+    const tracked: Array<Promise<void>> = [];
+    const bot = await startBot(app, { ...options, messageContent: options.archive === true, track: (p) => void tracked.push(p) });
     const fake = bot.fake;
+    /** Where each interaction happened (by token), to say where its files went. */
+    const channels = new Map<string, string>();
 
-    /** The member's language and permissions. */
+    /** The member's language and permissions, and which member. */
     const as = (payload: any, who: Who = {}): any => {
       if (who.locale) payload.locale = who.locale;
       if (who.manager && payload.member) payload.member.permissions = MANAGER;
+      if (who.member !== undefined) {
+        const user = memberUser(who.member);
+        if (payload.member) payload.member.user = { ...payload.member.user, ...user };
+        if (payload.user) payload.user = { ...payload.user, ...user };
+      }
+      channels.set(payload.token, payload.channel_id);
       return payload;
     };
 
@@ -152,7 +169,7 @@ export const discordDriver: Driver = {
       return as(payload, who);
     };
 
-    return {
+    const session: Session = {
       async command(typed, who) {
         return seenOf(messageOf(await fake.interact(interaction(typed, who))));
       },
@@ -170,6 +187,21 @@ export const discordDriver: Driver = {
         if (!found) throw new Error(`no button "${label}" in ${JSON.stringify(on.buttons.map((b) => b.label))}`);
         return seenOf(messageOf(await fake.interact(onMessage(buttonClick(fake, found.custom_id), on, who))));
       },
+      pressOnCard(on, position, label, who) {
+        // An embed holds no button: the card's buttons are numbered as the cards are.
+        return session.press(on, `${label} ${position}`, who);
+      },
+      async post(place, text, who = {}) {
+        const before = tracked.length;
+        const user = memberUser(who.member ?? 0);
+        fake.memberPost(place.channel, text, { author: { ...user, discriminator: '0', avatar: null, public_flags: 0 } });
+        // Sent to no connection (the bot did not ask for members' messages): nothing to wait for.
+        if (fake.dispatched.at(-1)?.shard === undefined) return;
+        await vi.waitFor(() => expect(tracked.length).toBeGreaterThan(before));
+        await Promise.all(tracked.slice(before));
+      },
+      files: () =>
+        fake.requests.flatMap((r) => r.files.map((f) => ({ name: f.name, content: f.content, channel: channels.get(r.token ?? '') ?? '' }))),
       async choose(on, option, who) {
         const select = (on.raw.components ?? []).flatMap((row: any) => row.components).find((c: any) => c.type === 3);
         const value = select.options[optionIndex(on.menu, option)].value;
@@ -180,5 +212,6 @@ export const discordDriver: Driver = {
       expectWellBehaved: () => expectWellBehaved(fake),
       stop: () => bot.stop(),
     };
+    return session;
   },
 };

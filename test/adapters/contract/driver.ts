@@ -56,6 +56,16 @@ export interface Who {
   manager?: boolean;
   /** Where; a channel where the bot may post unless given. */
   place?: Place;
+  /** Which member, by number (the fixture's member unless given): another number is another person. */
+  member?: number;
+}
+
+/** A file the bot posted: a Discord attachment, a Slack upload. */
+export interface PostedFile {
+  name: string;
+  content: string;
+  /** The conversation it is in: the channel's id, or the member's DM with the bot. */
+  channel: string;
 }
 
 /** A conversation on a platform, made by its driver. */
@@ -78,6 +88,15 @@ export interface Session {
   send(typed: string, who?: Who): Promise<Sent>;
   /** Presses the button labelled `label` on a message the bot sent. */
   press(on: Seen, label: string, who?: Who): Promise<Seen>;
+  /**
+   * Presses the button labelled `label` of the paper card numbered `position` (Discord numbers
+   * card buttons, "Save 3"; Slack puts each beside its card).
+   */
+  pressOnCard(on: Seen, position: number, label: string, who?: Who): Promise<Seen>;
+  /** A member posts `text` in a channel (the bot reads it where the platform lets it). */
+  post(place: Place, text: string, who?: Who): Promise<void>;
+  /** Files the bot posted, oldest first. */
+  files(): PostedFile[];
   /** Chooses the option labelled `option` (or the n-th) in a message's menu. */
   choose(on: Seen, option: string | number, who?: Who): Promise<Seen>;
   /** A digest sender as `digest run-due` makes one, posting to the fake. */
@@ -107,7 +126,11 @@ export interface Driver {
   size(seen: Seen): number;
   /** A size that only a message pressed against the budget reaches. */
   nearBudget: number;
-  start(app: App, options?: { deferAfterMs?: number }): Promise<Session>;
+  /**
+   * Starts the adapter for `app`; `archive`: where the platform makes it a setting, read the
+   * channels' messages for their paper links (Discord's DISCORD_MESSAGE_CONTENT=on).
+   */
+  start(app: App, options?: { deferAfterMs?: number; archive?: boolean }): Promise<Session>;
 }
 
 /**

@@ -4,7 +4,7 @@
  * Slack delivers it (`&`, `<`, `>` escaped, links wrapped), the member's language and role from
  * users.info, and the response_url posts and Web API messages read back.
  */
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { createSlackSender } from '../../../adapters/slack/digestSender.js';
 import type { App } from '../../../src/app.js';
 import { limitViolations } from '../slack/blockKitLimits.js';
@@ -85,19 +85,30 @@ export const slackDriver: Driver = {
   nearBudget: 8000,
 
   async start(app: App): Promise<Session> {
-    const h = await startHarness(app);
+    const tracked: Array<Promise<void>> = [];
+    const h = await startHarness(app, undefined, { track: (p) => void tracked.push(p) });
     /** The members the tests speak as, by user id: their language and whether they are admins. */
-    const members = new Map<string, { locale?: string; admin: boolean }>();
+    const members = new Map<string, { locale?: string; admin: boolean; name?: string }>();
     h.fake.answer('users.info', (args) => {
       const member = members.get(String(args.user));
       if (!member) return { ok: true };
-      return { ok: true, user: { id: args.user, is_admin: member.admin, ...(args.include_locale === 'true' && member.locale && { locale: member.locale }) } };
+      const profile = member.name ? { profile: { display_name: member.name } } : {};
+      return { ok: true, user: { id: args.user, is_admin: member.admin, ...profile, ...(args.include_locale === 'true' && member.locale && { locale: member.locale }) } };
     });
     const userOf = (who: Who = {}): string | undefined => {
-      if (!who.locale && !who.manager) return undefined; // the fixture's member, of whom Slack says nothing
-      const id = `U0${(who.locale ?? 'XX').replace(/[^A-Za-z]/g, '').toUpperCase()}${who.manager ? 'ADMIN' : ''}`;
-      members.set(id, { ...(who.locale && { locale: who.locale }), admin: who.manager === true });
+      if (!who.locale && !who.manager && !who.member) return undefined; // the fixture's member, of whom Slack says nothing
+      const id = `U0${(who.locale ?? 'XX').replace(/[^A-Za-z]/g, '').toUpperCase()}${who.manager ? 'ADMIN' : ''}${who.member ? `M${who.member}` : ''}`;
+      members.set(id, { ...(who.locale && { locale: who.locale }), admin: who.manager === true, ...(who.member && { name: `Member ${who.member}` }) });
       return id;
+    };
+    let events = 0;
+    /** An Events API callback from the fixture's workspace, and its handling to its end. */
+    const event = async (inner: Json): Promise<void> => {
+      const before = tracked.length;
+      const res = await h.event({ token: 'x', team_id: 'T0LAB', api_app_id: 'A0PAPERSCOUT', type: 'event_callback', event_id: `Ev0POST${++events}`, event_time: 1760000200, event: inner });
+      if (res.status !== 200) throw new Error(`Slack: the event got ${res.status}`);
+      await vi.waitFor(() => expect(tracked.length).toBeGreaterThan(before));
+      await Promise.all(tracked.slice(before));
     };
     const fieldsOf = (who: Who = {}): Record<string, string> => {
       const user = userOf(who);
@@ -132,6 +143,24 @@ export const slackDriver: Driver = {
         if (!found) throw new Error(`no button "${label}" in ${JSON.stringify(on.buttons.map((b) => b.label))}`);
         return click(found, who);
       },
+      pressOnCard(on, position, label, who) {
+        // The card's own button is its title section's accessory.
+        const card = ((on.raw.blocks ?? []) as Json[]).find((b) => b.type === 'section' && new RegExp(`^\\*(?:<[^|>]*\\|)?${position}\\. `).test(String(b.text?.text ?? '')));
+        if (card?.accessory?.text?.text !== label) throw new Error(`no "${label}" beside card ${position}`);
+        return click(card.accessory as Json, who);
+      },
+      async post(where, text, who = {}) {
+        const user = userOf(who) ?? 'U0ALICE';
+        const ts = `17600003${String(events).padStart(2, '0')}.000100`;
+        const links = [...text.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+        // As Slack sends it: the message (links wrapped in <…>), then link_shared for the unfurl domains.
+        await event({ type: 'message', channel: where.channel, channel_type: 'channel', user, text: asSlackSends(text), ts, team: 'T0LAB', event_ts: ts });
+        const unfurlable = links.filter((l) => /^https?:\/\/([^/]+\.)?(arxiv\.org|openreview\.net|doi\.org)\//.test(l));
+        if (unfurlable.length > 0) {
+          await event({ type: 'link_shared', channel: where.channel, is_bot_user_member: true, user, message_ts: ts, unfurl_id: `${where.channel}.${ts}.x`, source: 'conversations_history', links: unfurlable.map((url) => ({ domain: new URL(url).hostname, url })), event_ts: ts });
+        }
+      },
+      files: () => h.fake.files().map((f) => ({ name: f.filename, content: f.content ?? '', channel: f.shared.channel ?? '' })),
       choose(on, option, who) {
         const select = elementsOf(on.raw).find((e) => e.type === 'static_select')!;
         return click(select, who, select.options[optionIndex(on.menu, option)]);

@@ -10,13 +10,22 @@
  * Problems with a message body (an interaction response's `data`, an edit, a follow-up); a new
  * message (`create`) must also have some content, embed or component.
  */
-export function messageProblems(body: any, options: { create?: boolean } = {}): string[] {
+export function messageProblems(body: any, options: { create?: boolean; files?: ReadonlyArray<{ field: string; name: string; bytes: number }> } = {}): string[] {
   const problems: string[] = [];
   const check = (ok: boolean, problem: string) => {
     if (!ok) problems.push(problem);
   };
   if (body === null || typeof body !== 'object') return ['body is not an object'];
-  if (options.create) check(Boolean(body.content?.trim()) || (body.embeds ?? []).length > 0 || (body.components ?? []).length > 0, 'Cannot send an empty message');
+  const files = options.files ?? [];
+  if (options.create) check(Boolean(body.content?.trim()) || (body.embeds ?? []).length > 0 || (body.components ?? []).length > 0 || files.length > 0, 'Cannot send an empty message');
+  // Files: at most 10, 10 MiB in all (a server without boosts), each named in `attachments` by its index.
+  check(files.length <= 10, 'files: at most 10');
+  check(files.reduce((n, f) => n + f.bytes, 0) <= 10 * 1024 * 1024, 'files: Request entity too large (at most 10 MiB)');
+  files.forEach((f, i) => {
+    check(f.field === `files[${i}]`, `files[${i}]: a file must be sent as files[${i}]`);
+    check(f.name.length >= 1 && f.name.length <= 1024, `files[${i}]: needs a file name`);
+    check((body.attachments ?? []).some((a: any) => String(a.id) === String(i)), `attachments: files[${i}] is not listed`);
+  });
   if (body.content !== undefined) check(typeof body.content === 'string' && body.content.length <= 2000, 'content: at most 2000 characters');
   const embeds: any[] = body.embeds ?? [];
   check(Array.isArray(embeds) && embeds.length <= 10, 'embeds: at most 10');

@@ -20,6 +20,9 @@
  *   ({@link FakeDiscord.postFault}): a 5xx or a 429 with Retry-After (nothing posted), or the
  *   message posted and its answer held or lost to a connection reset; {@link FakeDiscord.down}
  *   and {@link FakeDiscord.up} close and reopen the port.
+ * - Files: a message with attachments comes as discord.js sends it, multipart/form-data with
+ *   `payload_json` and `files[n]`; the body is read from `payload_json`, the files kept beside it
+ *   ({@link CapturedRequest.files}), and the message Discord answers lists them as attachments.
  * - Gateway (JSON, uncompressed: discord.js asks for zlib-stream only when zlib-sync is
  *   installed): HELLO, IDENTIFY → READY (no guilds), heartbeat ACKs, then whatever
  *   {@link FakeDiscord.dispatch} sends. Sharding as Discord does it: each connection is the shard
@@ -48,9 +51,21 @@ export interface CapturedRequest {
   body: any;
   /** `performance.now()` when the whole request had arrived. */
   at: number;
+  /** Files of a multipart request (`files[n]`), as text. */
+  files: CapturedFile[];
   /** Discord's objections to the body; non-empty means the fake answered 400. */
   problems: string[];
   status: number;
+}
+
+/** A file attached to a request. */
+export interface CapturedFile {
+  /** The form field: `files[0]`, … */
+  field: string;
+  name: string;
+  contentType: string;
+  content: string;
+  bytes: number;
 }
 
 /** What the fake does with a channel message post instead of answering it at once. */
@@ -94,6 +109,10 @@ const EVERYONE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_M
 /** What the bot's role was given when it was invited. */
 const BOT_ROLE_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | READ_MESSAGE_HISTORY;
 
+/** The gateway intents the fake tells apart (Discord's bits). */
+const GUILD_MESSAGES_INTENT = 1 << 9;
+const MESSAGE_CONTENT_INTENT = 1 << 15;
+
 export class FakeDiscord {
   readonly token = `MTE5MDAwMDAwMDAwMDAwMDAwMQ.fake.${randomBytes(12).toString('base64url')}`;
   readonly applicationId = '1190000000000000001';
@@ -107,6 +126,11 @@ export class FakeDiscord {
   readonly commands = new Map<string, any[]>();
   /** Each server's preferred locale (GET /guilds/:id), en-US when not set. */
   readonly guildLocales = new Map<string, string>();
+  /**
+   * Whether the developer portal grants the privileged Message Content intent: when false, an
+   * IDENTIFY that asks for it is closed with 4014 (Disallowed intent(s)), as Discord does.
+   */
+  messageContentEnabled = true;
   /** IDENTIFY payloads received. */
   readonly identifies: any[] = [];
   /** Every dispatch, with the shard it went to (none when no connection is that shard). */
@@ -211,7 +235,7 @@ export class FakeDiscord {
    * Sends a gateway dispatch (`op 0`) to the connections of the shard Discord would use: the
    * server's, `(guild_id >> 22) % shard_count`, or shard 0 for an event outside any server.
    */
-  dispatch(event: string, data: unknown): void {
+  dispatch(event: string, data: unknown, forIntents?: (intents: number) => unknown): void {
     const given = (data as { guild_id?: unknown } | null)?.guild_id;
     // A hostile test payload's guild_id may be anything: it goes where a DM would.
     const guildId = typeof given === 'string' && /^\d{1,20}$/.test(given) ? given : undefined;
@@ -220,9 +244,11 @@ export class FakeDiscord {
       const [id, count] = (socket as any).shard as [number, number];
       const wanted = guildId === undefined ? 0 : shardOf(guildId, count);
       if (id !== wanted) continue;
+      const d = forIntents ? forIntents((socket as any).intents ?? 0) : data;
+      if (d === undefined) continue;
       shard = id;
       const s = ((socket as any).seq = ((socket as any).seq ?? 0) + 1);
-      socket.send(JSON.stringify({ op: 0, t: event, s, d: data }));
+      socket.send(JSON.stringify({ op: 0, t: event, s, d }));
     }
     this.dispatched.push({ event, shard, guildId });
   }
@@ -293,9 +319,14 @@ export class FakeDiscord {
       socket.close(4004, 'Authentication failed.');
       return;
     }
+    if ((Number(identify.intents) & MESSAGE_CONTENT_INTENT) !== 0 && !this.messageContentEnabled) {
+      socket.close(4014, 'Disallowed intent(s).');
+      return;
+    }
     this.sockets.add(socket);
     (socket as any).seq = 1;
     (socket as any).shard = identify.shard ?? [0, 1];
+    (socket as any).intents = Number(identify.intents) || 0;
     const url = `ws://${this.origin}`;
     const ready = {
       v: 10,
@@ -324,13 +355,14 @@ export class FakeDiscord {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', `http://${this.origin}`);
     const path = decodeURIComponent(url.pathname).replace(/^\/api/, '').replace(/^\/v10/, '');
-    const text = Buffer.concat(chunks).toString('utf8');
+    const { body, files } = await readBody(Buffer.concat(chunks), req.headers['content-type']);
     const captured: CapturedRequest = {
       kind: 'other',
       method: req.method ?? 'GET',
       path,
       query: Object.fromEntries(url.searchParams),
-      body: text ? JSON.parse(text) : undefined,
+      body,
+      files,
       at: performance.now(),
       problems: [],
       status: 200,
@@ -542,7 +574,7 @@ export class FakeDiscord {
     if (!interaction || performance.now() - interaction.dispatchedAt > INTERACTION_DEADLINE_MS) return [404, { message: 'Unknown interaction', code: 10062 }];
     if (interaction.acknowledged) return [400, { message: 'Interaction has already been acknowledged.', code: 40060 }];
     const type = r.body?.type;
-    if (type === 4 || type === 7) r.problems = messageProblems(r.body.data ?? {}, { create: type === 4 });
+    if (type === 4 || type === 7) r.problems = messageProblems(r.body.data ?? {}, { create: type === 4, files: r.files });
     else if (type === 8) r.problems = choicesProblems(r.body.data);
     else if (type !== 5 && type !== 6) r.problems = [`type: unexpected callback type ${type}`];
     if (r.problems.length > 0) return [400, { message: 'Invalid Form Body', code: 50035, errors: r.problems }];
@@ -552,7 +584,7 @@ export class FakeDiscord {
 
   private message(r: CapturedRequest, kind: 'edit' | 'followup', interaction: any): [number, unknown] {
     r.kind = kind;
-    r.problems = messageProblems(r.body ?? {}, { create: kind === 'followup' });
+    r.problems = messageProblems(r.body ?? {}, { create: kind === 'followup', files: r.files });
     if (r.problems.length > 0) return [400, { message: 'Invalid Form Body', code: 50035, errors: r.problems }];
     const body = r.body ?? {};
     return [
@@ -565,7 +597,7 @@ export class FakeDiscord {
         content: body.content ?? '',
         embeds: body.embeds ?? [],
         components: body.components ?? [],
-        attachments: [],
+        attachments: r.files.map((f) => this.attachmentObject(f)),
         mentions: [],
         mention_roles: [],
         mention_everyone: false,
@@ -578,6 +610,34 @@ export class FakeDiscord {
         webhook_id: this.applicationId,
       },
     ];
+  }
+
+  /** An attachment as Discord's message object lists it. */
+  private attachmentObject(file: CapturedFile): any {
+    const id = this.snowflake();
+    return { id, filename: file.name, size: file.bytes, url: `https://cdn.discordapp.com/attachments/0/${id}/${encodeURIComponent(file.name)}`, proxy_url: `https://media.discordapp.net/attachments/0/${id}/${encodeURIComponent(file.name)}`, content_type: file.contentType || undefined };
+  }
+
+  /**
+   * A member posts `content` in a server channel: the message is kept, and MESSAGE_CREATE is
+   * dispatched as Discord sends it: only to connections that identified with the GuildMessages
+   * intent, with its content only to those that also have MessageContent (empty otherwise, as
+   * Discord does).
+   */
+  memberPost(channel: string, content: string, options: { author?: any; extra?: Record<string, unknown> } = {}): ChannelMessage {
+    const author = options.author ?? { id: '1190000000000000400', username: 'ada', discriminator: '0', global_name: 'Ada Lovelace', avatar: null, public_flags: 0 };
+    const message = this.addMessage(channel, content, author);
+    const data = {
+      ...this.messageObject(message),
+      guild_id: this.guildId,
+      member: { roles: [], nick: null, joined_at: '2024-03-01T12:00:00.000000+00:00', deaf: false, mute: false, flags: 0 },
+      ...options.extra,
+    };
+    this.dispatch('MESSAGE_CREATE', data, (intents) => {
+      if ((intents & GUILD_MESSAGES_INTENT) === 0) return undefined;
+      return { ...data, content: (intents & MESSAGE_CONTENT_INTENT) === 0 ? '' : content };
+    });
+    return message;
   }
 
   /** Bulk overwrite: commands with the same name keep their id, as on Discord. */
@@ -599,6 +659,25 @@ export class FakeDiscord {
     this.commands.set(scope, saved);
     return saved;
   }
+}
+
+/**
+ * A request body: JSON, or multipart/form-data as discord.js sends files (the JSON in
+ * `payload_json`, each file in `files[n]`).
+ */
+async function readBody(raw: Buffer, contentType: string | undefined): Promise<{ body: any; files: CapturedFile[] }> {
+  if (!contentType?.startsWith('multipart/form-data')) return { body: raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined, files: [] };
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  const files: CapturedFile[] = [];
+  let body: any;
+  for (const [field, value] of form.entries()) {
+    if (field === 'payload_json' && typeof value === 'string') body = JSON.parse(value);
+    else if (typeof value !== 'string') {
+      const bytes = Buffer.from(await value.arrayBuffer());
+      files.push({ field, name: value.name, contentType: value.type, content: bytes.toString('utf8'), bytes: bytes.length });
+    }
+  }
+  return { body, files };
 }
 
 /**

@@ -17,10 +17,13 @@ export interface Bot {
   stop(): Promise<void>;
 }
 
-/** Starts a fake Discord (unless given one) and the adapter connected to it. */
-export async function startBot(app: App, options: InteractionOptions & { fake?: FakeDiscord } = {}): Promise<Bot> {
+/**
+ * Starts a fake Discord (unless given one) and the adapter connected to it; `messageContent`:
+ * as DISCORD_MESSAGE_CONTENT=on.
+ */
+export async function startBot(app: App, options: InteractionOptions & { fake?: FakeDiscord; messageContent?: boolean } = {}): Promise<Bot> {
   const fake = options.fake ?? (await FakeDiscord.start());
-  const adapter = await startDiscord(app, { token: fake.token, apiUrl: fake.apiUrl }, options);
+  const adapter = await startDiscord(app, { token: fake.token, apiUrl: fake.apiUrl, ...(options.messageContent && { messageContent: true }) }, options);
   return {
     fake,
     adapter,

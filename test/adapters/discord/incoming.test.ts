@@ -16,11 +16,11 @@ const ALL = { canView: true, canSend: true, canEmbed: true, canReadHistory: true
 
 describe('placeOf', () => {
   const CASES: Array<[string, any, Place]> = [
-    ['a server channel', fixture('chat-input'), { channelId: '1190000000000000200', kind: 'channel', bot: { inServer: true, ...ALL } }],
+    ['a server channel (with its name, for "Save to #papers")', fixture('chat-input'), { channelId: '1190000000000000200', name: 'papers', kind: 'channel', bot: { inServer: true, ...ALL } }],
     ['Discord’s documented example (no channel object, no context)', fixture('docs-chat-input'), { channelId: '1190000000000000200', kind: 'channel', bot: { canView: false, canSend: false, canEmbed: true, canReadHistory: false } }],
     ['a DM with the bot', fixture('dm-chat-input'), { channelId: '1190000000000000210', kind: 'dm', bot: { canView: false, canSend: false, canEmbed: true, canReadHistory: false } }],
     ['a group DM', fixture('group-dm-chat-input'), { channelId: '1190000000000000220', kind: 'group-dm', bot: { canView: false, canSend: false, canEmbed: true, canReadHistory: false } }],
-    ['a server that has not added the bot', fixture('user-install-chat-input'), { channelId: '1190000000000000230', kind: 'channel', bot: { inServer: false, canView: false, canSend: false, canEmbed: true, canReadHistory: false } }],
+    ['a server that has not added the bot', fixture('user-install-chat-input'), { channelId: '1190000000000000230', name: 'general', kind: 'channel', bot: { inServer: false, canView: false, canSend: false, canEmbed: true, canReadHistory: false } }],
     ['a private channel without its channel object', { context: 2, channel_id: '5', user: { id: '1' } }, { channelId: '5', kind: 'dm' }],
     ['a DM told only by `user` instead of `member`', { channel_id: '6', user: { id: '1' } }, { channelId: '6', kind: 'dm' }],
     ['a thread: Send Messages in Threads counts, not Send Messages', { guild_id: '1', channel: { id: '7', type: 11 }, app_permissions: String((1n << 10n) | (1n << 38n)) }, { channelId: '7', kind: 'channel', bot: { canView: true, canSend: true, canEmbed: false, canReadHistory: false } }],

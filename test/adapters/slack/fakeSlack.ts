@@ -10,6 +10,14 @@
  * for posts ({@link FakeSlack.postFault}): a 5xx or a 429 with Retry-After (nothing posted), or
  * the message posted and its answer slow, held or lost to a connection reset; {@link FakeSlack.down}
  * and {@link FakeSlack.up} close and reopen the port (connections refused meanwhile).
+ *
+ * Files, as Slack's documented upload flow has them (what `files.uploadV2` does):
+ * `files.getUploadURLExternal` (`filename`, `length` in bytes) answers `{ ok, upload_url,
+ * file_id }`; the bytes are POSTed to the upload URL, raw or multipart/form-data, without a token
+ * (the URL is the authorization), answered `200 OK - <bytes>`; `files.completeUploadExternal`
+ * (`files` a JSON array of `{ id, title }`, `channel_id`, `initial_comment`) shares them and
+ * answers `{ ok, files: [{ id, title }] }`. {@link FakeSlack.files} lists what was shared where.
+ * `conversations.open` (`users`) answers the DM channel `{ ok, channel: { id: 'D…' } }`.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -63,6 +71,19 @@ export type PostFault =
   /** Takes the request and never answers, without posting (lost before the platform kept it). */
   | { swallow: true };
 
+/** A file uploaded through the external upload flow. */
+export interface SlackFile {
+  id: string;
+  filename: string;
+  /** The `length` given to files.getUploadURLExternal. */
+  length: number;
+  /** What reached the upload URL, if anything did. */
+  content?: string;
+  bytes?: number;
+  /** Where files.completeUploadExternal shared it (undefined: private to the app), with its title and message. */
+  shared?: { channel: string | undefined; title: string | undefined; comment: string | undefined };
+}
+
 interface Failure {
   method: string;
   error: string;
@@ -78,6 +99,8 @@ export class FakeSlack {
   postFault: ((args: Json, n: number) => PostFault | undefined) | undefined;
   /** The fake's clock, for message timestamps (ms since the epoch). */
   now: () => number = () => Date.now();
+  /** Files by id, in the order their upload URLs were handed out. */
+  readonly uploads = new Map<string, SlackFile>();
   private readonly failures: Failure[] = [];
   private readonly answers = new Map<string, (args: Json) => Json>();
   private readonly listeners = new Set<() => void>();
@@ -95,7 +118,7 @@ export class FakeSlack {
     const fake = new FakeSlack(server);
     server.on('request', (req, res) => {
       void readBody(req).then(async (raw) => {
-        const answer = fake.handle(req, raw);
+        const answer = await fake.handle(req, raw);
         if (answer.reset) {
           req.socket.resetAndDestroy();
           return;
@@ -103,6 +126,10 @@ export class FakeSlack {
         if (answer.hold) await fake.settled(answer.hold);
         if (res.destroyed || answer.status === 0) {
           res.destroy(); // swallowed: never answered
+          return;
+        }
+        if (typeof answer.body === 'string') {
+          res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body);
           return;
         }
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
@@ -170,6 +197,16 @@ export class FakeSlack {
     return this.calls.filter((c) => c.method === method);
   }
 
+  /** Files shared with files.completeUploadExternal, in order. */
+  files(): Array<SlackFile & { shared: NonNullable<SlackFile['shared']> }> {
+    return [...this.uploads.values()].filter((f): f is SlackFile & { shared: NonNullable<SlackFile['shared']> } => f.shared !== undefined);
+  }
+
+  /** The DM channel of the bot with `user` (what conversations.open answers). */
+  dmWith(user: string): string {
+    return `D0${user.replace(/^U0?/, '')}`.slice(0, 20);
+  }
+
   /** What was posted to a response_url, in order. */
   postsTo(url: string): Json[] {
     return this.posts.filter((p) => p.url === url).map((p) => p.body);
@@ -223,13 +260,16 @@ export class FakeSlack {
     });
   }
 
-  private handle(req: IncomingMessage, raw: string): Answer {
+  private async handle(req: IncomingMessage, bytes: Buffer): Promise<Answer> {
     const path = new URL(req.url ?? '/', this.origin).pathname;
+    const raw = bytes.toString('utf8');
     try {
       if (path.startsWith('/response/')) {
         this.posts.push({ url: `${this.origin}${path}`, body: JSON.parse(raw) as Json, at: performance.now() });
         return { status: 200, body: { ok: true } };
       }
+      const upload = /^\/upload\/v1\/(F\w+)$/.exec(path)?.[1];
+      if (upload) return await this.receiveUpload(upload, bytes, req.headers['content-type']);
       const method = /^\/api\/([\w.]+)$/.exec(path)?.[1];
       if (!method) return { status: 404, body: { ok: false, error: 'unknown_method' } };
       const args = parseArgs(raw, req.headers['content-type']);
@@ -266,9 +306,53 @@ export class FakeSlack {
         return { ok: true, channel: args.channel, ts: args.ts, text: args.text };
       case 'chat.postEphemeral':
         return { ok: true, message_ts: this.ts() };
+      case 'conversations.open': {
+        const user = String(args.users ?? '').split(',')[0] ?? '';
+        if (!/^[UW][A-Z0-9]+$/.test(user)) return { ok: false, error: 'user_not_found' };
+        return { ok: true, no_op: true, already_open: true, channel: { id: this.dmWith(user) } };
+      }
+      case 'files.getUploadURLExternal': {
+        const length = Number(args.length);
+        if (typeof args.filename !== 'string' || args.filename === '' || !Number.isInteger(length) || length <= 0) return { ok: false, error: 'invalid_arguments' };
+        const id = `F0${String(this.uploads.size + 1).padStart(8, '0')}`;
+        this.uploads.set(id, { id, filename: args.filename, length });
+        return { ok: true, upload_url: `${this.origin}/upload/v1/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal':
+        return this.completeUpload(args);
       default:
         return { ok: true };
     }
+  }
+
+  /** The bytes of a file reach its upload URL: raw, or as the file part of a multipart form. */
+  private async receiveUpload(id: string, bytes: Buffer, contentType: string | undefined): Promise<Answer> {
+    const file = this.uploads.get(id);
+    if (!file || file.content !== undefined) return { status: 404, body: 'Not Found' };
+    let data = bytes;
+    if (contentType?.startsWith('multipart/form-data')) {
+      const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+      const part = [...form.values()].find((v) => typeof v !== 'string');
+      if (!part || typeof part === 'string') return { status: 400, body: 'Bad Request' };
+      data = Buffer.from(await part.arrayBuffer());
+    }
+    file.content = data.toString('utf8');
+    file.bytes = data.length;
+    return { status: 200, body: `OK - ${data.length}` };
+  }
+
+  /** files.completeUploadExternal: every file uploaded, in full, shares it (once). */
+  private completeUpload(args: Json): Json {
+    const files = Array.isArray(args.files) ? (args.files as Json[]) : undefined;
+    if (!files || files.length === 0) return { ok: false, error: 'invalid_arguments' };
+    const found = files.map((f) => this.uploads.get(String(f.id)));
+    // The fake's own answer for a file that was never uploaded whole, or shared already.
+    if (found.some((f) => !f || f.bytes !== f.length || f.shared)) return { ok: false, error: 'file_upload_incomplete' };
+    const channel = typeof args.channel_id === 'string' ? args.channel_id : undefined;
+    const comment = typeof args.initial_comment === 'string' ? args.initial_comment : undefined;
+    files.forEach((f, i) => (found[i]!.shared = { channel, title: typeof f.title === 'string' ? f.title : undefined, comment }));
+    if (channel) this.messages.push({ channel, ts: this.ts(), text: comment ?? '' });
+    return { ok: true, files: files.map((f) => ({ id: f.id, title: f.title })) };
   }
 
   /** A message timestamp from the fake's clock, unique: seconds, and a serial in the microseconds. */
@@ -341,12 +425,11 @@ export async function clientsSeeTheClose(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (raw += chunk));
-    req.on('end', () => resolve(raw));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

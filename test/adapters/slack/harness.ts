@@ -71,10 +71,13 @@ export interface SlackHarness {
   stop(options?: { fake?: boolean }): Promise<void>;
 }
 
-/** Starts the adapter for `app` against a fake Slack (a new one unless given). */
-export async function startHarness(app: App, existing?: FakeSlack): Promise<SlackHarness> {
+/**
+ * Starts the adapter for `app` against a fake Slack (a new one unless given); `track` is told of
+ * each request's handling, start to finish.
+ */
+export async function startHarness(app: App, existing?: FakeSlack, options: { track?: (handling: Promise<void>) => void } = {}): Promise<SlackHarness> {
   const fake = existing ?? (await FakeSlack.start());
-  const slack = await startSlack(app, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, port: 0 });
+  const slack = await startSlack(app, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, port: 0 }, options.track ? { track: options.track } : {});
   const url = `http://127.0.0.1:${slack.port}/slack/events`;
   const form = 'application/x-www-form-urlencoded';
   return {
@@ -124,10 +127,10 @@ export function clickPayload(
   };
 }
 
-/** The interactive elements of a message's blocks (buttons and menus). */
+/** The interactive elements of a message's blocks (buttons and menus), sections' accessories among them, in order. */
 export function elementsOf(message: { blocks?: unknown }): Json[] {
   const blocks = (message.blocks ?? []) as Json[];
-  return blocks.filter((b) => b.type === 'actions').flatMap((b) => b.elements as Json[]);
+  return blocks.flatMap((b) => (b.type === 'actions' ? (b.elements as Json[]) : b.type === 'section' && b.accessory?.type === 'button' ? [b.accessory as Json] : []));
 }
 
 /** The button labelled `label` (throws if there is none). */

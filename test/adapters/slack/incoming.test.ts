@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sharedByOf } from '../../../adapters/slack/actions.js';
-import { channelKind, decodeOrigin, encodeOrigin, fromSlackMarkup, mentionRequest, sharedLinkUrl, type Origin } from '../../../adapters/slack/incoming.js';
+import { channelKind, channelName, decodeOrigin, encodeOrigin, fromSlackMarkup, mentionRequest, sharedLinkUrl, type Origin } from '../../../adapters/slack/incoming.js';
 import { BUTTON_VALUE_MAX } from '../../../adapters/slack/limits.js';
 import { renderReply } from '../../../adapters/slack/render.js';
 
@@ -91,5 +91,18 @@ describe('Share button values', () => {
     expect(sharedByOf({ type: 'message', ts: '1', blocks: message.blocks })).toBe('U0ALICE');
     expect(sharedByOf({ type: 'message', ts: '1', blocks: [{ type: 'context', block_id: 'other', elements: [{ type: 'mrkdwn', text: '<@U0EVE>' }] }] })).toBeUndefined();
     expect(sharedByOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('channelName ("Save to #papers")', () => {
+  it.each([
+    ['papers', 'papers'],
+    ['privategroup', undefined],
+    ['directmessage', undefined],
+    ['mpdm-alice--bob-1', undefined],
+    ['', undefined],
+    [undefined, undefined],
+  ])('%s → %s', (name, expected) => {
+    expect(channelName(name)).toBe(expected);
   });
 });

@@ -22,8 +22,8 @@ describe('manifest.yml', () => {
   });
 
   it('asks for the scopes and events the adapter uses, with unfurl domains', () => {
-    expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read', 'channels:history', 'groups:history']);
-    expect(listUnder('bot_events')).toEqual(['app_mention', 'link_shared']);
+    expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read', 'channels:history', 'groups:history', 'files:write', 'im:write']);
+    expect(listUnder('bot_events')).toEqual(['app_mention', 'link_shared', 'message.channels', 'message.groups']);
     expect(listUnder('unfurl_domains')).toEqual(['arxiv.org', 'openreview.net', 'doi.org']);
     expect(manifest).toMatch(/\n {2}socket_mode_enabled: false\n/);
     expect(manifest).toMatch(/interactivity:\n {4}is_enabled: true\n/);

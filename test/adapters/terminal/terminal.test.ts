@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderText, sanitize } from '../../../adapters/terminal/render.js';
@@ -11,12 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => app.dispose());
 
-async function session(lines: string[]): Promise<string> {
+async function session(lines: string[], options: { directory?: string } = {}): Promise<string> {
   const input = new PassThrough();
   const output = new PassThrough();
   let text = '';
   output.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const done = runTerminal(app, { input, output, interactive: false });
+  const done = runTerminal(app, { input, output, interactive: false, ...options });
   input.end(lines.map((l) => `${l}\n`).join(''));
   await done;
   return text;
@@ -43,7 +46,7 @@ describe('terminal adapter', () => {
     const [, page2, detail, back, ...rest] = out.split(/→ [^\n]*\n/);
     const sixth = /^6\. (.+)$/m.exec(page2!)?.[1];
     expect(sixth).toBeDefined();
-    expect(out).toMatch(/→ \/prev {3}\/next {3}\/open 6-\d+\n/);
+    expect(out).toMatch(/→ \/prev {3}\/next {3}\/open 6-\d+ {3}\/save 6-\d+\n/);
     expect(out).not.toContain('/open 1-5\n\nPapers for');
     // The detail view of result 6, not of result 1 of the page.
     expect(detail!.trimStart().startsWith(`${sixth}\n`)).toBe(true);
@@ -57,8 +60,27 @@ describe('terminal adapter', () => {
     const out = await session(['/paper learning', '/open 2', '/next']);
     const similar = out.split('Similar papers')[1]!;
     expect(similar).toMatch(/^ {2}1\. .+$/m);
-    expect(similar).toMatch(/→ \/back {3}\/open 1(-\d)?\n/);
-    expect(out).toMatch(/\/next does nothing after the last reply\. Try \/back {3}\/open 1(-\d)?\./);
+    expect(similar).toMatch(/→ \/back {3}\/save {3}\/open 1(-\d)?\n/);
+    expect(out).toMatch(/\/next does nothing after the last reply\. Try \/back {3}\/save {3}\/open 1(-\d)?\./);
+  });
+
+  it('saves results by their numbers, lists them with /library mine, and writes an export to the directory', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'paperscout-terminal-'));
+    try {
+      const out = await session(['/paper diffusion', '/save 2', '/save 9', '/library mine', '/library export format:bibtex'], { directory });
+      const second = /^2\. (.+)$/m.exec(out)?.[1];
+      expect(second).toBeDefined();
+      expect(out).toContain('Saved to your library · 1 paper');
+      expect(out).toMatch(/^There is no result 9 here: save one of the numbers shown, with \/save 1-\d\.$/m);
+      const library = out.split('Your library')[1]!;
+      expect(library).toContain(`1. ${second}`);
+      expect(library).toMatch(/^ {3}Saved /m);
+      const path = join(directory, 'paperscout-library.bib');
+      expect(out).toContain(`Wrote ${path}.`);
+      expect(readFileSync(path, 'utf8')).toMatch(/^@\w+\{/);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('reads the first 1,000 characters of a long query (a pasted abstract), saying so; refuses past 10,000', async () => {

@@ -11,6 +11,7 @@ import type { DigestStore } from '../../../src/store/digests.js';
 import type { HarvestStore } from '../../../src/store/harvests.js';
 import type { JobLeases } from '../../../src/store/jobs.js';
 import type { PaperStore } from '../../../src/store/papers.js';
+import type { ReadingListStore } from '../../../src/store/readingLists.js';
 import { openPostgres } from '../../../src/store/postgres/index.js';
 import type { SeenEvents } from '../../../src/store/seenEvents.js';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
@@ -18,6 +19,7 @@ import { SqliteDigestStore } from '../../../src/store/sqlite/digests.js';
 import { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
 import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
 import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
+import { SqliteReadingListStore } from '../../../src/store/sqlite/readingLists.js';
 import { SqliteSeenEvents } from '../../../src/store/sqlite/seenEvents.js';
 import { sqliteStateStore } from '../../../src/store/sqlite/states.js';
 import type { StateStore } from '../../../src/store/states.js';
@@ -31,8 +33,11 @@ export interface Instance {
   seenEvents: SeenEvents;
   jobs: JobLeases;
   harvests: HarvestStore;
+  readingLists: ReadingListStore;
   /** Files what is filed under alias `from` under `to` instead, as an older version filed it (for tests of libraries it wrote). */
   renameAlias(from: string, to: string): Promise<void>;
+  /** Every row of the reading-list tables, as the database holds them (to look for what should be gone). */
+  readingListRows(): Promise<Record<string, unknown[]>>;
   close(): Promise<void>;
 }
 
@@ -57,6 +62,8 @@ export interface StoreBackend {
   create(): Promise<TestStore>;
 }
 
+const READING_LIST_TABLES = ['reading_list_entries', 'channel_shares', 'channel_archive', 'channel_archiving'];
+
 const sqlite: StoreBackend = {
   name: 'sqlite',
   skip: undefined,
@@ -75,7 +82,9 @@ const sqlite: StoreBackend = {
           seenEvents: new SqliteSeenEvents(db),
           jobs: new SqliteJobLeases(db),
           harvests: new SqliteHarvestStore(db),
+          readingLists: new SqliteReadingListStore(db),
           renameAlias: async (from, to) => void db.prepare('UPDATE paper_aliases SET alias = ? WHERE alias = ?').run(to, from),
+          readingListRows: async () => Object.fromEntries(READING_LIST_TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t}`).all()])),
           close: async () => void (db.open && db.close()),
         };
         opened.push(instance);
@@ -103,6 +112,7 @@ const postgres: StoreBackend = {
         const instance: Instance = {
           ...pg,
           renameAlias: async (from, to) => void (await pg.db.query('UPDATE paper_aliases SET alias = $1 WHERE alias = $2', [to, from])),
+          readingListRows: async () => Object.fromEntries(await Promise.all(READING_LIST_TABLES.map(async (t) => [t, (await pg.db.query(`SELECT * FROM ${t}`)).rows]))),
           close: async () => void (closed || ((closed = true), await pg.close())),
         };
         opened.push(instance);
