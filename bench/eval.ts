@@ -4,6 +4,9 @@
  *   { kind, query, title }  the paper with `title` should be found (exact/name: first; else top 10)
  *   { kind: 'author', query, author }  the share of the top 10 that list `author`
  * Prints hit@1, hit@10 and MRR per kind (the share for author), with search latency.
+ *
+ * `npm run eval -- --recommend <file.jsonl> [--held-out]`: recommendations instead (see
+ * recommendEval.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,6 +16,7 @@ import { createLogger } from '../src/logger.js';
 import { decodeLatex } from '../src/papers/latex.js';
 import { normalizeTitle } from '../src/text.js';
 import { percentile } from './stats.js';
+import { runRecommendEval } from './recommendEval.js';
 
 interface EvalCase {
   kind: string;
@@ -21,19 +25,31 @@ interface EvalCase {
   author?: string;
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { verbose: { type: 'boolean', short: 'v', default: false } } });
-const file = positionals[0] ?? '../shared/eval/relevance-dev.jsonl';
-const cases = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as EvalCase);
-
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    verbose: { type: 'boolean', short: 'v', default: false },
+    recommend: { type: 'string' },
+    'held-out': { type: 'boolean', default: false },
+    tune: { type: 'string', multiple: true, default: [] },
+  },
+});
 const config = loadConfig();
 const app = await openApp(config, createLogger({ logLevel: 'warn', logFormat: 'auto' }), { demoWhenEmpty: false });
 if (app.library.size === 0) {
   process.stderr.write(`The library in ${config.dataDir} is empty: ingest the corpus first (npm run cli -- ingest ../shared/corpus/paperlists).\n`);
   process.exit(1);
 }
+if (values.recommend !== undefined) {
+  await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune });
+  await app.close();
+  process.exit(0);
+}
+const file = positionals[0] ?? '../shared/eval/relevance-dev.jsonl';
+const cases = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as EvalCase);
 
 interface KindStats {
   n: number;

@@ -7,12 +7,13 @@
  * is a line or two; the work is in those modules.
  */
 import type { Logger } from 'pino';
-import { msg, readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
+import { msg, readQuery, type Dictionary, type Message, type Messages, type QueryReading } from './i18n/index.js';
 import { silentObserver, type Observer } from './observer.js';
 import { paperCard, resultCards, type CardOptions } from './papers/cards.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard } from './reply.js';
-import type { SearchOptions, SearchResult, Suggestion } from './search/engine.js';
+import type { SearchHit, SearchOptions, SearchResult, Suggestion } from './search/engine.js';
+import { MAX_SEEDS, recommendDocs, type RecommendOptions } from './recommend/recommend.js';
 import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
@@ -20,6 +21,16 @@ import { similarPapers } from './search/similar.js';
 import type { IndexStats } from './search/stats.js';
 import type { PaperStore, StoredPaper } from './store/papers.js';
 import type { Taxonomy, Topic } from './topics/taxonomy.js';
+
+/** A recommended paper: a search hit with the reason it was recommended. */
+export interface RecommendedHit extends SearchHit {
+  why: { seeds: Array<{ id: string; title: string }>; words: string[]; authors: string[] };
+}
+
+export type Recommendations =
+  | { ok: true; hits: RecommendedHit[]; unknown: string[]; notes: Message[] }
+  /** No seed is known, or the filters cannot match: `notes` say why. */
+  | { ok: false; unknown: string[]; notes: Message[] };
 
 /** Forgiving topic lookup ("llm", "causal") over the taxonomy. */
 export interface TopicFinder {
@@ -194,6 +205,38 @@ export class Library {
    */
   similar(paper: Paper, count: number): Promise<StoredPaper[]> {
     return similarPapers(this.index, this.store, paper, count);
+  }
+
+  /**
+   * Papers like the seeds (paper ids), best first, within `/paper`'s filters (see
+   * `recommend/recommend.ts`). Seeds the library does not hold are left out and listed in
+   * `unknown`; when none is known the result says so (`ok: false`).
+   * @example (await library.recommend(['arxiv:1706.03762'], { where: 'year:2024', limit: 10 })).hits
+   */
+  async recommend(seedIds: readonly string[], options: RecommendOptions = {}): Promise<Recommendations> {
+    const ids = [...new Set(seedIds)].slice(0, MAX_SEEDS);
+    const stored = await this.store.papersByIds(ids);
+    const view = this.index.currentView();
+    const seeds: number[] = [];
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const doc = stored.get(id)?.doc;
+      const live = doc === undefined ? undefined : view.liveDocsOf([doc])[0];
+      if (live === undefined) unknown.push(id);
+      else if (!seeds.includes(live)) seeds.push(live);
+    }
+    if (seeds.length === 0) return { ok: false, unknown, notes: [msg('recommend.noKnownSeeds', { ids: unknown.join(', ') })] };
+    const result = recommendDocs(view, seeds, topicResolver(this.options.topics), options);
+    if (!result.ok) return { ...result, unknown };
+    const seedOf = (g: number) => ({ id: view.id(g), title: view.title(g) });
+    const hits = result.hits.map((r) => ({
+      storeDoc: view.storeDoc(r.doc),
+      id: view.id(r.doc),
+      title: view.title(r.doc),
+      score: r.score,
+      why: { seeds: r.why.seeds.map(seedOf), words: r.why.words, authors: r.why.authors },
+    }));
+    return { ok: true, hits, unknown, notes: result.notes };
   }
 
   // Papers and their cards.
