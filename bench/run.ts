@@ -5,7 +5,7 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
+ * loopback, `digest run-due` for 1,000 subscriptions, recommendations for profiles of 50 papers, the sources (CPU per 1,000 arXiv OAI-PMH
  * records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
  * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package).
  *
@@ -29,6 +29,7 @@ import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { benchDigest } from './digest.js';
+import { benchRecommend } from './recommend.js';
 import { benchDiscord } from './discord.js';
 import { benchPostgres, timedIngest } from './postgres.js';
 import { benchSlack } from './slack.js';
@@ -149,6 +150,8 @@ out('Measuring the Discord and Slack adapters on loopback, and digest run-due…
 const discord = await benchDiscord(app);
 const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
+out('Measuring recommendations (profiles of 50 papers)…');
+const recommendLines = await benchRecommend(app);
 await app.close();
 const postgresLines = values['skip-postgres']
   ? ['PostgreSQL: skipped (--skip-postgres)']
@@ -214,6 +217,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...sourceLines, '', ...postgresLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

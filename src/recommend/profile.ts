@@ -12,7 +12,7 @@ import { forEachForward } from '../search/index/columns.js';
 import { Field } from '../search/index/types.js';
 import type { IndexView, Part } from '../search/index/view.js';
 import { localTerm } from '../search/scorer.js';
-import { STOPWORDS } from '../text.js';
+import { STOPWORDS, tokenize } from '../text.js';
 import type { RecommendTuning } from './tuning.js';
 
 /** A weighed word of the profile; `seeds` are the positions of the seeds that have it. */
@@ -31,7 +31,7 @@ export interface ProfileAuthor {
   name: string;
   /** The name's words as index term ids (all known, or the author is left out). */
   terms: number[];
-  /** Share of the seeds that list the author. */
+  /** Share of the seeds that list the author, to the power `authorSpread`: the author's weight. */
   share: number;
   seeds: number[];
 }
@@ -57,33 +57,52 @@ export function buildProfile(view: IndexView, seeds: readonly number[], tuning: 
   const authorSeeds = new Map<string, number[]>();
   const venues = new Map<string, number>();
   const keywordDocs = fieldDocCount(view, Field.Keywords);
+  const size = Math.max(1, view.liveCount);
+  const maxDf = Math.max(2, size * tuning.maxDfShare);
+  const stop = stopwordTerms(view);
   seeds.forEach((g, at) => {
     const part = view.partOf(g);
     const local = g - part.docBase;
-    const vector = new Map<number, { text: number; kw: number }>();
+    const vector: Array<{ term: number; text: number; kw: number }> = [];
     let norm = 0;
+    // The title's words are counted from the title itself, and a field the seed leaves empty
+    // is not looked in: each look is a search of a long postings list.
+    const titleTfs = new Map<number, number>();
+    for (const word of tokenize(view.title(g))) {
+      const id = view.vocab.id(word);
+      if (id !== undefined) titleTfs.set(id, (titleTfs.get(id) ?? 0) + 1);
+    }
+    const fields = part.data.fields;
+    const lookIn = TEXT_FIELDS.filter((f) => f !== Field.Title && fields[f]!.lengths[local]! > 0);
+    const lookInCommon = lookIn.filter((f) => f === Field.Keywords);
+    const lookInAll = [Field.Title, ...lookIn];
     forEachForward(part.data.forward, local, (localId) => {
       const term = part.globalOf ? part.globalOf[localId]! : localId;
+      if (stop.has(term)) return;
+      // Words too common to tell papers apart are left out of titles and abstracts before
+      // their postings are read; as author keywords they still count ("learning" in
+      // "Machine Learning: Unsupervised Learning" is one of a small vocabulary's words).
+      const common = view.df[term]! > maxDf;
       let textWeight = 0;
       let kwWeight = 0;
-      for (const f of TEXT_FIELDS) {
-        const tf = termFrequency(part, f, localId, local);
+      for (const f of common ? lookInCommon : lookInAll) {
+        const tf = f === Field.Title ? (titleTfs.get(term) ?? 0) : termFrequency(part, f, localId, local);
         if (tf === 0) continue;
         const fp = part.data.fields[f]!;
         const k = tuning.k1 * (1 - tuning.b + (tuning.b * fp.lengths[local]!) / view.avgLength(f));
         const saturated = tf / (tf + k);
         if (f === Field.Keywords) kwWeight += saturated;
-        textWeight += saturated * tuning.fieldBoost[f]!;
+        if (!common) textWeight += saturated * tuning.fieldBoost[f]!;
       }
       if (textWeight === 0 && kwWeight === 0) return;
-      vector.set(term, { text: textWeight, kw: kwWeight });
+      vector.push({ term, text: textWeight, kw: kwWeight });
       norm += textWeight * textWeight;
     });
     // Unit length: a long abstract counts as much as a short one.
     const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (const [term, w] of vector) {
-      let entry = text.get(term);
-      if (!entry) text.set(term, (entry = { sum: 0, kw: 0, seeds: [] }));
+    for (const w of vector) {
+      let entry = text.get(w.term);
+      if (!entry) text.set(w.term, (entry = { sum: 0, kw: 0, seeds: [] }));
       entry.sum += w.text * scale;
       entry.kw += w.kw > 0 ? 1 : 0;
       entry.seeds.push(at);
@@ -98,33 +117,36 @@ export function buildProfile(view: IndexView, seeds: readonly number[], tuning: 
     venues.set(venue, (venues.get(venue) ?? 0) + 1 / n);
   });
 
-  const size = Math.max(1, view.liveCount);
-  const maxDf = Math.max(2, size * tuning.maxDfShare);
-  const terms: ProfileTerm[] = [];
+  const weighed: Array<Omit<ProfileTerm, 'word'> & { rank: number }> = [];
   for (const [term, entry] of text) {
-    const word = view.termString(term);
-    if (STOPWORDS.has(word) || word.length < 2 || /^\d+$/.test(word)) continue;
-    const df = view.df[term]!;
-    if (df > maxDf) continue;
     const spread = (entry.seeds.length / n) ** tuning.spread;
-    const idf = Math.log(1 + size / df);
-    const weight = (entry.sum / n) * idf * spread;
+    const weight = (entry.sum / n) * Math.log(1 + size / view.df[term]!) * spread;
     let keywordWeight = 0;
     if (entry.kw > 0 && keywordDocs > 0) {
       const kdf = fieldDf(view, Field.Keywords, term);
       keywordWeight = (entry.kw / n) ** tuning.keywordSpread * Math.log(1 + keywordDocs / Math.max(1, kdf));
     }
-    terms.push({ term, word, weight, keywordWeight, seeds: entry.seeds });
+    weighed.push({ term, weight, keywordWeight, seeds: entry.seeds, rank: weight + tuning.keywordBoost * keywordWeight });
   }
-  const rank = (t: ProfileTerm) => t.weight + tuning.keywordBoost * t.keywordWeight;
-  terms.sort((a, c) => rank(c) - rank(a) || a.term - c.term);
-  terms.length = Math.min(terms.length, tuning.profileTerms);
+  weighed.sort((a, c) => c.rank - a.rank || a.term - c.term);
+  const terms: ProfileTerm[] = [];
+  for (const { rank: _, ...t } of weighed) {
+    if (terms.length >= tuning.profileTerms) break;
+    // Numbers (years, table sizes) and single letters say nothing of a topic.
+    const word = view.termString(t.term);
+    if (word.length < 2 || /^\d+$/.test(word)) continue;
+    terms.push({ ...t, word });
+  }
 
   const authors: ProfileAuthor[] = [];
+  // An author of a single seed says little once there are a few: most are a paper's
+  // co-authors, not the group's.
+  const least = n >= 3 ? 2 : 1;
   for (const [name, list] of authorSeeds) {
+    if (list.length < least) continue;
     const ids = name.split(' ').map((w) => view.vocab.id(w));
     if (ids.some((id) => id === undefined)) continue;
-    authors.push({ name, terms: ids as number[], share: list.length / n, seeds: list });
+    authors.push({ name, terms: ids as number[], share: (list.length / n) ** tuning.authorSpread, seeds: list });
   }
   authors.sort((a, c) => c.share - a.share || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
   authors.length = Math.min(authors.length, tuning.profileAuthors);
@@ -175,3 +197,19 @@ function fieldDocCount(view: IndexView, f: Field): number {
 }
 
 const nonEmpty = new WeakMap<object, number[]>();
+
+/** The ids of the stopwords the index holds (titles keep them), per vocabulary. */
+function stopwordTerms(view: IndexView): Set<number> {
+  let known = stopwords.get(view);
+  if (!known) {
+    known = new Set();
+    for (const word of STOPWORDS) {
+      const id = view.vocab.id(word);
+      if (id !== undefined) known.add(id);
+    }
+    stopwords.set(view, known);
+  }
+  return known;
+}
+
+const stopwords = new WeakMap<IndexView, Set<number>>();

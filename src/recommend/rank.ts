@@ -22,28 +22,15 @@ export interface Ranked {
 class Scratch {
   text = new Float64Array(0);
   author = new Float64Array(0);
-  seen = new Uint32Array(0);
-  stamp = 0;
-  touched: number[] = [];
+  /** 1 where a document may be recommended, 2 once it has a score too. */
+  state = new Uint8Array(0);
 
   reset(docCount: number): void {
-    if (this.text.length < docCount) {
+    if (this.state.length < docCount) {
       const size = Math.ceil(docCount * 1.25) + 1024;
       this.text = new Float64Array(size);
       this.author = new Float64Array(size);
-      this.seen = new Uint32Array(size);
-      this.stamp = 0;
-    }
-    this.stamp = (this.stamp + 1) >>> 0 || 1;
-    this.touched = [];
-  }
-
-  touch(g: number): void {
-    if (this.seen[g] !== this.stamp) {
-      this.seen[g] = this.stamp;
-      this.text[g] = 0;
-      this.author[g] = 0;
-      this.touched.push(g);
+      this.state = new Uint8Array(size);
     }
   }
 }
@@ -51,36 +38,38 @@ class Scratch {
 const scratches = new WeakMap<IndexView, Scratch>();
 
 /**
- * The `keep` best documents for `profile` that `admits` lets through, best first.
+ * The `keep` best documents for `profile` that `admits` lets through, best first. `admits` is
+ * asked once per live document, before the postings are walked, so that the walk adds up only
+ * the documents that may be recommended.
  * @example rankByProfile(view, profile, DEFAULT_TUNING, (g) => !seeds.has(g), 20)[0]?.doc
  */
 export function rankByProfile(view: IndexView, profile: Profile, tuning: RecommendTuning, admits: (g: number) => boolean, keep: number): Ranked[] {
   let scratch = scratches.get(view);
   if (!scratch) scratches.set(view, (scratch = new Scratch()));
   scratch.reset(view.docCount);
-  const { text, author, dead } = { text: scratch.text, author: scratch.author, dead: view.dead };
-  const seen = scratch.seen;
-  const stamp = scratch.stamp;
-  const touched = scratch.touched;
-  const fields = [Field.Title, Field.Keywords, Field.Abstract] as const;
-  const norms = fields.map((f) => ({ f, avg: view.avgLength(f) }));
+  const { text, author, state } = scratch;
+  const dead = view.dead;
+  for (let g = 0; g < view.docCount; g++) state[g] = dead[g] === 0 && admits(g) ? 1 : 0;
+  const touched: number[] = [];
+  const k0 = tuning.k1 * (1 - tuning.b);
+  const fields = [Field.Title, Field.Keywords, Field.Abstract].map((f) => ({ f, boost: tuning.fieldBoost[f]!, k1: (tuning.k1 * tuning.b) / view.avgLength(f) }));
 
   for (const t of profile.terms) {
     for (const part of view.parts) {
       const local = localTerm(part, t.term);
       if (local < 0) continue;
-      for (const { f, avg } of norms) {
-        const weight = f === Field.Keywords ? t.weight * tuning.fieldBoost[f]! + tuning.keywordBoost * t.keywordWeight : t.weight * tuning.fieldBoost[f]!;
+      const base = part.docBase;
+      for (const { f, boost, k1 } of fields) {
+        const weight = t.weight * boost + (f === Field.Keywords ? tuning.keywordBoost * t.keywordWeight : 0);
         if (weight === 0) continue;
         const { offsets, docs, tfs, lengths } = part.data.fields[f]!;
-        const k0 = tuning.k1 * (1 - tuning.b);
-        const k1 = (tuning.k1 * tuning.b) / avg;
         for (let i = offsets[local]!, end = offsets[local + 1]!; i < end; i++) {
           const d = docs[i]!;
-          const g = part.docBase + d;
-          if (dead[g] === 1) continue;
-          if (seen[g] !== stamp) {
-            seen[g] = stamp;
+          const g = base + d;
+          const st = state[g]!;
+          if (st === 0) continue;
+          if (st === 1) {
+            state[g] = 2;
             text[g] = 0;
             author[g] = 0;
             touched.push(g);
@@ -94,42 +83,67 @@ export function rankByProfile(view: IndexView, profile: Profile, tuning: Recomme
 
   for (const a of profile.authors) {
     for (const g of docsByAuthor(view, a.name, a.terms)) {
-      scratch.touch(g);
+      const st = state[g]!;
+      if (st === 0) continue;
+      if (st === 1) {
+        state[g] = 2;
+        text[g] = 0;
+        author[g] = 0;
+        touched.push(g);
+      }
       author[g]! += a.share;
     }
   }
 
-  const venueShare = profile.venues;
+  // The venue's share of the seeds, per segment and venue index.
+  const venueShare = new Map(view.parts.map((p) => [p, Float64Array.from(p.data.venues, (v) => profile.venues.get(v) ?? 0)]));
   let maxText = 0;
-  for (const g of touched) if (text[g]! > maxText && admits(g)) maxText = text[g]!;
+  for (const g of touched) if (text[g]! > maxText) maxText = text[g]!;
   const scale = maxText > 0 ? 1 / maxText : 0;
   const top = new TopK(keep, (d) => view.storeDoc(d));
   for (const g of touched) {
-    if (!admits(g)) continue;
-    const score = text[g]! * scale + tuning.authorBoost * author[g]! + tuning.venueBoost * (venueShare.get(view.venue(g)) ?? 0);
-    top.offer(score, g);
+    const part = view.partOf(g);
+    const venue = venueShare.get(part)![part.data.venueOf[g - part.docBase]!]!;
+    top.offer(text[g]! * scale + tuning.authorBoost * author[g]! + tuning.venueBoost * venue, g);
   }
   const ranked = top.sorted().map(({ doc, score }) => ({ doc, score, year: view.year(doc), key: view.storeDoc(doc) }));
   ranked.sort((a, c) => c.score - a.score || c.year - a.year || a.key - c.key);
   return ranked.map(({ doc, score }) => ({ doc, score }));
 }
 
-/** Live documents with an author named exactly `name` (whose words are `terms`), ascending. */
+/** Live documents with an author named exactly `name` (whose words are `terms`), ascending within each segment. */
 export function docsByAuthor(view: IndexView, name: string, terms: readonly number[]): number[] {
-  // The rarest word's postings, each confirmed against the paper's author names.
-  let rarest = terms[0]!;
-  for (const t of terms) if (view.df[t]! < view.df[rarest]!) rarest = t;
+  // The rarest word's postings, kept where every other word is an author word too, then
+  // confirmed against the paper's author names.
+  const byRarity = [...new Set(terms)].sort((a, c) => view.df[a]! - view.df[c]! || a - c);
   const out: number[] = [];
   for (const part of view.parts) {
-    const local = localTerm(part, rarest);
-    if (local < 0) continue;
+    const lists = byRarity.map((t) => localTerm(part, t));
+    if (lists.some((l) => l < 0)) continue;
     const { offsets, docs } = part.data.fields[Field.Authors]!;
-    for (let i = offsets[local]!, end = offsets[local + 1]!; i < end; i++) {
-      const g = part.docBase + docs[i]!;
+    const first = lists[0]!;
+    for (let i = offsets[first]!, end = offsets[first + 1]!; i < end; i++) {
+      const d = docs[i]!;
+      const g = part.docBase + d;
       if (view.dead[g] === 1) continue;
+      let all = true;
+      for (let k = 1; k < lists.length && all; k++) all = has(docs, offsets[lists[k]!]!, offsets[lists[k]! + 1]!, d);
+      if (!all) continue;
       const names = view.authors(g);
       if (names === name || names.startsWith(`${name};`) || names.endsWith(`;${name}`) || names.includes(`;${name};`)) out.push(g);
     }
   }
   return out;
+}
+
+/** Whether ascending `docs[from..to)` holds `doc`. */
+function has(docs: Uint32Array, from: number, to: number, doc: number): boolean {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < doc) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < to && docs[lo] === doc;
 }

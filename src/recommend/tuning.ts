@@ -20,8 +20,9 @@ export interface RecommendTuning {
   /** Words and authors the profile keeps, most telling first. */
   profileTerms: number;
   profileAuthors: number;
-  /** Weight of an author shared with the seeds (times the share of seeds that list them). */
+  /** Weight of an author shared with the seeds (times the share of seeds that list them, to the power `authorSpread`). */
   authorBoost: number;
+  authorSpread: number;
   /** Weight of the venue (times the share of seeds from it). */
   venueBoost: number;
 }
@@ -32,11 +33,12 @@ export const DEFAULT_TUNING: RecommendTuning = {
   fieldBoost: fieldBoosts({ [Field.Title]: 2, [Field.Keywords]: 1, [Field.Abstract]: 1 }),
   spread: 1,
   keywordSpread: 2,
-  keywordBoost: 1,
-  maxDfShare: 0.2,
-  profileTerms: 120,
+  keywordBoost: 5,
+  maxDfShare: 0.05,
+  profileTerms: 80,
   profileAuthors: 40,
   authorBoost: 1,
+  authorSpread: 2,
   venueBoost: 0.1,
 };
 
