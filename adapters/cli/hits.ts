@@ -5,6 +5,7 @@
 import type { App } from '../../src/app.js';
 import { paperLinks } from '../../src/papers/cards.js';
 import type { Paper } from '../../src/papers/model.js';
+import { UserError } from '../../src/errors.js';
 import type { SearchHit } from '../../src/search/engine.js';
 
 /** A hit of `--json` output. */
@@ -41,3 +42,10 @@ export function hitJson(hit: Pick<SearchHit, 'id' | 'title'> & { score?: number 
   };
 }
 
+
+/** `--limit`'s value: a whole number from 1 to 200. */
+export function parseLimit(value: string | undefined): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UserError('cli.badLimit');
+  return n;
+}

@@ -139,14 +139,13 @@ export function buildProfile(view: IndexView, seeds: readonly number[], tuning: 
   }
 
   const authors: ProfileAuthor[] = [];
-  // An author of a single seed says little once there are a few: most are a paper's
-  // co-authors, not the group's.
-  const least = n >= 3 ? 2 : 1;
+  // An author of a single seed is left out: one paper's co-authors are not the group's, and
+  // a name on one paper is often another person of that name elsewhere.
   for (const [name, list] of authorSeeds) {
-    if (list.length < least) continue;
+    if (list.length < 2) continue;
     const ids = name.split(' ').map((w) => view.vocab.id(w));
     if (ids.some((id) => id === undefined)) continue;
-    authors.push({ name, terms: ids as number[], share: (list.length / n) ** tuning.authorSpread, seeds: list });
+    authors.push({ name, terms: ids as number[], share: (list.length / n) ** tuning.authorSpread * Math.min(1, (list.length - 1) / tuning.authorSureAt), seeds: list });
   }
   authors.sort((a, c) => c.share - a.share || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
   authors.length = Math.min(authors.length, tuning.profileAuthors);

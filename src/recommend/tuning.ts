@@ -23,6 +23,11 @@ export interface RecommendTuning {
   /** Weight of an author shared with the seeds (times the share of seeds that list them, to the power `authorSpread`). */
   authorBoost: number;
   authorSpread: number;
+  /**
+   * Seeds an author must be on to count fully: one more than a paper's co-authors, who are on
+   * one seed (a shared name on one paper is often another person of that name).
+   */
+  authorSureAt: number;
   /** Weight of the venue (times the share of seeds from it). */
   venueBoost: number;
 }
@@ -39,6 +44,7 @@ export const DEFAULT_TUNING: RecommendTuning = {
   profileAuthors: 40,
   authorBoost: 1,
   authorSpread: 2,
+  authorSureAt: 3,
   venueBoost: 0.1,
 };
 

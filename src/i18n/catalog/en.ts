@@ -288,6 +288,11 @@ export const en = {
                                           a member's or a channel's reading list as a file, on stdout
   library (--member … | --channel …) [--json]
                                           a reading list, newest first (with --json, search's hit fields)
+  recommend --like <id>[,<id>…] [--where "<filters>"] [--limit N] [--json]
+                                          papers like these, best first (filters as in search:
+                                          year:2024 venue:iclr topic:llm sort:new)
+  recommend --stdin --json                {"like": [ids], "where": …, "limit": N} a line in, a JSON
+                                          array of hits a line out
   digest list [--json]                    every channel's digests: platform, team, channel, topic,
                                           time, zone, next run and last one sent
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
@@ -313,6 +318,7 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.noTopic': 'No single topic matches "{name}". paperscout topics lists them.',
   'cli.noTopicMaybe': 'No single topic matches "{name}". Did you mean:\n{suggestions}',
   'cli.badLimit': '--limit takes a whole number from 1 to 200.',
+  'recommend.why': 'like “{title}”, {words}',
   'recommend.whereWords': '--where takes filters only (year:2024 venue:iclr topic:llm sort:new), not words such as “{words}”: recommendations come from the papers you name.',
   'recommend.noKnownSeeds': 'None of the papers to recommend from is in the library ({ids}). Give ids as paperscout search --json prints them.',
   'recommend.unknownSeeds': 'Not in the library, left out: {ids}',

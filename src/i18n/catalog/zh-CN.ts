@@ -285,6 +285,11 @@ export const zhCN: Catalog = {
                                           把成员或频道的阅读列表导出为文件，输出到 stdout
   library (--member … | --channel …) [--json]
                                           阅读列表，最新的在前（--json 时字段与 search 相同）
+  recommend --like <id>[,<id>…] [--where "<筛选>"] [--limit N] [--json]
+                                          与这些论文相近的论文，最相近的在前（筛选同 search：
+                                          year:2024 venue:iclr topic:llm sort:new）
+  recommend --stdin --json                每行读入 {"like": [id…], "where": …, "limit": N}，每行输出
+                                          一个命中结果的 JSON 数组
   digest list [--json]                    所有频道的推送：平台、团队、频道、方向、时间、时区、
                                           下次运行和上次发送
   digest run-due [--at <ISO 时间>]        发送该时刻（默认现在）到期的推送，然后退出
@@ -309,6 +314,7 @@ export const zhCN: Catalog = {
   'cli.noTopic': '没有唯一与“{name}”匹配的方向。paperscout topics 可列出全部。',
   'cli.noTopicMaybe': '没有唯一与“{name}”匹配的方向。你是不是想找：\n{suggestions}',
   'cli.badLimit': '--limit 需要 1 到 200 之间的整数。',
+  'recommend.why': '与“{title}”相近，{words}',
   'recommend.whereWords': '--where 只接受筛选条件（year:2024 venue:iclr topic:llm sort:new），不接受“{words}”这样的词：推荐来自你指定的论文。',
   'recommend.noKnownSeeds': '用来推荐的论文都不在库中（{ids}）。请使用 paperscout search --json 输出的 id。',
   'recommend.unknownSeeds': '以下论文不在库中，已略过：{ids}',
