@@ -45,6 +45,9 @@ export interface Profile {
 }
 
 /** Index fields a profile's words are read from, with their tf saturation against length. */
+/** Papers a word may be in and still count as telling, however small the library. */
+const MIN_COMMON_DF = 10;
+
 const TEXT_FIELDS = [Field.Title, Field.Keywords, Field.Abstract] as const;
 
 /**
@@ -58,7 +61,8 @@ export function buildProfile(view: IndexView, seeds: readonly number[], tuning: 
   const venues = new Map<string, number>();
   const keywordDocs = fieldDocCount(view, Field.Keywords);
   const size = Math.max(1, view.liveCount);
-  const maxDf = Math.max(2, size * tuning.maxDfShare);
+  // A small library (a new group's, a demo) has every word in a good share of its papers.
+  const maxDf = Math.max(MIN_COMMON_DF, size * tuning.maxDfShare);
   const stop = stopwordTerms(view);
   seeds.forEach((g, at) => {
     const part = view.partOf(g);
@@ -124,7 +128,8 @@ export function buildProfile(view: IndexView, seeds: readonly number[], tuning: 
     let keywordWeight = 0;
     if (entry.kw > 0 && keywordDocs > 0) {
       const kdf = fieldDf(view, Field.Keywords, term);
-      keywordWeight = (entry.kw / n) ** tuning.keywordSpread * Math.log(1 + keywordDocs / Math.max(1, kdf));
+      // BM25's idf: a keyword word on nearly every keyword list ("machine") counts for nearly nothing.
+      keywordWeight = (entry.kw / n) ** tuning.keywordSpread * Math.log(1 + Math.max(0, keywordDocs - kdf + 0.5) / (kdf + 0.5));
     }
     weighed.push({ term, weight, keywordWeight, seeds: entry.seeds, rank: weight + tuning.keywordBoost * keywordWeight });
   }
@@ -145,7 +150,7 @@ export function buildProfile(view: IndexView, seeds: readonly number[], tuning: 
     if (list.length < 2) continue;
     const ids = name.split(' ').map((w) => view.vocab.id(w));
     if (ids.some((id) => id === undefined)) continue;
-    authors.push({ name, terms: ids as number[], share: (list.length / n) ** tuning.authorSpread * Math.min(1, (list.length - 1) / tuning.authorSureAt), seeds: list });
+    authors.push({ name, terms: ids as number[], share: (list.length / n) ** tuning.authorSpread * Math.min(1, (list.length - 1) / (tuning.authorSureAt - 1)), seeds: list });
   }
   authors.sort((a, c) => c.share - a.share || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
   authors.length = Math.min(authors.length, tuning.profileAuthors);

@@ -59,6 +59,8 @@ export function recommendDocs(view: IndexView, seeds: readonly number[], resolve
   const filter = compileFilter(query, view, resolveTopic, new Uint32Array(view.docCount), 1, options.firstSeenAfter);
   if (filter.impossible.length > 0) return { ok: false, notes: filter.impossible };
 
+  // One order for the same set of seeds: sums, ties and explanations do not depend on it.
+  seeds = [...new Set(seeds)].sort((a, c) => view.storeDoc(a) - view.storeDoc(c));
   const seedSet = new Set(seeds);
   const seedTitles = new Set(seeds.map((g) => normalizeTitle(view.title(g))));
   const candidates = filter.candidates ? new Set(filter.candidates) : undefined;

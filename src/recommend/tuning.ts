@@ -24,8 +24,8 @@ export interface RecommendTuning {
   authorBoost: number;
   authorSpread: number;
   /**
-   * Seeds an author must be on to count fully: one more than a paper's co-authors, who are on
-   * one seed (a shared name on one paper is often another person of that name).
+   * Seeds an author must be on to count fully (on fewer, in proportion; on one, not at all: a
+   * paper's co-authors are not the group, and a name on one paper is often someone else's).
    */
   authorSureAt: number;
   /** Weight of the venue (times the share of seeds from it). */
