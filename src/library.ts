@@ -3,7 +3,7 @@
  * surface. It holds the paper store, the topic taxonomy and the live search index
  * (`search/liveIndex.ts`, which follows the store), and puts them together: searches with
  * Chinese read as English and each one reported to the observer, papers by id or document
- * number, cards (`papers/cards.ts`) and similar papers (`search/similar.ts`). Everything here
+ * number, cards (`papers/cards.ts`) and recommendations (`recommend/`). Everything here
  * is a line or two; the work is in those modules.
  */
 import type { Logger } from 'pino';
@@ -17,7 +17,6 @@ import { MAX_SEEDS, recommendDocs, type RecommendOptions } from './recommend/rec
 import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
-import { similarPapers } from './search/similar.js';
 import type { IndexStats } from './search/stats.js';
 import type { PaperStore, StoredPaper } from './store/papers.js';
 import type { Taxonomy, Topic } from './topics/taxonomy.js';
@@ -200,11 +199,19 @@ export class Library {
   }
 
   /**
-   * Papers like `paper`: a search for its most distinctive title and keyword words.
+   * "More like this": the papers most like `paper`, as {@link recommend} finds them for a
+   * profile of that one paper (none while there is no index).
    * @example (await library.similar(paper, 5)).map((p) => p.paper.title)
    */
-  similar(paper: Paper, count: number): Promise<StoredPaper[]> {
-    return similarPapers(this.index, this.store, paper, count);
+  async similar(paper: Paper, count: number): Promise<StoredPaper[]> {
+    if (!this.index.ready) return [];
+    const found = await this.recommend([paper.id], { limit: count });
+    if (!found.ok) return [];
+    const papers = await this.store.papersByDocs(found.hits.map((h) => h.storeDoc));
+    return found.hits.flatMap((h) => {
+      const p = papers.get(h.storeDoc);
+      return p ? [{ doc: h.storeDoc, paper: p }] : [];
+    });
   }
 
   /**
