@@ -291,8 +291,8 @@ export const en = {
   recommend --like <id>[,<id>…] [--where "<filters>"] [--limit N] [--json]
                                           papers like these, best first (filters as in search:
                                           year:2024 venue:iclr topic:llm sort:new)
-  recommend --stdin --json                {"like": [ids], "where": …, "limit": N} a line in, a JSON
-                                          array of hits a line out
+  recommend --stdin --json                one JSON request a line in (like: [ids], where, limit), one
+                                          JSON array of hits a line out
   digest list [--json]                    every channel's digests: platform, team, channel, topic,
                                           time, zone, next run and last one sent
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
@@ -318,6 +318,8 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.noTopic': 'No single topic matches "{name}". paperscout topics lists them.',
   'cli.noTopicMaybe': 'No single topic matches "{name}". Did you mean:\n{suggestions}',
   'cli.badLimit': '--limit takes a whole number from 1 to 200.',
+  'recommend.whyTitle': 'like “{title}”',
+  'recommend.whyWords': 'for {words}',
   'recommend.why': 'like “{title}”, {words}',
   'recommend.whereWords': '--where takes filters only (year:2024 venue:iclr topic:llm sort:new), not words such as “{words}”: recommendations come from the papers you name.',
   'recommend.noKnownSeeds': 'None of the papers to recommend from is in the library ({ids}). Give ids as paperscout search --json prints them.',
@@ -471,6 +473,14 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.remove.description': "Take a paper off your library or this channel's list",
   'library.remove.option.paper': 'An arXiv id, DOI, OpenReview id or a link to the paper',
   'library.remove.option.scope': 'mine or channel (default: yours if it is there)',
+  'library.recommend.description': "Papers like your library or this channel's reading list",
+  'library.recommend.option.scope': 'mine (default) or channel',
+  'library.recommend.headingMine': 'Papers like your library',
+  'library.recommend.headingChannel': 'Papers like the reading list of {channel}',
+  'library.recommend.basis': 'Like the {count, plural, one {# paper} other {# papers}} saved and shared · newest first',
+  'library.recommend.tooFewMine': 'Your library has {count, plural, =0 {no papers} one {# paper} other {# papers}}; recommendations need at least {least, number}. Press Save on the papers you read (/paper finds them) and ask again.',
+  'library.recommend.tooFewChannel': "This channel's reading list has {count, plural, =0 {no papers} one {# paper} other {# papers}}; recommendations need at least {least, number}. Add papers with /library add paper:<id or link> or share paper links here, and ask again.",
+  'library.recommend.none': 'Nothing in the library is like these papers yet: ask again after new papers arrive.',
   'library.export.description': "Export your library or this channel's list as BibTeX, RIS or CSL-JSON",
   'library.export.option.format': 'bibtex, ris or csljson',
   'library.export.option.scope': 'mine (default) or channel',

@@ -288,7 +288,7 @@ export const zhCN: Catalog = {
   recommend --like <id>[,<id>…] [--where "<筛选>"] [--limit N] [--json]
                                           与这些论文相近的论文，最相近的在前（筛选同 search：
                                           year:2024 venue:iclr topic:llm sort:new）
-  recommend --stdin --json                每行读入 {"like": [id…], "where": …, "limit": N}，每行输出
+  recommend --stdin --json                每行读入一个 JSON 请求（like: [id…]、where、limit），每行输出
                                           一个命中结果的 JSON 数组
   digest list [--json]                    所有频道的推送：平台、团队、频道、方向、时间、时区、
                                           下次运行和上次发送
@@ -314,6 +314,8 @@ export const zhCN: Catalog = {
   'cli.noTopic': '没有唯一与“{name}”匹配的方向。paperscout topics 可列出全部。',
   'cli.noTopicMaybe': '没有唯一与“{name}”匹配的方向。你是不是想找：\n{suggestions}',
   'cli.badLimit': '--limit 需要 1 到 200 之间的整数。',
+  'recommend.whyTitle': '与“{title}”相近',
+  'recommend.whyWords': '因为 {words}',
   'recommend.why': '与“{title}”相近，{words}',
   'recommend.whereWords': '--where 只接受筛选条件（year:2024 venue:iclr topic:llm sort:new），不接受“{words}”这样的词：推荐来自你指定的论文。',
   'recommend.noKnownSeeds': '用来推荐的论文都不在库中（{ids}）。请使用 paperscout search --json 输出的 id。',
@@ -466,6 +468,14 @@ export const zhCN: Catalog = {
   'library.remove.description': '把论文从你的收藏或本频道的列表中移除',
   'library.remove.option.paper': 'arXiv 编号、DOI、OpenReview 编号或论文链接',
   'library.remove.option.scope': 'mine 或 channel（默认：你的收藏里有就移除你的）',
+  'library.recommend.description': '与你的收藏或本频道阅读列表相近的论文',
+  'library.recommend.option.scope': 'mine（默认）或 channel',
+  'library.recommend.headingMine': '与你的收藏相近的论文',
+  'library.recommend.headingChannel': '与 {channel} 阅读列表相近的论文',
+  'library.recommend.basis': '依据已收藏和分享的 {count, plural, other {# 篇论文}} · 最新的在前',
+  'library.recommend.tooFewMine': '你的收藏有 {count, plural, =0 {0 篇论文} other {# 篇论文}}；推荐至少需要 {least, number} 篇。在你读过的论文上点“收藏”（用 /paper 查找），然后再试。',
+  'library.recommend.tooFewChannel': '本频道的阅读列表有 {count, plural, =0 {0 篇论文} other {# 篇论文}}；推荐至少需要 {least, number} 篇。用 /library add paper:<id 或链接> 添加论文，或在这里分享论文链接，然后再试。',
+  'library.recommend.none': '库中还没有与这些论文相近的论文：有新论文后再试。',
   'library.export.description': '把你的收藏或本频道的列表导出为 BibTeX、RIS 或 CSL-JSON',
   'library.export.option.format': 'bibtex、ris 或 csljson',
   'library.export.option.scope': 'mine（默认）或 channel',
