@@ -14,6 +14,10 @@ import type { Paper } from './papers/model.js';
 import type { PaperCard } from './reply.js';
 import type { SearchHit, SearchOptions, SearchResult, Suggestion } from './search/engine.js';
 import { MAX_SEEDS, recommendDocs, type RecommendOptions } from './recommend/recommend.js';
+import { explainDocs } from './recommend/recommend.js';
+import type { Reason } from './recommend/reason.js';
+import type { Why } from './recommend/why.js';
+import type { IndexView } from './search/index/view.js';
 import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
@@ -23,13 +27,18 @@ import type { Taxonomy, Topic } from './topics/taxonomy.js';
 
 /** A recommended paper: a search hit with the reason it was recommended. */
 export interface RecommendedHit extends SearchHit {
-  why: { seeds: Array<{ id: string; title: string }>; words: string[]; authors: string[] };
+  why: Reason;
 }
 
 export type Recommendations =
   | { ok: true; hits: RecommendedHit[]; unknown: string[]; notes: Message[] }
   /** No seed is known, or the filters cannot match: `notes` say why. */
   | { ok: false; unknown: string[]; notes: Message[] };
+
+/** A reason as people read it: seeds by id and title, authors as the index keeps them. */
+function reasonOf(view: IndexView, why: Why): Reason {
+  return { seeds: why.seeds.map((g) => ({ id: view.id(g), title: view.title(g) })), words: why.words, authors: why.authors };
+}
 
 /** Forgiving topic lookup ("llm", "causal") over the taxonomy. */
 export interface TopicFinder {
@@ -221,29 +230,43 @@ export class Library {
    * @example (await library.recommend(['arxiv:1706.03762'], { where: 'year:2024', limit: 10 })).hits
    */
   async recommend(seedIds: readonly string[], options: RecommendOptions = {}): Promise<Recommendations> {
-    const ids = [...new Set(seedIds)].slice(0, MAX_SEEDS);
-    const stored = await this.store.papersByIds(ids);
+    const { view, seeds, unknown } = await this.seedDocs(seedIds);
+    if (seeds.length === 0) return { ok: false, unknown, notes: [msg('recommend.noKnownSeeds', { ids: unknown.join(', ') })] };
+    const result = recommendDocs(view, seeds, topicResolver(this.options.topics), options);
+    if (!result.ok) return { ...result, unknown };
+    const hits = result.hits.map((r) => ({ storeDoc: view.storeDoc(r.doc), id: view.id(r.doc), title: view.title(r.doc), score: r.score, why: reasonOf(view, r.why) }));
+    return { ok: true, hits, unknown, notes: result.notes };
+  }
+
+  /**
+   * Why each of `paperIds` is like the seeds (paper ids), as {@link recommend} says it; papers
+   * or seeds the index lacks are left out.
+   * @example (await library.explain(channelPapers, digestPapers)).get(digestPapers[0])?.words
+   */
+  async explain(seedIds: readonly string[], paperIds: readonly string[]): Promise<Map<string, Reason>> {
+    const out = new Map<string, Reason>();
+    const { view, seeds } = await this.seedDocs(seedIds);
+    if (seeds.length === 0 || paperIds.length === 0) return out;
+    const { seeds: docs } = await this.seedDocs(paperIds);
+    const explained = explainDocs(view, seeds, docs);
+    docs.forEach((g, i) => out.set(view.id(g), reasonOf(view, explained[i]!)));
+    return out;
+  }
+
+  /** The live index documents of papers by id (distinct, at most {@link MAX_SEEDS}), and the ids the index lacks. */
+  private async seedDocs(ids: readonly string[]) {
+    const wanted = [...new Set(ids)].slice(0, MAX_SEEDS);
+    const stored = await this.store.papersByIds(wanted);
     const view = this.index.currentView();
     const seeds: number[] = [];
     const unknown: string[] = [];
-    for (const id of ids) {
+    for (const id of wanted) {
       const doc = stored.get(id)?.doc;
       const live = doc === undefined ? undefined : view.liveDocsOf([doc])[0];
       if (live === undefined) unknown.push(id);
       else if (!seeds.includes(live)) seeds.push(live);
     }
-    if (seeds.length === 0) return { ok: false, unknown, notes: [msg('recommend.noKnownSeeds', { ids: unknown.join(', ') })] };
-    const result = recommendDocs(view, seeds, topicResolver(this.options.topics), options);
-    if (!result.ok) return { ...result, unknown };
-    const seedOf = (g: number) => ({ id: view.id(g), title: view.title(g) });
-    const hits = result.hits.map((r) => ({
-      storeDoc: view.storeDoc(r.doc),
-      id: view.id(r.doc),
-      title: view.title(r.doc),
-      score: r.score,
-      why: { seeds: r.why.seeds.map(seedOf), words: r.why.words, authors: r.why.authors },
-    }));
-    return { ok: true, hits, unknown, notes: result.notes };
+    return { view, seeds, unknown };
   }
 
   // Papers and their cards.

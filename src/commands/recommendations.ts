@@ -5,8 +5,7 @@
  * little to go on: the reply says so and how to add more.
  */
 import { UserError } from '../errors.js';
-import type { Messages } from '../i18n/index.js';
-import type { RecommendedHit } from '../library.js';
+import { MIN_PROFILE_PAPERS, whyLine } from '../recommend/reason.js';
 import { action, type Block, type PaperCard, type Reply } from '../reply.js';
 import { profilePaperIds } from '../store/readingLists.js';
 import { shorten } from '../text.js';
@@ -14,8 +13,6 @@ import { channelLabel, channelList, memberList, saveButton } from './lists.js';
 import type { ListScope } from './listPages.js';
 import type { CommandContext } from './types.js';
 
-/** Papers a list needs before it is a profile worth recommending from. */
-export const MIN_PROFILE_PAPERS = 3;
 /** Recommendations one reply shows. */
 export const RECOMMEND_SHOWN = 5;
 
@@ -45,7 +42,7 @@ export async function recommendForList(ctx: CommandContext, scope: ListScope): P
     const paper = papers.get(hit.storeDoc);
     if (!paper) return [];
     const base = ctx.library.card(paper, hit.storeDoc, { position: i + 1, messages: m });
-    return [{ ...base, provenance: whyLine(m, hit), actions: [saveButton(m, hit.storeDoc)] }];
+    return [{ ...base, provenance: whyLine(m, hit.why), actions: [saveButton(m, hit.storeDoc)] }];
   });
   const blocks: Block[] = [
     { kind: 'heading', text: heading },
@@ -67,16 +64,4 @@ export async function recommendForList(ctx: CommandContext, scope: ListScope): P
     },
     ...(scope === 'mine' ? { ephemeral: true } : { shareable: true }),
   };
-}
-
-/**
- * Why a paper was recommended, in one line: the saved paper it is most like and the words they
- * share ("like “Attention Is All You Need”, translation, decoder").
- * @example whyLine(ctx.i18n, hit)
- */
-export function whyLine(m: Messages, hit: Pick<RecommendedHit, 'why'>): string {
-  const seed = hit.why.seeds[0];
-  if (!seed) return hit.why.words.length > 0 ? m.t('recommend.whyWords', { words: hit.why.words.join(', ') }) : '';
-  const title = shorten(seed.title, 80);
-  return hit.why.words.length > 0 ? m.t('recommend.why', { title, words: hit.why.words.join(', ') }) : m.t('recommend.whyTitle', { title });
 }

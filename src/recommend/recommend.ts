@@ -74,3 +74,14 @@ export function recommendDocs(view: IndexView, seeds: readonly number[], resolve
   if (query.sort === 'new') hits = [...hits].sort((a, c) => view.year(c.doc) - view.year(a.doc) || c.score - a.score || view.storeDoc(a.doc) - view.storeDoc(c.doc));
   return { ok: true, hits: hits.map((r) => ({ ...r, why: explain(view, profile, r.doc) })), notes: query.notes };
 }
+
+/**
+ * Why each of `docs` is like `seeds` (live global documents), as {@link recommendDocs} explains
+ * its hits: what a digest chosen earlier says of its papers.
+ * @example explainDocs(view, seeds, [hitDoc])[0]?.words
+ */
+export function explainDocs(view: IndexView, seeds: readonly number[], docs: readonly number[], tuning: RecommendTuning = DEFAULT_TUNING): Why[] {
+  const ordered = [...new Set(seeds)].sort((a, c) => view.storeDoc(a) - view.storeDoc(c));
+  const profile = buildProfile(view, ordered, tuning);
+  return docs.map((d) => explain(view, profile, d));
+}

@@ -45,6 +45,7 @@ export const en = {
   'digest.subscribe.option.days': 'daily (default) or weekdays',
   'digest.subscribe.option.count': 'Papers per digest (default 5)',
   'digest.subscribe.option.fill': 'On days with nothing new, send the best papers not sent yet (default no)',
+  'digest.subscribe.option.source': "What ranks the papers: topic (default) or library, this channel's reading list and shared papers",
   'digest.subscribe.days.daily': 'daily',
   'digest.subscribe.days.weekdays': 'weekdays',
   'digest.list.description': "This channel's digests",
@@ -190,6 +191,10 @@ export const en = {
   'help.syntax.chinese.example': '扩散模型 视频生成',
 
   // ── /digest ──────────────────────────────────────────────────────────────────────────────
+  'digest.libraryLabel': "like this channel's library",
+  'digest.libraryTopicLabel': "{topic}, like this channel's library",
+  'digest.libraryTopicOnly': "source:library ranks every new paper, or a topic's (topic:llm); search words such as “{words}” cannot narrow it. Name a topic, or leave source:library out to follow the words.",
+  'digest.badSource': 'source is topic or library.',
   'digest.topicEmpty': 'Say what to follow: topic:llm, topic:"Theory · Learning Theory", or search words.',
   'digest.topicTooLong': 'A topic or query is at most {max, number} characters.',
   'digest.badDays': 'days: use daily or weekdays.',

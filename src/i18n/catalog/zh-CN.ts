@@ -42,6 +42,7 @@ export const zhCN: Catalog = {
   'digest.subscribe.option.days': 'daily 每天（默认）或 weekdays 工作日',
   'digest.subscribe.option.count': '每次推送的论文数（默认 5）',
   'digest.subscribe.option.fill': '没有新论文的日子，推送尚未发过的最佳论文（默认 no）',
+  'digest.subscribe.option.source': '用什么给论文排序：topic（默认）或 library，即本频道的阅读列表和分享过的论文',
   'digest.subscribe.days.daily': '每天',
   'digest.subscribe.days.weekdays': '工作日',
   'digest.list.description': '本频道的推送',
@@ -187,6 +188,10 @@ export const zhCN: Catalog = {
   'help.syntax.chinese.example': '扩散模型 视频生成',
 
   // ── /digest ──
+  'digest.libraryLabel': '与本频道论文库相近',
+  'digest.libraryTopicLabel': '{topic}，与本频道论文库相近',
+  'digest.libraryTopicOnly': 'source:library 给所有新论文或某个方向（topic:llm）的新论文排序；“{words}”这样的检索词不能缩小范围。请给出方向，或去掉 source:library 以关注这些词。',
+  'digest.badSource': 'source 只能是 topic 或 library。',
   'digest.topicEmpty': '请说明要关注什么：topic:llm、topic:大语言模型，或一些检索词。',
   'digest.topicTooLong': '方向或检索内容最多 {max, number} 个字符。',
   'digest.badDays': 'days：请用 daily（每天）或 weekdays（工作日）。',
