@@ -40,7 +40,7 @@ export async function choosePapers(library: Library, digests: DigestStore, sub: 
     if (filters === undefined) return (await library.search(sub.query, { limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) })).hits;
     // Ranked by the channel's library: nothing while it is too small to go on.
     if (profile.length < MIN_PROFILE_PAPERS) return [];
-    const found = await library.recommend(profile, { where: filters, limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) });
+    const found = await library.recommend(profile, { where: filters, limit: CANDIDATES, explain: false, ...(firstSeenAfter && { firstSeenAfter }) });
     return found.ok ? found.hits : [];
   };
   const pick = async (firstSeenAfter?: Date) => {

@@ -37,19 +37,29 @@ class Scratch {
 
 const scratches = new WeakMap<IndexView, Scratch>();
 
+/** Which documents may be ranked. */
+export interface Admit {
+  /** Only these (ascending global documents), when the filters pin them down. */
+  candidates?: Int32Array;
+  /** A check of each document the candidates (or the whole library) leave. */
+  allows?: (g: number) => boolean;
+  /** Rejected and withdrawn submissions too. */
+  includeRejected?: boolean;
+  /** Never these (the seeds). */
+  exclude?: readonly number[];
+}
+
 /**
- * The `keep` best documents for `profile` that `admits` lets through, best first. `admits` is
- * asked once per live document, before the postings are walked, so that the walk adds up only
- * the documents that may be recommended.
- * @example rankByProfile(view, profile, DEFAULT_TUNING, (g) => !seeds.has(g), 20)[0]?.doc
+ * The `keep` best documents for `profile` that `admit` lets through, best first. What may be
+ * ranked is marked before the postings are walked, so that the walk adds up only those.
+ * @example rankByProfile(view, profile, DEFAULT_TUNING, { exclude: seeds }, 20)[0]?.doc
  */
-export function rankByProfile(view: IndexView, profile: Profile, tuning: RecommendTuning, admits: (g: number) => boolean, keep: number): Ranked[] {
+export function rankByProfile(view: IndexView, profile: Profile, tuning: RecommendTuning, admit: Admit, keep: number): Ranked[] {
   let scratch = scratches.get(view);
   if (!scratch) scratches.set(view, (scratch = new Scratch()));
   scratch.reset(view.docCount);
   const { text, author, state } = scratch;
-  const dead = view.dead;
-  for (let g = 0; g < view.docCount; g++) state[g] = dead[g] === 0 && admits(g) ? 1 : 0;
+  markAdmitted(view, state, admit);
   const touched: number[] = [];
   const k0 = tuning.k1 * (1 - tuning.b);
   const fields = [Field.Title, Field.Keywords, Field.Abstract].map((f) => ({ f, boost: tuning.fieldBoost[f]!, k1: (tuning.k1 * tuning.b) / view.avgLength(f) }));
@@ -109,6 +119,28 @@ export function rankByProfile(view: IndexView, profile: Profile, tuning: Recomme
   const ranked = top.sorted().map(({ doc, score }) => ({ doc, score, year: view.year(doc), key: view.storeDoc(doc) }));
   ranked.sort((a, c) => c.score - a.score || c.year - a.year || a.key - c.key);
   return ranked.map(({ doc, score }) => ({ doc, score }));
+}
+
+/** Sets `state` to 1 for every document `admit` lets through, 0 for the rest. */
+function markAdmitted(view: IndexView, state: Uint8Array, admit: Admit): void {
+  const { dead } = view;
+  const { allows, includeRejected = false, candidates } = admit;
+  const ok = (g: number, standing: number) => dead[g] === 0 && (includeRejected || standing > 0) && (!allows || allows(g));
+  if (candidates) {
+    state.fill(0, 0, view.docCount);
+    for (const g of candidates) {
+      const part = view.partOf(g);
+      state[g] = ok(g, part.data.standing[g - part.docBase]!) ? 1 : 0;
+    }
+  } else {
+    // Segment by segment: a document's standing is read from its segment's array directly.
+    for (const part of view.parts) {
+      const { standing, docCount } = part.data;
+      const base = part.docBase;
+      for (let d = 0; d < docCount; d++) state[base + d] = ok(base + d, standing[d]!) ? 1 : 0;
+    }
+  }
+  for (const g of admit.exclude ?? []) state[g] = 0;
 }
 
 /** Live documents with an author named exactly `name` (whose words are `terms`), ascending within each segment. */

@@ -13,7 +13,7 @@ import { compileFilter, type TopicResolver } from '../search/filter.js';
 import type { IndexView } from '../search/index/view.js';
 import { parseQuery } from '../search/query.js';
 import { normalizeTitle } from '../text.js';
-import { buildProfile } from './profile.js';
+import { buildProfile, type Profile } from './profile.js';
 import { rankByProfile } from './rank.js';
 import { DEFAULT_TUNING, type RecommendTuning } from './tuning.js';
 import { explain, type Why } from './why.js';
@@ -32,6 +32,8 @@ export interface RecommendOptions {
   firstSeenAfter?: Date;
   /** Recommend rejected and withdrawn submissions too. */
   includeRejected?: boolean;
+  /** Say why for each hit (default true; a digest choosing among candidates says it later, of the few it keeps). */
+  explain?: boolean;
   tuning?: RecommendTuning;
 }
 
@@ -61,18 +63,21 @@ export function recommendDocs(view: IndexView, seeds: readonly number[], resolve
 
   // One order for the same set of seeds: sums, ties and explanations do not depend on it.
   seeds = [...new Set(seeds)].sort((a, c) => view.storeDoc(a) - view.storeDoc(c));
-  const seedSet = new Set(seeds);
   const seedTitles = new Set(seeds.map((g) => normalizeTitle(view.title(g))));
-  const candidates = filter.candidates ? new Set(filter.candidates) : undefined;
-  const admits = (g: number) =>
-    !seedSet.has(g) && (options.includeRejected === true || view.standing(g) > 0) && (!filter.active || (filter.allows(g) && (!candidates || candidates.has(g))));
+  const admit = {
+    ...(filter.candidates && { candidates: filter.candidates }),
+    ...(filter.active && { allows: filter.allows }),
+    includeRejected: options.includeRejected === true,
+    exclude: seeds,
+  };
 
-  const profile = buildProfile(view, seeds, tuning);
+  const profile = profileFor(view, seeds, tuning);
   // A few more than asked: records with a seed's title are dropped after ranking.
-  const ranked = rankByProfile(view, profile, tuning, admits, limit + seeds.length).filter((r) => !seedTitles.has(normalizeTitle(view.title(r.doc))));
+  const ranked = rankByProfile(view, profile, tuning, admit, limit + seeds.length).filter((r) => !seedTitles.has(normalizeTitle(view.title(r.doc))));
   let hits = ranked.slice(0, limit);
   if (query.sort === 'new') hits = [...hits].sort((a, c) => view.year(c.doc) - view.year(a.doc) || c.score - a.score || view.storeDoc(a.doc) - view.storeDoc(c.doc));
-  return { ok: true, hits: hits.map((r) => ({ ...r, why: explain(view, profile, r.doc) })), notes: query.notes };
+  const none: Why = { seeds: [], words: [], authors: [] };
+  return { ok: true, hits: hits.map((r) => ({ ...r, why: options.explain === false ? none : explain(view, profile, r.doc) })), notes: query.notes };
 }
 
 /**
@@ -82,6 +87,27 @@ export function recommendDocs(view: IndexView, seeds: readonly number[], resolve
  */
 export function explainDocs(view: IndexView, seeds: readonly number[], docs: readonly number[], tuning: RecommendTuning = DEFAULT_TUNING): Why[] {
   const ordered = [...new Set(seeds)].sort((a, c) => view.storeDoc(a) - view.storeDoc(c));
-  const profile = buildProfile(view, ordered, tuning);
+  const profile = profileFor(view, ordered, tuning);
   return docs.map((d) => explain(view, profile, d));
 }
+
+/**
+ * The profile of `seeds` (in their one order), one of the last few built for the view reused: a
+ * digest ranks by a channel's profile and then says why of the papers it kept.
+ */
+function profileFor(view: IndexView, seeds: readonly number[], tuning: RecommendTuning): Profile {
+  const key = `${view.generation}:${view.docCount}:${view.liveCount}:${seeds.join(',')}`;
+  let recent = recentProfiles.get(view);
+  if (!recent) recentProfiles.set(view, (recent = new Map()));
+  const known = recent.get(key);
+  if (known && known.tuning === tuning) return known.profile;
+  const profile = buildProfile(view, seeds, tuning);
+  recent.set(key, { tuning, profile });
+  // Digests run a few at a time: the last few profiles are enough.
+  if (recent.size > RECENT_PROFILES) recent.delete(recent.keys().next().value!);
+  return profile;
+}
+
+/** Profiles kept per view for reuse. */
+const RECENT_PROFILES = 16;
+const recentProfiles = new WeakMap<IndexView, Map<string, { tuning: RecommendTuning; profile: Profile }>>();

@@ -40,7 +40,7 @@ export const DEFAULT_TUNING: RecommendTuning = {
   keywordSpread: 2,
   keywordBoost: 5,
   maxDfShare: 0.05,
-  profileTerms: 80,
+  profileTerms: 60,
   profileAuthors: 40,
   authorBoost: 1,
   authorSpread: 2,
