@@ -5,7 +5,8 @@
  *    vectors averaged (Rocchio's centroid) and weighed by idf; the author keywords get their
  *    own idf, over the papers that have keywords, as venues' keyword lists are small
  *    vocabularies where "embeddings" tells more than its frequency in abstracts says;
- *  - authors: full author names, by the share of seeds that list them (a lab's own people);
+ *  - authors: full author names on two seeds or more, by the share of seeds that list them (a
+ *    lab's own people; one paper's co-authors are not);
  *  - venues: the share of seeds from each venue (a lab reads its venues).
  */
 import { forEachForward } from '../search/index/columns.js';
@@ -44,10 +45,10 @@ export interface Profile {
   venues: Map<string, number>;
 }
 
-/** Index fields a profile's words are read from, with their tf saturation against length. */
 /** Papers a word may be in and still count as telling, however small the library. */
 const MIN_COMMON_DF = 10;
 
+/** Index fields a profile's words are read from. */
 const TEXT_FIELDS = [Field.Title, Field.Keywords, Field.Abstract] as const;
 
 /**
