@@ -155,7 +155,7 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
     }
     const at = new Date();
     try {
-      const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log, signal: stopping.signal }, at);
+      const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, readingLists: app.stores.readingLists, senders, log, signal: stopping.signal }, at);
       if (summary.due > 0) log.info({ ...summary }, 'digests run');
       hooks.onDigestRun?.(at, { summary });
     } catch (err) {

@@ -6,6 +6,9 @@
  * and on N (default 80) `rare_compounds` queries generated from the library with seed S
  * (default 1; see compounds.ts). Prints hit@1, hit@10 and MRR per kind (the share for author),
  * with search latency.
+ *
+ * `npm run eval -- --recommend <file.jsonl> [--held-out]`: recommendations instead (see
+ * recommendEval.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -16,6 +19,7 @@ import { decodeLatex } from '../src/papers/latex.js';
 import { normalizeTitle } from '../src/text.js';
 import { percentile } from './stats.js';
 import { rareCompoundCases } from './compounds.js';
+import { runRecommendEval } from './recommendEval.js';
 
 interface EvalCase {
   kind: string;
@@ -26,20 +30,31 @@ interface EvalCase {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { verbose: { type: 'boolean', short: 'v', default: false }, compounds: { type: 'string', default: '80' }, seed: { type: 'string', default: '1' } },
+  options: {
+    verbose: { type: 'boolean', short: 'v', default: false },
+    compounds: { type: 'string', default: '80' },
+    seed: { type: 'string', default: '1' },
+    recommend: { type: 'string' },
+    'held-out': { type: 'boolean', default: false },
+    tune: { type: 'string', multiple: true, default: [] },
+  },
 });
-const file = positionals[0] ?? '../shared/eval/relevance-dev.jsonl';
-const cases = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as EvalCase);
-
 const config = loadConfig();
 const app = await openApp(config, createLogger({ logLevel: 'warn', logFormat: 'auto' }), { demoWhenEmpty: false });
 if (app.library.size === 0) {
   process.stderr.write(`The library in ${config.dataDir} is empty: ingest the corpus first (npm run cli -- ingest ../shared/corpus/paperlists).\n`);
   process.exit(1);
 }
+if (values.recommend !== undefined) {
+  await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune });
+  await app.close();
+  process.exit(0);
+}
+const file = positionals[0] ?? '../shared/eval/relevance-dev.jsonl';
+const cases = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as EvalCase);
 cases.push(...(await rareCompoundCases(app.store.rowsForIndex(), { count: Number(values.compounds), seed: Number(values.seed) })));
 
 interface KindStats {

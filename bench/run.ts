@@ -5,12 +5,13 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, the search site (bench/web.ts), `digest run-due` for 1,000 subscriptions, the sources
- * (CPU per 1,000 arXiv OAI-PMH records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
- * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package),
- * and reading lists at issue 30's scale: /library mine and channel through the registry on the
- * corpus, the store's reads on both stores, exports of 1,000 papers (bench/libraryCommands.ts,
- * bench/readingLists.ts, bench/export.ts).
+ * loopback, the search site (bench/web.ts), `digest run-due` for 1,000 subscriptions (by topic
+ * and by library), recommendations for profiles of 50 papers (bench/recommend.ts), the sources
+ * (CPU per 1,000 arXiv OAI-PMH records stored; an OpenReview venue of 10,000 notes), and the same
+ * on PostgreSQL next to SQLite (bench/postgres.ts: a private server of its own, skipped without
+ * Debian's postgresql package), and reading lists at issue 30's scale: /library mine and channel
+ * through the registry on the corpus, the store's reads on both stores, exports of 1,000 papers
+ * (bench/libraryCommands.ts, bench/readingLists.ts, bench/export.ts).
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --skip-postgres     leave out the PostgreSQL section
@@ -31,7 +32,8 @@ import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { benchDigest } from './digest.js';
+import { benchDigest, benchLibraryDigest } from './digest.js';
+import { benchRecommend } from './recommend.js';
 import { benchDiscord } from './discord.js';
 import { benchExport } from './export.js';
 import { benchLibraryCommands } from './libraryCommands.js';
@@ -155,9 +157,11 @@ const papers = app.library.size;
 out('Measuring the Discord and Slack adapters on loopback, and digest run-due…');
 const discord = await benchDiscord(app);
 const slackLines = await benchSlack(app);
-const digestLines = await benchDigest(app);
+const digestLines = [...(await benchDigest(app)), ...(await benchLibraryDigest(app))];
 out('Measuring the search site on loopback…');
 const webLines = await benchWeb(app, cases.map((c) => c.query));
+out('Measuring recommendations (profiles of 50 papers)…');
+const recommendLines = await benchRecommend(app);
 // It writes reading lists into the library: only into the run's own DATA_DIR.
 const libraryLines = ownDir ? await benchLibraryCommands(app) : ['/library commands: skipped (--data-dir is not the run’s own: the lists would be written into it)'];
 await app.close();
@@ -227,6 +231,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -3,24 +3,43 @@
  * surface. It holds the paper store, the topic taxonomy and the live search index
  * (`search/liveIndex.ts`, which follows the store), and puts them together: searches with
  * Chinese read as English and each one reported to the observer, papers by id or document
- * number, cards (`papers/cards.ts`) and similar papers (`search/similar.ts`). Everything here
+ * number, cards (`papers/cards.ts`) and recommendations (`recommend/`). Everything here
  * is a line or two; the work is in those modules.
  */
 import type { Logger } from 'pino';
-import { msg, readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
+import { msg, readQuery, type Dictionary, type Message, type Messages, type QueryReading } from './i18n/index.js';
 import { silentObserver, type Observer } from './observer.js';
 import { paperCard, resultCards, type CardOptions } from './papers/cards.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard } from './reply.js';
-import type { SearchOptions, SearchResult, Suggestion } from './search/engine.js';
+import type { SearchHit, SearchOptions, SearchResult, Suggestion } from './search/engine.js';
+import { MAX_SEEDS, recommendDocs, type RecommendOptions } from './recommend/recommend.js';
+import { explainDocs } from './recommend/recommend.js';
+import type { Reason } from './recommend/reason.js';
+import type { Why } from './recommend/why.js';
+import type { IndexView } from './search/index/view.js';
 import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
-import { similarPapers } from './search/similar.js';
 import { siteLinks, type SiteLinks } from './site/links.js';
 import type { IndexStats } from './search/stats.js';
 import type { PaperStore, StoredPaper } from './store/papers.js';
 import type { Taxonomy, Topic } from './topics/taxonomy.js';
+
+/** A recommended paper: a search hit with the reason it was recommended. */
+export interface RecommendedHit extends SearchHit {
+  why: Reason;
+}
+
+export type Recommendations =
+  | { ok: true; hits: RecommendedHit[]; unknown: string[]; notes: Message[] }
+  /** No seed is known, or the filters cannot match: `notes` say why. */
+  | { ok: false; unknown: string[]; notes: Message[] };
+
+/** A reason as people read it: seeds by id and title, authors as the index keeps them. */
+function reasonOf(view: IndexView, why: Why): Reason {
+  return { seeds: why.seeds.map((g) => ({ id: view.id(g), title: view.title(g) })), words: why.words, authors: why.authors };
+}
 
 /** Forgiving topic lookup ("llm", "causal") over the taxonomy. */
 export interface TopicFinder {
@@ -195,11 +214,65 @@ export class Library {
   }
 
   /**
-   * Papers like `paper`: a search for its most distinctive title and keyword words.
+   * "More like this": the papers most like `paper`, as {@link recommend} finds them for a
+   * profile of that one paper (none while there is no index).
    * @example (await library.similar(paper, 5)).map((p) => p.paper.title)
    */
-  similar(paper: Paper, count: number): Promise<StoredPaper[]> {
-    return similarPapers(this.index, this.store, paper, count);
+  async similar(paper: Paper, count: number): Promise<StoredPaper[]> {
+    if (!this.index.ready) return [];
+    const found = await this.recommend([paper.id], { limit: count });
+    if (!found.ok) return [];
+    const papers = await this.store.papersByDocs(found.hits.map((h) => h.storeDoc));
+    return found.hits.flatMap((h) => {
+      const p = papers.get(h.storeDoc);
+      return p ? [{ doc: h.storeDoc, paper: p }] : [];
+    });
+  }
+
+  /**
+   * Papers like the seeds (paper ids), best first, within `/paper`'s filters (see
+   * `recommend/recommend.ts`). Seeds the library does not hold are left out and listed in
+   * `unknown`; when none is known the result says so (`ok: false`).
+   * @example (await library.recommend(['arxiv:1706.03762'], { where: 'year:2024', limit: 10 })).hits
+   */
+  async recommend(seedIds: readonly string[], options: RecommendOptions = {}): Promise<Recommendations> {
+    const { view, seeds, unknown } = await this.seedDocs(seedIds);
+    if (seeds.length === 0) return { ok: false, unknown, notes: [msg('recommend.noKnownSeeds', { ids: unknown.join(', ') })] };
+    const result = recommendDocs(view, seeds, topicResolver(this.options.topics), options);
+    if (!result.ok) return { ...result, unknown };
+    const hits = result.hits.map((r) => ({ storeDoc: view.storeDoc(r.doc), id: view.id(r.doc), title: view.title(r.doc), score: r.score, why: reasonOf(view, r.why) }));
+    return { ok: true, hits, unknown, notes: result.notes };
+  }
+
+  /**
+   * Why each of `paperIds` is like the seeds (paper ids), as {@link recommend} says it; papers
+   * or seeds the index lacks are left out.
+   * @example (await library.explain(channelPapers, digestPapers)).get(digestPapers[0])?.words
+   */
+  async explain(seedIds: readonly string[], paperIds: readonly string[]): Promise<Map<string, Reason>> {
+    const out = new Map<string, Reason>();
+    const { view, seeds } = await this.seedDocs(seedIds);
+    if (seeds.length === 0 || paperIds.length === 0) return out;
+    const { seeds: docs } = await this.seedDocs(paperIds);
+    const explained = explainDocs(view, seeds, docs);
+    docs.forEach((g, i) => out.set(view.id(g), reasonOf(view, explained[i]!)));
+    return out;
+  }
+
+  /** The live index documents of papers by id (distinct, at most {@link MAX_SEEDS}), and the ids the index lacks. */
+  private async seedDocs(ids: readonly string[]) {
+    const wanted = [...new Set(ids)].slice(0, MAX_SEEDS);
+    const stored = await this.store.papersByIds(wanted);
+    const view = this.index.currentView();
+    const seeds: number[] = [];
+    const unknown: string[] = [];
+    for (const id of wanted) {
+      const doc = stored.get(id)?.doc;
+      const live = doc === undefined ? undefined : view.liveDocsOf([doc])[0];
+      if (live === undefined) unknown.push(id);
+      else if (!seeds.includes(live)) seeds.push(live);
+    }
+    return { view, seeds, unknown };
   }
 
   // Papers and their cards.

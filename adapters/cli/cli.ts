@@ -22,6 +22,8 @@ import { runIngest, runReindex } from './ingest.js';
 import { runSync } from './sync.js';
 import { runDigestCommand } from './digest.js';
 import { stats } from './stats.js';
+import { parseLimit } from './limit.js';
+import { runRecommend } from './recommend.js';
 import { runExport, runLibrary } from './lists.js';
 
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
@@ -59,6 +61,8 @@ async function main(argv: string[]): Promise<number> {
         return await runExport(app, rest);
       case 'library':
         return await runLibrary(app, rest);
+      case 'recommend':
+        return await runRecommend(app, rest, m);
       default:
         return await runDigestCommand(app, rest, m, async (a) => (await import('../senders.js')).createSenders(a));
     }
@@ -68,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The commands that open the library through {@link openApp}. */
-const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library']);
+const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library', 'recommend']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -154,12 +158,6 @@ async function topic(app: App, args: string[]): Promise<number> {
     throw hint ? new UserError('cli.noTopicMaybe', { name, suggestions: hint }) : new UserError('cli.noTopic', { name });
   }
   return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
-}
-
-function parseLimit(value: string | undefined): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UserError('cli.badLimit');
-  return n;
 }
 
 function textStyle() {

@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import type { App } from '../../src/app.js';
 import { choosePapers, renderDigest, subscriptionLabel } from '../../src/digest/compose.js';
+import { channelProfile, libraryFilters } from '../../src/digest/source.js';
 import { latestSlot, nextSlot } from '../../src/digest/schedule.js';
 import { runDueDigests } from '../../src/digest/runner.js';
 import type { DigestSender } from '../../src/digest/sender.js';
@@ -33,7 +34,7 @@ export async function runDigestCommand(app: App, args: string[], m: Messages, cr
     if (Object.keys(senders).length === 0) {
       throw new UserError('cli.noPlatform');
     }
-    const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders, log: app.log }, at);
+    const summary = await runDueDigests({ digests: app.digests, library: app.library, states: app.states, readingLists: app.stores.readingLists, senders, log: app.log }, at);
     process.stdout.write(`${m.t('cli.digest.due', { at: at.toISOString(), ...summary })}\n`);
     return 0;
   }
@@ -44,8 +45,9 @@ export async function runDigestCommand(app: App, args: string[], m: Messages, cr
     if (subs.length === 0) throw new UserError('cli.noDigests', { channel });
     for (const sub of subs) {
       const slot = latestSlot(sub, at) ?? at;
-      const plan = await choosePapers(app.library, app.digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt));
-      const parts = await renderDigest({ library: app.library, states: app.states, now: at }, sub, { ...plan, papers: plan.papers.map((p) => p.id) }, slot);
+      const profile = libraryFilters(sub.query) === undefined ? [] : await channelProfile(app.stores.readingLists, sub);
+      const plan = await choosePapers(app.library, app.digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt), profile);
+      const parts = await renderDigest({ library: app.library, states: app.states, now: at, profile }, sub, { ...plan, papers: plan.papers.map((p) => p.id) }, slot);
       const label = subscriptionLabel(app.taxonomy, sub, m);
       process.stdout.write(`${m.t('cli.digest.previewHeading', { platform: sub.platform, channel: sub.channel, label, paused: sub.status === 'paused' ? 'yes' : 'no' })}\n`);
       for (const part of parts) process.stdout.write(renderText(part.reply, { ansi: process.stdout.isTTY === true, width: 100 }));

@@ -1,9 +1,11 @@
 /**
  * /digest subscribe | list | unsubscribe: a channel's daily digest of a topic's (or a search's)
- * new papers, at a time of day in a time zone.
+ * new papers, at a time of day in a time zone; with `source:library`, the new papers (of a topic,
+ * if given) ranked by how much they are like the channel's reading list and shared papers.
  */
 import { z } from 'zod';
 import { subscriptionLabel } from '../digest/compose.js';
+import { libraryQuery } from '../digest/source.js';
 import { canonicalTimeZone, nextSlot, parseTimeOfDay } from '../digest/schedule.js';
 import { pausedReasonText, type ChatPlatform, type Subscription } from '../store/digests.js';
 import { UserError } from '../errors.js';
@@ -20,13 +22,18 @@ export const MAX_COUNT = 20;
 /** The values of `days:`; their names in each language are `digest.subscribe.days.<value>`. */
 export const DIGEST_DAYS = ['daily', 'weekdays'] as const;
 
+/** The values of `source:`: papers ranked by a topic's (or words') search, or by the channel's library. */
+export const DIGEST_SOURCES = ['topic', 'library'] as const;
+
 const subscribeOptions = z.object({
   topic: z
     .string()
     .trim()
     .min(1, 'digest.topicEmpty')
     .max(200, 'digest.topicTooLong')
-    .meta({ autocomplete: true }),
+    .meta({ autocomplete: true })
+    .optional(),
+  source: z.enum(DIGEST_SOURCES, 'digest.badSource').optional(),
   time: z.string().trim().max(20).optional(),
   timezone: z.string().trim().max(64).optional(),
   days: z.enum(DIGEST_DAYS, 'digest.badDays').optional(),
@@ -49,7 +56,7 @@ const subscribe = defineSubcommand({
     const { platform, channel } = where(ctx);
     const cannotPost = whyNoDigestsHere(ctx);
     if (cannotPost) throw new UserError(cannotPost);
-    const target = await resolveTarget(ctx, args.topic);
+    const target = args.source === 'library' ? await libraryTarget(ctx, args.topic) : await resolveTarget(ctx, args.topic ?? '');
     const time = args.time === undefined ? DEFAULT_TIME : parseTimeOfDay(args.time);
     if (!time) throw new UserError('digest.badTime', { value: shorten(args.time ?? '', 20) });
     const zoneInput = args.timezone ?? ctx.user.timezone ?? 'UTC';
@@ -253,7 +260,19 @@ function yesNo(value: string): boolean {
 }
 
 /** A topic of the taxonomy when the words name one, else a search. */
+/**
+ * A digest ranked by the channel's library (`digest/source.ts`): of every new paper, or of a
+ * topic's; search words cannot narrow a ranking by likeness, so they are refused.
+ */
+async function libraryTarget(ctx: CommandContext, topic: string | undefined): Promise<{ query: string; label: string }> {
+  if (topic === undefined) return { query: libraryQuery(''), label: '' };
+  const found = ctx.library.topics.resolve(topic);
+  if (!('topic' in found)) throw new UserError('digest.libraryTopicOnly', { words: shorten(topic, 60) });
+  return { query: libraryQuery(`topic:"${found.topic.id}"`), label: found.topic.label };
+}
+
 async function resolveTarget(ctx: CommandContext, input: string): Promise<{ query: string; label: string }> {
+  if (input.trim() === '') throw new UserError('digest.topicEmpty');
   if (parsePaperRef(input)) {
     throw new UserError('digest.notOnePaper');
   }

@@ -1,7 +1,8 @@
 /**
- * /library mine | channel | add | remove | export | forget | archive: a member's saved papers
- * and a channel's reading list and archive, fed from the chat (the Save buttons on every card,
- * links shared in the channel) and exported to a reference manager. Everything answers the
+ * /library mine | channel | add | remove | export | recommend | forget | archive: a member's
+ * saved papers and a channel's reading list and archive, fed from the chat (the Save buttons on
+ * every card, links shared in the channel), exported to a reference manager, and the papers
+ * like them (`recommendations.ts`). Everything answers the
  * member privately but `/library channel`, which the channel may see.
  */
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { MAX_NOTE_LENGTH, type ListOwner } from '../store/readingLists.js';
 import { channelList, cleanNote, memberList, paperAt, paperNamed, personOf, teamOf } from './lists.js';
 import { listItems, listPage, turnListPage } from './listPages.js';
 import { parseOptionText } from './optionText.js';
+import { recommendForList } from './recommendations.js';
 import { defineCommand, defineSubcommand, type CommandContext } from './types.js';
 
 const SCOPES = ['mine', 'channel'] as const;
@@ -102,6 +104,18 @@ const exportList = defineSubcommand({
   },
 });
 
+const recommendOptions = z.object({ scope: scopeOption });
+const recommend = defineSubcommand({
+  name: 'recommend',
+  options: recommendOptions,
+  fromText(text) {
+    const { scope } = parseOptionText(text, ['scope']);
+    const value = (scope ?? text).trim().toLowerCase();
+    return (value ? { scope: value } : {}) as z.input<typeof recommendOptions>;
+  },
+  run: (ctx, { scope }) => recommendForList(ctx, scope ?? 'mine'),
+});
+
 const forget = defineSubcommand({
   name: 'forget',
   options: z.object({}),
@@ -136,7 +150,7 @@ export const libraryCommand = defineCommand({
   options: z.object({}),
   fromText: () => ({}),
   run: (ctx) => listPage(ctx, 'mine', undefined, 0),
-  subcommands: [mine, channel, add, remove, exportList, forget, archive],
+  subcommands: [mine, channel, add, remove, exportList, recommend, forget, archive],
   actions: {
     // A card's Save: onto the presser's own list, or off it again.
     save: async (ctx, [doc]) => {

@@ -5,6 +5,8 @@
  */
 import { messages as messagesFor, type Localized, type Messages } from '../i18n/index.js';
 import type { Library } from '../library.js';
+import { MIN_PROFILE_PAPERS, whyLine, type Reason } from '../recommend/reason.js';
+import { libraryFilters } from './source.js';
 import { action, type Block, type Reply } from '../reply.js';
 import { saveSearchAt } from '../search/state.js';
 import { shorten } from '../text.js';
@@ -32,9 +34,17 @@ export interface DigestPlan {
  * Chooses the papers for a subscription's next digest.
  * @example await choosePapers(library, digests, sub, new Date(sub.lastDigestAt ?? sub.createdAt))
  */
-export async function choosePapers(library: Library, digests: DigestStore, sub: Subscription, since: Date): Promise<DigestPlan> {
+export async function choosePapers(library: Library, digests: DigestStore, sub: Subscription, since: Date, profile: readonly string[] = []): Promise<DigestPlan> {
+  const filters = libraryFilters(sub.query);
+  const ranked = async (firstSeenAfter?: Date): Promise<Array<{ storeDoc: number }>> => {
+    if (filters === undefined) return (await library.search(sub.query, { limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) })).hits;
+    // Ranked by the channel's library: nothing while it is too small to go on.
+    if (profile.length < MIN_PROFILE_PAPERS) return [];
+    const found = await library.recommend(profile, { where: filters, limit: CANDIDATES, explain: false, ...(firstSeenAfter && { firstSeenAfter }) });
+    return found.ok ? found.hits : [];
+  };
   const pick = async (firstSeenAfter?: Date) => {
-    const result = await library.search(sub.query, { limit: CANDIDATES, ...(firstSeenAfter && { firstSeenAfter }) });
+    const result = { hits: await ranked(firstSeenAfter) };
     const chosen: DigestPlan['papers'] = [];
     const taken = new Set<string>();
     // Candidates in slices, each one read of papers and one of the ledger (most were never sent).
@@ -74,6 +84,8 @@ export interface RenderDeps {
   now: Date;
   /** The language of the digest (the subscription's); English when absent. */
   messages?: Messages;
+  /** For a digest ranked by the channel's library: the papers of that library (`source.ts`). */
+  profile?: readonly string[];
 }
 
 /** One message of a digest, and the papers it carries. */
@@ -88,6 +100,7 @@ export interface DigestPart {
  */
 export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { papers: string[]; fill: boolean; since: string }, slot: Date): Promise<DigestPart[]> {
   const { library } = deps;
+  const fromLibrary = libraryFilters(sub.query) !== undefined;
   const m = deps.messages ?? messagesFor();
   const label = subscriptionLabel(library.taxonomy, sub, m);
   const heading = m.t('digest.heading', { label, date: m.date(slot, sub.timezone) });
@@ -103,7 +116,12 @@ export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { 
   }
   const note = plan.fill ? m.t('digest.fill', { since }) : m.t('digest.newCount', { count: found.length, since });
   // One state for the More button of this subscription and slot, however often it is rendered.
-  const more = await saveSearchAt(
+  // Why each paper, for a digest ranked by the channel's library ("like ‹saved title›, ‹word›").
+  const why = fromLibrary && deps.profile ? await library.explain(deps.profile, plan.papers) : new Map<string, Reason>();
+  // A library digest's papers have no search to continue: no More button.
+  const more = fromLibrary
+    ? undefined
+    : await saveSearchAt(
     deps.states,
     `dg-${sub.id.toString(36)}-${Math.floor(slot.getTime() / 60_000).toString(36)}`,
     { query: `${sub.query} sort:new`, heading: subscriptionLabels(library.taxonomy, sub), locale: m.locale },
@@ -112,7 +130,12 @@ export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { 
   const parts: DigestPart[] = [];
   for (let i = 0; i < found.length; i += DIGEST_PART_SIZE) {
     const slice = found.slice(i, i + DIGEST_PART_SIZE);
-    const cards = slice.map((f, j) => library.card(f.paper, f.doc, { position: i + j + 1, messages: m }));
+    const cards = slice.map((f, j) => {
+      const card = library.card(f.paper, f.doc, { position: i + j + 1, messages: m });
+      const reason = why.get(f.id);
+      const line = reason ? whyLine(m, reason) : '';
+      return line ? { ...card, provenance: line } : card;
+    });
     const blocks: Block[] = i === 0 ? [{ kind: 'heading', text: heading }, { kind: 'note', text: note }] : [];
     blocks.push(...cards.map((paper): Block => ({ kind: 'paper', paper })));
     const last = i + DIGEST_PART_SIZE >= found.length;
@@ -121,7 +144,7 @@ export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { 
         locale: m.locale,
         fallback: `${i === 0 ? `${heading}: ` : ''}${cards.map((c) => c.title).join('; ')}`,
         blocks,
-        ...(last && { buttons: [[{ id: 'more', label: shorten(m.t('digest.more', { label }), 75), action: action('paper', 'more', more) }]] }),
+        ...(last && more && { buttons: [[{ id: 'more', label: shorten(m.t('digest.more', { label }), 75), action: action('paper', 'more', more) }]] }),
       },
       paperIds: slice.map((f) => f.id),
     });
@@ -134,7 +157,10 @@ export async function renderDigest(deps: RenderDeps, sub: Subscription, plan: { 
  * @example subscriptionLabel(taxonomy, sub, messages('zh-CN')) // '深度学习 · 大语言模型'
  */
 export function subscriptionLabel(taxonomy: Taxonomy, sub: Pick<Subscription, 'query' | 'label'>, m: Messages): string {
-  return m.pick(subscriptionLabels(taxonomy, sub));
+  const filters = libraryFilters(sub.query);
+  if (filters === undefined) return m.pick(subscriptionLabels(taxonomy, sub));
+  if (filters === '') return m.t('digest.libraryLabel');
+  return m.t('digest.libraryTopicLabel', { topic: m.pick(subscriptionLabels(taxonomy, { query: filters, label: sub.label })) });
 }
 
 /** A subscription's label in every language there is one for. */

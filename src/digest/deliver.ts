@@ -14,7 +14,7 @@
  */
 import { messages as messagesFor, msg } from '../i18n/index.js';
 import { renderDigest, type DigestPart } from './compose.js';
-import { leaseFor, type Pass } from './pass.js';
+import { leaseFor, profileOf, type Pass } from './pass.js';
 import { DeliveryError, type DigestPartId, type DigestSender, type LookupWindow } from './sender.js';
 import type { DigestRun, Subscription } from '../store/digests.js';
 
@@ -44,7 +44,7 @@ export async function deliverRun(pass: Pass, sender: DigestSender, sub: Subscrip
   const { digests, clock, owner, log, summary } = pass;
   // In the subscriber's language, else the platform's default for the channel's server.
   const messages = messagesFor(sub.locale ?? (await defaultLocale(sender, sub, log)));
-  const parts = await renderDigest({ library: pass.library, states: pass.states, now: pass.at, messages }, sub, claimed, new Date(claimed.slot));
+  const parts = await renderDigest({ library: pass.library, states: pass.states, now: pass.at, messages, profile: await profileOf(pass, sub) }, sub, claimed, new Date(claimed.slot));
   const context = { subscription: sub.id, channel: sub.channel, slot: claimed.slot };
   let waits = 0;
   for (;;) {

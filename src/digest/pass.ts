@@ -5,8 +5,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Library } from '../library.js';
+import type { ReadingListStore } from '../store/readingLists.js';
 import type { StateStore } from '../store/states.js';
-import type { ChatPlatform, DigestStore, Lease } from '../store/digests.js';
+import type { ChatPlatform, DigestStore, Lease, Subscription } from '../store/digests.js';
+import { channelProfile, libraryFilters } from './source.js';
 import type { DigestSender } from './sender.js';
 
 /**
@@ -21,6 +23,8 @@ export interface DigestDeps {
   library: Library;
   states: StateStore;
   senders: Partial<Record<ChatPlatform, DigestSender>>;
+  /** Channels' reading lists and shares: what `source:library` digests rank by (without it, they hold nothing). */
+  readingLists?: Pick<ReadingListStore, 'list' | 'archive'>;
   log: Logger;
   /** Time for leases, waits and records; by default it starts at the `at` given and runs in real time. */
   clock?: Clock;
@@ -52,7 +56,7 @@ export interface RunDueSummary {
 }
 
 /** One pass of the runner: its dependencies, clock, lease owner and tally. */
-export interface Pass extends Required<Omit<DigestDeps, 'signal'>> {
+export interface Pass extends Required<Omit<DigestDeps, 'signal' | 'readingLists'>>, Pick<DigestDeps, 'readingLists'> {
   at: Date;
   summary: RunDueSummary;
   /** Platforms that asked this pass to wait (a long, platform-wide rate limit), until when. */
@@ -64,4 +68,10 @@ export interface Pass extends Required<Omit<DigestDeps, 'signal'>> {
 /** A lease for this pass from now, for `extraMs` longer than usual. */
 export function leaseFor(pass: Pass, extraMs = 0): Lease {
   return { owner: pass.owner, now: pass.clock.now(), ttlMs: LEASE_TTL_MS + extraMs };
+}
+
+/** The channel library a subscription ranks by (its reading list and shares), or none for a topic or search digest. */
+export async function profileOf(pass: Pass, sub: Subscription): Promise<string[]> {
+  if (libraryFilters(sub.query) === undefined || !pass.readingLists) return [];
+  return channelProfile(pass.readingLists, sub);
 }

@@ -17,7 +17,7 @@ import { processOwner } from '../processes.js';
 import { choosePapers, partCount } from './compose.js';
 import { deliverRun } from './deliver.js';
 import { LockWait } from './lockWait.js';
-import { leaseFor, type DigestDeps, type Pass, type RunDueSummary } from './pass.js';
+import { leaseFor, profileOf, type DigestDeps, type Pass, type RunDueSummary } from './pass.js';
 import { latestSlot } from './schedule.js';
 import type { DigestSender } from './sender.js';
 import type { RunRef, Subscription } from '../store/digests.js';
@@ -113,7 +113,7 @@ async function runSubscription(pass: Pass, sender: DigestSender, sub: Subscripti
     return;
   }
   const since = new Date(current.lastDigestAt ?? current.createdAt);
-  const plan = await choosePapers(pass.library, digests, current, since);
+  const plan = await choosePapers(pass.library, digests, current, since, await profileOf(pass, current));
   const run = await digests.planRun(current, slotIso, plan, partCount(plan.papers.length), leaseFor(pass));
   if (!run) {
     summary.busy++;

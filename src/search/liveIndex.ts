@@ -201,6 +201,14 @@ export class LiveIndex {
     return this.engine?.documentFrequency(word) ?? 0;
   }
 
+  /**
+   * The index as it stands, for readers that walk it themselves (recommendations); what a
+   * search meets while there is none, the rebuild policy says. Valid until the next await.
+   */
+  currentView(): IndexView {
+    return this.engine_.view;
+  }
+
   /** Papers per topic id. */
   topicCounts(): Map<string, number> {
     return topicCounts(this.engine_.view);

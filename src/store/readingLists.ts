@@ -148,3 +148,25 @@ export interface ReadingListStore {
    */
   movePaper(from: string, to: string): Promise<void>;
 }
+
+/** Most papers of a list a recommendation profile is built from (the newest). */
+export const MAX_PROFILE_PAPERS = 200;
+
+/**
+ * The papers that make a list's recommendation profile, newest first: a member's saved papers;
+ * for a channel, its reading list and the papers shared in it (never a member's own list, which
+ * shapes only what that member is shown).
+ * @example await profilePaperIds(lists, { platform: 'slack', team: 'T01', kind: 'channel', id: 'C02' })
+ */
+export async function profilePaperIds(lists: Pick<ReadingListStore, 'list' | 'archive'>, owner: ListOwner, max = MAX_PROFILE_PAPERS): Promise<string[]> {
+  const page = { offset: 0, limit: max };
+  const listed = (await lists.list(owner, page)).entries.map((e) => ({ id: e.paperId, at: e.addedAt }));
+  if (owner.kind === 'member') return listed.map((e) => e.id);
+  const shared = (await lists.archive(owner.platform, owner.team, owner.id, page)).entries.map((e) => ({ id: e.paperId, at: e.lastSharedAt }));
+  const latest = new Map<string, string>();
+  for (const { id, at } of [...listed, ...shared]) if ((latest.get(id) ?? '') < at) latest.set(id, at);
+  return [...latest]
+    .sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : a[0] < b[0] ? -1 : 1))
+    .slice(0, max)
+    .map(([id]) => id);
+}

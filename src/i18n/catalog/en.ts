@@ -45,6 +45,7 @@ export const en = {
   'digest.subscribe.option.days': 'daily (default) or weekdays',
   'digest.subscribe.option.count': 'Papers per digest (default 5)',
   'digest.subscribe.option.fill': 'On days with nothing new, send the best papers not sent yet (default no)',
+  'digest.subscribe.option.source': "What ranks the papers: topic (default) or library, this channel's reading list and shared papers",
   'digest.subscribe.days.daily': 'daily',
   'digest.subscribe.days.weekdays': 'weekdays',
   'digest.list.description': "This channel's digests",
@@ -190,6 +191,10 @@ export const en = {
   'help.syntax.chinese.example': '扩散模型 视频生成',
 
   // ── /digest ──────────────────────────────────────────────────────────────────────────────
+  'digest.libraryLabel': "like this channel's library",
+  'digest.libraryTopicLabel': "{topic}, like this channel's library",
+  'digest.libraryTopicOnly': "source:library ranks every new paper, or a topic's (topic:llm); search words such as “{words}” cannot narrow it. Name a topic, or leave source:library out to follow the words.",
+  'digest.badSource': 'source is topic or library.',
   'digest.topicEmpty': 'Say what to follow: topic:llm, topic:"Theory · Learning Theory", or search words.',
   'digest.topicTooLong': 'A topic or query is at most {max, number} characters.',
   'digest.badDays': 'days: use daily or weekdays.',
@@ -296,6 +301,11 @@ export const en = {
                                           a member's or a channel's reading list as a file, on stdout
   library (--member … | --channel …) [--json]
                                           a reading list, newest first (with --json, search's hit fields)
+  recommend --like <id>[,<id>…] [--where "<filters>"] [--limit N] [--json]
+                                          papers like these, best first (filters as in search:
+                                          year:2024 venue:iclr topic:llm sort:new)
+  recommend --stdin --json                one JSON request a line in (like: [ids], where, limit), one
+                                          JSON array of hits a line out
   digest list [--json]                    every channel's digests: platform, team, channel, topic,
                                           time, zone, next run and last one sent
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
@@ -321,6 +331,14 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.noTopic': 'No single topic matches "{name}". paperscout topics lists them.',
   'cli.noTopicMaybe': 'No single topic matches "{name}". Did you mean:\n{suggestions}',
   'cli.badLimit': '--limit takes a whole number from 1 to 200.',
+  'recommend.whyTitle': 'like “{title}”',
+  'recommend.whyWords': 'for {words}',
+  'recommend.why': 'like “{title}”, {words}',
+  'recommend.whereWords': '--where takes filters only (year:2024 venue:iclr topic:llm sort:new), not words such as “{words}”: recommendations come from the papers you name.',
+  'recommend.noKnownSeeds': 'None of the papers to recommend from is in the library ({ids}). Give ids as paperscout search --json prints them.',
+  'recommend.unknownSeeds': 'Not in the library, left out: {ids}',
+  'cli.giveLike': 'Name the papers to recommend from: paperscout recommend --like <id>[,<id>…] (ids as paperscout search --json prints them), or --stdin --json.',
+  'cli.badStdinLine': 'Line {line} is not a recommendation request: write one JSON object a line, such as {example}.',
   'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest paperlists/iclr (README.md, "Importing papers", says where to get them)',
   'cli.syncSource': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.syncSourceNot': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference (not "{source}")',
@@ -513,6 +531,14 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.remove.description': "Take a paper off your library or this channel's list",
   'library.remove.option.paper': 'An arXiv id, DOI, OpenReview id or a link to the paper',
   'library.remove.option.scope': 'mine or channel (default: yours if it is there)',
+  'library.recommend.description': "Papers like your library or this channel's reading list",
+  'library.recommend.option.scope': 'mine (default) or channel',
+  'library.recommend.headingMine': 'Papers like your library',
+  'library.recommend.headingChannel': 'Papers like the reading list of {channel}',
+  'library.recommend.basis': 'Like the {count, plural, one {# paper} other {# papers}} saved and shared · newest first',
+  'library.recommend.tooFewMine': 'Your library has {count, plural, =0 {no papers} one {# paper} other {# papers}}; recommendations need at least {least, number}. Press Save on the papers you read (/paper finds them) and ask again.',
+  'library.recommend.tooFewChannel': "This channel's reading list has {count, plural, =0 {no papers} one {# paper} other {# papers}}; recommendations need at least {least, number}. Add papers with /library add paper:<id or link> or share paper links here, and ask again.",
+  'library.recommend.none': 'Nothing in the library is like these papers yet: ask again after new papers arrive.',
   'library.export.description': "Export your library or this channel's list as BibTeX, RIS or CSL-JSON",
   'library.export.option.format': 'bibtex, ris or csljson',
   'library.export.option.scope': 'mine (default) or channel',

@@ -42,6 +42,7 @@ export const zhCN: Catalog = {
   'digest.subscribe.option.days': 'daily 每天（默认）或 weekdays 工作日',
   'digest.subscribe.option.count': '每次推送的论文数（默认 5）',
   'digest.subscribe.option.fill': '没有新论文的日子，推送尚未发过的最佳论文（默认 no）',
+  'digest.subscribe.option.source': '用什么给论文排序：topic（默认）或 library，即本频道的阅读列表和分享过的论文',
   'digest.subscribe.days.daily': '每天',
   'digest.subscribe.days.weekdays': '工作日',
   'digest.list.description': '本频道的推送',
@@ -187,6 +188,10 @@ export const zhCN: Catalog = {
   'help.syntax.chinese.example': '扩散模型 视频生成',
 
   // ── /digest ──
+  'digest.libraryLabel': '与本频道论文库相近',
+  'digest.libraryTopicLabel': '{topic}，与本频道论文库相近',
+  'digest.libraryTopicOnly': 'source:library 给所有新论文或某个方向（topic:llm）的新论文排序；“{words}”这样的检索词不能缩小范围。请给出方向，或去掉 source:library 以关注这些词。',
+  'digest.badSource': 'source 只能是 topic 或 library。',
   'digest.topicEmpty': '请说明要关注什么：topic:llm、topic:大语言模型，或一些检索词。',
   'digest.topicTooLong': '方向或检索内容最多 {max, number} 个字符。',
   'digest.badDays': 'days：请用 daily（每天）或 weekdays（工作日）。',
@@ -293,6 +298,11 @@ export const zhCN: Catalog = {
                                           把成员或频道的阅读列表导出为文件，输出到 stdout
   library (--member … | --channel …) [--json]
                                           阅读列表，最新的在前（--json 时字段与 search 相同）
+  recommend --like <id>[,<id>…] [--where "<筛选>"] [--limit N] [--json]
+                                          与这些论文相近的论文，最相近的在前（筛选同 search：
+                                          year:2024 venue:iclr topic:llm sort:new）
+  recommend --stdin --json                每行读入一个 JSON 请求（like: [id…]、where、limit），每行输出
+                                          一个命中结果的 JSON 数组
   digest list [--json]                    所有频道的推送：平台、团队、频道、方向、时间、时区、
                                           下次运行和上次发送
   digest run-due [--at <ISO 时间>]        发送该时刻（默认现在）到期的推送，然后退出
@@ -317,6 +327,14 @@ export const zhCN: Catalog = {
   'cli.noTopic': '没有唯一与“{name}”匹配的方向。paperscout topics 可列出全部。',
   'cli.noTopicMaybe': '没有唯一与“{name}”匹配的方向。你是不是想找：\n{suggestions}',
   'cli.badLimit': '--limit 需要 1 到 200 之间的整数。',
+  'recommend.whyTitle': '与“{title}”相近',
+  'recommend.whyWords': '因为 {words}',
+  'recommend.why': '与“{title}”相近，{words}',
+  'recommend.whereWords': '--where 只接受筛选条件（year:2024 venue:iclr topic:llm sort:new），不接受“{words}”这样的词：推荐来自你指定的论文。',
+  'recommend.noKnownSeeds': '用来推荐的论文都不在库中（{ids}）。请使用 paperscout search --json 输出的 id。',
+  'recommend.unknownSeeds': '以下论文不在库中，已略过：{ids}',
+  'cli.giveLike': '请指定用来推荐的论文：paperscout recommend --like <id>[,<id>…]（id 即 paperscout search --json 输出的 id），或使用 --stdin --json。',
+  'cli.badStdinLine': '第 {line} 行不是推荐请求：每行写一个 JSON 对象，例如 {example}。',
   'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest paperlists/iclr（README.md 的“Importing papers”一节说明从哪里获取）',
   'cli.syncSource': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.syncSourceNot': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference（而不是“{source}”）',
@@ -508,6 +526,14 @@ export const zhCN: Catalog = {
   'library.remove.description': '把论文从你的收藏或本频道的列表中移除',
   'library.remove.option.paper': 'arXiv 编号、DOI、OpenReview 编号或论文链接',
   'library.remove.option.scope': 'mine 或 channel（默认：你的收藏里有就移除你的）',
+  'library.recommend.description': '与你的收藏或本频道阅读列表相近的论文',
+  'library.recommend.option.scope': 'mine（默认）或 channel',
+  'library.recommend.headingMine': '与你的收藏相近的论文',
+  'library.recommend.headingChannel': '与 {channel} 阅读列表相近的论文',
+  'library.recommend.basis': '依据已收藏和分享的 {count, plural, other {# 篇论文}} · 最新的在前',
+  'library.recommend.tooFewMine': '你的收藏有 {count, plural, =0 {0 篇论文} other {# 篇论文}}；推荐至少需要 {least, number} 篇。在你读过的论文上点“收藏”（用 /paper 查找），然后再试。',
+  'library.recommend.tooFewChannel': '本频道的阅读列表有 {count, plural, =0 {0 篇论文} other {# 篇论文}}；推荐至少需要 {least, number} 篇。用 /library add paper:<id 或链接> 添加论文，或在这里分享论文链接，然后再试。',
+  'library.recommend.none': '库中还没有与这些论文相近的论文：有新论文后再试。',
   'library.export.description': '把你的收藏或本频道的列表导出为 BibTeX、RIS 或 CSL-JSON',
   'library.export.option.format': 'bibtex、ris 或 csljson',
   'library.export.option.scope': 'mine（默认）或 channel',

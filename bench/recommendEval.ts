@@ -1,0 +1,99 @@
+/**
+ * `npm run eval -- --recommend <file.jsonl> [--held-out] [--tune '<json>']…`: how well
+ * recommendations find what a profile should surface, by kind. Each line of the file is
+ *   { kind, year, like: [seed titles], targets: [titles of that year's papers] }
+ * Seed titles map to ids by exact-title search; each profile is asked
+ * `recommend --like <ids> --where "year:<year>" --limit 20`. Prints recall@20 (over
+ * min(20, targets)) and MRR of the first target per kind, with the time a profile takes.
+ *
+ * `--held-out` also builds profiles of the same two kinds from the library itself, for other
+ * years than the file's (nothing of them is written down): `lab`, an author's papers of the
+ * three years before as seeds and theirs of the year as targets; `keyword`, papers of the two
+ * years before sharing an author keyword, by authors who share none of them, as seeds and the
+ * year's papers with that keyword as targets.
+ * `--tune` overrides the recommender's constants (recommend/tuning.ts), one run per value.
+ */
+import { readFileSync } from 'node:fs';
+import type { App } from '../src/app.js';
+import { decodeLatex } from '../src/papers/latex.js';
+import { DEFAULT_TUNING, type RecommendTuning } from '../src/recommend/tuning.js';
+import { normalizeTitle } from '../src/text.js';
+import { heldOutProfiles } from './heldOut.js';
+import { percentile } from './stats.js';
+
+/** A profile to evaluate, seeds already as ids. */
+export interface EvalProfile {
+  kind: string;
+  year: number;
+  seeds: string[];
+  /** Normalized titles. */
+  targets: Set<string>;
+}
+
+interface FileProfile {
+  kind: string;
+  year: number;
+  like: string[];
+  targets: string[];
+}
+
+const TOP = 20;
+
+export async function runRecommendEval(app: App, file: string, options: { heldOut: boolean; tunes: string[] }): Promise<void> {
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as FileProfile);
+  const dev: EvalProfile[] = [];
+  let unmapped = 0;
+  for (const row of rows) {
+    const seeds: string[] = [];
+    for (const title of row.like) {
+      const id = await idByTitle(app, title);
+      if (id) seeds.push(id);
+      else unmapped++;
+    }
+    dev.push({ kind: row.kind, year: row.year, seeds, targets: new Set(row.targets.map((t) => normalizeTitle(decodeLatex(t)))) });
+  }
+  const sets: Array<[string, EvalProfile[]]> = [[file, dev]];
+  if (options.heldOut) {
+    const devYears = new Set(rows.map((r) => r.year));
+    sets.push(['held-out (built from the library)', await heldOutProfiles(app.store, devYears)]);
+  }
+  const tunings: Array<[string, RecommendTuning]> = options.tunes.length === 0 ? [['default', DEFAULT_TUNING]] : options.tunes.map((t) => [t, { ...DEFAULT_TUNING, ...(JSON.parse(t) as Partial<RecommendTuning>) }]);
+  process.stdout.write(`Recommendations over ${app.library.size.toLocaleString('en-US')} papers${unmapped > 0 ? ` (${unmapped} seed titles not found)` : ''}\n`);
+  for (const [name, tuning] of tunings) {
+    if (tunings.length > 1) process.stdout.write(`tuning ${name}\n`);
+    for (const [label, profiles] of sets) process.stdout.write(`${label}\n${(await score(app, profiles, tuning)).join('\n')}\n`);
+  }
+}
+
+async function score(app: App, profiles: EvalProfile[], tuning: RecommendTuning): Promise<string[]> {
+  const stats = new Map<string, { n: number; recall: number; rr: number; ms: number[] }>();
+  // One warm-up pass: the timings are of a running bot, not of a cold JIT.
+  for (const p of profiles.slice(0, 20)) await app.library.recommend(p.seeds, { where: `year:${p.year}`, limit: TOP, tuning });
+  for (const p of profiles) {
+    const s = stats.get(p.kind) ?? { n: 0, recall: 0, rr: 0, ms: [] };
+    stats.set(p.kind, s);
+    const started = performance.now();
+    const result = await app.library.recommend(p.seeds, { where: `year:${p.year}`, limit: TOP, tuning });
+    s.ms.push(performance.now() - started);
+    s.n++;
+    if (!result.ok) continue;
+    const found = result.hits.map((h) => p.targets.has(normalizeTitle(h.title)));
+    s.recall += found.filter(Boolean).length / Math.min(TOP, p.targets.size);
+    const first = found.indexOf(true);
+    if (first >= 0) s.rr += 1 / (first + 1);
+  }
+  return [...stats].map(
+    ([kind, s]) =>
+      `  ${kind.padEnd(8)} n=${String(s.n).padEnd(4)} recall@20 ${(s.recall / s.n).toFixed(3)}  MRR ${(s.rr / s.n).toFixed(3)}  p50 ${percentile(s.ms, 0.5).toFixed(1)} ms  p99 ${percentile(s.ms, 0.99).toFixed(1)} ms`,
+  );
+}
+
+/** The id of the paper with exactly this title (as the corpus writes it), by a search for it. */
+async function idByTitle(app: App, title: string): Promise<string | undefined> {
+  const want = normalizeTitle(decodeLatex(title));
+  const result = await app.library.search(title, { limit: 5 });
+  return result.hits.find((h) => normalizeTitle(h.title) === want)?.id;
+}
