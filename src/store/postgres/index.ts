@@ -4,6 +4,7 @@
  */
 import type { DigestStore } from '../digests.js';
 import type { HarvestStore } from '../harvests.js';
+import type { InstallationRows } from '../installations.js';
 import type { JobLeases } from '../jobs.js';
 import type { PaperStore } from '../papers.js';
 import type { SeenEvents } from '../seenEvents.js';
@@ -11,6 +12,7 @@ import type { StateStore } from '../states.js';
 import { connectPostgres, type ConnectOptions, type Postgres } from './connection.js';
 import { PgDigestStore } from './digests.js';
 import { PgHarvestStore } from './harvests.js';
+import { PgInstallationRows } from './installations.js';
 import { PgJobLeases } from './jobs.js';
 import { listen, type Listener } from './listen.js';
 import { migrate } from './migrate.js';
@@ -26,6 +28,7 @@ export interface PostgresStores {
   seenEvents: SeenEvents;
   jobs: JobLeases;
   harvests: HarvestStore;
+  installationRows: InstallationRows;
   /** Calls `onChange` whenever a write of papers commits (and once per reconnection of the listener). */
   watchPapers(onChange: () => void): Listener;
   close(): Promise<void>;
@@ -50,6 +53,7 @@ export async function openPostgres(url: string, options: ConnectOptions): Promis
     seenEvents: new PgSeenEvents(db),
     jobs: new PgJobLeases(db),
     harvests: new PgHarvestStore(db),
+    installationRows: new PgInstallationRows(db),
     watchPapers: (onChange) => listen(db, PAPERS_CHANNEL, options.log, () => onChange()),
     close: () => db.end(),
   };

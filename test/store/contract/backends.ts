@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DigestStore } from '../../../src/store/digests.js';
 import type { HarvestStore } from '../../../src/store/harvests.js';
+import type { InstallationRows } from '../../../src/store/installations.js';
 import type { JobLeases } from '../../../src/store/jobs.js';
 import type { PaperStore } from '../../../src/store/papers.js';
 import { openPostgres } from '../../../src/store/postgres/index.js';
@@ -16,6 +17,7 @@ import type { SeenEvents } from '../../../src/store/seenEvents.js';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
 import { SqliteDigestStore } from '../../../src/store/sqlite/digests.js';
 import { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
+import { SqliteInstallationRows } from '../../../src/store/sqlite/installations.js';
 import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
 import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { SqliteSeenEvents } from '../../../src/store/sqlite/seenEvents.js';
@@ -31,6 +33,9 @@ export interface Instance {
   seenEvents: SeenEvents;
   jobs: JobLeases;
   harvests: HarvestStore;
+  installationRows: InstallationRows;
+  /** Raw SQL on the store, for tests that look at what is at rest. */
+  rawRows(sql: string): Promise<Record<string, unknown>[]>;
   /** Files what is filed under alias `from` under `to` instead, as an older version filed it (for tests of libraries it wrote). */
   renameAlias(from: string, to: string): Promise<void>;
   close(): Promise<void>;
@@ -75,6 +80,8 @@ const sqlite: StoreBackend = {
           seenEvents: new SqliteSeenEvents(db),
           jobs: new SqliteJobLeases(db),
           harvests: new SqliteHarvestStore(db),
+          installationRows: new SqliteInstallationRows(db),
+          rawRows: async (sql) => db.prepare(sql).all() as Record<string, unknown>[],
           renameAlias: async (from, to) => void db.prepare('UPDATE paper_aliases SET alias = ? WHERE alias = ?').run(to, from),
           close: async () => void (db.open && db.close()),
         };
@@ -102,6 +109,7 @@ const postgres: StoreBackend = {
         let closed = false;
         const instance: Instance = {
           ...pg,
+          rawRows: async (sql) => (await pg.db.query(sql)).rows as Record<string, unknown>[],
           renameAlias: async (from, to) => void (await pg.db.query('UPDATE paper_aliases SET alias = $1 WHERE alias = $2', [to, from])),
           close: async () => void (closed || ((closed = true), await pg.close())),
         };
