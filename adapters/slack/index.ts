@@ -15,13 +15,16 @@ import type { AddressInfo } from 'node:net';
 import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import type { SlackConfig } from '../../src/config.js';
+import { messages } from '../../src/i18n/index.js';
 import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
 import { registerActions } from './actions.js';
 import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
 import { registerEvents } from './events.js';
 import { boltLogger } from './logger.js';
+import { slackOAuth, tokensOf, type SlackOAuth } from './oauth.js';
 import { oncePerEvent } from './redeliveries.js';
+import { purgeRemovedWorkspaces, registerUninstallEvents, type InstallationEvent } from './uninstall.js';
 
 /** Bolt's path for commands, events and interactivity alike. */
 export const EVENTS_PATH = '/slack/events';
@@ -43,6 +46,8 @@ export interface SlackOptions {
   customRoutes?: CustomRoute[];
   /** Told of each request's handling, start to finish (a shutdown waits for them). */
   track?: (handling: Promise<void>) => void;
+  /** Many workspaces: told of each install, uninstall and refused authorization (for metrics). */
+  onInstallation?: (event: InstallationEvent) => void;
 }
 
 export interface SlackEndpoint {
@@ -86,16 +91,20 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     timeout: API_TIMEOUT_MS,
   };
 
+  // Many workspaces: the install flow, and every request authorized from the installation store.
+  const oauth = config.oauth && slackOAuth(app, config.oauth, { clientOptions, log, ...(options.onInstallation && { onEvent: options.onInstallation }) });
+
   /** One Bolt app with every handler; Socket Mode makes one per connection. */
   const createBolt = (receiver: HTTPReceiver | SocketModeReceiver): BoltApp => {
     const options_: AppOptions = {
-      token: config.botToken,
+      ...(config.botToken && { token: config.botToken }),
       logger,
       clientOptions,
       receiver,
       // init() runs auth.test and fails on a bad token, instead of every later request failing.
       deferInitialization: true,
       ...(receiver instanceof SocketModeReceiver && { socketMode: true }),
+      ...(oauth && { extendedErrorHandler: true }),
     };
     const bolt = new BoltApp(options_);
     if (options.track) {
@@ -111,9 +120,14 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     registerCommands(bolt, app);
     registerActions(bolt, app, log);
     registerEvents(bolt, app);
-    bolt.error(async (err) => {
-      log.error({ err }, 'Slack request failed after it was acknowledged');
-    });
+    if (oauth) {
+      registerUninstallEvents(bolt, app, oauth.installs, { ...(options.onInstallation && { onEvent: options.onInstallation }) });
+      bolt.error(notInstalledHandler(log, options.onInstallation));
+    } else {
+      bolt.error(async (err) => {
+        log.error({ err }, 'Slack request failed after it was acknowledged');
+      });
+    }
     return bolt;
   };
 
@@ -125,7 +139,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     }
   };
 
-  if (!config.appToken) return httpEndpoint(config, options, { createBolt, checkToken, logger, log });
+  if (!config.appToken) return httpEndpoint(app, config, options, { createBolt, checkToken, logger, log, oauth });
 
   let current: { bolt: BoltApp; receiver: SocketModeReceiver } | undefined;
   return {
@@ -180,9 +194,16 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
 
 /** HTTP mode: one server for the process's life; connecting (auth.test) can be retried while it listens. */
 function httpEndpoint(
+  app: App,
   config: SlackConfig,
   options: SlackOptions,
-  { createBolt, checkToken, logger, log }: { createBolt: (receiver: HTTPReceiver) => BoltApp; checkToken: (bolt: BoltApp) => Promise<void>; logger: ReturnType<typeof boltLogger>; log: App['log'] },
+  {
+    createBolt,
+    checkToken,
+    logger,
+    log,
+    oauth,
+  }: { createBolt: (receiver: HTTPReceiver) => BoltApp; checkToken: (bolt: BoltApp) => Promise<void>; logger: ReturnType<typeof boltLogger>; log: App['log']; oauth: SlackOAuth | undefined },
 ): SlackEndpoint {
   const receiver = new HTTPReceiver({
     signingSecret: config.signingSecret ?? '',
@@ -191,6 +212,7 @@ function httpEndpoint(
     processBeforeResponse: false,
     signatureVerification: true,
     customRoutes: options.customRoutes ?? [],
+    ...oauth?.receiverOptions,
   });
   const bolt = createBolt(receiver);
   let connected = false;
@@ -198,7 +220,8 @@ function httpEndpoint(
   let closed: Promise<void> = Promise.resolve();
   let port: number | undefined;
   // Until the token is checked Bolt cannot handle a request: Slack hears "try again later".
-  const listener = receiver.requestListener;
+  const listener = oauth ? oauth.wrap(receiver.requestListener) : receiver.requestListener;
+  let purger: NodeJS.Timeout | undefined;
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
     if (!connected && req.method === 'POST' && new URL(req.url ?? '/', 'http://localhost').pathname === EVENTS_PATH) {
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' }).end('Paper Scout is connecting to Slack; try again shortly.\n');
@@ -207,6 +230,7 @@ function httpEndpoint(
     listener(req, res);
   };
   const close = async () => {
+    if (purger) clearInterval(purger);
     const closing = server;
     if (!closing) return;
     server = undefined;
@@ -231,11 +255,12 @@ function httpEndpoint(
     async connect() {
       await checkToken(bolt);
       connected = true;
-      log.info({ port }, 'Slack adapter connected (HTTP mode)');
+      log.info({ port, workspaces: oauth ? 'many (install flow)' : 'one (SLACK_BOT_TOKEN)' }, 'Slack adapter connected (HTTP mode)');
+      if (oauth && config.oauth && !purger) purger = startPurging(app, oauth, config.oauth.retentionDays, log);
       return {
         name: 'slack',
         ...(port !== undefined && { port }),
-        sender: createSlackSender(config, log),
+        sender: createSlackSender(config, log, oauth ? { tokenFor: tokensOf(receiver.installer!) } : {}),
         state: () => 'connected',
         async stopAccepting() {
           // No new connections; requests under way finish, idle keep-alive connections close.
@@ -246,6 +271,43 @@ function httpEndpoint(
       };
     },
     close,
+  };
+}
+
+/** How often removed workspaces whose retention has ended are looked for. */
+const PURGE_EVERY_MS = 3_600_000;
+
+/** Deletes the data of removed workspaces once their retention ends: now, then hourly (the timer does not keep the process alive). */
+function startPurging(app: App, oauth: SlackOAuth, retentionDays: number, log: App['log']): NodeJS.Timeout {
+  const purge = () => void purgeRemovedWorkspaces(app, oauth.installs, app.now(), retentionDays).catch((err: unknown) => log.warn({ err }, 'Slack: could not delete the data of removed workspaces; trying again in an hour'));
+  purge();
+  const timer = setInterval(purge, PURGE_EVERY_MS);
+  timer.unref();
+  return timer;
+}
+
+/**
+ * Many workspaces: a request from a workspace with no installation (never installed, or
+ * removed) is acknowledged and goes no further, as Bolt does; a slash command or a button also
+ * hears why, through its response_url (which needs no token). Anything else is logged.
+ */
+function notInstalledHandler(log: App['log'], onEvent: ((event: InstallationEvent) => void) | undefined) {
+  return async ({ error, body }: { error: Error; body: unknown }): Promise<void> => {
+    if ((error as { code?: unknown }).code !== 'slack_bolt_authorization_error') {
+      log.error({ err: error }, 'Slack request failed after it was acknowledged');
+      return;
+    }
+    onEvent?.('authorize_failure');
+    const b = (body ?? {}) as { team_id?: unknown; team?: { id?: unknown }; response_url?: unknown };
+    const team = b.team_id ?? b.team?.id;
+    log.warn({ team, reason: error.message }, 'Slack: a request from a workspace without an installation was dropped');
+    if (typeof b.response_url !== 'string') return;
+    await fetch(b.response_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text: messages('en').t('slack.notInstalled') }),
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
+    }).catch((err: unknown) => log.info({ err, team }, 'Slack: could not tell a workspace without an installation why'));
   };
 }
 
