@@ -233,6 +233,31 @@ describe('each workspace with its own token', () => {
     ]);
   });
 
+  it("unfurls a paper link shared in a workspace with that workspace's token", async () => {
+    const unfurls = fake.callsOf('chat.unfurl').length;
+    const body = fixture('link-shared');
+    const event = { ...body, team_id: 'T2', event_id: 'EvLINKT2', event: { ...(body.event as Json), user: 'UT2B', channel: 'CT2' }, authorizations: [{ enterprise_id: null, team_id: 'T2', user_id: 'U0BOTT2', is_bot: true, is_enterprise_install: false }] };
+    expect((await send(`${base}/slack/events`, JSON.stringify(event), 'application/json')).status).toBe(200);
+    const unfurl = await fake.waitForCall('chat.unfurl', unfurls);
+    expect(oauth.teamOf(unfurl.token)).toBe('T2');
+    expect(JSON.stringify(unfurl.args.unfurls)).toContain('Attention Is All You Need');
+  });
+
+  it("does not hold one workspace's digest back when another's token stops working", async () => {
+    const [t1] = (await app.digests.all()).filter((s) => s.workspace === 'T1');
+    const [t2] = (await app.digests.all()).filter((s) => s.workspace === 'T2');
+    const revoked = oauth.tokenOf('T2')!;
+    fake.botTokens.delete(revoked);
+    const posts = fake.callsOf('chat.postMessage').length;
+    await runDueDigests({ digests: app.digests, library: app.library, states: app.states, senders: { slack: slack.sender! }, log: silentLog }, new Date('2026-03-03T09:00:00Z'));
+    const sent = fake.callsOf('chat.postMessage').slice(posts);
+    expect(sent.filter((c) => c.args.channel === 'CT1').map((c) => oauth.teamOf(c.token))).toEqual(['T1']);
+    expect(sent.filter((c) => c.args.channel === 'CT2').map((c) => c.token)).toEqual([revoked]);
+    expect((await app.digests.get(t1!.id))?.lastSlot).toBe('2026-03-03T09:00:00.000Z');
+    expect((await app.digests.get(t2!.id))?.lastSlot).toBe('2026-03-02T09:00:00.000Z');
+    fake.botTokens.add(revoked);
+  });
+
   it('tells a workspace that never installed the app so, and calls Slack with no token for it', async () => {
     const calls = fake.calls.length;
     const failures = events.filter((e) => e === 'authorize_failure').length;
