@@ -5,6 +5,11 @@
  * connects out instead and needs no public URL. SLACK_API_URL points the Web API client
  * elsewhere (GovSlack, a proxy, a test server).
  *
+ * One workspace runs with SLACK_BOT_TOKEN. Many run with the install flow instead (oauth.ts):
+ * the same server also serves /slack/install and /slack/oauth_redirect, and Bolt authorizes
+ * each request from the installation store, so every handler's client carries the token of the
+ * request's workspace; digests look theirs up the same way.
+ *
  * Two steps, so that a supervisor can retry the second: {@link SlackEndpoint.listen} (HTTP mode:
  * the server on PORT, which also serves the routes given, such as health and metrics) and
  * {@link SlackEndpoint.connect} (auth.test with the bot token; Socket Mode: a fresh connection).
@@ -15,16 +20,15 @@ import type { AddressInfo } from 'node:net';
 import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute } from '@slack/bolt';
 import type { App } from '../../src/app.js';
 import type { SlackConfig } from '../../src/config.js';
-import { messages } from '../../src/i18n/index.js';
 import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
 import { registerActions } from './actions.js';
 import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
 import { registerEvents } from './events.js';
 import { boltLogger } from './logger.js';
-import { slackOAuth, tokensOf, type SlackOAuth } from './oauth.js';
+import { notInstalledHandler, slackOAuth, tokensOf, type SlackOAuth } from './oauth.js';
 import { oncePerEvent } from './redeliveries.js';
-import { purgeRemovedWorkspaces, registerUninstallEvents, type InstallationEvent } from './uninstall.js';
+import { registerUninstallEvents, startPurging, type InstallationEvent } from './uninstall.js';
 
 /** Bolt's path for commands, events and interactivity alike. */
 export const EVENTS_PATH = '/slack/events';
@@ -255,8 +259,8 @@ function httpEndpoint(
     async connect() {
       await checkToken(bolt);
       connected = true;
-      log.info({ port, workspaces: oauth ? 'many (install flow)' : 'one (SLACK_BOT_TOKEN)' }, 'Slack adapter connected (HTTP mode)');
-      if (oauth && config.oauth && !purger) purger = startPurging(app, oauth, config.oauth.retentionDays, log);
+      log.info({ port, ...(oauth && { workspaces: 'many (install flow)' }) }, 'Slack adapter connected (HTTP mode)');
+      if (oauth && config.oauth && !purger) purger = startPurging(app, oauth.installs, config.oauth.retentionDays, log);
       return {
         name: 'slack',
         ...(port !== undefined && { port }),
@@ -271,43 +275,6 @@ function httpEndpoint(
       };
     },
     close,
-  };
-}
-
-/** How often removed workspaces whose retention has ended are looked for. */
-const PURGE_EVERY_MS = 3_600_000;
-
-/** Deletes the data of removed workspaces once their retention ends: now, then hourly (the timer does not keep the process alive). */
-function startPurging(app: App, oauth: SlackOAuth, retentionDays: number, log: App['log']): NodeJS.Timeout {
-  const purge = () => void purgeRemovedWorkspaces(app, oauth.installs, app.now(), retentionDays).catch((err: unknown) => log.warn({ err }, 'Slack: could not delete the data of removed workspaces; trying again in an hour'));
-  purge();
-  const timer = setInterval(purge, PURGE_EVERY_MS);
-  timer.unref();
-  return timer;
-}
-
-/**
- * Many workspaces: a request from a workspace with no installation (never installed, or
- * removed) is acknowledged and goes no further, as Bolt does; a slash command or a button also
- * hears why, through its response_url (which needs no token). Anything else is logged.
- */
-function notInstalledHandler(log: App['log'], onEvent: ((event: InstallationEvent) => void) | undefined) {
-  return async ({ error, body }: { error: Error; body: unknown }): Promise<void> => {
-    if ((error as { code?: unknown }).code !== 'slack_bolt_authorization_error') {
-      log.error({ err: error }, 'Slack request failed after it was acknowledged');
-      return;
-    }
-    onEvent?.('authorize_failure');
-    const b = (body ?? {}) as { team_id?: unknown; team?: { id?: unknown }; response_url?: unknown };
-    const team = b.team_id ?? b.team?.id;
-    log.warn({ team, reason: error.message }, 'Slack: a request from a workspace without an installation was dropped');
-    if (typeof b.response_url !== 'string') return;
-    await fetch(b.response_url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text: messages('en').t('slack.notInstalled') }),
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
-    }).catch((err: unknown) => log.info({ err, team }, 'Slack: could not tell a workspace without an installation why'));
   };
 }
 

@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
 import type { SlackConfig, SlackOAuthConfig } from '../../src/config.js';
 import type { InstallationStore } from '../../src/store/installations.js';
+import { messages } from '../../src/i18n/index.js';
 import { boltInstallationStore, openInstallations } from './installations.js';
 import { boltLogger } from './logger.js';
 import { failedPage, installPage, installedPage, preferredLocale, type InstallFailure } from './installPages.js';
@@ -29,6 +30,8 @@ export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
 /** How long an install link (its state) stays good: Slack's own default. */
 export const STATE_TTL_SECONDS = 600;
+/** How long telling a workspace without an installation why may take. */
+const NOTE_TIMEOUT_MS = 10_000;
 
 /** Slack's answers to oauth.v2.access about the code itself. */
 const CODE_REFUSALS = new Set(['invalid_code', 'code_already_used', 'code_expired', 'bad_redirect_uri', 'invalid_grant_type']);
@@ -177,4 +180,29 @@ export function standaloneTokens(app: App, config: SlackConfig & { oauth: SlackO
   const oauth = slackOAuth(app, config.oauth, { clientOptions, log });
   const receiver = new HTTPReceiver({ signingSecret: config.signingSecret ?? '', logger: boltLogger(log), ...oauth.receiverOptions });
   return tokensOf(receiver.installer!);
+}
+
+/**
+ * Many workspaces: a request from a workspace with no installation (never installed, or
+ * removed) is acknowledged and goes no further, as Bolt does; a slash command or a button also
+ * hears why, through its response_url (which needs no token). Anything else is logged.
+ */
+export function notInstalledHandler(log: Logger, onEvent: ((event: InstallationEvent) => void) | undefined) {
+  return async ({ error, body }: { error: Error; body: unknown }): Promise<void> => {
+    if ((error as { code?: unknown }).code !== 'slack_bolt_authorization_error') {
+      log.error({ err: error }, 'Slack request failed after it was acknowledged');
+      return;
+    }
+    onEvent?.('authorize_failure');
+    const b = (body ?? {}) as { team_id?: unknown; team?: { id?: unknown }; response_url?: unknown };
+    const team = b.team_id ?? b.team?.id;
+    log.warn({ team, reason: error.message }, 'Slack: a request from a workspace without an installation was dropped');
+    if (typeof b.response_url !== 'string') return;
+    await fetch(b.response_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text: messages('en').t('slack.notInstalled') }),
+      signal: AbortSignal.timeout(NOTE_TIMEOUT_MS),
+    }).catch((err: unknown) => log.info({ err, team }, 'Slack: could not tell a workspace without an installation why'));
+  };
 }

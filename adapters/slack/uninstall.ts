@@ -97,3 +97,15 @@ function pausedByUninstall(sub: Subscription): boolean {
     return false;
   }
 }
+
+/** How often removed workspaces whose retention has ended are looked for. */
+const PURGE_EVERY_MS = 3_600_000;
+
+/** Deletes the data of removed workspaces once their retention ends: now, then hourly (the timer does not keep the process alive). */
+export function startPurging(app: App, installs: InstallationStore, retentionDays: number, log: App['log']): NodeJS.Timeout {
+  const purge = () => void purgeRemovedWorkspaces(app, installs, app.now(), retentionDays).catch((err: unknown) => log.warn({ err }, 'Slack: could not delete the data of removed workspaces; trying again in an hour'));
+  purge();
+  const timer = setInterval(purge, PURGE_EVERY_MS);
+  timer.unref();
+  return timer;
+}
