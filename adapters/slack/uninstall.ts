@@ -1,12 +1,13 @@
 /**
  * A workspace leaving (many workspaces, OAuth): `app_uninstalled`, or `tokens_revoked` for the
  * bot's token, removes its installation (tokens wiped at once) and pauses its digests. Its data
- * (subscriptions, their runs, the installation row) is deleted SLACK_RETENTION_DAYS later, by
+ * (subscriptions, their runs, what its channels were sent, the installation row) is deleted
+ * SLACK_RETENTION_DAYS later, by
  * {@link purgeRemovedWorkspaces}; a reinstall before then clears the removal and resumes the
  * digests the uninstall paused. Each step is logged with the workspace.
  *
  * Button state and seen event ids are not kept per workspace: they expire by themselves (30 days,
- * one day). The digest ledger (what a channel was sent) is keyed by channel and left alone.
+ * one day).
  */
 import type { App as BoltApp } from '@slack/bolt';
 import type { App } from '../../src/app.js';
@@ -71,16 +72,16 @@ export async function workspaceInstalled(app: App, teamId: string | undefined): 
 
 /**
  * Deletes the data of workspaces removed more than `retentionDays` before `now`: their
- * subscriptions (with their runs) and the installation row. Returns the installations purged.
+ * subscriptions (with their runs and their channels' ledger) and the installation row. Returns
+ * the installations purged.
  * @example await purgeRemovedWorkspaces(app, installs, new Date(), 30);
  */
 export async function purgeRemovedWorkspaces(app: App, installs: InstallationStore, now: Date, retentionDays: number): Promise<string[]> {
   const due = await installs.removedBefore(new Date(now.getTime() - retentionDays * 86_400_000));
   for (const removed of due) {
-    const subs = await slackSubscriptions(app, removed.teamId);
-    for (const sub of subs) await app.digests.unsubscribe(sub.id);
+    const deleted = removed.teamId === undefined ? 0 : await app.digests.forgetWorkspace('slack', removed.teamId);
     await installs.forget(removed.key);
-    app.log.info({ installation: removed.key, team: removed.teamId, removedAt: removed.removedAt, retentionDays, deletedSubscriptions: subs.map((s) => s.id) }, 'Slack: deleted the data of a workspace that removed the app');
+    app.log.info({ installation: removed.key, team: removed.teamId, removedAt: removed.removedAt, retentionDays, deletedSubscriptions: deleted }, 'Slack: deleted the data of a workspace that removed the app');
   }
   return due.map((r) => r.key);
 }
