@@ -2,9 +2,8 @@
  * A workspace leaving (many workspaces, OAuth): `app_uninstalled`, or `tokens_revoked` for the
  * bot's token, removes its installation (tokens wiped at once) and pauses its digests. Its data
  * (subscriptions, their runs, what its channels were sent, the installation row) is deleted
- * SLACK_RETENTION_DAYS later, by
- * {@link purgeRemovedWorkspaces}; a reinstall before then clears the removal and resumes the
- * digests the uninstall paused. Each step is logged with the workspace.
+ * SLACK_RETENTION_DAYS later by {@link purgeRemovedWorkspaces}; a reinstall before then clears
+ * the removal and resumes the digests the uninstall paused. Each step is logged with the workspace.
  *
  * Button state and seen event ids are not kept per workspace: they expire by themselves (30 days,
  * one day).
