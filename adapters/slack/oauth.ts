@@ -80,6 +80,7 @@ export function slackOAuth(app: App, config: SlackOAuthConfig, options: SlackOAu
         redirectUriPath: REDIRECT_PATH,
         stateStore: singleUseStateStore(config.stateSecret, app, installUrlOptions),
         stateCookieExpirationSeconds: STATE_TTL_SECONDS,
+        authorizationUrl: authorizationUrlFor(options.clientOptions.slackApiUrl),
         clientOptions: options.clientOptions,
         renderHtmlForInstallPath: (url) => installPage(visitor.getStore() ?? 'en', url, scopes, config.retentionDays),
         callbackOptions: {
@@ -107,6 +108,16 @@ export function slackOAuth(app: App, config: SlackOAuthConfig, options: SlackOAu
     },
     wrap: (listener) => (req, res) => visitor.run(localeOf(req), () => listener(req, res)),
   };
+}
+
+/**
+ * Where installers approve the app: GovSlack's page when SLACK_API_URL is GovSlack's Web API,
+ * else Slack's (a proxy or a test server in front of the Web API does not serve that page).
+ * @example authorizationUrlFor('https://slack-gov.com/api/') // 'https://slack-gov.com/oauth/v2/authorize'
+ */
+export function authorizationUrlFor(apiUrl: string | undefined): string {
+  const host = apiUrl ? new URL(apiUrl).hostname : 'slack.com';
+  return /(^|\.)slack-gov\.com$/.test(host) ? 'https://slack-gov.com/oauth/v2/authorize' : 'https://slack.com/oauth/v2/authorize';
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
  * The install flow's pages: the visitor's language from Accept-Language (by quality, the first
- * language a catalog serves), and nothing from Slack or the URL written into the page unescaped.
+ * language a catalog serves), and nothing from Slack or the URL written into the page unescaped;
+ * and where the Add to Slack button sends installers (GovSlack's page for GovSlack).
  */
 import { describe, expect, it } from 'vitest';
 import { failedPage, installPage, installedPage, preferredLocale } from '../../../adapters/slack/installPages.js';
+import { authorizationUrlFor } from '../../../adapters/slack/oauth.js';
 
 describe('preferredLocale', () => {
   it.each([
@@ -40,5 +42,18 @@ describe('pages', () => {
     expect(other).toContain('href="/slack/install"');
     expect(other).toContain('ab12cd34');
     expect(failedPage('en', 'state', '/slack/install', 'ab12cd34')).not.toContain('ab12cd34');
+  });
+});
+
+describe('authorizationUrlFor', () => {
+  it.each([
+    [undefined, 'https://slack.com/oauth/v2/authorize'],
+    ['https://slack.com/api/', 'https://slack.com/oauth/v2/authorize'],
+    ['https://slack-gov.com/api/', 'https://slack-gov.com/oauth/v2/authorize'],
+    ['https://api.slack-gov.com/api/', 'https://slack-gov.com/oauth/v2/authorize'],
+    ['https://notslack-gov.com/api/', 'https://slack.com/oauth/v2/authorize'],
+    ['http://127.0.0.1:8080/api/', 'https://slack.com/oauth/v2/authorize'],
+  ])('%s → %s', (api, url) => {
+    expect(authorizationUrlFor(api)).toBe(url);
   });
 });
