@@ -19,8 +19,9 @@ import type { Logger } from 'pino';
 import type { App } from '../../src/app.js';
 import type { SlackConfig, SlackOAuthConfig } from '../../src/config.js';
 import type { InstallationStore } from '../../src/store/installations.js';
+import { causeChain } from '../../src/causes.js';
 import { messages } from '../../src/i18n/index.js';
-import { boltInstallationStore, openInstallations } from './installations.js';
+import { NotInstalledError, boltInstallationStore, openInstallations } from './installations.js';
 import { boltLogger } from './logger.js';
 import { failedPage, installPage, installedPage, preferredLocale, type InstallFailure } from './installPages.js';
 import { botScopes } from './manifest.js';
@@ -207,6 +208,11 @@ export function notInstalledHandler(log: Logger, onEvent: ((event: InstallationE
     onEvent?.('authorize_failure');
     const b = (body ?? {}) as { team_id?: unknown; team?: { id?: unknown }; response_url?: unknown };
     const team = b.team_id ?? b.team?.id;
+    if (!causeChain(error).some((e) => e instanceof NotInstalledError)) {
+      // The store failed, or the tokens do not open (INSTALLATION_KEY changed): not the workspace's doing.
+      log.error({ err: error, team }, 'Slack: could not read the installation of a workspace; its request was dropped');
+      return;
+    }
     log.warn({ team, reason: error.message }, 'Slack: a request from a workspace without an installation was dropped');
     if (typeof b.response_url !== 'string') return;
     await fetch(b.response_url, {

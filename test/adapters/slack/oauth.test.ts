@@ -271,6 +271,20 @@ describe('each workspace with its own token', () => {
     const other = await command('T1', 'UT1A', '/paper', 'diffusion');
     expect((await fake.waitForPosts(other.responseUrl))[0]!.text).toContain('Papers for “diffusion”');
   });
+
+  it('does not tell a workspace it is not installed when its installation cannot be read', async () => {
+    const t2 = (await app.stores.installationRows.read('T2'))!;
+    // T2's sealed tokens under T5's key: they do not open there (as after a change of INSTALLATION_KEY).
+    await app.stores.installationRows.upsert({ ...t2, key: 'T5', team_id: 'T5' });
+    const failures = events.filter((e) => e === 'authorize_failure').length;
+    const refused = await command('T5', 'UT5A', '/paper', 'diffusion');
+    expect(refused.status).toBe(200);
+    const other = await command('T1', 'UT1A', '/paper', 'diffusion');
+    await fake.waitForPosts(other.responseUrl);
+    await until(() => events.filter((e) => e === 'authorize_failure').length === failures + 1, 'authorize failure');
+    expect(fake.postsTo(refused.responseUrl)).toEqual([]);
+    await app.stores.installationRows.delete('T5');
+  });
 });
 
 describe('uninstall', () => {
