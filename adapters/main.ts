@@ -3,7 +3,8 @@
  * a service (adapters/ops/service.ts): every configured platform under a supervisor, each on its
  * own, with health, readiness and metrics on PORT and a graceful stop on SIGTERM or SIGINT.
  * With none configured, the terminal adapter answers commands typed on stdin, so a fresh clone
- * does its job on the bundled demo corpus. Platform SDKs and prom-client are loaded only when
+ * does its job on the bundled demo corpus. Either way the search site (adapters/web) is served on
+ * PORT at `/` unless WEB=off; in the terminal's mode a port already taken only leaves it out. Platform SDKs and prom-client are loaded only when
  * used, so the terminal starts fast.
  *
  * Exit codes: 0 after a clean stop (signal, or the end of the terminal's input); 1 when no
@@ -35,9 +36,28 @@ async function main(): Promise<void> {
   });
   app = await openApp(config, log, { storePatience: 'forever' });
   log.info({ adapter: 'terminal' }, 'no Discord or Slack credentials configured: starting the terminal adapter');
-  await runTerminal(app, { input: process.stdin, output: process.stdout, interactive: process.stdin.isTTY === true });
+  const site = config.web.enabled ? await startTerminalSite(app, config, log) : undefined;
+  await runTerminal(app, { input: process.stdin, output: process.stdout, interactive: process.stdin.isTTY === true, ...(site && { siteUrl: site.url }) });
+  await site?.close();
   await app.close({ checkpoint: true });
   process.exit(0);
+}
+
+/**
+ * The search site beside the terminal, on PORT; its address, or undefined (logged) when the port
+ * cannot be had: the terminal works without it.
+ */
+async function startTerminalSite(app: App, config: Config, log: Logger): Promise<{ url: string; close(): Promise<void> } | undefined> {
+  const [{ startOpsServer }, { createSite, siteAddress }] = await Promise.all([import('./ops/http.js'), import('./web/site.js')]);
+  try {
+    const server = await startOpsServer(config.port, [], createSite(app, { ...(config.web.publicUrl !== undefined && { publicUrl: config.web.publicUrl }) }));
+    const url = siteAddress(config.web.publicUrl, server.port);
+    log.info({ port: server.port, url }, 'the search site is served');
+    return { url, close: () => server.close() };
+  } catch (err) {
+    log.warn({ err: err instanceof Error ? err.message : String(err) }, 'the search site is not served (set PORT to a free port, or WEB=off)');
+    return undefined;
+  }
 }
 
 async function runService(config: Config, log: Logger): Promise<void> {

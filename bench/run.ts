@@ -5,7 +5,7 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
+ * loopback, the search site's /search and /api/suggest (bench/web.ts), `digest run-due` for 1,000 subscriptions, the sources (CPU per 1,000 arXiv OAI-PMH
  * records stored; an OpenReview venue of 10,000 notes), and the same on PostgreSQL next to SQLite
  * (bench/postgres.ts: a private server of its own, skipped without Debian's postgresql package).
  *
@@ -35,6 +35,7 @@ import { benchSlack } from './slack.js';
 import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
 import { benchStart } from './start.js';
+import { benchWeb } from './web.js';
 import { KEYWORD_QUERIES, timeAutocomplete } from './queries.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
@@ -149,6 +150,8 @@ out('Measuring the Discord and Slack adapters on loopback, and digest run-due…
 const discord = await benchDiscord(app);
 const slackLines = await benchSlack(app);
 const digestLines = await benchDigest(app);
+out('Measuring the search site on loopback…');
+const webLines = await benchWeb(app, cases.map((c) => c.query));
 await app.close();
 const postgresLines = values['skip-postgres']
   ? ['PostgreSQL: skipped (--skip-postgres)']
@@ -214,6 +217,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...sourceLines, '', ...postgresLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...sourceLines, '', ...postgresLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

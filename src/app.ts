@@ -138,6 +138,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       rebuild: options.serving ? rebuildElsewhere : rebuildHere({ save: !readOnly }),
       log,
       observer: options.observer ?? silentObserver,
+      ...(config.web.publicUrl !== undefined && { publicUrl: config.web.publicUrl }),
     });
     await library.open();
     const registry = createRegistry(options.observer);

@@ -73,6 +73,11 @@ export const ConfigSchema = z
       'must be an email address or an http(s) URL where the people running this bot can be reached, e.g. lab-admin@example.org',
     ),
     DIGEST_SCHEDULER: z.enum(['on', 'off'], 'must be on or off').default('on'),
+    WEB: z.enum(['on', 'off'], 'must be on or off').default('on'),
+    PUBLIC_URL: url('https://papers.lab.example').refine(
+      (v) => v === undefined || !/[?#]/.test(v),
+      'must be the address of the site alone, without ? or #, e.g. https://papers.lab.example',
+    ),
     // The terminal's language, as POSIX orders them: LC_ALL over LC_MESSAGES over LANG.
     LC_ALL: optionalText,
     LC_MESSAGES: optionalText,
@@ -161,6 +166,16 @@ export interface LookupConfig {
   openalexUrl: string;
 }
 
+export interface WebConfig {
+  /** Whether `npm start` serves the site (WEB=on, the default). */
+  enabled: boolean;
+  /**
+   * PUBLIC_URL: the site's address as people reach it (`https://papers.lab.example`, no trailing
+   * slash). Replies link to it when set; the site's own links are relative either way.
+   */
+  publicUrl?: string;
+}
+
 /** What `npm start` and `paperscout sync arxiv` follow unless ARXIV_CATEGORIES says otherwise. */
 export const DEFAULT_ARXIV_CATEGORIES = ['cs.LG', 'cs.CL', 'cs.CV', 'cs.AI', 'cs.RO', 'stat.ML'];
 
@@ -180,6 +195,8 @@ export interface Config {
   port: number;
   /** Whether `npm start` sends due digests itself (off when cron runs `digest run-due`). */
   digestScheduler: boolean;
+  /** The search site `npm start` serves on {@link port} at `/` (WEB, on by default). */
+  web: WebConfig;
   /**
    * The terminal's locale (LC_ALL, else LC_MESSAGES, else LANG, e.g. `zh_CN.UTF-8`): the
    * language of the terminal adapter and the command line. Chat platforms report each user's.
@@ -250,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: raw.LOG_FORMAT,
     port: raw.PORT,
     digestScheduler: raw.DIGEST_SCHEDULER === 'on',
+    web: { enabled: raw.WEB === 'on', ...(raw.PUBLIC_URL && { publicUrl: raw.PUBLIC_URL.replace(/\/+$/, '') }) },
     ...(locale !== undefined && { locale }),
     arxiv: {
       categories: raw.ARXIV_CATEGORIES ? raw.ARXIV_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean) : DEFAULT_ARXIV_CATEGORIES,

@@ -17,6 +17,7 @@ import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
 import { similarPapers } from './search/similar.js';
+import { siteLinks, type SiteLinks } from './site/links.js';
 import type { IndexStats } from './search/stats.js';
 import type { PaperStore, StoredPaper } from './store/papers.js';
 import type { Taxonomy, Topic } from './topics/taxonomy.js';
@@ -45,13 +46,18 @@ export interface LibraryOptions {
   log: Logger;
   /** Hears of every search and how long it took (metrics). */
   observer?: Observer;
+  /** The search site's address (PUBLIC_URL): cards and replies link to its pages. */
+  publicUrl?: string;
 }
 
 export class Library {
   private readonly index: LiveIndex;
+  /** Links to the search site, when PUBLIC_URL names one. */
+  readonly site: SiteLinks | undefined;
 
   constructor(private readonly options: LibraryOptions) {
     const { store, taxonomy, taxonomyHash, indexPath, rebuild, log } = options;
+    this.site = options.publicUrl === undefined ? undefined : siteLinks(options.publicUrl);
     this.index = new LiveIndex({
       source: { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash },
       ...(indexPath !== undefined && { path: indexPath }),
@@ -225,19 +231,21 @@ export class Library {
 
   /**
    * Result cards for `result.hits[from .. from+count)` in the language of `messages`, the papers
-   * read in one go (see {@link resultCards}).
+   * read in one go (see {@link resultCards}); their titles lead to `site` (by default the search
+   * site PUBLIC_URL names, if any).
    * @example await library.cards(result, 0, 5, ctx.i18n)
    */
-  cards(result: SearchResult, from: number, count: number, messages?: Messages): Promise<PaperCard[]> {
-    return resultCards(this.store, this.taxonomy, result, from, count, messages);
+  cards(result: SearchResult, from: number, count: number, messages?: Messages, site: SiteLinks | undefined = this.site): Promise<PaperCard[]> {
+    return resultCards(this.store, this.taxonomy, result, from, count, messages, site);
   }
 
   /**
-   * A paper as a card, its topics labelled from this library's taxonomy (see {@link paperCard}).
+   * A paper as a card, its topics labelled from this library's taxonomy (see {@link paperCard}),
+   * its title leading to the search site PUBLIC_URL names, if any (unless `options.site` says otherwise).
    * @example library.card(paper, doc, { detail: true, messages: ctx.i18n })
    */
   card(paper: Paper, doc: number, options: CardOptions = {}): PaperCard {
-    return paperCard(this.taxonomy, paper, doc, options);
+    return paperCard(this.taxonomy, paper, doc, this.site && !('site' in options) ? { ...options, site: this.site } : options);
   }
 }
 

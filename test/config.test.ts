@@ -67,6 +67,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT: must be a port number from 1 to 65535/);
   });
 
+  it('serves the site unless WEB=off, and takes PUBLIC_URL without its trailing slash', () => {
+    expect(loadConfig({}).web).toEqual({ enabled: true });
+    expect(loadConfig({ WEB: 'off' }).web).toEqual({ enabled: false });
+    expect(loadConfig({ PUBLIC_URL: 'https://papers.lab.example/' }).web).toEqual({ enabled: true, publicUrl: 'https://papers.lab.example' });
+    expect(loadConfig({ PUBLIC_URL: 'https://lab.example/papers' }).web.publicUrl).toBe('https://lab.example/papers');
+    expect(() => loadConfig({ WEB: 'maybe' })).toThrow(/WEB: must be on or off/);
+    expect(() => loadConfig({ PUBLIC_URL: 'papers.lab.example' })).toThrow(/PUBLIC_URL: must be an http\(s\) URL such as https:\/\/papers\.lab\.example/);
+    expect(() => loadConfig({ PUBLIC_URL: 'https://papers.lab.example/?x=1' })).toThrow(/PUBLIC_URL: must be the address of the site alone, without \? or #/);
+  });
+
   it('lists every problem at once, each with its fix', () => {
     try {
       loadConfig({ LOG_LEVEL: 'loud', SLACK_BOT_TOKEN: 'nope', PORT: 'x', DISCORD_API_URL: 'ftp://x' });

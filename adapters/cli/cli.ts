@@ -10,12 +10,10 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
-import { paperLinks } from '../../src/papers/cards.js';
+import { hitsJson } from '../../src/papers/hitJson.js';
 import { SetupError, UserError } from '../../src/errors.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
-import type { Paper } from '../../src/papers/model.js';
-import type { SearchHit } from '../../src/search/engine.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
@@ -78,7 +76,7 @@ async function search(app: App, args: string[]): Promise<number> {
     const lines = createInterface({ input: process.stdin, terminal: false });
     for await (const line of lines) {
       const result = await app.library.search(line, { limit });
-      const hits = await hitsJson(app, result.hits);
+      const hits = await hitsJson(app.library, result.hits);
       process.stdout.write(values.json ? `${JSON.stringify(hits)}\n` : `${hits.map((h) => h.title).join('\n')}\n\n`);
     }
     return 0;
@@ -87,7 +85,7 @@ async function search(app: App, args: string[]): Promise<number> {
   if (query.trim() === '') throw new UserError('cli.giveQuery');
   const result = await app.library.search(query, { limit });
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(await hitsJson(app, result.hits), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(await hitsJson(app.library, result.hits), null, 2)}\n`);
     return 0;
   }
   const m = messages(locale);
@@ -151,26 +149,6 @@ async function topic(app: App, args: string[]): Promise<number> {
     throw hint ? new UserError('cli.noTopicMaybe', { name, suggestions: hint }) : new UserError('cli.noTopic', { name });
   }
   return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
-}
-
-/** The hits as `search --json` prints them, their papers read in one go. */
-async function hitsJson(app: App, hits: readonly SearchHit[]) {
-  const papers = await app.library.papersByDocs(hits.map((h) => h.storeDoc));
-  return hits.map((hit) => hitJson(hit, papers.get(hit.storeDoc)));
-}
-
-function hitJson(hit: SearchHit, paper: Paper | undefined) {
-  return {
-    id: hit.id,
-    title: hit.title,
-    authors: paper?.authors ?? [],
-    venue: paper?.venue ?? '',
-    year: paper?.year ?? null,
-    status: paper?.status ?? '',
-    score: Math.round(hit.score * 1000) / 1000,
-    topics: paper?.topics ?? [],
-    url: (paper && paperLinks(paper)[0]?.url) ?? null,
-  };
 }
 
 function parseLimit(value: string | undefined): number {

@@ -62,14 +62,15 @@ export interface OpsServer {
 }
 
 /**
- * Serves `routes` on `port` (all interfaces, as Bolt does), 404 for anything else. Rejects with a
- * message naming PORT when the port is taken.
+ * Serves `routes` on `port` (all interfaces, as Bolt does), and anything else with `fallback`
+ * (the search site) or 404. Rejects with a message naming PORT when the port is taken.
  */
-export async function startOpsServer(port: number, routes: readonly OpsRoute[]): Promise<OpsServer> {
+export async function startOpsServer(port: number, routes: readonly OpsRoute[], fallback?: (req: IncomingMessage, res: ServerResponse) => void): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const route = routes.find((r) => r.path === path && r.method === req.method);
     if (route) route.handler(req, res);
+    else if (fallback) fallback(req, res);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found. Try ${routes.map((r) => r.path).join(', ')}.\n`);
   });
   server.listen(port);

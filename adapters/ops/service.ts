@@ -12,6 +12,7 @@ import type { ChatPlatform } from '../../src/store/digests.js';
 import { lastSyncKey } from '../../src/sources/arxiv/sync.js';
 import { systemClock, type Clock } from '../../src/clock.js';
 import { startBackgroundJobs, type BackgroundJobs } from '../background.js';
+import { createSite, siteAddress } from '../web/site.js';
 import { healthReport, readiness, type DigestRunHealth, type HealthSnapshot, type SyncHealth } from './health.js';
 import { listenFailure, opsRoutes, startOpsServer, type OpsServer } from './http.js';
 import { InFlight } from './inflight.js';
@@ -113,6 +114,8 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     adapters: () => supervisor.status(),
   });
   const routes = opsRoutes({ health: () => healthReport(snapshot()), ready: () => readiness(snapshot()), metrics: () => metrics.render() });
+  // The search site answers every other path, on the same port (WEB=off: none).
+  const site = app.config.web.enabled ? createSite(app, { ...(app.config.web.publicUrl !== undefined && { publicUrl: app.config.web.publicUrl }) }) : undefined;
 
   // Slack in HTTP mode serves the routes on its own server (Bolt customRoutes); else a small one does.
   let slackEndpoint: import('../slack/index.js').SlackEndpoint | undefined;
@@ -127,7 +130,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     const { createSlack } = await import('../slack/index.js');
     const endpoint = createSlack(app, slack, {
       track: inFlight.track,
-      ...(!slack.appToken && { customRoutes: routes }),
+      ...(!slack.appToken && { customRoutes: routes, ...(site && { otherRequests: site }) }),
       onInstallation: (event) => {
         metrics.slackInstallation(event);
         if (event !== 'authorize_failure') readInstallations();
@@ -142,10 +145,11 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     }
   }
   if (!slack || slack.appToken) {
-    opsServer = await startOpsServer(port, routes);
+    opsServer = await startOpsServer(port, routes, site);
     listening = opsServer.port;
   }
   log.info({ port: listening, paths: routes.map((r) => r.path) }, 'health, readiness and metrics are served');
+  if (site) log.info({ port: listening, url: siteAddress(app.config.web.publicUrl, listening) }, 'the search site is served');
   supervisor.start();
 
   // Digests go through whichever adapters are connected when they are due.

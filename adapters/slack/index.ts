@@ -26,7 +26,7 @@ import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
 import { registerEvents } from './events.js';
 import { boltLogger } from './logger.js';
-import { notInstalledHandler, slackOAuth, tokensOf, type SlackOAuth } from './oauth.js';
+import { INSTALL_PATH, REDIRECT_PATH, notInstalledHandler, slackOAuth, tokensOf, type SlackOAuth } from './oauth.js';
 import { oncePerEvent } from './redeliveries.js';
 import { registerUninstallEvents, startPurging, type InstallationEvent } from './uninstall.js';
 
@@ -48,6 +48,8 @@ export interface RunningSlack extends RunningAdapter {
 export interface SlackOptions {
   /** HTTP mode: more routes on the same server (health, readiness, metrics), as Bolt customRoutes. */
   customRoutes?: CustomRoute[];
+  /** HTTP mode: answers every other request (the search site), instead of Bolt's 404. */
+  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Told of each request's handling, start to finish (a shutdown waits for them). */
   track?: (handling: Promise<void>) => void;
   /** Many workspaces: told of each install, uninstall and refused authorization (for metrics). */
@@ -226,8 +228,15 @@ function httpEndpoint(
   // Until the token is checked Bolt cannot handle a request: Slack hears "try again later".
   const listener = oauth ? oauth.wrap(receiver.requestListener) : receiver.requestListener;
   let purger: NodeJS.Timeout | undefined;
+  // Paths Bolt answers besides /slack/events: the routes given, and the install flow's pages.
+  const customPaths = new Set([...(options.customRoutes ?? []).map((r) => r.path), ...(oauth ? [INSTALL_PATH, REDIRECT_PATH] : [])]);
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
-    if (!connected && req.method === 'POST' && new URL(req.url ?? '/', 'http://localhost').pathname === EVENTS_PATH) {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (options.otherRequests && path !== EVENTS_PATH && !customPaths.has(path)) {
+      options.otherRequests(req, res);
+      return;
+    }
+    if (!connected && req.method === 'POST' && path === EVENTS_PATH) {
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' }).end('Paper Scout is connecting to Slack; try again shortly.\n');
       return;
     }

@@ -15,6 +15,8 @@ export interface TerminalOptions {
   output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /** Show a prompt and use colours (an interactive terminal). */
   interactive: boolean;
+  /** Where the search site is served, said when the terminal starts. */
+  siteUrl?: string;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
   };
 
   if (interactive) output.write(`${ctx.i18n.t('terminal.welcome', { count: app.library.size, demo: app.demo ? 'yes' : 'no' })}\n`);
+  if (interactive && options.siteUrl) output.write(`${ctx.i18n.t('terminal.site', { url: options.siteUrl })}\n`);
   prompt();
   for await (const raw of lines) {
     const line = raw.trim();

@@ -9,6 +9,7 @@ import { messages as messagesFor, type Messages } from '../i18n/index.js';
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import { loadSearch, saveSearch, type SearchState } from '../search/state.js';
+import type { SiteLinks } from '../site/links.js';
 import type { CommandContext } from './types.js';
 import type { LookupOutcome } from '../sources/lookup.js';
 import { shorten } from '../text.js';
@@ -29,7 +30,7 @@ export async function startSearch(ctx: CommandContext, state: SearchState): Prom
   const saved: SearchState = { ...state, locale: ctx.i18n.locale };
   // The state and the page's papers are read and written at once (two round trips where the store is remote, in parallel).
   const [stateId, page] = await Promise.all([saveSearch(ctx.states, saved, ctx.now()), pageCards(ctx, ctx.i18n, result, 0)]);
-  return renderPage(ctx.i18n, saved, stateId, result, page);
+  return renderPage(ctx.i18n, saved, stateId, result, page, ctx.library.site);
 }
 
 /**
@@ -42,7 +43,7 @@ export async function showPage(ctx: CommandContext, stateId: string, page: numbe
   const m = options.inClickersLanguage || !state.locale ? ctx.i18n : messagesFor(state.locale);
   const result = await ctx.library.search(state.query, { limit: MAX_RESULTS });
   if (result.hits.length === 0) return { locale: m.locale, ...noResults(m, state, result) };
-  return { locale: m.locale, ...renderPage(m, state, stateId, result, await pageCards(ctx, m, result, page)) };
+  return { locale: m.locale, ...renderPage(m, state, stateId, result, await pageCards(ctx, m, result, page), ctx.library.site) };
 }
 
 /**
@@ -112,7 +113,14 @@ async function pageCards(ctx: CommandContext, m: Messages, result: SearchResult,
   return { page, pages, cards: await ctx.library.cards(result, page * PAGE_SIZE, PAGE_SIZE, m) };
 }
 
-function renderPage(m: Messages, state: SearchState, stateId: string | undefined, result: SearchResult, { page, pages, cards }: { page: number; pages: number; cards: PaperCard[] }): Reply {
+function renderPage(
+  m: Messages,
+  state: SearchState,
+  stateId: string | undefined,
+  result: SearchResult,
+  { page, pages, cards }: { page: number; pages: number; cards: PaperCard[] },
+  site: SiteLinks | undefined,
+): Reply {
   const heading = headingOf(m, state);
   const blocks: Block[] = [
     { kind: 'heading', text: heading },
@@ -124,10 +132,13 @@ function renderPage(m: Messages, state: SearchState, stateId: string | undefined
     { id: 'prev', label: m.t('paper.prev'), action: action('paper', 'page', stateId, page - 1), disabled: page === 0 },
     { id: 'next', label: m.t('paper.next'), action: action('paper', 'page', stateId, page + 1), disabled: page >= pages - 1 },
   ];
+  // Every result, on the search site (PUBLIC_URL), for a colleague outside the conversation too.
+  const all: Button | undefined = site && { id: 'all', label: m.t('paper.allResults', { total: result.total }), url: site.search(state.query) };
+  const row = [...(nav ?? []), ...(all ? [all] : [])];
   return {
     fallback: `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`,
     blocks,
-    ...(nav && { buttons: [nav] }),
+    ...(row.length > 0 && { buttons: [row] }),
     menu: {
       placeholder: m.t('paper.openMenu'),
       choices: cards.map((c) => ({

@@ -9,6 +9,7 @@ import type { LinkKind, PaperCard, PaperLink } from '../reply.js';
 import type { MatchedWord, SearchResult } from '../search/engine.js';
 import { buildSnippet } from '../search/snippet.js';
 import type { PaperStore } from '../store/papers.js';
+import type { SiteLinks } from '../site/links.js';
 import type { Taxonomy } from '../topics/taxonomy.js';
 import type { Paper } from './model.js';
 import { statusKey } from './status.js';
@@ -22,6 +23,11 @@ export interface CardOptions {
   position?: number;
   /** The reader's language (English by default). */
   messages?: Messages;
+  /**
+   * The search site (PUBLIC_URL): the card's title then leads to the paper's page there, and
+   * every link of the paper, its landing page first, is among the card's links.
+   */
+  site?: SiteLinks;
 }
 
 /**
@@ -34,7 +40,7 @@ export interface CardOptions {
 export function paperCard(taxonomy: Taxonomy, paper: Paper, doc: number, options: CardOptions = {}): PaperCard {
   const m = options.messages ?? messagesFor();
   const links = paperLinks(paper).map((l) => ({ ...l, label: m.t(`paper.link.${l.kind}`) }));
-  const url = links[0]?.url;
+  const url = options.site ? options.site.paper(paper.id) : links[0]?.url;
   const card: PaperCard = {
     id: paper.id,
     doc,
@@ -48,7 +54,7 @@ export function paperCard(taxonomy: Taxonomy, paper: Paper, doc: number, options
       const topic = taxonomy.byId(id);
       return topic ? [taxonomy.label(topic, m.dataLocale)] : [];
     }),
-    links: links.slice(1),
+    links: options.site ? links : links.slice(1),
     ...(options.position !== undefined && { position: options.position }),
   };
   if (options.detail) card.abstract = paper.tldr ? `${m.t('paper.tldr', { tldr: paper.tldr })}\n\n${paper.abstract}` : paper.abstract;
@@ -62,12 +68,20 @@ export function paperCard(taxonomy: Taxonomy, paper: Paper, doc: number, options
  * has is left out.
  * @example await resultCards(store, taxonomy, result, 0, 5, messages('en'))
  */
-export async function resultCards(store: Pick<PaperStore, 'papersByDocs'>, taxonomy: Taxonomy, result: SearchResult, from: number, count: number, messages?: Messages): Promise<PaperCard[]> {
+export async function resultCards(
+  store: Pick<PaperStore, 'papersByDocs'>,
+  taxonomy: Taxonomy,
+  result: SearchResult,
+  from: number,
+  count: number,
+  messages?: Messages,
+  site?: SiteLinks,
+): Promise<PaperCard[]> {
   const hits = result.hits.slice(from, from + count);
   const papers = await store.papersByDocs(hits.map((h) => h.storeDoc));
   return hits.flatMap((hit, i) => {
     const paper = papers.get(hit.storeDoc);
-    return paper ? [paperCard(taxonomy, paper, hit.storeDoc, { words: result.words, position: from + i + 1, ...(messages && { messages }) })] : [];
+    return paper ? [paperCard(taxonomy, paper, hit.storeDoc, { words: result.words, position: from + i + 1, ...(messages && { messages }), ...(site && { site }) })] : [];
   });
 }
 

@@ -32,16 +32,25 @@ export function buildSnippet(text: string, words: readonly MatchedWord[], maxCha
   const hits: Array<{ start: number; end: number; group: number }> = [];
   if (groupOf.size > 0) {
     let span = 0;
+    // Abstracts repeat their words ("the", "model"): each is read as the index reads it once.
+    const seen = new Map<string, number>();
     for (const m of clean.matchAll(WORD)) {
       while (span < math.length && math[span]![1] <= m.index) span++;
       if (span < math.length && math[span]![0] < m.index + m[0].length) continue;
-      // One word as written can be several as indexed ("μKE" is "mu" and "ke").
-      let group: number | undefined;
-      for (const token of tokenize(m[0])) {
-        group = groupOf.get(token);
-        if (group !== undefined) break;
+      let group = seen.get(m[0]);
+      if (group === undefined) {
+        group = -1;
+        // One word as written can be several as indexed ("μKE" is "mu" and "ke").
+        for (const token of tokenize(m[0])) {
+          const found = groupOf.get(token);
+          if (found !== undefined) {
+            group = found;
+            break;
+          }
+        }
+        seen.set(m[0], group);
       }
-      if (group !== undefined) hits.push({ start: m.index, end: m.index + m[0].length, group });
+      if (group >= 0) hits.push({ start: m.index, end: m.index + m[0].length, group });
     }
   }
   const [from, to] = outsideMath(chooseWindow(clean, hits, maxChars), math);

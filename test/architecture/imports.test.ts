@@ -21,7 +21,7 @@ const graph = importGraph(ROOT, ['src', 'adapters']);
 const ALLOWED_CIRCLES: ReadonlyArray<{ files: string[]; removedBy: string }> = [];
 
 /** Platform adapters: each translates for one front end, and none imports another. */
-const PLATFORM_ADAPTERS = ['discord', 'slack', 'terminal'];
+const PLATFORM_ADAPTERS = ['discord', 'slack', 'terminal', 'web'];
 /** What every adapter may import from adapters/ besides its own folder: the contract they share. */
 const SHARED_BY_ADAPTERS = new Set(['adapters/adapter.ts']);
 /** Packages only adapters may import. */

@@ -1,7 +1,7 @@
 /**
  * The service with Slack in many workspaces: /healthz says how many workspaces have the app
  * installed, and /metrics counts installs, uninstalls and requests refused for want of an
- * installation.
+ * installation. The search site shares the port (WEB=on): the install pages still reach Bolt.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createMetrics } from '../../../adapters/ops/metrics.js';

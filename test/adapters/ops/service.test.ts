@@ -109,6 +109,10 @@ describe('on their own server (Discord only)', () => {
     expect(metrics.text).toMatch(/paperscout_process_cpu_user_seconds_total \d/);
     expect(metrics.text).toContain('paperscout_digest_posts_total');
     expect(metrics.text).toContain('paperscout_sync_records_total');
+    // The search site answers every other path on the same server.
+    const site = await r.get('/search?q=attention');
+    expect(site).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(site.text).toContain('Attention Is All You Need');
     expect((await r.get('/nothing')).status).toBe(404);
 
     expect(await r.service.shutdown('test')).toBe(0);
@@ -152,6 +156,10 @@ describe("on Slack's server (HTTP mode, Bolt customRoutes)", () => {
     const metrics = await r.get('/metrics');
     expect(metrics.text).toContain('paperscout_commands_total{platform="slack",command="paper",kind="command",outcome="ok"} 1');
     expect(metrics.text).toContain('paperscout_adapter_up{adapter="slack"} 1');
+    // The search site shares Slack's server: every path but /slack/events and the routes above.
+    const site = await r.get('/search?q=attention');
+    expect(site).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(site.text).toContain('Attention Is All You Need');
     expect(await r.service.shutdown('test')).toBe(0);
   });
 });

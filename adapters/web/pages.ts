@@ -1,0 +1,112 @@
+/**
+ * The site's pages, as pure functions of what they show: the home page (search box, the
+ * library's size, the topic areas with their counts), a page of results, a paper, a topic's
+ * papers, and a page that only says something (not found, too many requests).
+ */
+import type { PaperCard } from '../../src/reply.js';
+import type { Taxonomy } from '../../src/topics/taxonomy.js';
+import { authorsHtml, cardHtml, linksHtml, metaHtml, topicsHtml } from './cards.js';
+import { html, type Html } from './html.js';
+import { SITE_NAME, page, pager, searchForm, withLang, type PageContext } from './layout.js';
+import { MAX_QUERY_BYTES } from './request.js';
+
+/** Results on one page of the site. */
+export const SITE_PAGE_SIZE = 20;
+
+/** A page of results, as the site shows it. */
+export interface ResultsView {
+  query: string;
+  /** Whether the query was cut to {@link MAX_QUERY_BYTES}. */
+  cut: boolean;
+  total: number;
+  /** Hits that can be paged through (the engine's best, at most 200). */
+  shown: number;
+  /** How the query was read, what was not understood: in the reader's language. */
+  notes: string[];
+  cards: PaperCard[];
+  page: number;
+  pages: number;
+}
+
+export function homePage(ctx: PageContext, taxonomy: Taxonomy, counts: ReadonlyMap<string, number>): Html {
+  const { m } = ctx;
+  const areas = taxonomy.areas.map((area) => {
+    const items = area.topics.map(
+      (t) => html`<li><a href="${withLang(ctx, ctx.links.topic(t.id))}">${t.names[ctx.m.dataLocale] ?? t.name}</a> <span class="n">${m.number(counts.get(t.id) ?? 0)}</span></li>`,
+    );
+    return html`<section><h3>${taxonomy.areaName(area, m.dataLocale)}</h3><ul>${items}</ul></section>`;
+  });
+  const body = html`<div class="hero">
+<h1>${m.t('web.heading')}</h1>
+<p>${m.t('web.tagline', { count: ctx.size })}</p>
+${searchForm(ctx, '', { autofocus: true })}
+</div>
+<h2 class="vh">${m.t('web.topicsHeading')}</h2>
+<div class="areas">${areas}</div>`;
+  return page(ctx, { title: `${m.t('web.heading')} · ${SITE_NAME}`, body, home: true });
+}
+
+export function resultsPage(ctx: PageContext, view: ResultsView, topicIds: ReadonlyMap<string, string>): Html {
+  const { m } = ctx;
+  const heading = m.t('paper.heading', { query: shortened(view.query) });
+  const notes = [...(view.cut ? [m.t('web.queryCut', { max: MAX_QUERY_BYTES })] : []), ...view.notes];
+  const sorted = /(^|\s)sort:(new|newest|recent|date|year)(?=\s|$)/i.test(view.query);
+  const resorted = sorted ? view.query.replace(/(^|\s)sort:\S+/gi, ' ').trim() : `${view.query} sort:new`;
+  const body =
+    view.cards.length === 0
+      ? html`<div class="results-head"><h1>${heading}</h1>${notes.map((n) => html`<p class="note">${n}</p>`)}<p>${m.t('web.noResults', { query: shortened(view.query) })}</p></div>`
+      : html`<div class="results-head">
+<h1>${heading}</h1>
+<p class="note">${m.t('web.count', { total: view.total, page: view.page, pages: view.pages })}</p>
+${view.total > view.shown ? html`<p class="note">${m.t('web.capped', { shown: view.shown })}</p>` : ''}
+${notes.map((n) => html`<p class="note">${n}</p>`)}
+</div>
+<nav class="filters" aria-label="${m.t('web.narrow')}"><a href="${withLang(ctx, ctx.links.search(resorted))}">${sorted ? m.t('web.sortBest') : m.t('web.sortNew')}</a></nav>
+<ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
+${pager(ctx, view.page, view.pages, (n) => ctx.links.search(view.query, n))}`;
+  return page(ctx, { title: `${heading} · ${SITE_NAME}`, body, query: view.query });
+}
+
+/** A paper's page: the card in full, its abstract, links, similar papers and a BibTeX entry. */
+export function paperPage(ctx: PageContext, card: PaperCard, similar: ReadonlyArray<{ id: string; title: string; detail: string }>, bibtex: string, topicIds: ReadonlyMap<string, string>): Html {
+  const { m } = ctx;
+  const title = card.title.trim() || m.t('paper.untitled');
+  const body = html`<article class="paper">
+<h1>${title}</h1>
+${authorsHtml(ctx, card.authors, Infinity)}
+${metaHtml(ctx, card)}
+${topicsHtml(ctx, card.topics, topicIds)}
+${card.abstract ? html`<h2>${m.t('web.abstract')}</h2><p class="abstract">${card.abstract}</p>` : ''}
+${card.links.length > 0 ? html`<h2>${m.t('web.links')}</h2>${linksHtml(card)}` : ''}
+${similar.length > 0
+    ? html`<h2>${m.t('paper.similar')}</h2><ul class="similar">${similar.map((s) => html`<li><a href="${withLang(ctx, ctx.links.paper(s.id))}">${s.title.trim() || m.t('paper.untitled')}</a>${s.detail ? html` <span class="meta">${s.detail}</span>` : ''}</li>`)}</ul>`
+    : ''}
+<h2>${m.t('web.cite')}</h2>
+<p class="note">${m.t('web.citeHint')}</p>
+<pre class="bibtex">${bibtex}</pre>
+</article>`;
+  return page(ctx, { title: `${shortened(title)} · ${SITE_NAME}`, body });
+}
+
+/** A topic's papers, newest first. */
+export function topicPage(ctx: PageContext, label: string, view: ResultsView, topicIds: ReadonlyMap<string, string>, path: (page: number) => string): Html {
+  const { m } = ctx;
+  const body = html`<div class="results-head">
+<h1>${label}</h1>
+<p class="note">${m.t('web.newest')} · ${m.t('web.count', { total: view.total, page: view.page, pages: view.pages })}</p>
+${view.total > view.shown ? html`<p class="note">${m.t('web.capped', { shown: view.shown })}</p>` : ''}
+</div>
+<ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
+${pager(ctx, view.page, view.pages, path)}`;
+  return page(ctx, { title: `${label} · ${SITE_NAME}`, body });
+}
+
+/** A page that says one thing (not found, too many requests, a failure). */
+export function messagePage(ctx: PageContext, title: string, text: string): Html {
+  return page(ctx, { title: `${title} · ${SITE_NAME}`, body: html`<div class="results-head"><h1>${title}</h1><p>${text}</p></div>` });
+}
+
+function shortened(text: string, max = 80): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}

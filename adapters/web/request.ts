@@ -1,0 +1,72 @@
+/**
+ * What the site reads from a request before it routes it: the reader's language (`?lang=`, else
+ * Accept-Language), the query cut to {@link MAX_QUERY_BYTES}, a page number, and who is asking
+ * (for the rate limit). Pure functions of the request's parts.
+ */
+import { DEFAULT_LOCALE, LOCALES, resolveLocale, type Locale } from '../../src/i18n/index.js';
+
+/** Longest query read, in UTF-8 bytes; a longer one is cut (at a character's end) with a note. */
+export const MAX_QUERY_BYTES = 1024;
+
+/**
+ * The language of the page: `?lang=` when it names one the site has, else the first language of
+ * Accept-Language (by q-value) that it has, else English.
+ * @example pickLocale('fr;q=0.9, zh-TW;q=0.8, en;q=0.5', null) // 'zh-CN'
+ */
+export function pickLocale(acceptLanguage: string | undefined, lang: string | null): { locale: Locale; chosen: boolean } {
+  const override = lang ? supported(lang) : undefined;
+  if (override) return { locale: override, chosen: true };
+  const ranges = (acceptLanguage ?? '')
+    .slice(0, 500)
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((r) => r.tag !== '' && r.tag !== '*' && r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const r of ranges) {
+    const found = supported(r.tag);
+    if (found) return { locale: found, chosen: false };
+  }
+  return { locale: DEFAULT_LOCALE, chosen: false };
+}
+
+/** The site's locale for a tag, when the tag's language is one the site has. */
+function supported(tag: string): Locale | undefined {
+  const locale = resolveLocale(tag);
+  // resolveLocale falls back to English for anything unknown: only a real English tag is English.
+  if (locale !== DEFAULT_LOCALE) return locale;
+  return /^en(?:[-_]|$)/i.test(tag.trim()) ? locale : undefined;
+}
+
+/** The locales the site offers, for its language switch. */
+export const SITE_LOCALES: readonly Locale[] = LOCALES;
+
+/**
+ * A query as typed, trimmed and cut to {@link MAX_QUERY_BYTES} (never inside a character).
+ * @example readQuery('a'.repeat(2000)).cut // true
+ */
+export function readQuery(raw: string | null): { query: string; cut: boolean } {
+  const query = (raw ?? '').trim();
+  if (Buffer.byteLength(query, 'utf8') <= MAX_QUERY_BYTES) return { query, cut: false };
+  let bytes = 0;
+  let end = 0;
+  for (const char of query) {
+    const size = Buffer.byteLength(char, 'utf8');
+    if (bytes + size > MAX_QUERY_BYTES) break;
+    bytes += size;
+    end += char.length;
+  }
+  return { query: query.slice(0, end).trim(), cut: true };
+}
+
+/**
+ * A 1-based page number from `?page=`: 1 when absent or not a whole number, at most `max`.
+ * @example pageNumber('3', 10) // 3
+ */
+export function pageNumber(raw: string | null, max: number): number {
+  const n = Number(raw ?? '1');
+  return Number.isSafeInteger(n) ? Math.min(Math.max(1, n), Math.max(1, max)) : 1;
+}

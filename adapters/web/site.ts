@@ -1,0 +1,203 @@
+/**
+ * The search site: the library on web pages, served by the same process as the bot (beside
+ * Slack's /slack/events and the health routes, or on its own in the terminal's mode). One
+ * request listener: `/`, `/search`, `/paper/<id>`, `/topic/<area>/<name>`, `/api/search`,
+ * `/api/suggest`, `/opensearch.xml` and the hashed assets. It reads through the core's
+ * {@link Library} (the same search, glossary and cards as `/paper`) and shows only the public
+ * library: nothing of members, their reading lists or their subscriptions.
+ *
+ * Every answer carries a Content-Security-Policy without inline script, nosniff and a
+ * Referrer-Policy; each client address may make {@link RATE_PER_SECOND} requests a second (then
+ * 429 with Retry-After); a query longer than 1 kB is cut, with a note.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { UserError, errorReference } from '../../src/errors.js';
+import { messages } from '../../src/i18n/index.js';
+import type { Library } from '../../src/library.js';
+import { toBibtex } from '../../src/papers/export/bibtex.js';
+import { MAX_RESULTS } from '../../src/search/engine.js';
+import { siteLinks } from '../../src/site/links.js';
+import { apiSearch, apiSuggest, openSearchXml } from './api.js';
+import { ASSET_BY_PATH } from './assets.js';
+import { topicIdsByLabel } from './cards.js';
+import { OPENSEARCH_PATH, type PageContext } from './layout.js';
+import { homePage, messagePage, paperPage, resultsPage, topicPage, SITE_PAGE_SIZE, type ResultsView } from './pages.js';
+import { RATE_PER_SECOND, rateLimiter } from './rateLimit.js';
+import { pageNumber, pickLocale, readQuery } from './request.js';
+
+/** The policy every answer carries: scripts, styles and requests from the site itself only. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const SECURITY_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+} as const;
+
+/** How long browsers and caches may keep a page (the library changes by the day). */
+const PAGE_CACHE = 'public, max-age=60';
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+export interface SiteOptions {
+  /** The site's public address (PUBLIC_URL), for the OpenSearch description; else the Host header's. */
+  publicUrl?: string;
+  /** Requests a second per client address (default {@link RATE_PER_SECOND}). */
+  ratePerSecond?: number;
+  /** Milliseconds now (tests pass their own). */
+  now?: () => number;
+}
+
+/** The site's request listener: answers every request it is given. */
+export type SiteHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * @example createServer(createSite({ library: app.library, log: app.log })).listen(3000)
+ */
+export function createSite({ library, log }: { library: Library; log: Logger }, options: SiteOptions = {}): SiteHandler {
+  const limiter = rateLimiter(options.ratePerSecond);
+  const now = options.now ?? Date.now;
+  const links = siteLinks('');
+  const topicIds = topicIdsByLabel(library.taxonomy);
+
+  return (req, res) => {
+    const started = performance.now();
+    const url = new URL(req.url ?? '/', 'http://site.invalid');
+    const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
+      const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+      res.writeHead(status, {
+        ...SECURITY_HEADERS,
+        'content-type': type,
+        'content-length': String(data.length),
+        'server-timing': `app;dur=${(performance.now() - started).toFixed(1)}`,
+        ...headers,
+      });
+      res.end(req.method === 'HEAD' ? undefined : data);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(405, 'text/plain; charset=utf-8', 'Only GET and HEAD are answered here.\n', { allow: 'GET, HEAD' });
+      return;
+    }
+    const asset = ASSET_BY_PATH.get(url.pathname);
+    if (asset) {
+      send(200, asset.contentType, asset.body, { 'cache-control': ASSET_CACHE });
+      return;
+    }
+    const { locale, chosen } = pickLocale(req.headers['accept-language'], url.searchParams.get('lang'));
+    const m = messages(locale);
+    const ctx: PageContext = { m, locale, chosen, links, url, size: library.size };
+    const vary = { vary: 'Accept-Language' };
+    const wait = limiter.take(clientAddress(req), now());
+    if (wait > 0) {
+      const text = m.t('web.tooMany');
+      const body = url.pathname.startsWith('/api/') ? `${JSON.stringify({ error: text })}\n` : messagePage(ctx, m.t('web.errorTitle'), text).value;
+      send(429, url.pathname.startsWith('/api/') ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8', body, { 'retry-after': String(wait), 'cache-control': 'no-store', ...vary });
+      return;
+    }
+    const htmlPage = (status: number, body: string) => send(status, 'text/html; charset=utf-8', body, { 'cache-control': status === 200 ? PAGE_CACHE : 'no-store', ...vary });
+    const json = (status: number, body: unknown) => send(status, 'application/json; charset=utf-8', `${JSON.stringify(body)}\n`, { 'cache-control': status === 200 ? PAGE_CACHE : 'no-store', ...vary });
+
+    const route = async (): Promise<void> => {
+      const path = url.pathname;
+      // As a command does: papers the store has and the index not yet are folded in first (briefly).
+      if (path === '/search' || path === '/api/search' || path.startsWith('/topic/')) {
+        await library.catchUpForCommand().catch((err: unknown) => log.warn({ err }, 'search index catch-up failed; answering from the index as it is'));
+      }
+      if (path === '/') return htmlPage(200, homePage(ctx, library.taxonomy, library.topicCounts()).value);
+      if (path === '/search') {
+        const { query, cut } = readQuery(url.searchParams.get('q'));
+        if (query === '') return send(302, 'text/plain; charset=utf-8', '', { location: chosen ? `/?lang=${locale}` : '/' });
+        const view = await results(library, ctx, query, cut, url.searchParams.get('page'));
+        return htmlPage(200, resultsPage(ctx, view, topicIds).value);
+      }
+      const paper = /^\/paper\/([^/]+)$/.exec(path);
+      if (paper) {
+        const found = await library.findById(safeDecode(paper[1]!));
+        if (!found) return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.noPaper')).value);
+        const card = library.card(found.paper, found.doc, { detail: true, messages: m, site: links });
+        const similar = (await library.similar(found.paper, 5)).map((s) => ({ id: s.paper.id, title: s.paper.title, detail: [s.paper.venue, s.paper.year].filter(Boolean).join(' ') }));
+        return htmlPage(200, paperPage(ctx, card, similar, toBibtex([found.paper]), topicIds).value);
+      }
+      const topicPath = /^\/topic\/([^/]+)\/([^/]+)$/.exec(path);
+      if (topicPath) {
+        const topic = library.taxonomy.byId(`${safeDecode(topicPath[1]!)}/${safeDecode(topicPath[2]!)}`);
+        if (!topic) return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.noTopic')).value);
+        const view = await results(library, ctx, `topic:"${topic.id}" sort:new`, false, url.searchParams.get('page'));
+        const label = library.taxonomy.label(topic, m.dataLocale);
+        return htmlPage(200, topicPage(ctx, label, view, topicIds, (n) => `${links.topic(topic.id)}${n > 1 ? `?page=${n}` : ''}`).value);
+      }
+      if (path === '/api/search') {
+        const answer = await apiSearch(library, m, url.searchParams);
+        return json(answer.status, answer.body);
+      }
+      if (path === '/api/suggest') return json(200, apiSuggest(library, url.searchParams));
+      if (path === OPENSEARCH_PATH) {
+        return send(200, 'application/opensearchdescription+xml; charset=utf-8', openSearchXml(m, library.size, options.publicUrl ?? hostAddress(req)), { 'cache-control': PAGE_CACHE, ...vary });
+      }
+      return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.notFound')).value);
+    };
+
+    route().catch((err: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      const api = url.pathname.startsWith('/api/');
+      if (err instanceof UserError) {
+        const text = m.text(err.reason);
+        const status = err.reason.key === 'error.indexRebuilding' ? 503 : 400;
+        return api ? json(status, { error: text }) : htmlPage(status, messagePage(ctx, m.t('web.errorTitle'), text).value);
+      }
+      const reference = errorReference();
+      log.error({ err, reference, path: url.pathname }, 'the site failed to answer');
+      const text = m.t('web.failed', { reference });
+      return api ? json(500, { error: text }) : htmlPage(500, messagePage(ctx, m.t('web.errorTitle'), text).value);
+    });
+  };
+}
+
+/**
+ * Where people reach the site: PUBLIC_URL, else this machine on `port`.
+ * @example siteAddress(undefined, 3000) // 'http://localhost:3000/'
+ */
+export function siteAddress(publicUrl: string | undefined, port: number): string {
+  return publicUrl !== undefined ? `${publicUrl}/` : `http://localhost:${port}/`;
+}
+
+/** The results of `query` on page `rawPage`, {@link SITE_PAGE_SIZE} to a page. */
+async function results(library: Library, ctx: PageContext, query: string, cut: boolean, rawPage: string | null): Promise<ResultsView> {
+  const result = await library.search(query, { limit: MAX_RESULTS });
+  const shown = result.hits.length;
+  const pages = Math.max(1, Math.ceil(shown / SITE_PAGE_SIZE));
+  const page = pageNumber(rawPage, pages);
+  const cards = await library.cards(result, (page - 1) * SITE_PAGE_SIZE, SITE_PAGE_SIZE, ctx.m, ctx.links);
+  return { query, cut, total: shown === 0 ? 0 : Math.max(result.total, shown), shown, notes: result.notes.map((n) => ctx.m.text(n)), cards, page, pages };
+}
+
+/**
+ * Who is asking, for the rate limit: the connection's address; behind a proxy on the same machine
+ * (a loopback peer), the address that proxy put last in X-Forwarded-For.
+ */
+function clientAddress(req: IncomingMessage): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const forwarded = req.headers['x-forwarded-for'];
+  if (typeof forwarded === 'string' && /^(127\.|::1$|::ffff:127\.)/.test(peer)) {
+    const last = forwarded.split(',').pop()?.trim();
+    if (last) return last.slice(0, 64);
+  }
+  return peer;
+}
+
+/** `http://<Host>` when the Host header is a plain host name (and port), else localhost. */
+function hostAddress(req: IncomingMessage): string {
+  const host = req.headers.host ?? '';
+  return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : 'http://localhost';
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

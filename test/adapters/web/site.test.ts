@@ -1,0 +1,249 @@
+/**
+ * The search site over HTTP, through the real handler, library, store and index: status codes
+ * and headers, pages and their escaping of hostile papers and queries, the JSON API (the same
+ * hit fields as `paperscout search --json`), the language, the 1 kB cut and the rate limit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSearchXml } from '../../../adapters/web/api.js';
+import { ASSETS } from '../../../adapters/web/assets.js';
+import { messages } from '../../../src/i18n/index.js';
+import { CONTENT_SECURITY_POLICY } from '../../../adapters/web/site.js';
+import { hitsJson } from '../../../src/papers/hitJson.js';
+import { SITE_ATTRIBUTES, SITE_TAGS, startTestSite, tagsOf, type SiteUnderTest } from './helpers.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+let site: SiteUnderTest;
+/** Each request from its own address (X-Forwarded-For from a loopback peer): the rate limit is tested on its own. */
+let client = 0;
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${site.origin}${path}`, { headers: { 'x-forwarded-for': `198.51.100.${client++ % 250}`, ...headers }, redirect: 'manual' });
+const page = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await get(path, headers);
+  return { res, text: await res.text() };
+};
+
+beforeAll(async () => {
+  site = await startTestSite();
+}, 60_000);
+afterAll(() => site.close());
+
+/** Fails with the offending markup when a page holds a tag or attribute the site does not write. */
+function expectOnlySiteMarkup(text: string): void {
+  const tags = tagsOf(text);
+  expect(tags.filter((t) => !SITE_TAGS.has(t.tag)).map((t) => t.tag)).toEqual([]);
+  expect(tags.flatMap((t) => t.attributes.filter((a) => !SITE_ATTRIBUTES.has(a.toLowerCase())))).toEqual([]);
+  // Every "<" starts one of those tags (or the doctype): none is loose text a browser could read otherwise.
+  expect(text.split('<').length - 1).toBe(tags.length + 1);
+  expect(tags.filter((t) => t.tag === 'script')).toHaveLength(2); // the one script element, opened and closed
+  expect(text).not.toMatch(/href="javascript:/i);
+}
+
+describe('pages', () => {
+  it('serves the home page with the library size, the topics, the stylesheet, script and OpenSearch link, and safe headers', async () => {
+    const { res, text } = await page('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
+    expect(text).toContain(`Search ${site.app.library.size} papers by title, author or keyword`);
+    expect(text).toContain(`<link rel="stylesheet" href="${ASSETS.css.path}">`);
+    expect(text).toContain(`<script src="${ASSETS.js.path}" defer></script>`);
+    expect(text).toContain('<link rel="search" type="application/opensearchdescription+xml" title="Paper Scout" href="/opensearch.xml">');
+    expect(text).toMatch(/<a href="\/topic\/deep-learning\/[a-z-]+">/);
+    expect(text).not.toMatch(/<script>|style="/);
+  });
+
+  it('serves the assets under hashed addresses, kept for a year', async () => {
+    for (const asset of Object.values(ASSETS)) {
+      const res = await get(asset.path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.get('content-type')).toBe(asset.contentType);
+      expect(Buffer.from(await res.arrayBuffer()).equals(asset.body)).toBe(true);
+    }
+    expect(ASSETS.css.path).toMatch(/^\/assets\/site\.[0-9a-f]{12}\.css$/);
+    expect((await get('/assets/site.000000000000.css')).status).toBe(404);
+  });
+
+  it('pages through results, 20 at a time, with the total and filter links', async () => {
+    const first = await page('/search?q=lattice');
+    expect(first.res.status).toBe(200);
+    expect(first.text).toContain('Papers for “lattice”');
+    expect(first.text).toContain('45 papers · page 1 of 3');
+    expect(first.text.match(/<article class="card">/g)).toHaveLength(20);
+    expect(first.text).toContain('<a rel="next" href="/search?q=lattice&amp;page=2">');
+    expect(first.text).toContain('<a href="/search?q=author%3A%22Grace+Hopper%22">Grace Hopper</a>');
+    expect(first.text).toContain('<a href="/search?q=venue%3AICLR">ICLR</a>');
+    expect(first.text).toContain('<a href="/search?q=lattice+sort%3Anew">Newest first</a>');
+    expect(first.text).toContain('<mark>lattice</mark>');
+    const third = await page('/search?q=lattice&page=3');
+    expect(third.text).toContain('page 3 of 3');
+    expect(third.text.match(/<article class="card">/g)).toHaveLength(5);
+    expect(third.text).toContain('<ol class="results" start="41">');
+    // A page past the last shows the last.
+    expect((await page('/search?q=lattice&page=99')).text).toContain('page 3 of 3');
+    const empty = await get('/search?q=%20');
+    expect(empty.status).toBe(302);
+    expect(empty.headers.get('location')).toBe('/');
+  });
+
+  it('says when nothing matches', async () => {
+    const { res, text } = await page('/search?q=qwxzzyv');
+    expect(res.status).toBe(200);
+    expect(text).toContain('No papers found for “qwxzzyv”.');
+  });
+
+  it("serves a paper's page: every author, abstract, links, similar papers and BibTeX; 404 for an unknown id", async () => {
+    const { res, text } = await page('/paper/arxiv%3A1706.03762');
+    expect(res.status).toBe(200);
+    expect(text).toContain('<h1>Attention Is All You Need</h1>');
+    expect(text).toContain('>Illia Polosukhin</a>');
+    expect(text).toContain('We propose the Transformer');
+    expect(text).toContain('<a href="https://arxiv.org/pdf/1706.03762" rel="noopener noreferrer nofollow">PDF</a>');
+    expect(text).toContain('<h2>Similar papers</h2>');
+    expect(text).toMatch(/<pre class="bibtex">@inproceedings\{vaswani2017attention,/);
+    const missing = await page('/paper/arxiv%3A0000.00000');
+    expect(missing.res.status).toBe(404);
+    expect(missing.text).toContain('<h1>Not found</h1><p>No paper with that id is in the library. Search for it by title instead.</p>');
+  });
+
+  it("serves a topic's papers newest first, paged; 404 for an unknown topic", async () => {
+    const home = (await page('/')).text;
+    const path = /<a href="(\/topic\/[^"]+)">[^<]+<\/a> <span class="n">([1-9][\d,]*)<\/span>/.exec(home);
+    expect(path).not.toBeNull();
+    const { res, text } = await page(path![1]!);
+    expect(res.status).toBe(200);
+    expect(text).toContain('Newest first');
+    const years = [...text.matchAll(/<a href="\/search\?q=year%3A(\d{4})">/g)].map((m) => Number(m[1]));
+    expect(years.length).toBeGreaterThan(0);
+    expect(years).toEqual([...years].sort((a, b) => b - a));
+    expect((await get('/topic/no-such/topic')).status).toBe(404);
+    expect((await get('/nothing/here')).status).toBe(404);
+  });
+
+  it('answers only GET and HEAD', async () => {
+    const res = await fetch(`${site.origin}/search?q=x`, { method: 'POST', headers: { 'x-forwarded-for': '198.51.100.251' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    const head = await fetch(`${site.origin}/`, { method: 'HEAD', headers: { 'x-forwarded-for': '198.51.100.252' } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+});
+
+describe('hostile papers and queries', () => {
+  it('escape every title, author, venue, status, abstract and link of the results', async () => {
+    for (const n of [1, 2]) {
+      const { text } = await page(`/search?q=hostile&page=${n}`);
+      expect(text).toMatch(/<article class="card">/);
+      // Papers with more than 8 authors name 8 and "et al.", the names still links.
+      if (n === 1) expect(text).toMatch(/<\/a> et al\.<\/p>/);
+      expectOnlySiteMarkup(text);
+    }
+  });
+
+  it("escape a hostile paper's own page and BibTeX", async () => {
+    const hits = await site.app.library.search('hostile', { limit: 20 });
+    expect(hits.hits.length).toBe(20);
+    for (const hit of hits.hits) {
+      const { res, text } = await page(`/paper/${encodeURIComponent(hit.id)}`);
+      expect(res.status).toBe(200);
+      expectOnlySiteMarkup(text);
+    }
+  });
+
+  it('escape the query wherever it is shown: heading, box, links and the title', async () => {
+    const query = '"><script>window.__xss=1</script><img src=x onerror=alert(1)> \' onfocus=\'x';
+    const { text } = await page(`/search?q=${encodeURIComponent(query)}`);
+    expectOnlySiteMarkup(text);
+    expect(text).toContain('&quot;&gt;&lt;script&gt;window.__xss=1&lt;/script&gt;');
+  });
+
+  it('cut a query over 1 kB, with a note', async () => {
+    const long = `lattice ${'模型'.repeat(400)}`;
+    expect(Buffer.byteLength(long)).toBeGreaterThan(1024);
+    const { res, text } = await page(`/search?q=${encodeURIComponent(long)}`);
+    expect(res.status).toBe(200);
+    expect(text).toContain('The query was longer than 1,024 bytes: only its beginning was read.');
+    const value = /<input id="q" name="q" type="search" value="([^"]*)"/.exec(text)![1]!;
+    expect(Buffer.byteLength(value)).toBeLessThanOrEqual(1024);
+    expect(value.startsWith('lattice 模型模型')).toBe(true);
+  });
+});
+
+describe('language', () => {
+  it('follows Accept-Language, with ?lang= over it, and reads Chinese queries through the glossary', async () => {
+    const zh = await page('/', { 'accept-language': 'fr-FR;q=0.9, zh-TW;q=0.8, en;q=0.5' });
+    expect(zh.text).toContain('<html lang="zh-CN">');
+    expect(zh.text).toContain(`从 ${site.app.library.size} 篇学术成果中精准定位`);
+    expect(zh.res.headers.get('vary')).toBe('Accept-Language');
+    const en = await page('/?lang=en', { 'accept-language': 'zh-CN' });
+    expect(en.text).toContain('<html lang="en">');
+    // A chosen language stays on every link.
+    const chosen = await page('/search?q=lattice&lang=zh-CN');
+    expect(chosen.text).toContain('<a rel="next" href="/search?q=lattice&amp;page=2&amp;lang=zh-CN">');
+    expect(chosen.text).toContain('<input type="hidden" name="lang" value="zh-CN">');
+    const read = await page('/search?q=%E6%89%A9%E6%95%A3%E6%A8%A1%E5%9E%8B', { 'accept-language': 'zh-CN' });
+    expect(read.text).toMatch(/扩散模型 → /);
+    expect(read.text).toMatch(/Diffusion/);
+  });
+});
+
+describe('the API', () => {
+  it('/api/search answers the hits as `paperscout search --json` prints them, with the total', async () => {
+    const res = await get('/api/search?q=lattice&limit=5&offset=10');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = (await res.json()) as any;
+    const result = await site.app.library.search('lattice', { limit: 15 });
+    expect(body).toEqual({ query: 'lattice', total: 45, offset: 10, limit: 5, cut: false, notes: [], hits: await hitsJson(site.app.library, result.hits.slice(10)) });
+    expect(Object.keys(body.hits[0])).toEqual(['id', 'title', 'authors', 'venue', 'year', 'status', 'score', 'topics', 'url']);
+  });
+
+  it('/api/search says what is wrong with a request in one line', async () => {
+    for (const path of ['/api/search', '/api/search?q=x&limit=0', '/api/search?q=x&limit=150&offset=100', '/api/search?q=x&offset=-1', '/api/search?q=x&limit=ten']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect(((await res.json()) as any).error).toMatch(/^(Give a query|limit is a whole number)/);
+    }
+  });
+
+  it('/api/suggest suggests titles, also in the OpenSearch format', async () => {
+    const body = (await (await get("/api/suggest?q=attention%20is")).json()) as any;
+    expect(body.suggestions[0]).toEqual({ id: 'arxiv:1706.03762', title: 'Attention Is All You Need', url: '/paper/arxiv%3A1706.03762' });
+    const open = (await (await get('/api/suggest?q=attention%20is&format=opensearch')).json()) as any;
+    expect(open[0]).toBe('attention is');
+    expect(open[1][0]).toBe('Attention Is All You Need');
+    expect(((await (await get("/api/suggest?q=a")).json()) as any).suggestions).toEqual([]);
+  });
+
+  it('/opensearch.xml describes the search for a browser', async () => {
+    const res = await get('/opensearch.xml');
+    expect(res.headers.get('content-type')).toBe('application/opensearchdescription+xml; charset=utf-8');
+    const text = await res.text();
+    expect(text).toContain(`<Url type="text/html" method="get" template="${site.origin}/search?q={searchTerms}"/>`);
+    expect(text).toContain(`<Url type="application/x-suggestions+json" method="get" template="${site.origin}/api/suggest?q={searchTerms}&amp;format=opensearch"/>`);
+    expect(text).toContain('<ShortName>Paper Scout</ShortName>');
+    // Under PUBLIC_URL, whatever Host the request names.
+    expect(openSearchXml(messages('zh-CN'), 12, 'https://papers.lab.example')).toContain('<Url type="text/html" method="get" template="https://papers.lab.example/search?q={searchTerms}"/>');
+  });
+});
+
+describe('the rate limit', () => {
+  it('answers 429 with Retry-After past 20 requests a second from one address, and again once a second has passed', async () => {
+    const from = { 'x-forwarded-for': '203.0.113.9' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await get('/api/suggest?q=la', from)).status);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    const limited = await get('/search?q=lattice', from);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(await limited.text()).toContain('Too many requests: wait a second and try again.');
+    // Another address is not held up; this one is let through once the second has passed.
+    expect((await get('/api/suggest?q=la', { 'x-forwarded-for': '203.0.113.10' })).status).toBe(200);
+    site.setNow(1_000_000 + 1000);
+    expect((await get('/api/suggest?q=la', from)).status).toBe(200);
+  });
+});
