@@ -44,6 +44,14 @@ export const ConfigSchema = z
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: prefixed('xapp-', 'an app-level token with the connections:write scope'),
     SLACK_API_URL: url('https://slack.com/api/'),
+    SLACK_CLIENT_ID: optionalText.refine((v) => v === undefined || /^\d+\.\d+$/.test(v), "must be the Client ID from your Slack app's Basic Information page, e.g. 1234567890.0987654321"),
+    SLACK_CLIENT_SECRET: optionalText,
+    SLACK_STATE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters of your choosing (e.g. the output of `openssl rand -hex 32`)'),
+    INSTALLATION_KEY: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)'),
+    SLACK_RETENTION_DAYS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce.number('must be a number of days such as 30').int('must be a whole number of days such as 30').min(0, 'must be 0 or more days').max(3650, 'must be at most 3650 days').default(30),
+    ),
     ARXIV_CATEGORIES: optionalText.refine(
       (v) => v === undefined || v.split(',').every((c) => /^[a-z-]+(\.[A-Za-z-]+)?$/.test(c.trim())),
       'must be arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML',
@@ -110,7 +118,10 @@ export interface DiscordConfig {
 }
 
 export interface SlackConfig {
-  botToken: string;
+  /** One workspace: the bot token (SLACK_BOT_TOKEN). Unset when {@link oauth} is set. */
+  botToken?: string;
+  /** Many workspaces: the install flow (OAuth), each workspace's token from the installation store. */
+  oauth?: SlackOAuthConfig;
   /** Verifies Slack's requests in HTTP mode (Socket Mode needs none). */
   signingSecret?: string;
   /** Socket Mode instead of HTTP when set. */
@@ -119,6 +130,17 @@ export interface SlackConfig {
   apiUrl?: string;
   /** HTTP port for /slack/events in HTTP mode. */
   port: number;
+}
+
+export interface SlackOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Signs the install flow's `state`. */
+  stateSecret: string;
+  /** What tokens at rest are sealed with (INSTALLATION_KEY, else SLACK_STATE_SECRET). */
+  installationKey: string;
+  /** Days a removed workspace's data is kept before it is deleted (SLACK_RETENTION_DAYS). */
+  retentionDays: number;
 }
 
 export interface ArxivConfig {
@@ -189,7 +211,11 @@ export interface Config {
   locale?: string;
   /** Set when DISCORD_TOKEN is. */
   discord?: DiscordConfig;
-  /** Set when SLACK_BOT_TOKEN is (with SLACK_SIGNING_SECRET for HTTP mode, or SLACK_APP_TOKEN). */
+  /**
+   * Set when SLACK_BOT_TOKEN is (with SLACK_SIGNING_SECRET for HTTP mode, or SLACK_APP_TOKEN), or
+   * for many workspaces when SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET are
+   * (with SLACK_SIGNING_SECRET).
+   */
   slack?: SlackConfig;
   arxiv: ArxivConfig;
   openreview: OpenReviewConfig;
@@ -226,7 +252,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   problems.push(...shardProblems(env));
-  if (!set('SLACK_BOT_TOKEN') && (set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN'))) {
+  const oauthKeys = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'];
+  const oauth = oauthKeys.some(set);
+  problems.push(...oauthProblems(set));
+  if (!oauth && !set('SLACK_BOT_TOKEN') && (set('SLACK_SIGNING_SECRET') || set('SLACK_APP_TOKEN'))) {
     problems.push('SLACK_BOT_TOKEN: is required to run the Slack app: copy the Bot User OAuth Token (xoxb-…) from OAuth & Permissions');
   }
   if (set('OPENREVIEW_USERNAME') !== set('OPENREVIEW_PASSWORD')) {
@@ -278,9 +307,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }),
       },
     }),
-    ...(raw.SLACK_BOT_TOKEN && {
+    ...((raw.SLACK_BOT_TOKEN || raw.SLACK_CLIENT_ID) && {
         slack: {
-          botToken: raw.SLACK_BOT_TOKEN,
+          ...(raw.SLACK_BOT_TOKEN && { botToken: raw.SLACK_BOT_TOKEN }),
+          ...(raw.SLACK_CLIENT_ID &&
+            raw.SLACK_CLIENT_SECRET &&
+            raw.SLACK_STATE_SECRET && {
+              oauth: {
+                clientId: raw.SLACK_CLIENT_ID,
+                clientSecret: raw.SLACK_CLIENT_SECRET,
+                stateSecret: raw.SLACK_STATE_SECRET,
+                installationKey: raw.INSTALLATION_KEY ?? raw.SLACK_STATE_SECRET,
+                retentionDays: raw.SLACK_RETENTION_DAYS,
+              },
+            }),
           ...(raw.SLACK_SIGNING_SECRET && { signingSecret: raw.SLACK_SIGNING_SECRET }),
           ...(raw.SLACK_APP_TOKEN && { appToken: raw.SLACK_APP_TOKEN }),
           ...(raw.SLACK_API_URL && { apiUrl: raw.SLACK_API_URL }),
@@ -290,6 +330,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/**
+ * The install flow's settings together: all three or none, with the signing secret, and never
+ * with a single workspace's bot token or Socket Mode.
+ */
+function oauthProblems(set: (key: string) => boolean): string[] {
+  const keys = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'];
+  const given = keys.filter(set);
+  if (given.length === 0) return [];
+  const problems: string[] = [];
+  if (given.length < keys.length) {
+    const missing = keys.filter((k) => !set(k));
+    problems.push(
+      `${missing.join(', ')}: ${missing.length === 1 ? 'is' : 'are'} needed with ${given.join(', ')} to install the app in many workspaces: copy the Client ID and Client Secret from your Slack app's Basic Information page, and choose a SLACK_STATE_SECRET (openssl rand -hex 32)`,
+    );
+  }
+  if (set('SLACK_BOT_TOKEN')) {
+    problems.push('SLACK_BOT_TOKEN: unset it to serve many workspaces through the install flow (SLACK_CLIENT_ID …), or unset SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to serve one workspace');
+  }
+  if (set('SLACK_APP_TOKEN')) problems.push('SLACK_APP_TOKEN: the install flow needs HTTP mode (Slack redirects browsers to /slack/oauth_redirect): unset SLACK_APP_TOKEN');
+  if (!set('SLACK_SIGNING_SECRET')) problems.push("SLACK_SIGNING_SECRET: is required with the install flow (SLACK_CLIENT_ID …): copy it from your Slack app's Basic Information page");
+  return problems;
+}
 
 function shardIds(list: string): number[] {
   return list.split(',').map((id) => Number(id.trim()));

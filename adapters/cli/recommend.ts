@@ -16,7 +16,8 @@ import { UserError } from '../../src/errors.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { Recommendations } from '../../src/library.js';
 import { normalizeTitle } from '../../src/text.js';
-import { hitJson, parseLimit, type HitJson } from './hits.js';
+import { hitJson, type HitJson } from '../../src/papers/hitJson.js';
+import { parseLimit } from './limit.js';
 
 /** A hit of `recommend --json`. */
 export interface RecommendHitJson extends HitJson {

@@ -39,6 +39,8 @@ export interface HealthSnapshot {
   library: LibraryHealth;
   digests: { scheduler: boolean; lastRun?: DigestRunHealth };
   sync: SyncHealth & { scheduled: boolean };
+  /** Many Slack workspaces: how many have the app installed (as last read from the store). */
+  installations?: number;
 }
 
 export interface HealthReport {
@@ -48,6 +50,7 @@ export interface HealthReport {
   library: LibraryHealth;
   digests: { scheduler: 'on' | 'off'; lastRun: DigestRunHealth | null };
   sync: { scheduled: boolean; lastSync: string | null; lastRun: SyncHealth['lastRun'] | null };
+  installations?: number;
 }
 
 /**
@@ -62,6 +65,7 @@ export function healthReport(s: HealthSnapshot): HealthReport {
     library: s.library,
     digests: { scheduler: s.digests.scheduler ? 'on' : 'off', lastRun: s.digests.lastRun ?? null },
     sync: { scheduled: s.sync.scheduled, lastSync: s.sync.at ?? null, lastRun: s.sync.lastRun ?? null },
+    ...(s.installations !== undefined && { installations: s.installations }),
   };
 }
 

@@ -27,6 +27,8 @@ export interface Metrics {
   countPosts(sender: DigestSender): DigestSender;
   /** Counts the records of an arXiv sync. */
   synced(summary: SyncSummary): void;
+  /** Many Slack workspaces: counts an install, an uninstall, or a request refused for want of an installation. */
+  slackInstallation(event: 'install' | 'uninstall' | 'authorize_failure'): void;
   /** Where the gauges read from (set once the app is open). */
   watch(sources: MetricSources): void;
   /** The exposition text and its content type. */
@@ -71,6 +73,12 @@ export function createMetrics(): Metrics {
     name: `${PREFIX}sync_records_total`,
     help: 'arXiv sync records by outcome (added, updated, unchanged, skipped)',
     labelNames: ['outcome'] as const,
+    registers,
+  });
+  const slackInstallations = new Counter({
+    name: `${PREFIX}slack_installation_events_total`,
+    help: 'Many Slack workspaces: installs, uninstalls (app_uninstalled, tokens_revoked) and requests refused because their workspace has no installation (authorize_failure)',
+    labelNames: ['event'] as const,
     registers,
   });
   const syncFailures = new Counter({ name: `${PREFIX}sync_category_failures_total`, help: 'arXiv categories whose sync failed', registers });
@@ -148,6 +156,9 @@ export function createMetrics(): Metrics {
       syncRecords.inc({ outcome: 'unchanged' }, summary.unchanged);
       syncRecords.inc({ outcome: 'skipped' }, summary.skipped);
       syncFailures.inc(summary.failed.length);
+    },
+    slackInstallation(event) {
+      slackInstallations.inc({ event });
     },
     watch(given) {
       sources = given;

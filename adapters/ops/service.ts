@@ -83,8 +83,21 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     );
   };
   readLastSync();
+  // Many Slack workspaces: how many are installed, read from the store in the background like the last sync.
+  let installations: number | undefined;
+  const readInstallations = () => {
+    if (!slack?.oauth) return;
+    app.stores.installationRows.countActive().then(
+      (n) => (installations = n),
+      (err: unknown) => log.warn({ err }, 'could not count the Slack installations'),
+    );
+  };
+  readInstallations();
   const snapshot = (): HealthSnapshot => {
-    if (clock.now().getTime() - lastSyncRead > 60_000) readLastSync();
+    if (clock.now().getTime() - lastSyncRead > 60_000) {
+      readLastSync();
+      readInstallations();
+    }
     return {
       now: clock.now(),
       startedAt,
@@ -93,6 +106,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
       library: { loaded: app.library.ready, papers: app.library.size, indexGeneration: app.library.generation, storeGeneration: app.library.knownStoreGeneration, demo: app.demo },
       digests: { scheduler: app.config.digestScheduler, ...(lastDigestRun && { lastRun: lastDigestRun }) },
       sync: { scheduled: !app.demo, ...lastSyncAt, ...(lastSyncRun && { lastRun: lastSyncRun }) },
+      ...(installations !== undefined && { installations }),
     };
   };
   metrics.watch({
@@ -114,7 +128,14 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
   }
   if (slack) {
     const { createSlack } = await import('../slack/index.js');
-    const endpoint = createSlack(app, slack, { track: inFlight.track, ...(!slack.appToken && { customRoutes: routes, ...(site && { otherRequests: site }) }) });
+    const endpoint = createSlack(app, slack, {
+      track: inFlight.track,
+      ...(!slack.appToken && { customRoutes: routes, ...(site && { otherRequests: site }) }),
+      onInstallation: (event) => {
+        metrics.slackInstallation(event);
+        if (event !== 'authorize_failure') readInstallations();
+      },
+    });
     slackEndpoint = endpoint;
     supervisor.add({ name: 'slack', start: (signal) => endpoint.connect(signal) });
     try {

@@ -51,38 +51,72 @@ const MAYBE_DONE = new Set(['internal_error', 'fatal_error']);
 export interface SlackSenderOptions {
   /** Default {@link DIGEST_REQUEST_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /**
+   * Many workspaces (OAuth): the bot token of a workspace, from its installation; rejects when
+   * it has none. Unset: every post uses SLACK_BOT_TOKEN.
+   */
+  tokenFor?: (workspace: string) => Promise<string>;
 }
+
+/** Workspace clients kept at most (the oldest is dropped first). */
+const MAX_CLIENTS = 500;
 
 /**
  * @example const sender = createSlackSender(config.slack, log); await sender.post('C123', reply, partId(sub, run, 0));
  */
 export function createSlackSender(config: SlackConfig, log: Logger, options: SlackSenderOptions = {}): DigestSender {
-  const client = new webApi.WebClient(config.botToken, {
+  const clientOptions = {
     ...(config.apiUrl && { slackApiUrl: config.apiUrl }),
     logger: boltLogger(log),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: options.timeoutMs ?? DIGEST_REQUEST_TIMEOUT_MS,
-  });
+  };
+  const single = new webApi.WebClient(config.botToken, clientOptions);
+  const clients = new Map<string, webApi.WebClient>();
+  const { tokenFor } = options;
+  // Slack's rate limits are per app and workspace: with many workspaces, one's limit is not another's.
+  const platformWide = tokenFor === undefined;
+  /** The client with the token of the workspace (the one token in single-workspace mode). */
+  const clientFor = async (workspace: string | undefined): Promise<webApi.WebClient> => {
+    if (!tokenFor) return single;
+    let token: string;
+    try {
+      if (workspace === undefined) throw new Error('the digest names no workspace');
+      token = await tokenFor(workspace);
+    } catch (err) {
+      throw new DeliveryError('forbidden', `Paper Scout has no installation in Slack workspace ${workspace ?? '(none)'}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    let client = clients.get(token);
+    if (!client) {
+      client = new webApi.WebClient(token, clientOptions);
+      clients.set(token, client);
+      if (clients.size > MAX_CLIENTS) clients.delete(clients.keys().next().value!);
+    }
+    return client;
+  };
   return {
     platform: 'slack',
     // No idempotency key: a part of unknown outcome is always looked for before it is posted again.
     duplicateWindowMs: 0,
     async defaultLocale(sub) {
       // Slack has no workspace language (team.info has none): the subscriber's own.
+      const client = await clientFor(sub.workspace);
       const info = await client.users.info({ user: sub.createdBy, include_locale: true });
       return info.user?.locale;
     },
     async post(channel, reply, id) {
       const message = renderReply(reply);
       const metadata = { event_type: DIGEST_EVENT_TYPE, event_payload: { key: id.key, subscription: id.subscription, slot: id.slot, part: id.part } };
+      const client = await clientFor(id.workspace);
       try {
         await client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false, metadata });
       } catch (err) {
-        throw classify(err);
+        throw classify(err, platformWide);
       }
     },
     async find(channel, id, window) {
+      const client = await clientFor(id.workspace);
       let cursor: string | undefined;
       try {
         for (let page = 0; page < MAX_PAGES; page++) {
@@ -104,7 +138,7 @@ export function createSlackSender(config: SlackConfig, log: Logger, options: Sla
           if (!result.has_more || !cursor) return false;
         }
       } catch (err) {
-        throw lookupFailure(err);
+        throw lookupFailure(err, platformWide);
       }
       throw new DeliveryError('transient', `more than ${PAGE_SIZE * MAX_PAGES} messages in the channel around the digest's attempt: cannot tell whether it arrived`);
     },
@@ -116,7 +150,7 @@ function slackTs(date: Date): string {
   return (date.getTime() / 1000).toFixed(6);
 }
 
-function classify(err: unknown): DeliveryError {
+function classify(err: unknown, platformWide: boolean): DeliveryError {
   const e = err as { code?: string; data?: { error?: string }; statusCode?: number; retryAfter?: number };
   if (e.code === webApi.ErrorCode.PlatformError) {
     const code = e.data?.error ?? 'unknown_error';
@@ -126,8 +160,8 @@ function classify(err: unknown): DeliveryError {
     return new DeliveryError(failure, `Slack said ${code}`, { cause: err });
   }
   if (e.code === webApi.ErrorCode.RateLimitedError) {
-    // Slack's limits are per app and workspace: the rest of the pass would meet the same one.
-    return new DeliveryError('rateLimited', `Slack rate limit (429, retry after ${e.retryAfter} s)`, { cause: err, retryAfterMs: (e.retryAfter ?? 60) * 1000, platformWide: true });
+    // Slack's limits are per app and workspace: with one workspace, the rest of the pass would meet the same one.
+    return new DeliveryError('rateLimited', `Slack rate limit (429, retry after ${e.retryAfter} s)`, { cause: err, retryAfterMs: (e.retryAfter ?? 60) * 1000, platformWide });
   }
   if (e.code === webApi.ErrorCode.HTTPError) {
     const status = e.statusCode ?? 0;
@@ -137,7 +171,7 @@ function classify(err: unknown): DeliveryError {
   return requestFailure(err, 'Slack');
 }
 
-function lookupFailure(err: unknown): DeliveryError {
+function lookupFailure(err: unknown, platformWide: boolean): DeliveryError {
   const e = err as { code?: string; data?: { error?: string; needed?: string } };
   if (e.code === webApi.ErrorCode.PlatformError) {
     const code = e.data?.error ?? 'unknown_error';
@@ -148,7 +182,7 @@ function lookupFailure(err: unknown): DeliveryError {
       return new DeliveryError('forbidden', `Slack refused to read the channel's history (${code}): invite the bot to the channel`, { cause: err });
     }
   }
-  const failure = classify(err);
+  const failure = classify(err, platformWide);
   // A read that got no answer changed nothing: try again later.
   return failure.failure === 'forbidden' ? failure : new DeliveryError('transient', `could not read the channel's history: ${failure.message}`, { cause: err });
 }

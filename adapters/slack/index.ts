@@ -6,6 +6,11 @@
  * connects out instead and needs no public URL. SLACK_API_URL points the Web API client
  * elsewhere (GovSlack, a proxy, a test server).
  *
+ * One workspace runs with SLACK_BOT_TOKEN. Many run with the install flow instead (oauth.ts):
+ * the same server also serves /slack/install and /slack/oauth_redirect, and Bolt authorizes
+ * each request from the installation store, so every handler's client carries the token of the
+ * request's workspace; digests look theirs up the same way.
+ *
  * Two steps, so that a supervisor can retry the second: {@link SlackEndpoint.listen} (HTTP mode:
  * the server on PORT, which also serves the routes given, such as health and metrics) and
  * {@link SlackEndpoint.connect} (auth.test with the bot token; Socket Mode: a fresh connection).
@@ -23,7 +28,9 @@ import { registerCommands } from './commands.js';
 import { createSlackSender } from './digestSender.js';
 import { registerEvents } from './events.js';
 import { boltLogger } from './logger.js';
+import { INSTALL_PATH, REDIRECT_PATH, notInstalledHandler, slackOAuth, tokensOf, type SlackOAuth } from './oauth.js';
 import { oncePerEvent } from './redeliveries.js';
+import { registerUninstallEvents, startPurging, type InstallationEvent } from './uninstall.js';
 
 /** Bolt's path for commands, events and interactivity alike. */
 export const EVENTS_PATH = '/slack/events';
@@ -47,6 +54,8 @@ export interface SlackOptions {
   otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Told of each request's handling, start to finish (a shutdown waits for them). */
   track?: (handling: Promise<void>) => void;
+  /** Many workspaces: told of each install, uninstall and refused authorization (for metrics). */
+  onInstallation?: (event: InstallationEvent) => void;
 }
 
 export interface SlackEndpoint {
@@ -90,16 +99,20 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     timeout: API_TIMEOUT_MS,
   };
 
+  // Many workspaces: the install flow, and every request authorized from the installation store.
+  const oauth = config.oauth && slackOAuth(app, config.oauth, { clientOptions, log, ...(options.onInstallation && { onEvent: options.onInstallation }) });
+
   /** One Bolt app with every handler; Socket Mode makes one per connection. */
   const createBolt = (receiver: HTTPReceiver | SocketModeReceiver): BoltApp => {
     const options_: AppOptions = {
-      token: config.botToken,
+      ...(config.botToken && { token: config.botToken }),
       logger,
       clientOptions,
       receiver,
       // init() runs auth.test and fails on a bad token, instead of every later request failing.
       deferInitialization: true,
       ...(receiver instanceof SocketModeReceiver && { socketMode: true }),
+      ...(oauth && { extendedErrorHandler: true }),
     };
     const bolt = new BoltApp(options_);
     if (options.track) {
@@ -116,9 +129,14 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     registerActions(bolt, app, log);
     registerEvents(bolt, app);
     registerArchive(bolt, app);
-    bolt.error(async (err) => {
-      log.error({ err }, 'Slack request failed after it was acknowledged');
-    });
+    if (oauth) {
+      registerUninstallEvents(bolt, app, oauth.installs, { ...(options.onInstallation && { onEvent: options.onInstallation }) });
+      bolt.error(notInstalledHandler(log, options.onInstallation));
+    } else {
+      bolt.error(async (err) => {
+        log.error({ err }, 'Slack request failed after it was acknowledged');
+      });
+    }
     return bolt;
   };
 
@@ -130,7 +148,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     }
   };
 
-  if (!config.appToken) return httpEndpoint(config, options, { createBolt, checkToken, logger, log });
+  if (!config.appToken) return httpEndpoint(app, config, options, { createBolt, checkToken, logger, log, oauth });
 
   let current: { bolt: BoltApp; receiver: SocketModeReceiver } | undefined;
   return {
@@ -185,9 +203,16 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
 
 /** HTTP mode: one server for the process's life; connecting (auth.test) can be retried while it listens. */
 function httpEndpoint(
+  app: App,
   config: SlackConfig,
   options: SlackOptions,
-  { createBolt, checkToken, logger, log }: { createBolt: (receiver: HTTPReceiver) => BoltApp; checkToken: (bolt: BoltApp) => Promise<void>; logger: ReturnType<typeof boltLogger>; log: App['log'] },
+  {
+    createBolt,
+    checkToken,
+    logger,
+    log,
+    oauth,
+  }: { createBolt: (receiver: HTTPReceiver) => BoltApp; checkToken: (bolt: BoltApp) => Promise<void>; logger: ReturnType<typeof boltLogger>; log: App['log']; oauth: SlackOAuth | undefined },
 ): SlackEndpoint {
   const receiver = new HTTPReceiver({
     signingSecret: config.signingSecret ?? '',
@@ -196,6 +221,7 @@ function httpEndpoint(
     processBeforeResponse: false,
     signatureVerification: true,
     customRoutes: options.customRoutes ?? [],
+    ...oauth?.receiverOptions,
   });
   const bolt = createBolt(receiver);
   let connected = false;
@@ -203,8 +229,10 @@ function httpEndpoint(
   let closed: Promise<void> = Promise.resolve();
   let port: number | undefined;
   // Until the token is checked Bolt cannot handle a request: Slack hears "try again later".
-  const listener = receiver.requestListener;
-  const customPaths = new Set((options.customRoutes ?? []).map((r) => r.path));
+  const listener = oauth ? oauth.wrap(receiver.requestListener) : receiver.requestListener;
+  let purger: NodeJS.Timeout | undefined;
+  // Paths Bolt answers besides /slack/events: the routes given, and the install flow's pages.
+  const customPaths = new Set([...(options.customRoutes ?? []).map((r) => r.path), ...(oauth ? [INSTALL_PATH, REDIRECT_PATH] : [])]);
   receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (options.otherRequests && path !== EVENTS_PATH && !customPaths.has(path)) {
@@ -218,6 +246,7 @@ function httpEndpoint(
     listener(req, res);
   };
   const close = async () => {
+    if (purger) clearInterval(purger);
     const closing = server;
     if (!closing) return;
     server = undefined;
@@ -242,11 +271,12 @@ function httpEndpoint(
     async connect() {
       await checkToken(bolt);
       connected = true;
-      log.info({ port }, 'Slack adapter connected (HTTP mode)');
+      log.info({ port, ...(oauth && { workspaces: 'many (install flow)' }) }, 'Slack adapter connected (HTTP mode)');
+      if (oauth && config.oauth && !purger) purger = startPurging(app, oauth.installs, config.oauth.retentionDays, log);
       return {
         name: 'slack',
         ...(port !== undefined && { port }),
-        sender: createSlackSender(config, log),
+        sender: createSlackSender(config, log, oauth ? { tokenFor: tokensOf(receiver.installer!) } : {}),
         state: () => 'connected',
         async stopAccepting() {
           // No new connections; requests under way finish, idle keep-alive connections close.

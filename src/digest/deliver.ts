@@ -199,7 +199,7 @@ function backoff(at: Date, attempts: number): Date {
 
 /** Which part of which digest a message is. */
 export function partId(sub: Subscription, run: { slot: string }, part: number): DigestPartId {
-  return { key: idempotencyKey(sub, run, part), subscription: sub.id, slot: run.slot, part };
+  return { key: idempotencyKey(sub, run, part), subscription: sub.id, slot: run.slot, part, workspace: sub.workspace };
 }
 
 /**

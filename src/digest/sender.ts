@@ -16,6 +16,8 @@ export interface DigestPartId {
   slot: string;
   /** 0-based part of the digest. */
   part: number;
+  /** The subscription's workspace (Discord guild, Slack team): whose token a multi-workspace app posts with. */
+  workspace?: string;
 }
 
 /** Where in a channel's history a part posted under an unknown outcome can be. */

@@ -9,6 +9,7 @@
 import { Field } from '../search/index/types.js';
 import type { IndexView } from '../search/index/view.js';
 import { localTerm } from '../search/queryPlan.js';
+import { STANDING_RECEIVED } from '../search/rerank.js';
 import { TopK } from '../search/topk.js';
 import type { Profile } from './profile.js';
 import type { RecommendTuning } from './tuning.js';
@@ -125,7 +126,7 @@ export function rankByProfile(view: IndexView, profile: Profile, tuning: Recomme
 function markAdmitted(view: IndexView, state: Uint8Array, admit: Admit): void {
   const { dead } = view;
   const { allows, includeRejected = false, candidates } = admit;
-  const ok = (g: number, standing: number) => dead[g] === 0 && (includeRejected || standing > 0) && (!allows || allows(g));
+  const ok = (g: number, standing: number) => dead[g] === 0 && (includeRejected || standing >= STANDING_RECEIVED) && (!allows || allows(g));
   if (candidates) {
     state.fill(0, 0, view.docCount);
     for (const g of candidates) {

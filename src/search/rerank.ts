@@ -52,6 +52,12 @@ export function byRank(a: Candidate, b: Candidate): number {
 }
 
 /**
+ * The least {@link recordStanding} of a paper that is neither rejected, withdrawn nor still
+ * undecided: what recommendations keep unless asked for the rest.
+ */
+export const STANDING_RECEIVED = 2;
+
+/**
  * How a venue received a paper, as the index keeps it (its `standing`; newest-first lists order
  * by it too): 0 for a record that is no paper of its own (withdrawn, desk-rejected, or with
  * every author "Anonymous", as submissions under review and many withdrawn ones are listed), 1

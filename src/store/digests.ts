@@ -140,6 +140,12 @@ export interface DigestStore {
   all(): Promise<Subscription[]>;
   /** Removes a subscription and its runs (a run being sent stops at its next step). */
   unsubscribe(id: number): Promise<void>;
+  /**
+   * Deletes everything kept for a workspace that removed the app: its subscriptions, their runs,
+   * and what its channels were sent (unless another workspace subscribes in the same channel, a
+   * shared channel). Returns how many subscriptions went.
+   */
+  forgetWorkspace(platform: ChatPlatform, workspace: string): Promise<number>;
   /** Pauses a subscription, with why (shown by /digest list in the reader's language). */
   pause(id: number, reason: Message): Promise<void>;
   /** Which of `keys` the channel was sent (a paper is known by several: arXiv id, DOI, title …). */

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { DigestStore } from './digests.js';
 import type { HarvestStore } from './harvests.js';
+import type { InstallationRows } from './installations.js';
 import type { JobLeases } from './jobs.js';
 import type { PaperStore } from './papers.js';
 import type { ReadingListStore } from './readingLists.js';
@@ -19,6 +20,7 @@ import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, tuneForBulkWrite
 import { checkDatabaseWritable, ensureDirectory } from './sqlite/access.js';
 import { SqliteDigestStore } from './sqlite/digests.js';
 import { SqliteHarvestStore } from './sqlite/harvests.js';
+import { SqliteInstallationRows } from './sqlite/installations.js';
 import { SqliteJobLeases } from './sqlite/jobs.js';
 import { SqlitePaperStore } from './sqlite/papers.js';
 import { SqliteReadingListStore } from './sqlite/readingLists.js';
@@ -64,6 +66,8 @@ export interface Stores {
   harvests: HarvestStore;
   /** Members' and channels' reading lists, and channels' archives of shared papers. */
   readingLists: ReadingListStore;
+  /** Installations of the Slack app (OAuth), as rows: `SealedInstallationStore` seals and opens their tokens. */
+  installationRows: InstallationRows;
   /**
    * Tells `onChange` at once whenever another process's write of papers commits, where the store
    * can (PostgreSQL's LISTEN; not SQLite, whose readers poll the generation).
@@ -129,6 +133,7 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
     readingLists: new SqliteReadingListStore(db),
+    installationRows: new SqliteInstallationRows(db),
     serve: () => void setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS),
     async close({ checkpoint = false } = {}) {
       await checkpointer?.stop();
@@ -181,6 +186,7 @@ function openReadOnlyStores(config: Config): Stores {
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
     readingLists: new SqliteReadingListStore(lists),
+    installationRows: new SqliteInstallationRows(db),
     serve: () => undefined,
     async close() {
       if (db.open) db.close();

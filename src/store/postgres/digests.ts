@@ -69,6 +69,18 @@ export class PgDigestStore implements DigestStore {
     await this.db.query('WITH runs AS (DELETE FROM digest_runs WHERE subscription_id = $1) DELETE FROM subscriptions WHERE id = $1', [id]);
   }
 
+  async forgetWorkspace(platform: ChatPlatform, workspace: string): Promise<number> {
+    const { rowCount } = await this.db.query(
+      `WITH gone AS (SELECT id, channel FROM subscriptions WHERE platform = $1 AND workspace = $2),
+         ledger AS (DELETE FROM digest_ledger WHERE platform = $1 AND channel IN (SELECT channel FROM gone)
+           AND channel NOT IN (SELECT channel FROM subscriptions WHERE platform = $1 AND workspace <> $2)),
+         runs AS (DELETE FROM digest_runs WHERE subscription_id IN (SELECT id FROM gone))
+       DELETE FROM subscriptions WHERE id IN (SELECT id FROM gone)`,
+      [platform, workspace],
+    );
+    return rowCount ?? 0;
+  }
+
   async pause(id: number, reason: Message): Promise<void> {
     await this.db.query("UPDATE subscriptions SET status = 'paused', paused_reason = $2 WHERE id = $1", [id, JSON.stringify(reason)]);
   }

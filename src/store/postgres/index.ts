@@ -4,6 +4,7 @@
  */
 import type { DigestStore } from '../digests.js';
 import type { HarvestStore } from '../harvests.js';
+import type { InstallationRows } from '../installations.js';
 import type { JobLeases } from '../jobs.js';
 import type { PaperStore } from '../papers.js';
 import type { ReadingListStore } from '../readingLists.js';
@@ -12,6 +13,7 @@ import type { StateStore } from '../states.js';
 import { connectPostgres, type ConnectOptions, type Postgres } from './connection.js';
 import { PgDigestStore } from './digests.js';
 import { PgHarvestStore } from './harvests.js';
+import { PgInstallationRows } from './installations.js';
 import { PgJobLeases } from './jobs.js';
 import { listen, type Listener } from './listen.js';
 import { migrate } from './migrate.js';
@@ -29,6 +31,7 @@ export interface PostgresStores {
   jobs: JobLeases;
   harvests: HarvestStore;
   readingLists: ReadingListStore;
+  installationRows: InstallationRows;
   /** Calls `onChange` whenever a write of papers commits (and once per reconnection of the listener). */
   watchPapers(onChange: () => void): Listener;
   close(): Promise<void>;
@@ -54,6 +57,7 @@ export async function openPostgres(url: string, options: ConnectOptions): Promis
     jobs: new PgJobLeases(db),
     harvests: new PgHarvestStore(db),
     readingLists: new PgReadingListStore(db),
+    installationRows: new PgInstallationRows(db),
     watchPapers: (onChange) => listen(db, PAPERS_CHANNEL, options.log, () => onChange()),
     close: () => db.end(),
   };

@@ -187,4 +187,21 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (platform, team, channel)
   );
   `,
+  // 6: installations of the Slack app in many workspaces (OAuth): tokens sealed, kept a while after an uninstall.
+  `
+  CREATE TABLE installations (
+    key text PRIMARY KEY,
+    team_id text,
+    enterprise_id text,
+    enterprise_install boolean NOT NULL,
+    bot_user_id text,
+    scopes text NOT NULL,
+    installer text,
+    secret text,
+    data text NOT NULL,
+    installed_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    removed_at timestamptz
+  );
+  `,
 ];

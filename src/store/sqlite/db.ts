@@ -233,6 +233,23 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (platform, team, channel)
   ) WITHOUT ROWID;
   `,
+  // Installations of the Slack app in many workspaces (OAuth): tokens sealed, kept a while after an uninstall.
+  `
+  CREATE TABLE installations (
+    key TEXT PRIMARY KEY,
+    team_id TEXT,
+    enterprise_id TEXT,
+    enterprise_install INTEGER NOT NULL,
+    bot_user_id TEXT,
+    scopes TEXT NOT NULL,
+    installer TEXT,
+    secret TEXT,
+    data TEXT NOT NULL,
+    installed_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    removed_at TEXT
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

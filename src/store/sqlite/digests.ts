@@ -100,6 +100,21 @@ export class SqliteDigestStore implements DigestStore {
     })();
   }
 
+  async forgetWorkspace(platform: ChatPlatform, workspace: string): Promise<number> {
+    const of = 'SELECT id FROM subscriptions WHERE platform = @platform AND workspace = @workspace';
+    return this.db.transaction(() => {
+      this.db
+        .prepare(
+          `DELETE FROM digest_ledger WHERE platform = @platform
+             AND channel IN (SELECT channel FROM subscriptions WHERE platform = @platform AND workspace = @workspace)
+             AND channel NOT IN (SELECT channel FROM subscriptions WHERE platform = @platform AND workspace <> @workspace)`,
+        )
+        .run({ platform, workspace });
+      this.db.prepare(`DELETE FROM digest_runs WHERE subscription_id IN (${of})`).run({ platform, workspace });
+      return this.db.prepare('DELETE FROM subscriptions WHERE platform = @platform AND workspace = @workspace').run({ platform, workspace }).changes;
+    })();
+  }
+
   async pause(id: number, reason: Message): Promise<void> {
     this.stmts.pause.run(JSON.stringify(reason), id);
   }

@@ -101,8 +101,12 @@ export class FakeSlack {
   now: () => number = () => Date.now();
   /** Files by id, in the order their upload URLs were handed out. */
   readonly uploads = new Map<string, SlackFile>();
+  /** Bot tokens the Web API accepts (more are added by the loopback install flow, fakeOAuth.ts). */
+  readonly botTokens = new Set([BOT_TOKEN]);
+  /** Methods that take no bearer token (oauth.v2.access, oauth.v2.exchange), answered by their handler. */
+  readonly unauthenticated = new Map<string, (args: Json, authorization: string | undefined) => Json>();
   private readonly failures: Failure[] = [];
-  private readonly answers = new Map<string, (args: Json) => Json>();
+  private readonly answers = new Map<string, (args: Json, token: string | undefined) => Json>();
   private readonly listeners = new Set<() => void>();
   private responses = 0;
   private serial = 0;
@@ -188,7 +192,7 @@ export class FakeSlack {
   }
 
   /** Answers `method` with `answer(args)` instead of the default. */
-  answer(method: string, answer: (args: Json) => Json): void {
+  answer(method: string, answer: (args: Json, token: string | undefined) => Json): void {
     this.answers.set(method, answer);
   }
 
@@ -275,14 +279,16 @@ export class FakeSlack {
       const args = parseArgs(raw, req.headers['content-type']);
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? (typeof args.token === 'string' ? args.token : undefined);
       this.calls.push({ method, args, token });
-      if (token !== (method === 'apps.connections.open' ? APP_TOKEN : BOT_TOKEN)) return { status: 200, body: { ok: false, error: 'invalid_auth' } };
+      const open = this.unauthenticated.get(method);
+      if (open) return { status: 200, body: open(args, req.headers.authorization) };
+      if (method === 'apps.connections.open' ? token !== APP_TOKEN : !this.botTokens.has(token ?? '')) return { status: 200, body: { ok: false, error: 'invalid_auth' } };
       const failure = this.failures.find((f) => f.method === method && f.when(args));
       if (failure) return { status: 200, body: { ok: false, error: failure.error } };
       const fault = method === 'chat.postMessage' ? this.postFault?.(args, this.postCount++) : undefined;
       if (fault && 'swallow' in fault) return { status: 0, body: undefined, hold: new Promise(() => undefined) };
       if (fault && 'status' in fault) return { status: fault.status, body: { ok: false, error: 'internal_error' } };
       if (fault && 'retryAfter' in fault) return { status: 429, headers: { 'retry-after': String(fault.retryAfter) }, body: { ok: false, error: 'ratelimited' } };
-      const answer: Answer = { status: 200, body: this.answers.get(method)?.(args) ?? this.defaultAnswer(method, args) };
+      const answer: Answer = { status: 200, body: this.answers.get(method)?.(args, token) ?? this.defaultAnswer(method, args) };
       if (fault && 'reset' in fault) answer.reset = true;
       if (fault && 'hold' in fault) answer.hold = fault.hold;
       return answer;

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EVENTS_PATH } from '../../../adapters/slack/index.js';
+import { botScopes } from '../../../adapters/slack/manifest.js';
+import { REDIRECT_PATH } from '../../../adapters/slack/oauth.js';
 import { COMMANDS, commandDescription } from '../../../src/commands/registry.js';
 import { messages } from '../../../src/i18n/index.js';
 
@@ -23,7 +25,7 @@ describe('manifest.yml', () => {
 
   it('asks for the scopes and events the adapter uses, with unfurl domains', () => {
     expect(listUnder('bot')).toEqual(['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read', 'channels:history', 'groups:history', 'files:write', 'im:write']);
-    expect(listUnder('bot_events')).toEqual(['app_mention', 'link_shared', 'message.channels', 'message.groups']);
+    expect(listUnder('bot_events')).toEqual(['app_mention', 'link_shared', 'message.channels', 'message.groups', 'app_uninstalled', 'tokens_revoked']);
     expect(listUnder('unfurl_domains')).toEqual(['arxiv.org', 'openreview.net', 'doi.org']);
     expect(manifest).toMatch(/\n {2}socket_mode_enabled: false\n/);
     expect(manifest).toMatch(/interactivity:\n {4}is_enabled: true\n/);
@@ -33,6 +35,11 @@ describe('manifest.yml', () => {
     const urls = [...manifest.matchAll(/(?:url|request_url): (\S+)/g)].map((m) => m[1]);
     expect(urls).toHaveLength(COMMANDS.length + 2);
     for (const url of urls) expect(url).toBe(`https://YOUR-HOST${EVENTS_PATH}`);
+  });
+
+  it("sends installers back to the install flow's redirect path, and the flow asks for the manifest's scopes", () => {
+    expect(listUnder('redirect_urls')).toEqual([`https://YOUR-HOST${REDIRECT_PATH}`]);
+    expect(botScopes(manifest)).toEqual(listUnder('bot'));
   });
 
   it('describes each command as the catalog does in English (Slack has no localized commands)', () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DigestStore } from '../../../src/store/digests.js';
 import type { HarvestStore } from '../../../src/store/harvests.js';
+import type { InstallationRows } from '../../../src/store/installations.js';
 import type { JobLeases } from '../../../src/store/jobs.js';
 import type { PaperStore } from '../../../src/store/papers.js';
 import type { ReadingListStore } from '../../../src/store/readingLists.js';
@@ -17,6 +18,7 @@ import type { SeenEvents } from '../../../src/store/seenEvents.js';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
 import { SqliteDigestStore } from '../../../src/store/sqlite/digests.js';
 import { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
+import { SqliteInstallationRows } from '../../../src/store/sqlite/installations.js';
 import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
 import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { SqliteReadingListStore } from '../../../src/store/sqlite/readingLists.js';
@@ -34,6 +36,9 @@ export interface Instance {
   jobs: JobLeases;
   harvests: HarvestStore;
   readingLists: ReadingListStore;
+  installationRows: InstallationRows;
+  /** Raw SQL on the store, for tests that look at what is at rest. */
+  rawRows(sql: string): Promise<Record<string, unknown>[]>;
   /** Files what is filed under alias `from` under `to` instead, as an older version filed it (for tests of libraries it wrote). */
   renameAlias(from: string, to: string): Promise<void>;
   /** Every row of the reading-list tables, as the database holds them (to look for what should be gone). */
@@ -83,6 +88,8 @@ const sqlite: StoreBackend = {
           jobs: new SqliteJobLeases(db),
           harvests: new SqliteHarvestStore(db),
           readingLists: new SqliteReadingListStore(db),
+          installationRows: new SqliteInstallationRows(db),
+          rawRows: async (sql) => db.prepare(sql).all() as Record<string, unknown>[],
           renameAlias: async (from, to) => void db.prepare('UPDATE paper_aliases SET alias = ? WHERE alias = ?').run(to, from),
           readingListRows: async () => Object.fromEntries(READING_LIST_TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t}`).all()])),
           close: async () => void (db.open && db.close()),
@@ -111,6 +118,7 @@ const postgres: StoreBackend = {
         let closed = false;
         const instance: Instance = {
           ...pg,
+          rawRows: async (sql) => (await pg.db.query(sql)).rows as Record<string, unknown>[],
           renameAlias: async (from, to) => void (await pg.db.query('UPDATE paper_aliases SET alias = $1 WHERE alias = $2', [to, from])),
           readingListRows: async () => Object.fromEntries(await Promise.all(READING_LIST_TABLES.map(async (t) => [t, (await pg.db.query(`SELECT * FROM ${t}`)).rows]))),
           close: async () => void (closed || ((closed = true), await pg.close())),

@@ -1,0 +1,179 @@
+/**
+ * Installations of the app in chat workspaces (Slack's OAuth install flow): one per workspace,
+ * keyed by the enterprise id for an org-wide install, else by the team id. The bot token, its
+ * refresh token (token rotation) and any user token are sealed ({@link TokenBox}) before they are
+ * written; what is not secret (ids, scopes, who installed it, when) is kept in the clear so that
+ * an operator can read it.
+ *
+ * An uninstall does not delete the row at once: its tokens are wiped and it is marked removed,
+ * so that the workspace's data can be deleted after the retention period, and a reinstall within
+ * it finds everything again. SQL lives in `sqlite/installations.ts` and `postgres/installations.ts`
+ * (rows only); this module turns rows into installations, held to the contract suite
+ * (`test/store/installations.contract.test.ts`).
+ */
+import type { TokenBox } from './tokenBox.js';
+
+export interface Installation {
+  /** The enterprise id of an org-wide install, else the team id. */
+  key: string;
+  teamId?: string;
+  enterpriseId?: string;
+  enterpriseInstall: boolean;
+  botToken: string;
+  botUserId?: string;
+  botId?: string;
+  scopes: string[];
+  /** Token rotation: the refresh token and when the bot token expires (Unix seconds). */
+  refreshToken?: string;
+  expiresAt?: number;
+  /** The user who installed the app. */
+  installer?: string;
+  /** What else the platform said that is not secret (app id, names, URLs), as JSON. */
+  details: Record<string, unknown>;
+  /** Secret extras (a user token), sealed like the bot token. */
+  secrets: Record<string, string>;
+  installedAt: string;
+  updatedAt: string;
+}
+
+export type NewInstallation = Omit<Installation, 'installedAt' | 'updatedAt'>;
+
+/** An installation removed (uninstalled, tokens revoked) whose data is still kept. */
+export interface RemovedInstallation {
+  key: string;
+  teamId?: string;
+  enterpriseId?: string;
+  removedAt: string;
+}
+
+export interface InstallationStore {
+  /**
+   * Saves an installation (a new one, a reinstall, a rotated token): replaces what was stored
+   * under its key, and clears a removal. A reinstall keeps the first install's time unless it
+   * had been removed.
+   */
+  save(installation: NewInstallation, now: Date): Promise<Installation>;
+  /** The installation under `key`, unless there is none or it was removed. */
+  get(key: string): Promise<Installation | undefined>;
+  /** Marks the installation removed and wipes its tokens; false when there was none to remove. */
+  remove(key: string, now: Date): Promise<boolean>;
+  /** Installations removed before `before`, oldest first (their data is due for deletion). */
+  removedBefore(before: Date): Promise<RemovedInstallation[]>;
+  /** Deletes the row for good (after its workspace's data is gone). */
+  forget(key: string): Promise<void>;
+  /** Installations in use (not removed). */
+  count(): Promise<number>;
+}
+
+/** An installation row as both stores keep it. */
+export interface InstallationRow {
+  key: string;
+  team_id: string | null;
+  enterprise_id: string | null;
+  enterprise_install: boolean | number;
+  bot_user_id: string | null;
+  scopes: string;
+  installer: string | null;
+  /** Sealed JSON of every token; null once removed. */
+  secret: string | null;
+  /** JSON: bot id, token expiry, details. */
+  data: string;
+  installed_at: string;
+  updated_at: string;
+  removed_at: string | null;
+}
+
+/** Where installations are kept: one table, in SQLite or PostgreSQL. */
+export interface InstallationRows {
+  /** Writes the row; a row already there keeps its `installed_at` unless it was removed. */
+  upsert(row: InstallationRow): Promise<void>;
+  read(key: string): Promise<InstallationRow | undefined>;
+  /** Sets `removed_at` and clears `secret` of a row not yet removed; whether there was one. */
+  markRemoved(key: string, at: string): Promise<boolean>;
+  removedBefore(before: string): Promise<InstallationRow[]>;
+  delete(key: string): Promise<void>;
+  countActive(): Promise<number>;
+}
+
+interface Sealed {
+  botToken: string;
+  refreshToken?: string;
+  secrets: Record<string, string>;
+}
+
+/**
+ * The installation store over any {@link InstallationRows}, sealing tokens with `box`.
+ * @example const installations = new SealedInstallationStore(stores.installationRows, tokenBox(key));
+ */
+export class SealedInstallationStore implements InstallationStore {
+  constructor(
+    private readonly rows: InstallationRows,
+    private readonly box: TokenBox,
+  ) {}
+
+  async save(inst: NewInstallation, now: Date): Promise<Installation> {
+    const sealed: Sealed = { botToken: inst.botToken, ...(inst.refreshToken && { refreshToken: inst.refreshToken }), secrets: inst.secrets };
+    const at = now.toISOString();
+    await this.rows.upsert({
+      key: inst.key,
+      team_id: inst.teamId ?? null,
+      enterprise_id: inst.enterpriseId ?? null,
+      enterprise_install: inst.enterpriseInstall,
+      bot_user_id: inst.botUserId ?? null,
+      scopes: inst.scopes.join(','),
+      installer: inst.installer ?? null,
+      secret: this.box.seal(JSON.stringify(sealed), inst.key),
+      data: JSON.stringify({ ...(inst.botId && { botId: inst.botId }), ...(inst.expiresAt !== undefined && { expiresAt: inst.expiresAt }), details: inst.details }),
+      installed_at: at,
+      updated_at: at,
+      removed_at: null,
+    });
+    return (await this.get(inst.key))!;
+  }
+
+  async get(key: string): Promise<Installation | undefined> {
+    const row = await this.rows.read(key);
+    if (!row || row.removed_at !== null || row.secret === null) return undefined;
+    const sealed = JSON.parse(this.box.open(row.secret, row.key)) as Sealed;
+    const data = JSON.parse(row.data) as { botId?: string; expiresAt?: number; details?: Record<string, unknown> };
+    return {
+      key: row.key,
+      ...(row.team_id !== null && { teamId: row.team_id }),
+      ...(row.enterprise_id !== null && { enterpriseId: row.enterprise_id }),
+      enterpriseInstall: row.enterprise_install === true || row.enterprise_install === 1,
+      botToken: sealed.botToken,
+      ...(row.bot_user_id !== null && { botUserId: row.bot_user_id }),
+      ...(data.botId && { botId: data.botId }),
+      scopes: row.scopes === '' ? [] : row.scopes.split(','),
+      ...(sealed.refreshToken && { refreshToken: sealed.refreshToken }),
+      ...(data.expiresAt !== undefined && { expiresAt: data.expiresAt }),
+      ...(row.installer !== null && { installer: row.installer }),
+      details: data.details ?? {},
+      secrets: sealed.secrets ?? {},
+      installedAt: row.installed_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  remove(key: string, now: Date): Promise<boolean> {
+    return this.rows.markRemoved(key, now.toISOString());
+  }
+
+  async removedBefore(before: Date): Promise<RemovedInstallation[]> {
+    const rows = await this.rows.removedBefore(before.toISOString());
+    return rows.map((row) => ({
+      key: row.key,
+      ...(row.team_id !== null && { teamId: row.team_id }),
+      ...(row.enterprise_id !== null && { enterpriseId: row.enterprise_id }),
+      removedAt: row.removed_at!,
+    }));
+  }
+
+  forget(key: string): Promise<void> {
+    return this.rows.delete(key);
+  }
+
+  count(): Promise<number> {
+    return this.rows.countActive();
+  }
+}
