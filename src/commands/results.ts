@@ -175,4 +175,3 @@ function countLine(m: Messages, result: SearchResult, page: number, pages: numbe
   return result.total > shown ? m.t('paper.countOfTotal', { shown, total: result.total, ...at }) : m.t('paper.count', { shown, ...at });
 }
 
-export type { PaperCard };

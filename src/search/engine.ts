@@ -92,11 +92,6 @@ export interface SearchOptions {
   limit?: number;
   /** Only papers the store first saw after this instant (digests: "new since the last one"). */
   firstSeenAfter?: Date;
-  /**
-   * Score every word in every field, common ones in abstracts too (a paper's similar papers:
-   * its query is its rarest words, many from its abstract).
-   */
-  everyField?: boolean;
   /** Only these papers (store document numbers): searching within a reading list. */
   within?: readonly number[];
 }
@@ -182,7 +177,7 @@ export class SearchEngine {
       .filter((g) => !g.compound)
       .map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)).filter((form) => !isCompoundTerm(form)) }));
 
-    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text, options.everyField === true);
+    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
     if (query.phrases.length > 0) ordered = await this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
@@ -235,7 +230,7 @@ export class SearchEngine {
   }
 
   /** Ranks by relevance; returns candidates best first. */
-  private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string, everyField: boolean) {
+  private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string) {
     const { scorer, view } = this;
     const g = groups.filter((group) => !group.optional).length;
     const admits = (d: number) => (!filter.active || filter.allows(d)) && (!filter.candidates || binaryHas(filter.candidates, d));
@@ -244,7 +239,7 @@ export class SearchEngine {
     const filtered = filter.active || filter.candidates !== undefined;
     const score = (typedWords: number, coverAll = false) =>
       scorer.scoreGroups(groups, { typedWords, keep: depth, ...(filtered && { admits }), exhaustive: this.options.exhaustive, coverAll });
-    const typed = everyField ? 0 : query.text.split(/\s+/).filter(Boolean).length;
+    const typed = query.text.split(/\s+/).filter(Boolean).length;
     score(typed);
     // Common words left out of abstracts must not leave a query with nothing: where only
     // abstracts have them all, they are scored there after all. And where no paper has them
@@ -306,9 +301,9 @@ export class SearchEngine {
     } else if (fullCount > 0) {
       // Some paper matches every word: the answer is those papers (every one of them counted,
       // the best listed), and those whose title the query is or begins. Papers matching only
-      // some of the words are listed only when none matches them all (or for a paper's similar
-      // papers), and then every one listed is counted.
-      if (!everyField) ranked = ranked.filter((r) => r.coverage === g || r.tier > 0);
+      // some of the words are listed only when none matches them all, and then every one listed
+      // is counted.
+      ranked = ranked.filter((r) => r.coverage === g || r.tier > 0);
       for (const r of ranked) if (r.coverage < g) fullCount++;
     }
     ranked.sort(byRank);

@@ -196,11 +196,6 @@ export class LiveIndex {
     return this.engine?.suggest(prefix, limit) ?? [];
   }
 
-  /** In how many papers a (folded) word occurs (0 while there is no index). */
-  documentFrequency(word: string): number {
-    return this.engine?.documentFrequency(word) ?? 0;
-  }
-
   /**
    * The index as it stands, for readers that walk it themselves (recommendations); what a
    * search meets while there is none, the rebuild policy says. Valid until the next await.

@@ -106,15 +106,5 @@ describe('leaving common words out of abstracts', () => {
     expect(new Set(result.hits.map((h) => h.score)).size).toBe(1);
     expect(result.hits.map((h) => h.title)).not.toContain('Attention span');
   });
-
-  it('never for a paper\'s similar papers, whose words come from its abstract', async () => {
-    // Every word scored everywhere, and papers with some of the words listed (and counted) after those with all.
-    const similar = await engine.search('attention memory depth ', { everyField: true });
-    expect([similar.total, similar.hits.length]).toEqual([11, 11]);
-    expect(similar.hits[10]!.title).toBe('Attention span');
-    const scores = similar.hits.slice(0, 10).map((h) => h.score);
-    const plain = (await engine.search('attention memory depth ')).hits[0]!.score;
-    expect(Math.min(...scores)).toBeGreaterThan(plain);
-  });
 });
 

@@ -7,11 +7,6 @@ import { toBibtex } from './bibtex.js';
 import { toCslJson } from './csl.js';
 import { toRis } from './ris.js';
 
-export { toBibtex } from './bibtex.js';
-export { toCslJson, cslItems, type CslItem } from './csl.js';
-export { toRis } from './ris.js';
-export { citationKeys, describeAll, describePaper, type Citable, type WorkKind } from './entry.js';
-
 /** The formats `/library export` and `paperscout export` offer. */
 export const EXPORT_FORMATS = ['bibtex', 'ris', 'csljson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
