@@ -5,8 +5,9 @@
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
- * loopback, the search site (bench/web.ts), `digest run-due` for 1,000 subscriptions (by topic
- * and by library), recommendations for profiles of 50 papers (bench/recommend.ts), the sources
+ * loopback, Slack for 100 workspaces installed through the OAuth flow at 10 requests a second
+ * (bench/slackWorkspaces.ts), the search site (bench/web.ts), `digest run-due` for 1,000
+ * subscriptions (by topic and by library), recommendations for profiles of 50 papers (bench/recommend.ts), the sources
  * (CPU per 1,000 arXiv OAI-PMH records stored; an OpenReview venue of 10,000 notes), and the same
  * on PostgreSQL next to SQLite (bench/postgres.ts: a private server of its own, skipped without
  * Debian's postgresql package), and reading lists at issue 30's scale: /library mine and channel
@@ -40,6 +41,7 @@ import { benchLibraryCommands } from './libraryCommands.js';
 import { benchPostgres, timedIngest } from './postgres.js';
 import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
 import { benchSlack } from './slack.js';
+import { benchSlackWorkspaces } from './slackWorkspaces.js';
 import { benchSources } from './sources.js';
 import { runLoad } from './load.js';
 import { benchStart } from './start.js';
@@ -154,9 +156,9 @@ for (let r = 0; r < runs; r++) {
 }
 const suggestMs = timeAutocomplete((p) => app.library.suggest(p, 25), runs * 3);
 const papers = app.library.size;
-out('Measuring the Discord and Slack adapters on loopback, and digest run-due…');
+out('Measuring the Discord and Slack adapters on loopback (Slack also with 100 workspaces, 20 s), and digest run-due…');
 const discord = await benchDiscord(app);
-const slackLines = await benchSlack(app);
+const slackLines = [...(await benchSlack(app)), ...(await benchSlackWorkspaces(app))];
 const digestLines = [...(await benchDigest(app)), ...(await benchLibraryDigest(app))];
 out('Measuring the search site on loopback…');
 const webLines = await benchWeb(app, cases.map((c) => c.query));

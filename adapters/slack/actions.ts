@@ -46,10 +46,10 @@ export function registerActions(bolt: BoltApp, app: App, log: Logger): void {
     const name = body.channel?.name;
     const known = channelName(name);
     const channel = channelId ? { channel: { id: channelId, ...(known && { name: known }), kind: channelKind(channelId, name) } } : {};
-    // The clicker's language; changing a digest also needs to know whether they are an admin (asked afresh).
-    const member = await memberInfo(client, body.user.id, app, { fresh: value.startsWith('digest:') });
     // Lists are keyed by the workspace: a click names it (`team`; `user.team_id` in a shared channel's org).
     const team = body.team?.id ?? body.user.team_id;
+    // The clicker's language; changing a digest also needs to know whether they are an admin (asked afresh).
+    const member = await memberInfo(client, body.user.id, app, { team, fresh: value.startsWith('digest:') });
     const ctx = app.context(
       'slack',
       { id: body.user.id, name: member.name ?? body.user.username ?? body.user.name },

@@ -60,7 +60,7 @@ export function registerArchive(bolt: BoltApp, app: App): void {
   bolt.event('message', async ({ event, body, client }) => {
     const share = messageShare(event as unknown as Record<string, unknown>, (body as { team_id?: string }).team_id);
     if (!share) return;
-    const member = await memberInfo(client, share.user, app);
+    const member = await memberInfo(client, share.user, app, { team: share.team });
     await recordSlackShare(app, share, member.name).catch((err: unknown) => app.log.warn({ err, platform: 'slack', channel: share.channel }, 'Slack: could not record the paper links of a message'));
   });
 }

@@ -21,7 +21,7 @@ export function registerCommands(bolt: BoltApp, app: App): void {
     const text = fromSlackMarkup(command.text ?? '');
     // The user's language; for digests also who may change them (admins, asked afresh) and the
     // user's zone (the default for a new one).
-    const member = await memberInfo(client, command.user_id, app, { fresh: name === 'digest' });
+    const member = await memberInfo(client, command.user_id, app, { team: command.team_id, fresh: name === 'digest' });
     const ctx = app.context(
       'slack',
       { id: command.user_id, name: member.name ?? command.user_name, ...(member.timezone && { timezone: member.timezone }) },

@@ -31,7 +31,7 @@ export function registerEvents(bolt: BoltApp, app: App): void {
     const team = event.team ?? (body as { team_id?: string }).team_id;
     const request = mentionRequest(event.text, context.botUserId, app.registry.commands.map((c) => c.name));
     // The asker's language (the answer is for them, in their thread), and for digests their role and zone.
-    const member = event.user ? await memberInfo(client, event.user, app, { fresh: request.command === 'digest' }) : undefined;
+    const member = event.user ? await memberInfo(client, event.user, app, { team, fresh: request.command === 'digest' }) : undefined;
     const ctx = app.context(
       'slack',
       { id: event.user ?? 'unknown', ...(member?.timezone && { timezone: member.timezone }) },
@@ -53,8 +53,8 @@ export function registerEvents(bolt: BoltApp, app: App): void {
     const urls = [...new Set(event.links.slice(0, MAX_UNFURLS).map((l) => l.url).filter((u): u is string => typeof u === 'string'))];
     if (urls.length === 0) return;
     // Slack has no workspace language: the card speaks the language of whoever shared the link.
-    const member = await memberInfo(client, event.user, app);
     const team = (body as { team_id?: string }).team_id;
+    const member = await memberInfo(client, event.user, app, { team });
     const ctx = app.context(
       'slack',
       { id: event.user, ...(member.name && { name: member.name }), ...(member.timezone && { timezone: member.timezone }) },

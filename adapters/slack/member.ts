@@ -2,7 +2,9 @@
  * What Slack says about the member behind a request (users.info with `include_locale`, the
  * users:read scope): their language, their time zone (the default for a new digest), and
  * whether they are a workspace admin or owner (who may change any digest). Answers are cached
- * briefly per user, so a burst of commands costs one call; a digest change asks afresh.
+ * briefly per workspace and user (a member's id may be the same in several workspaces of an
+ * Enterprise Grid org, with another role in each), so a burst of commands costs one call; a
+ * digest change asks afresh.
  */
 import type { webApi } from '@slack/bolt';
 import type { App } from '../../src/app.js';
@@ -24,13 +26,15 @@ const MEMBER_CACHE_MAX = 5000;
 const cache = new Map<string, { member: SlackMember; at: number }>();
 
 /**
- * The member's language, zone and role; `fresh` skips the cache (permission checks). Without an
- * answer, the user is treated as a member in UTC whose language is unknown (English).
- * @example const member = await memberInfo(client, 'U123', app);
+ * The member's language, zone and role in workspace `team`; `fresh` skips the cache (permission
+ * checks). Without an answer, the user is treated as a member in UTC whose language is unknown
+ * (English).
+ * @example const member = await memberInfo(client, 'U123', app, { team: 'T01' });
  */
-export async function memberInfo(client: webApi.WebClient, user: string, app: App, options: { fresh?: boolean } = {}): Promise<SlackMember> {
+export async function memberInfo(client: webApi.WebClient, user: string, app: App, options: { team: string | undefined; fresh?: boolean }): Promise<SlackMember> {
   const now = Date.now();
-  const cached = cache.get(user);
+  const key = `${options.team ?? ''}:${user}`;
+  const cached = cache.get(key);
   if (!options.fresh && cached && now - cached.at < MEMBER_CACHE_MS) return cached.member;
   try {
     const info = await client.users.info({ user, include_locale: true });
@@ -41,8 +45,8 @@ export async function memberInfo(client: webApi.WebClient, user: string, app: Ap
       ...(u?.locale && { locale: u.locale }),
       ...(nameOf(u) && { name: nameOf(u) }),
     };
-    cache.delete(user);
-    cache.set(user, { member, at: now });
+    cache.delete(key);
+    cache.set(key, { member, at: now });
     if (cache.size > MEMBER_CACHE_MAX) cache.delete(cache.keys().next().value!);
     return member;
   } catch (err) {

@@ -2,9 +2,10 @@
  * Many workspaces: the OAuth install flow through Bolt's real HTTP receiver and InstallProvider,
  * against a loopback Slack (fakeOAuth.ts) that exchanges codes for per-workspace bot tokens and
  * accepts a Web API call only with a token it issued. Two workspaces install; each one's
- * commands, buttons and digests go with its own token; a third that never installed is told so;
- * install links that expired, were forged or replayed install nothing; an uninstall pauses one
- * workspace's digests and leaves the other's alone, and its data goes after the retention period.
+ * commands, buttons, /library (lists and exports) and digests go with its own token and see only
+ * its own data; a third that never installed is told so; install links that expired, were
+ * forged or replayed install nothing; an uninstall pauses one workspace's digests and leaves the
+ * other's alone, and its data goes after the retention period.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlack, type RunningSlack } from '../../../adapters/slack/index.js';
@@ -20,7 +21,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { silentLog } from '../../helpers/corpus.js';
 import { FakeSlack, type Json } from './fakeSlack.js';
 import { CLIENT_ID, CLIENT_SECRET, FakeOAuth } from './fakeOAuth.js';
-import { SIGNING_SECRET, button, clickPayload, fixture, send } from './harness.js';
+import { SIGNING_SECRET, button, clickPayload, fixture, send, textOf } from './harness.js';
 import { SHARE_LABEL } from '../../../adapters/slack/render.js';
 
 const OAUTH: SlackOAuthConfig = {
@@ -89,9 +90,9 @@ async function install(team: string): Promise<{ status: number; html: string }> 
 }
 
 /** A signed slash command from `team`; returns the ack and its response_url. */
-async function command(team: string, user: string, command: string, text: string): Promise<{ status: number; responseUrl: string }> {
+async function command(team: string, user: string, command: string, text: string, channel = `C${team}`): Promise<{ status: number; responseUrl: string }> {
   const responseUrl = fake.responseUrl();
-  const body = new URLSearchParams({ ...fixture<Record<string, string>>('slash-command'), team_id: team, channel_id: `C${team}`, user_id: user, command, text, response_url: responseUrl });
+  const body = new URLSearchParams({ ...fixture<Record<string, string>>('slash-command'), team_id: team, channel_id: channel, user_id: user, command, text, response_url: responseUrl });
   const res = await send(`${base}/slack/events`, body.toString(), FORM);
   return { status: res.status, responseUrl };
 }
@@ -241,6 +242,59 @@ describe('each workspace with its own token', () => {
     const unfurl = await fake.waitForCall('chat.unfurl', unfurls);
     expect(oauth.teamOf(unfurl.token)).toBe('T2');
     expect(JSON.stringify(unfurl.args.unfurls)).toContain('Attention Is All You Need');
+  });
+
+  it("keeps each workspace's /library apart: the same member and channel ids see only their workspace's lists", async () => {
+    // Slack ids are not unique across workspaces (an Enterprise Grid member is one W… id in all of them).
+    const [user, channel] = ['W0SAME', 'C0SAME'];
+    const library = async (team: string, text: string) => {
+      const res = await command(team, user, '/library', text, channel);
+      expect(res.status).toBe(200);
+      return (await fake.waitForPosts(res.responseUrl))[0]!;
+    };
+    const calls = fake.calls.length;
+    const found = await command('T1', user, '/paper', 'diffusion', channel);
+    const [card] = await fake.waitForPosts(found.responseUrl);
+    const save = button(card!, en.t('library.save'));
+    const doc = Number(/(\d+)$/.exec(String(save.value))![1]);
+    const saved = (await app.library.paperByDoc(doc))!;
+    const payload = clickPayload(save, { user });
+    const click = { ...payload, team: { id: 'T1', domain: 't1' }, user: { id: user, username: 'sam', name: 'sam', team_id: 'T1' }, channel: { id: channel, name: 'general' }, response_url: fake.responseUrl() };
+    expect((await send(`${base}/slack/events`, `payload=${encodeURIComponent(JSON.stringify(click))}`, FORM)).status).toBe(200);
+    expect((await fake.waitForPosts(click.response_url))[0]!.text).toBe(en.t('library.saved', { count: 1 }));
+    expect((await library('T1', 'add paper:https://arxiv.org/abs/1706.03762')).text).toContain('Attention Is All You Need');
+
+    expect(textOf(await library('T1', 'mine'))).toContain(saved.title);
+    expect(textOf(await library('T1', 'channel'))).toContain('Attention Is All You Need');
+    expect((await library('T2', 'mine')).text).toBe(en.t('library.mine.empty'));
+    expect((await library('T2', 'channel')).text).toBe(en.t('library.channel.empty').replace('<', '&lt;').replace('>', '&gt;'));
+    expect((await library('T2', 'export format:bibtex')).text).toBe(en.t('library.mine.empty'));
+    expect(fake.files().filter((f) => f.shared.channel === fake.dmWith(user))).toEqual([]);
+
+    const exported = await library('T1', 'export format:bibtex');
+    expect(textOf(exported)).toContain(en.t('slack.fileInDm'));
+    const [file] = fake.files().filter((f) => f.shared.channel === fake.dmWith(user));
+    expect(file).toMatchObject({ filename: 'paperscout-library.bib' });
+    // The member's one saved paper, not the channel's.
+    expect(file!.content!.match(/^@\w+\{/gm)).toHaveLength(1);
+    expect(file!.content).not.toContain('Attention Is All You Need');
+    const sent = fake.calls.slice(calls);
+    const upload = sent.filter((c) => ['conversations.open', 'files.getUploadURLExternal', 'files.completeUploadExternal'].includes(c.method));
+    expect(upload.map((c) => c.method)).toEqual(['conversations.open', 'files.getUploadURLExternal', 'files.completeUploadExternal']);
+    for (const c of upload) expect(oauth.teamOf(c.token)).toBe('T1');
+  });
+
+  it('asks each workspace who a member is: an admin in one is no admin in another', async () => {
+    const [admin, other, channel] = ['W0ADMIN', 'W0OTHER', 'C0SAME'];
+    fake.answer('users.info', (args, token) => ({ ok: true, user: { id: args.user, name: String(args.user).toLowerCase(), is_admin: args.user === admin && oauth.teamOf(token) === 'T1' } }));
+    const calls = fake.calls.length;
+    await fake.waitForPosts((await command('T1', admin, '/paper', 'diffusion', channel)).responseUrl);
+    await fake.waitForPosts((await command('T2', other, '/library', 'add paper:https://arxiv.org/abs/1706.03762', channel)).responseUrl);
+    const removal = await command('T2', admin, '/library', 'remove paper:https://arxiv.org/abs/1706.03762 scope:channel', channel);
+    expect((await fake.waitForPosts(removal.responseUrl))[0]!.text).toBe(en.t('library.removeNotYours', { name: 'w0other' }));
+    expect(await app.stores.readingLists.paperIds({ platform: 'slack', team: 'T2', kind: 'channel', id: channel })).toEqual(['arxiv:1706.03762']);
+    const lookups = fake.calls.slice(calls).filter((c) => c.method === 'users.info' && c.args.user === admin);
+    expect(lookups.map((c) => oauth.teamOf(c.token))).toEqual(['T1', 'T2']);
   });
 
   it("does not hold one workspace's digest back when another's token stops working", async () => {
