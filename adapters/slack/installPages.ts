@@ -5,7 +5,7 @@
  * install, a code Slack refused) with a way to start again. Pure functions of their inputs.
  */
 import { messages, type Messages } from '../../src/i18n/index.js';
-import { DEFAULT_LOCALE, LOCALES, languageOf, resolveLocale } from '../../src/i18n/locale.js';
+import { DEFAULT_LOCALE, acceptedLocale } from '../../src/i18n/locale.js';
 
 /** Why an install did not complete, as the failure page says it. */
 export type InstallFailure = 'state' | 'cancelled' | 'code' | 'other';
@@ -15,20 +15,7 @@ export type InstallFailure = 'state' | 'cancelled' | 'code' | 'other';
  * @example preferredLocale('fr;q=0.9, zh-TW;q=0.8, en;q=0.5') // 'zh-CN'
  */
 export function preferredLocale(header: string | string[] | undefined): string {
-  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
-  const ranked = value
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((e) => e.tag !== '' && e.tag !== '*' && e.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  // The first language a catalog serves (French, say, is passed over for a later Chinese).
-  const served = new Set(LOCALES.map((l) => languageOf(l)));
-  const fits = ranked.find((e) => served.has(languageOf(e.tag)));
-  return fits ? resolveLocale(fits.tag) : DEFAULT_LOCALE;
+  return acceptedLocale(header) ?? DEFAULT_LOCALE;
 }
 
 /** The page with the "Add to Slack" button that goes to `url` (Slack's authorize URL with a fresh state). */

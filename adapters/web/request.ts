@@ -3,7 +3,7 @@
  * Accept-Language), the query cut to {@link MAX_QUERY_BYTES}, a page number, and who is asking
  * (for the rate limit). Pure functions of the request's parts.
  */
-import { DEFAULT_LOCALE, LOCALES, resolveLocale, type Locale } from '../../src/i18n/index.js';
+import { DEFAULT_LOCALE, LOCALES, acceptedLocale, type Locale } from '../../src/i18n/index.js';
 
 /** Longest query read, in UTF-8 bytes; a longer one is cut (at a character's end) with a note. */
 export const MAX_QUERY_BYTES = 1024;
@@ -14,31 +14,9 @@ export const MAX_QUERY_BYTES = 1024;
  * @example pickLocale('fr;q=0.9, zh-TW;q=0.8, en;q=0.5', null) // 'zh-CN'
  */
 export function pickLocale(acceptLanguage: string | undefined, lang: string | null): { locale: Locale; chosen: boolean } {
-  const override = lang ? supported(lang) : undefined;
+  const override = lang ? acceptedLocale(lang) : undefined;
   if (override) return { locale: override, chosen: true };
-  const ranges = (acceptLanguage ?? '')
-    .slice(0, 500)
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
-    })
-    .filter((r) => r.tag !== '' && r.tag !== '*' && r.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const r of ranges) {
-    const found = supported(r.tag);
-    if (found) return { locale: found, chosen: false };
-  }
-  return { locale: DEFAULT_LOCALE, chosen: false };
-}
-
-/** The site's locale for a tag, when the tag's language is one the site has. */
-function supported(tag: string): Locale | undefined {
-  const locale = resolveLocale(tag);
-  // resolveLocale falls back to English for anything unknown: only a real English tag is English.
-  if (locale !== DEFAULT_LOCALE) return locale;
-  return /^en(?:[-_]|$)/i.test(tag.trim()) ? locale : undefined;
+  return { locale: acceptedLocale(acceptLanguage) ?? DEFAULT_LOCALE, chosen: false };
 }
 
 /** The locales the site offers, for its language switch. */

@@ -2,7 +2,7 @@
  * Languages: which one to answer in (locale.ts), the message catalogs (catalog/) and messages
  * in a language (messages.ts). Chinese search terms are read by glossary.ts and reading.ts.
  */
-export { DEFAULT_LOCALE, LOCALES, posixLocale, resolveLocale, type Locale } from './locale.js';
+export { DEFAULT_LOCALE, LOCALES, acceptedLocale, posixLocale, resolveLocale, type Locale } from './locale.js';
 export {
   PSEUDO_LOCALE,
   isMessageKey,

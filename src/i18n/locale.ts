@@ -44,6 +44,31 @@ export function languageOf(tag: string | null | undefined): string | undefined {
 }
 
 /**
+ * The catalog locale of the first language in an HTTP Accept-Language header (by q-value, then
+ * order) that a catalog serves, or undefined when none does: French is passed over for a later
+ * Chinese. Only the header's first 500 characters are read.
+ * @example acceptedLocale('fr;q=0.9, zh-TW;q=0.8, en;q=0.5') // 'zh-CN'
+ */
+export function acceptedLocale(header: string | readonly string[] | undefined): Locale | undefined {
+  const value = typeof header === 'string' ? header : (header ?? []).join(',');
+  const ranges = value
+    .slice(0, 500)
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((r) => r.tag !== '' && r.tag !== '*' && r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const r of ranges) {
+    const language = languageOf(r.tag);
+    if (language !== undefined && Object.hasOwn(CATALOG_OF_LANGUAGE, language)) return CATALOG_OF_LANGUAGE[language];
+  }
+  return undefined;
+}
+
+/**
  * The terminal's locale as POSIX defines precedence: LC_ALL, then LC_MESSAGES, then LANG (an
  * empty variable counts as unset).
  * @example posixLocale({ LANG: 'zh_CN.UTF-8', LC_ALL: '' }) // 'zh_CN.UTF-8'
