@@ -10,6 +10,7 @@
  *  - venues: the share of seeds from each venue (a lab reads its venues).
  */
 import { forEachForward } from '../search/index/columns.js';
+import { tfOf } from '../search/index/postings.js';
 import { Field } from '../search/index/types.js';
 import type { IndexView, Part } from '../search/index/view.js';
 import { localTerm } from '../search/queryPlan.js';
@@ -161,14 +162,7 @@ export function buildProfile(view: IndexView, seeds: readonly number[], tuning: 
 /** Term frequency of local term `localId` in local document `local` of field `f`, 0 if absent. */
 function termFrequency(part: Part, f: Field, localId: number, local: number): number {
   const { offsets, docs, tfs } = part.data.fields[f]!;
-  let lo = offsets[localId]!;
-  let hi = offsets[localId + 1]!;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < local) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < offsets[localId + 1]! && docs[lo] === local ? tfs[lo]! : 0;
+  return tfOf(offsets, docs, tfs, localId, local);
 }
 
 /** In how many documents (masked ones too: an estimate is enough) field `f` holds `term`. */

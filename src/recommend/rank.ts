@@ -7,6 +7,7 @@
  * library gives the same list.
  */
 import { Field } from '../search/index/types.js';
+import { positionOf } from '../search/index/postings.js';
 import type { IndexView } from '../search/index/view.js';
 import { localTerm } from '../search/queryPlan.js';
 import { STANDING_RECEIVED } from '../search/rerank.js';
@@ -160,23 +161,11 @@ export function docsByAuthor(view: IndexView, name: string, terms: readonly numb
       const g = part.docBase + d;
       if (view.dead[g] === 1) continue;
       let all = true;
-      for (let k = 1; k < lists.length && all; k++) all = has(docs, offsets[lists[k]!]!, offsets[lists[k]! + 1]!, d);
+      for (let k = 1; k < lists.length && all; k++) all = positionOf(docs, offsets[lists[k]!]!, offsets[lists[k]! + 1]!, d) >= 0;
       if (!all) continue;
       const names = view.authors(g);
       if (names === name || names.startsWith(`${name};`) || names.endsWith(`;${name}`) || names.includes(`;${name};`)) out.push(g);
     }
   }
   return out;
-}
-
-/** Whether ascending `docs[from..to)` holds `doc`. */
-function has(docs: Uint32Array, from: number, to: number, doc: number): boolean {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < to && docs[lo] === doc;
 }

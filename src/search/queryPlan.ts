@@ -17,6 +17,7 @@
  * {@link QueryPlan.rankValue}: more words matched first, then the score.
  */
 import { entryBytes } from './index/columns.js';
+import { tfOf } from './index/postings.js';
 import { Field, type FieldPostings } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
 import { ALL_IN_TITLE_BONUS, FIELD_BOOST, baseScore, fieldConstants, idf } from './bm25.js';
@@ -522,16 +523,4 @@ function maxBound(variants: readonly PlannedVariant[], from: number): number {
   let max = 0;
   for (let k = from; k < variants.length; k++) if (variants[k]!.bound > max) max = variants[k]!.bound;
   return max;
-}
-
-/** A document's term frequency in one posting list (binary search), or 0. */
-function tfOf(offsets: Uint32Array, docs: Uint32Array, tfs: Uint8Array, term: number, doc: number): number {
-  let lo = offsets[term]!;
-  let hi = offsets[term + 1]!;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < offsets[term + 1]! && docs[lo] === doc ? tfs[lo]! : 0;
 }

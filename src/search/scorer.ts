@@ -14,6 +14,7 @@
 import type { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { Pruner } from './prune.js';
+import { positionOf } from './index/postings.js';
 import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor } from './queryPlan.js';
 import type { TermGroup } from './expand.js';
 
@@ -288,7 +289,7 @@ export class Scorer {
           const found = needy < 0 ? this.found : this.needy;
           for (let q = 0; q < count; q++) {
             const j = found[q]!;
-            if ((seen[j]! & ~3) === stamped || lookup(docs, from, stop, j - shift) < 0) continue;
+            if ((seen[j]! & ~3) === stamped || positionOf(docs, from, stop, j - shift) < 0) continue;
             seen[j] = stamped;
             cov[j]! += 1;
           }
@@ -424,7 +425,7 @@ export class Scorer {
           // Few documents found, a long list: look each one up instead of reading it all.
           for (let q = 0; q < foundCount; q++) {
             const j = found[q]!;
-            const i = lookup(docs, from, stop, j - shift);
+            const i = positionOf(docs, from, stop, j - shift);
             if (i < 0 || (masked && dead[lo + j] === 1)) continue;
             const tf = tfs[i]!;
             const x = (boost * tf) / (tf + norm0 + norm1 * lengths[docs[i]!]!);
@@ -617,18 +618,6 @@ function blockEnd(list: PostingCursor, hi: number): number {
     else hi2 = mid;
   }
   return lo;
-}
-
-/** The position of local document `doc` in `docs[from..to)` (ascending), or -1. */
-function lookup(docs: Uint32Array, from: number, to: number, doc: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < to && docs[lo] === doc ? lo : -1;
 }
 
 /**
