@@ -276,7 +276,7 @@ function httpEndpoint(
       return {
         name: 'slack',
         ...(port !== undefined && { port }),
-        sender: createSlackSender(config, log, oauth ? { tokenFor: tokensOf(receiver.installer!) } : {}),
+        sender: createSlackSender(config, log, oauth ? { tokenFor: tokensOf(receiver.installer!, oauth.installs) } : {}),
         state: () => 'connected',
         async stopAccepting() {
           // No new connections; requests under way finish, idle keep-alive connections close.

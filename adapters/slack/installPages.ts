@@ -31,14 +31,34 @@ export function installPage(locale: string, url: string, scopes: readonly string
   );
 }
 
-/** After a completed install: where to go next, and a link into the workspace. */
-export function installedPage(locale: string, team: { id?: string; name?: string }, appId: string | undefined): string {
+/** Where the app was installed: a workspace, or a whole organization (an org-wide install). */
+export interface InstalledIn {
+  id?: string | undefined;
+  name?: string | undefined;
+  orgWide: boolean;
+}
+
+/**
+ * After a completed install: where to go next, and a link into the workspace. An org-wide
+ * install is in no workspace yet: the admin is sent to add it to the workspaces that should use it.
+ */
+export function installedPage(locale: string, where: InstalledIn, appId: string | undefined): string {
   const m = messages(locale);
-  const open = team.id ? (appId ? `slack://app?team=${team.id}&id=${appId}` : `https://app.slack.com/client/${team.id}`) : 'slack://open';
+  const name = where.name ?? where.id ?? 'Slack';
+  if (where.orgWide) {
+    const manage = where.id && appId ? `https://app.slack.com/manage/${encodeURIComponent(where.id)}/integrations/profile/${encodeURIComponent(appId)}/workspaces/add` : 'https://app.slack.com/manage';
+    return page(
+      m,
+      m.t('slack.installed.title'),
+      `<p>${esc(m.t('slack.installed.orgBody', { org: name }))}</p>
+    <p><a class="button" href="${esc(manage)}">${esc(m.t('slack.installed.addWorkspaces'))}</a></p>`,
+    );
+  }
+  const open = where.id ? (appId ? `slack://app?team=${encodeURIComponent(where.id)}&id=${encodeURIComponent(appId)}` : `https://app.slack.com/client/${encodeURIComponent(where.id)}`) : 'slack://open';
   return page(
     m,
     m.t('slack.installed.title'),
-    `<p>${esc(m.t('slack.installed.body', { team: team.name ?? team.id ?? 'Slack' }))}</p>
+    `<p>${esc(m.t('slack.installed.body', { team: name }))}</p>
     <p><a class="button" href="${esc(open)}">${esc(m.t('slack.installed.open'))}</a></p>`,
   );
 }

@@ -26,9 +26,13 @@ export class NotInstalledError extends Error {
 }
 
 /**
+ * A request from a workspace of an org-wide install is answered with the organization's token;
+ * the first one from each workspace (in this process) also records that the install serves it,
+ * for work that starts without a request (digests) and for an uninstall.
  * @example new App({ receiver: new HTTPReceiver({ …, installationStore: boltInstallationStore(installs, app.now) }) })
  */
 export function boltInstallationStore(installs: InstallationStore, now: () => Date): BoltInstallationStore {
+  const served = new Set<string>();
   return {
     async storeInstallation(installation) {
       await installs.save(fromBolt(installation as BoltInstallation<'v2', boolean>), now());
@@ -37,6 +41,10 @@ export function boltInstallationStore(installs: InstallationStore, now: () => Da
       const key = installationKey(query);
       const found = key === undefined ? undefined : await installs.get(key);
       if (!found) throw new NotInstalledError(`Paper Scout is not installed in ${query.isEnterpriseInstall ? 'enterprise' : 'workspace'} ${key ?? 'unknown'}`);
+      if (found.enterpriseInstall && query.teamId && query.teamId !== found.key && !served.has(`${found.key}:${query.teamId}`)) {
+        await installs.addTeams(found.key, [query.teamId], now());
+        served.add(`${found.key}:${query.teamId}`);
+      }
       return toBolt(found);
     },
     async deleteInstallation(query: InstallationQuery<boolean>) {

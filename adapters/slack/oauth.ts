@@ -21,7 +21,7 @@ import type { SlackConfig, SlackOAuthConfig } from '../../src/config.js';
 import type { InstallationStore } from '../../src/store/installations.js';
 import { causeChain } from '../../src/causes.js';
 import { messages } from '../../src/i18n/index.js';
-import { NotInstalledError, boltInstallationStore, openInstallations } from './installations.js';
+import { NotInstalledError, boltInstallationStore, installationKey, openInstallations } from './installations.js';
 import { boltLogger } from './logger.js';
 import { failedPage, installPage, installedPage, preferredLocale, type InstallFailure } from './installPages.js';
 import { botScopes } from './manifest.js';
@@ -88,13 +88,17 @@ export function slackOAuth(app: App, config: SlackOAuthConfig, options: SlackOAu
           success: () => undefined,
           async successAsync(installation, _options, req, res) {
             const team = installation.team ?? undefined;
-            const resumed = await workspaceInstalled(app, team?.id).catch((err: unknown) => {
-              log.error({ err, team: team?.id }, 'Slack: installed, but the digests paused by an earlier uninstall could not be resumed');
+            const enterprise = installation.enterprise ?? undefined;
+            const orgWide = installation.isEnterpriseInstall === true;
+            const key = installationKey({ isEnterpriseInstall: orgWide, enterpriseId: enterprise?.id, teamId: team?.id });
+            const resumed = key === undefined ? [] : await workspaceInstalled(app, installs, key).catch((err: unknown) => {
+              log.error({ err, installation: key }, 'Slack: installed, but the digests paused by an earlier uninstall could not be resumed');
               return [];
             });
-            log.info({ team: team?.id, enterprise: installation.enterprise?.id, enterpriseInstall: installation.isEnterpriseInstall ?? false, installer: installation.user.id, resumedDigests: resumed }, 'Slack: app installed in a workspace');
+            log.info({ team: team?.id, enterprise: enterprise?.id, enterpriseInstall: orgWide, installer: installation.user.id, resumedDigests: resumed }, orgWide ? 'Slack: app installed in an organization (org-wide)' : 'Slack: app installed in a workspace');
             options.onEvent?.('install');
-            html(res, 200, installedPage(localeOf(req), { ...(team?.id && { id: team.id }), ...(team?.name && { name: team.name }) }, installation.appId));
+            const where = orgWide ? { id: enterprise?.id, name: enterprise?.name, orgWide } : { id: team?.id, name: team?.name, orgWide };
+            html(res, 200, installedPage(localeOf(req), where, installation.appId));
           },
           failure: () => undefined,
           async failureAsync(error, _options, req, res) {
@@ -172,12 +176,16 @@ export type Installer = NonNullable<HTTPReceiver['installer']>;
 
 /**
  * A workspace's bot token through Bolt's authorize (which refreshes a rotated token that expires
- * within two hours, and stores the new one).
- * @example const token = await tokensOf(receiver.installer!)('T0123');
+ * within two hours, and stores the new one): the workspace's own installation, else that of the
+ * org-wide install that serves it.
+ * @example const token = await tokensOf(receiver.installer!, oauth.installs)('T0123');
  */
-export function tokensOf(installer: Installer): (workspace: string) => Promise<string> {
+export function tokensOf(installer: Installer, installs: InstallationStore): (workspace: string) => Promise<string> {
   return async (workspace) => {
-    const result = await installer.authorize({ teamId: workspace, enterpriseId: undefined, isEnterpriseInstall: false });
+    const key = await installs.keyServing(workspace);
+    if (key === undefined) throw new NotInstalledError(`Paper Scout is not installed in workspace ${workspace}, nor in its organization`);
+    const org = key !== workspace;
+    const result = await installer.authorize({ teamId: workspace, enterpriseId: org ? key : undefined, isEnterpriseInstall: org });
     if (!result.botToken) throw new Error(`the installation of ${workspace} has no bot token`);
     return result.botToken;
   };
@@ -191,7 +199,7 @@ export function standaloneTokens(app: App, config: SlackConfig & { oauth: SlackO
   const clientOptions = { ...(config.apiUrl && { slackApiUrl: config.apiUrl }) };
   const oauth = slackOAuth(app, config.oauth, { clientOptions, log });
   const receiver = new HTTPReceiver({ signingSecret: config.signingSecret ?? '', logger: boltLogger(log), ...oauth.receiverOptions });
-  return tokensOf(receiver.installer!);
+  return tokensOf(receiver.installer!, oauth.installs);
 }
 
 /**

@@ -1,9 +1,14 @@
 /**
  * A workspace leaving (many workspaces, OAuth): `app_uninstalled`, or `tokens_revoked` for the
  * bot's token, removes its installation (tokens wiped at once) and pauses its digests. Its data
- * (subscriptions, their runs, what its channels were sent, the installation row) is deleted
- * SLACK_RETENTION_DAYS later by {@link purgeRemovedWorkspaces}; a reinstall before then clears
- * the removal and resumes the digests the uninstall paused. Each step is logged with the workspace.
+ * (subscriptions, their runs, what its channels were sent, reading lists, the installation row)
+ * is deleted SLACK_RETENTION_DAYS later by {@link purgeRemovedWorkspaces}; a reinstall before then
+ * clears the removal and resumes the digests the uninstall paused. Each step is logged with the
+ * workspace.
+ *
+ * An org-wide install (Enterprise Grid) leaves all the workspaces it served at once; a workspace
+ * an org admin takes the app out of (`team_access_revoked`) leaves alone, and comes back with
+ * `team_access_granted`, on the same terms.
  *
  * Button state and seen event ids are not kept per workspace: they expire by themselves (30 days,
  * one day).
@@ -24,43 +29,142 @@ export interface UninstallOptions {
   onEvent?: (event: InstallationEvent) => void;
 }
 
-/** Listens for `app_uninstalled` and `tokens_revoked` (Bolt calls these without authorize). */
+/** What Bolt hands a listener of an event, as far as these listeners read it. */
+interface EventBody {
+  team_id?: string;
+  enterprise_id?: string | null;
+  authorizations?: Array<{ enterprise_id?: string | null; is_enterprise_install?: boolean }>;
+}
+
+/**
+ * Listens for `app_uninstalled` and `tokens_revoked` (Bolt calls these without authorize), and
+ * for an org-wide install's `team_access_granted` and `team_access_revoked`.
+ */
 export function registerUninstallEvents(bolt: BoltApp, app: App, installs: InstallationStore, options: UninstallOptions = {}): void {
-  const removed = async (body: { team_id?: string; enterprise_id?: string; authorizations?: Array<{ is_enterprise_install?: boolean }> }, why: string) => {
+  const removed = async (body: EventBody, why: string) => {
     const enterpriseInstall = body.authorizations?.[0]?.is_enterprise_install === true;
-    const key = installationKey({ isEnterpriseInstall: enterpriseInstall, enterpriseId: body.enterprise_id, teamId: body.team_id });
+    const key = installationKey({ isEnterpriseInstall: enterpriseInstall, enterpriseId: enterpriseOf(body), teamId: body.team_id });
     if (key === undefined) return;
-    if (await workspaceRemoved(app, installs, key, body.team_id, why)) options.onEvent?.('uninstall');
+    if (await workspaceRemoved(app, installs, key, why)) options.onEvent?.('uninstall');
   };
   bolt.event('app_uninstalled', async ({ body }) => removed(body, 'app_uninstalled'));
   bolt.event('tokens_revoked', async ({ body, event }) => {
     // Only the bot's token matters: a revoked user token leaves the bot working.
     if ((event.tokens.bot ?? []).length > 0) await removed(body, 'tokens_revoked');
   });
+  bolt.event('team_access_granted', async ({ body, event }) => {
+    const key = enterpriseOf(body);
+    if (key !== undefined) await teamsAdded(app, installs, key, event.team_ids);
+  });
+  bolt.event('team_access_revoked', async ({ body, event }) => {
+    const key = enterpriseOf(body);
+    if (key !== undefined) await teamsRemoved(app, installs, key, event.team_ids);
+  });
+}
+
+function enterpriseOf(body: EventBody): string | undefined {
+  return body.authorizations?.[0]?.enterprise_id ?? body.enterprise_id ?? undefined;
 }
 
 /**
- * Removes the installation under `key` and pauses the digests of `teamId`; false when it was
- * already removed (a redelivered event, the second of the two events).
+ * Removes the installation under `key` and pauses the digests of the workspaces it served (its
+ * team, or every workspace of an org-wide install); false when it was already removed (a
+ * redelivered event, the second of the two events).
  */
-export async function workspaceRemoved(app: App, installs: InstallationStore, key: string, teamId: string | undefined, why: string): Promise<boolean> {
+export async function workspaceRemoved(app: App, installs: InstallationStore, key: string, why: string): Promise<boolean> {
   const now = app.now();
+  const teams = await teamsServedBy(installs, key);
   if (!(await installs.remove(key, now))) return false;
+  const paused = await pauseDigests(app, teams);
+  const retentionDays = app.config.slack?.oauth?.retentionDays ?? 0;
+  app.log.info({ installation: key, teams, why, pausedDigests: paused, deleteAfter: deleteAfter(now, retentionDays) }, 'Slack: workspace removed the app; its digests are paused and its data is kept until the retention period ends');
+  return true;
+}
+
+/** After a (re)install under `key`: the digests an uninstall paused in the workspaces it serves run again. */
+export async function workspaceInstalled(app: App, installs: InstallationStore, key: string): Promise<number[]> {
+  return resumeDigests(app, await teamsServedBy(installs, key));
+}
+
+/** `team_access_granted`: an org-wide install now serves `teams`; digests paused when they left resume. */
+export async function teamsAdded(app: App, installs: InstallationStore, key: string, teams: readonly string[]): Promise<void> {
+  await installs.addTeams(key, teams, app.now());
+  const resumed = await resumeDigests(app, teams);
+  app.log.info({ installation: key, teams, resumedDigests: resumed }, 'Slack: an org-wide install was added to workspaces');
+}
+
+/** `team_access_revoked`: the workspaces taken out of an org-wide install pause their digests; their data goes after retention. */
+export async function teamsRemoved(app: App, installs: InstallationStore, key: string, teams: readonly string[]): Promise<void> {
+  const now = app.now();
+  const removed = await installs.removeTeams(key, teams, now);
+  if (removed.length === 0) return;
+  const paused = await pauseDigests(app, removed);
+  const retentionDays = app.config.slack?.oauth?.retentionDays ?? 0;
+  app.log.info({ installation: key, teams: removed, pausedDigests: paused, deleteAfter: deleteAfter(now, retentionDays) }, 'Slack: workspaces were taken out of an org-wide install; their digests are paused and their data is kept until the retention period ends');
+}
+
+/**
+ * Deletes the data of workspaces removed more than `retentionDays` before `now`: their
+ * subscriptions (with their runs and their channels' ledger), reading lists and archives, and
+ * the installation row. A workspace that another installation serves by then (its own install
+ * after an org-wide one left, or the reverse) keeps its data. Returns the installations and the
+ * workspaces taken out of org-wide installs that were purged.
+ * @example await purgeRemovedWorkspaces(app, installs, new Date(), 30);
+ */
+export async function purgeRemovedWorkspaces(app: App, installs: InstallationStore, now: Date, retentionDays: number): Promise<string[]> {
+  const before = new Date(now.getTime() - retentionDays * 86_400_000);
+  const purged: string[] = [];
+  for (const removed of await installs.removedBefore(before)) {
+    const deleted = await forgetTeams(app, installs, removed.teams);
+    await installs.forget(removed.key);
+    purged.push(removed.key);
+    app.log.info({ installation: removed.key, teams: removed.teams, removedAt: removed.removedAt, retentionDays, ...deleted }, 'Slack: deleted the data of a workspace that removed the app');
+  }
+  for (const removed of await installs.removedTeamsBefore(before)) {
+    const deleted = await forgetTeams(app, installs, [removed.teamId]);
+    await installs.forgetTeam(removed.teamId);
+    purged.push(removed.teamId);
+    app.log.info({ installation: removed.key, teams: [removed.teamId], removedAt: removed.removedAt, retentionDays, ...deleted }, 'Slack: deleted the data of a workspace taken out of an org-wide install');
+  }
+  return purged;
+}
+
+/** The data of `teams` that no installation serves any more. */
+async function forgetTeams(app: App, installs: InstallationStore, teams: readonly string[]): Promise<{ deletedSubscriptions: number; deletedListEntries: number; keptServed: string[] }> {
+  let [deletedSubscriptions, deletedListEntries] = [0, 0];
+  const keptServed: string[] = [];
+  for (const team of teams) {
+    if ((await installs.keyServing(team)) !== undefined) {
+      keptServed.push(team);
+      continue;
+    }
+    deletedSubscriptions += await app.digests.forgetWorkspace('slack', team);
+    deletedListEntries += await app.stores.readingLists.forgetTeam('slack', team);
+  }
+  return { deletedSubscriptions, deletedListEntries, keptServed };
+}
+
+/** The workspaces an installation serves: those of an org-wide install, else its own team (its key). */
+async function teamsServedBy(installs: InstallationStore, key: string): Promise<string[]> {
+  const teams = await installs.teamsOf(key);
+  return teams.length > 0 ? teams : [key];
+}
+
+/** Pauses the active digests of `teams`, saying why; their ids. */
+async function pauseDigests(app: App, teams: readonly string[]): Promise<number[]> {
   const paused: number[] = [];
-  for (const sub of await slackSubscriptions(app, teamId)) {
+  for (const sub of await slackSubscriptions(app, teams)) {
     if (sub.status !== 'active') continue;
     await app.digests.pause(sub.id, msg(PAUSED_KEY));
     paused.push(sub.id);
   }
-  const retentionDays = app.config.slack?.oauth?.retentionDays ?? 0;
-  app.log.info({ installation: key, team: teamId, why, pausedDigests: paused, deleteAfter: new Date(now.getTime() + retentionDays * 86_400_000).toISOString() }, 'Slack: workspace removed the app; its digests are paused and its data is kept until the retention period ends');
-  return true;
+  return paused;
 }
 
-/** After a (re)install: the digests an uninstall paused run again. */
-export async function workspaceInstalled(app: App, teamId: string | undefined): Promise<number[]> {
+/** Resumes the digests of `teams` that a removal paused; their ids. */
+async function resumeDigests(app: App, teams: readonly string[]): Promise<number[]> {
   const resumed: number[] = [];
-  for (const sub of await slackSubscriptions(app, teamId)) {
+  for (const sub of await slackSubscriptions(app, teams)) {
     if (sub.status !== 'paused' || !pausedByUninstall(sub)) continue;
     const { id: _id, status: _s, lastSlot: _l, lastDigestAt: _d, pausedReason: _p, ...fields } = sub;
     await app.digests.subscribe(fields);
@@ -69,31 +173,13 @@ export async function workspaceInstalled(app: App, teamId: string | undefined): 
   return resumed;
 }
 
-/**
- * Deletes the data of workspaces removed more than `retentionDays` before `now`: their
- * subscriptions (with their runs and their channels' ledger), reading lists and archives, and
- * the installation row. Returns
- * the installations purged.
- * @example await purgeRemovedWorkspaces(app, installs, new Date(), 30);
- */
-export async function purgeRemovedWorkspaces(app: App, installs: InstallationStore, now: Date, retentionDays: number): Promise<string[]> {
-  const due = await installs.removedBefore(new Date(now.getTime() - retentionDays * 86_400_000));
-  for (const removed of due) {
-    const deleted = removed.teamId === undefined ? 0 : await app.digests.forgetWorkspace('slack', removed.teamId);
-    const listed = removed.teamId === undefined ? 0 : await app.stores.readingLists.forgetTeam('slack', removed.teamId);
-    await installs.forget(removed.key);
-    app.log.info(
-      { installation: removed.key, team: removed.teamId, removedAt: removed.removedAt, retentionDays, deletedSubscriptions: deleted, deletedListEntries: listed },
-      'Slack: deleted the data of a workspace that removed the app',
-    );
-  }
-  return due.map((r) => r.key);
+async function slackSubscriptions(app: App, teams: readonly string[]): Promise<Subscription[]> {
+  if (teams.length === 0) return [];
+  const wanted = new Set(teams);
+  return (await app.digests.all()).filter((s) => s.platform === 'slack' && wanted.has(s.workspace));
 }
 
-async function slackSubscriptions(app: App, teamId: string | undefined): Promise<Subscription[]> {
-  if (teamId === undefined) return [];
-  return (await app.digests.all()).filter((s) => s.platform === 'slack' && s.workspace === teamId);
-}
+const deleteAfter = (now: Date, retentionDays: number) => new Date(now.getTime() + retentionDays * 86_400_000).toISOString();
 
 function pausedByUninstall(sub: Subscription): boolean {
   try {

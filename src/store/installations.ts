@@ -7,8 +7,11 @@
  *
  * An uninstall does not delete the row at once: its tokens are wiped and it is marked removed,
  * so that the workspace's data can be deleted after the retention period, and a reinstall within
- * it finds everything again. SQL lives in `sqlite/installations.ts` and `postgres/installations.ts`
- * (rows only); this module turns rows into installations, held to the contract suite
+ * it finds everything again. An org-wide install (Enterprise Grid) serves the workspaces of its
+ * organization that the app was added to; which ones is kept beside it, so that work started
+ * without a request (a digest) finds its token, and an uninstall reaches every workspace.
+ *
+ * SQL lives in `sqlite/installations.ts` and `postgres/installations.ts` (rows only); this module turns rows into installations, held to the contract suite
  * (`test/store/installations.contract.test.ts`).
  */
 import type { TokenBox } from './tokenBox.js';
@@ -44,6 +47,16 @@ export interface RemovedInstallation {
   teamId?: string;
   enterpriseId?: string;
   removedAt: string;
+  /** The workspaces whose data goes with it: its team, or every workspace an org-wide install served. */
+  teams: string[];
+}
+
+/** A workspace taken out of an org-wide installation whose data is still kept. */
+export interface RemovedTeam {
+  teamId: string;
+  /** The org-wide installation it was in. */
+  key: string;
+  removedAt: string;
 }
 
 export interface InstallationStore {
@@ -63,6 +76,22 @@ export interface InstallationStore {
   forget(key: string): Promise<void>;
   /** Installations in use (not removed). */
   count(): Promise<number>;
+  /**
+   * Org-wide installs (Enterprise Grid): workspaces of the organization that the app was added
+   * to (`team_access_granted`, or a request from one) are served with its token. Adding a
+   * workspace again clears its removal.
+   */
+  addTeams(key: string, teams: readonly string[], now: Date): Promise<void>;
+  /** Workspaces taken out of an org-wide install (`team_access_revoked`); those that were in it. */
+  removeTeams(key: string, teams: readonly string[], now: Date): Promise<string[]>;
+  /** The workspaces an org-wide install serves (not taken out). */
+  teamsOf(key: string): Promise<string[]>;
+  /** The installation serving workspace `teamId`: its own, else its organization's; undefined when none. */
+  keyServing(teamId: string): Promise<string | undefined>;
+  /** Workspaces taken out of an org-wide install before `before`, oldest first (their data is due for deletion). */
+  removedTeamsBefore(before: Date): Promise<RemovedTeam[]>;
+  /** Deletes a workspace's entry for good (after its data is gone). */
+  forgetTeam(teamId: string): Promise<void>;
 }
 
 /** An installation row as both stores keep it. */
@@ -83,7 +112,15 @@ export interface InstallationRow {
   removed_at: string | null;
 }
 
-/** Where installations are kept: one table, in SQLite or PostgreSQL. */
+/** A workspace an org-wide installation serves, as both stores keep it. */
+export interface InstallationTeamRow {
+  team_id: string;
+  installation_key: string;
+  covered_at: string;
+  revoked_at: string | null;
+}
+
+/** Where installations are kept: two tables (installations, the workspaces of org-wide ones), in SQLite or PostgreSQL. */
 export interface InstallationRows {
   /** Writes the row; a row already there keeps its `installed_at` unless it was removed. */
   upsert(row: InstallationRow): Promise<void>;
@@ -91,8 +128,18 @@ export interface InstallationRows {
   /** Sets `removed_at` and clears `secret` of a row not yet removed; whether there was one. */
   markRemoved(key: string, at: string): Promise<boolean>;
   removedBefore(before: string): Promise<InstallationRow[]>;
+  /** Deletes the row and its workspaces' rows. */
   delete(key: string): Promise<void>;
   countActive(): Promise<number>;
+  /** Writes `teams` as served by `key`, clearing a revocation; `covered_at` stays unless it was revoked. */
+  coverTeams(key: string, teams: readonly string[], at: string): Promise<void>;
+  /** Sets `revoked_at` of those of `teams` that `key` serves and are not revoked; the teams it set. */
+  revokeTeams(key: string, teams: readonly string[], at: string): Promise<string[]>;
+  teamRows(key: string): Promise<InstallationTeamRow[]>;
+  /** The key serving `team`: its own installation (not removed), else the org-wide one (not removed) that serves it (not revoked). */
+  keyServing(team: string): Promise<string | undefined>;
+  revokedTeamsBefore(before: string): Promise<InstallationTeamRow[]>;
+  deleteTeam(team: string): Promise<void>;
 }
 
 interface Sealed {
@@ -161,12 +208,18 @@ export class SealedInstallationStore implements InstallationStore {
 
   async removedBefore(before: Date): Promise<RemovedInstallation[]> {
     const rows = await this.rows.removedBefore(before.toISOString());
-    return rows.map((row) => ({
-      key: row.key,
-      ...(row.team_id !== null && { teamId: row.team_id }),
-      ...(row.enterprise_id !== null && { enterpriseId: row.enterprise_id }),
-      removedAt: row.removed_at!,
-    }));
+    const removed: RemovedInstallation[] = [];
+    for (const row of rows) {
+      const teams = row.team_id !== null ? [row.team_id] : (await this.rows.teamRows(row.key)).map((t) => t.team_id);
+      removed.push({
+        key: row.key,
+        ...(row.team_id !== null && { teamId: row.team_id }),
+        ...(row.enterprise_id !== null && { enterpriseId: row.enterprise_id }),
+        removedAt: row.removed_at!,
+        teams,
+      });
+    }
+    return removed;
   }
 
   forget(key: string): Promise<void> {
@@ -175,5 +228,29 @@ export class SealedInstallationStore implements InstallationStore {
 
   count(): Promise<number> {
     return this.rows.countActive();
+  }
+
+  addTeams(key: string, teams: readonly string[], now: Date): Promise<void> {
+    return teams.length === 0 ? Promise.resolve() : this.rows.coverTeams(key, [...new Set(teams)], now.toISOString());
+  }
+
+  removeTeams(key: string, teams: readonly string[], now: Date): Promise<string[]> {
+    return teams.length === 0 ? Promise.resolve([]) : this.rows.revokeTeams(key, [...new Set(teams)], now.toISOString());
+  }
+
+  async teamsOf(key: string): Promise<string[]> {
+    return (await this.rows.teamRows(key)).filter((t) => t.revoked_at === null).map((t) => t.team_id);
+  }
+
+  keyServing(teamId: string): Promise<string | undefined> {
+    return this.rows.keyServing(teamId);
+  }
+
+  async removedTeamsBefore(before: Date): Promise<RemovedTeam[]> {
+    return (await this.rows.revokedTeamsBefore(before.toISOString())).map((t) => ({ teamId: t.team_id, key: t.installation_key, removedAt: t.revoked_at! }));
+  }
+
+  forgetTeam(teamId: string): Promise<void> {
+    return this.rows.deleteTeam(teamId);
   }
 }

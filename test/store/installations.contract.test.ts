@@ -69,6 +69,45 @@ describe.each(BACKENDS)('InstallationStore on $name', (backend) => {
     expect((await installs.get('E1'))?.teamId).toBeUndefined();
   });
 
+  it('serves the workspaces an org-wide install was added to, a workspace\'s own install first', async () => {
+    const org = { ...team('E1', 'xoxb-org'), teamId: undefined, enterpriseId: 'E1', enterpriseInstall: true } as NewInstallation;
+    await installs.save(org, at('2026-04-01T10:00:00Z'));
+    await installs.save(team('T9', 'xoxb-own'), at('2026-04-01T10:00:00Z'));
+    await installs.addTeams('E1', ['T1', 'T2', 'T9', 'T1'], at('2026-04-01T11:00:00Z'));
+    expect(await installs.teamsOf('E1')).toEqual(['T1', 'T2', 'T9']);
+    expect(await installs.keyServing('T1')).toBe('E1');
+    expect(await installs.keyServing('T9')).toBe('T9');
+    expect(await installs.keyServing('T3')).toBeUndefined();
+    expect(await installs.keyServing('E1')).toBe('E1');
+
+    // team_access_revoked: only the workspaces the install served, each once.
+    expect(await installs.removeTeams('E1', ['T2', 'T3'], at('2026-04-02T10:00:00Z'))).toEqual(['T2']);
+    expect(await installs.removeTeams('E1', ['T2'], at('2026-04-03T10:00:00Z'))).toEqual([]);
+    expect(await installs.keyServing('T2')).toBeUndefined();
+    expect(await installs.teamsOf('E1')).toEqual(['T1', 'T9']);
+    expect(await installs.removedTeamsBefore(at('2026-04-02T10:00:00Z'))).toEqual([]);
+    expect(await installs.removedTeamsBefore(at('2026-05-02T10:00:00Z'))).toEqual([{ teamId: 'T2', key: 'E1', removedAt: '2026-04-02T10:00:00.000Z' }]);
+    await installs.addTeams('E1', ['T2'], at('2026-04-04T10:00:00Z'));
+    expect(await installs.removedTeamsBefore(at('2026-05-02T10:00:00Z'))).toEqual([]);
+    expect(await installs.keyServing('T2')).toBe('E1');
+
+    // Removing the org-wide install stops serving its workspaces, and lists them all with it.
+    await installs.remove('E1', at('2026-04-05T10:00:00Z'));
+    expect(await installs.keyServing('T1')).toBeUndefined();
+    expect(await installs.keyServing('T9')).toBe('T9');
+    expect(await installs.removedBefore(at('2026-05-06T10:00:00Z'))).toEqual([{ key: 'E1', enterpriseId: 'E1', removedAt: '2026-04-05T10:00:00.000Z', teams: ['T1', 'T2', 'T9'] }]);
+    // A reinstall serves them again.
+    await installs.save(org, at('2026-04-06T10:00:00Z'));
+    expect(await installs.keyServing('T1')).toBe('E1');
+
+    await installs.forgetTeam('T2');
+    expect(await installs.teamsOf('E1')).toEqual(['T1', 'T9']);
+    await installs.forget('E1');
+    expect(await installs.teamsOf('E1')).toEqual([]);
+    expect(await a.rawRows('SELECT * FROM installation_teams')).toEqual([]);
+    expect(await installs.get('T9')).toMatchObject({ botToken: 'xoxb-own' });
+  });
+
   it('seals tokens at rest: no token in the table, and another key or another row opens nothing', async () => {
     await installs.save(team('T1', 'xoxb-secret-one', { refreshToken: 'xoxe-refresh-one', secrets: { userToken: 'xoxp-user-one' } }), at('2026-04-01T10:00:00Z'));
     await installs.save(team('T2', 'xoxb-secret-two'), at('2026-04-01T10:00:00Z'));
@@ -101,7 +140,7 @@ describe.each(BACKENDS)('InstallationStore on $name', (backend) => {
     expect(await installs.count()).toBe(1);
     expect(JSON.stringify(await a.rawRows("SELECT secret FROM installations WHERE key = 'T1'"))).not.toMatch(/v1\./);
     expect(await installs.removedBefore(at('2026-04-02T10:00:00Z'))).toEqual([]);
-    expect(await installs.removedBefore(at('2026-05-02T10:00:00Z'))).toEqual([{ key: 'T1', teamId: 'T1', removedAt: '2026-04-02T10:00:00.000Z' }]);
+    expect(await installs.removedBefore(at('2026-05-02T10:00:00Z'))).toEqual([{ key: 'T1', teamId: 'T1', removedAt: '2026-04-02T10:00:00.000Z', teams: ['T1'] }]);
 
     await installs.save(team('T1', 'xoxb-again'), at('2026-04-10T10:00:00Z'));
     expect(await installs.get('T1')).toMatchObject({ botToken: 'xoxb-again', installedAt: '2026-04-10T10:00:00.000Z' });

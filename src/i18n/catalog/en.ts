@@ -273,6 +273,8 @@ export const en = {
   'slack.install.privacy': 'Each workspace’s subscriptions and buttons are kept apart from every other workspace’s. Uninstalling the app stops it at once; its data is deleted {days, plural, one {# day} other {# days}} later.',
   'slack.installed.title': 'Paper Scout is installed',
   'slack.installed.body': 'Paper Scout is now in {team}. Try /paper followed by a few words in any channel, or /digest subscribe topic:llm in a channel to get new papers there every day.',
+  'slack.installed.orgBody': 'Paper Scout is installed for the organization {org}, but in no workspace yet. Add it to the workspaces that should use it; then try /paper followed by a few words in any channel there, or /digest subscribe topic:llm to get new papers in a channel every day.',
+  'slack.installed.addWorkspaces': 'Add to workspaces',
   'slack.installed.open': 'Open Slack',
   'slack.installFailed.title': 'Paper Scout was not installed',
   'slack.installFailed.state': 'This install link has expired, was already used, or was not started in this browser. Start again from the install page.',

@@ -270,6 +270,8 @@ export const zhCN: Catalog = {
   'slack.install.privacy': '每个工作区的订阅和按钮都与其他工作区相互隔离。卸载应用后它会立即停止；其数据在 {days, plural, other {# 天}}后删除。',
   'slack.installed.title': 'Paper Scout 已安装',
   'slack.installed.body': 'Paper Scout 已添加到 {team}。在任意频道输入 /paper 加几个检索词试试，或在频道中输入 /digest subscribe topic:llm，每天在那里收到新论文。',
+  'slack.installed.orgBody': 'Paper Scout 已为组织 {org} 安装，但尚未添加到任何工作区。请将它添加到需要使用的工作区；之后在那里的任意频道输入 /paper 加几个检索词试试，或输入 /digest subscribe topic:llm，每天在频道中收到新论文。',
+  'slack.installed.addWorkspaces': '添加到工作区',
   'slack.installed.open': '打开 Slack',
   'slack.installFailed.title': 'Paper Scout 未能安装',
   'slack.installFailed.state': '这个安装链接已过期、已被使用，或不是在这个浏览器中发起的。请从安装页面重新开始。',

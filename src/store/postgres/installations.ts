@@ -2,7 +2,7 @@
  * Installation rows in PostgreSQL (table `installations`), shared by every instance: a workspace
  * installed through one instance is served by all. The logic is in `../installations.ts`.
  */
-import type { InstallationRow, InstallationRows } from '../installations.js';
+import type { InstallationRow, InstallationRows, InstallationTeamRow } from '../installations.js';
 import type { Postgres } from './connection.js';
 
 export class PgInstallationRows implements InstallationRows {
@@ -34,11 +34,55 @@ export class PgInstallationRows implements InstallationRows {
   }
 
   async delete(key: string): Promise<void> {
-    await this.db.query('DELETE FROM installations WHERE key = $1', [key]);
+    await this.db.query('WITH teams AS (DELETE FROM installation_teams WHERE installation_key = $1) DELETE FROM installations WHERE key = $1', [key]);
   }
 
   async countActive(): Promise<number> {
     const { rows } = await this.db.query<{ n: string }>('SELECT count(*) AS n FROM installations WHERE removed_at IS NULL');
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async coverTeams(key: string, teams: readonly string[], at: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO installation_teams AS t (team_id, installation_key, covered_at, revoked_at)
+       SELECT team, $2, $3, NULL FROM unnest($1::text[]) AS team
+       ON CONFLICT (team_id) DO UPDATE SET installation_key = excluded.installation_key, revoked_at = NULL,
+         covered_at = CASE WHEN t.revoked_at IS NULL AND t.installation_key = excluded.installation_key THEN t.covered_at ELSE excluded.covered_at END`,
+      [[...new Set(teams)], key, at],
+    );
+  }
+
+  async revokeTeams(key: string, teams: readonly string[], at: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ team_id: string }>(
+      'UPDATE installation_teams SET revoked_at = $3 WHERE installation_key = $1 AND team_id = ANY($2::text[]) AND revoked_at IS NULL RETURNING team_id',
+      [key, [...teams], at],
+    );
+    const revoked = new Set(rows.map((r) => r.team_id));
+    return teams.filter((team) => revoked.has(team));
+  }
+
+  async teamRows(key: string): Promise<InstallationTeamRow[]> {
+    return (await this.db.query<InstallationTeamRow>('SELECT * FROM installation_teams WHERE installation_key = $1 ORDER BY team_id COLLATE "C"', [key])).rows;
+  }
+
+  async keyServing(team: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ key: string }>(
+      `SELECT key FROM (
+         SELECT key, 0 AS own FROM installations WHERE key = $1 AND removed_at IS NULL
+         UNION ALL
+         SELECT t.installation_key, 1 FROM installation_teams t JOIN installations i ON i.key = t.installation_key
+          WHERE t.team_id = $1 AND t.revoked_at IS NULL AND i.removed_at IS NULL
+       ) AS serving ORDER BY own LIMIT 1`,
+      [team],
+    );
+    return rows[0]?.key;
+  }
+
+  async revokedTeamsBefore(before: string): Promise<InstallationTeamRow[]> {
+    return (await this.db.query<InstallationTeamRow>('SELECT * FROM installation_teams WHERE revoked_at IS NOT NULL AND revoked_at < $1 ORDER BY revoked_at, team_id COLLATE "C"', [before])).rows;
+  }
+
+  async deleteTeam(team: string): Promise<void> {
+    await this.db.query('DELETE FROM installation_teams WHERE team_id = $1', [team]);
   }
 }

@@ -204,4 +204,14 @@ export const MIGRATIONS: readonly string[] = [
     removed_at timestamptz
   );
   `,
+  // 7: the workspaces an org-wide (Enterprise Grid) installation serves.
+  `
+  CREATE TABLE installation_teams (
+    team_id text PRIMARY KEY,
+    installation_key text NOT NULL,
+    covered_at timestamptz NOT NULL,
+    revoked_at timestamptz
+  );
+  CREATE INDEX installation_teams_key ON installation_teams (installation_key);
+  `,
 ];

@@ -250,6 +250,16 @@ const MIGRATIONS: readonly string[] = [
     removed_at TEXT
   ) WITHOUT ROWID;
   `,
+  // The workspaces an org-wide (Enterprise Grid) installation serves.
+  `
+  CREATE TABLE installation_teams (
+    team_id TEXT PRIMARY KEY,
+    installation_key TEXT NOT NULL,
+    covered_at TEXT NOT NULL,
+    revoked_at TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX installation_teams_key ON installation_teams(installation_key);
+  `,
 ];
 
 /**

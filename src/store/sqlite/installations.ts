@@ -1,9 +1,12 @@
 /** Installation rows in the SQLite database (table `installations`; the logic is in `../installations.ts`). */
-import type { InstallationRow, InstallationRows } from '../installations.js';
+import type { InstallationRow, InstallationRows, InstallationTeamRow } from '../installations.js';
 import type { Db } from './db.js';
 
 export class SqliteInstallationRows implements InstallationRows {
   private readonly stmts;
+  private readonly forget;
+  private readonly cover;
+  private readonly revoke;
 
   constructor(db: Db) {
     this.stmts = {
@@ -18,7 +21,29 @@ export class SqliteInstallationRows implements InstallationRows {
       removedBefore: db.prepare<[string], InstallationRow>('SELECT * FROM installations WHERE removed_at IS NOT NULL AND removed_at < ? ORDER BY removed_at, key'),
       delete: db.prepare<[string]>('DELETE FROM installations WHERE key = ?'),
       count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM installations WHERE removed_at IS NULL'),
+      coverTeam: db.prepare<[string, string, string]>(`INSERT INTO installation_teams (team_id, installation_key, covered_at, revoked_at) VALUES (?, ?, ?, NULL)
+        ON CONFLICT (team_id) DO UPDATE SET installation_key = excluded.installation_key, revoked_at = NULL,
+          covered_at = CASE WHEN installation_teams.revoked_at IS NULL AND installation_teams.installation_key = excluded.installation_key THEN installation_teams.covered_at ELSE excluded.covered_at END`),
+      revokeTeam: db.prepare<[string, string, string]>('UPDATE installation_teams SET revoked_at = ? WHERE installation_key = ? AND team_id = ? AND revoked_at IS NULL'),
+      teamRows: db.prepare<[string], InstallationTeamRow>('SELECT * FROM installation_teams WHERE installation_key = ? ORDER BY team_id'),
+      keyServing: db.prepare<[string, string], { key: string }>(`SELECT key FROM (
+          SELECT key, 0 AS own FROM installations WHERE key = ? AND removed_at IS NULL
+          UNION ALL
+          SELECT t.installation_key, 1 FROM installation_teams t JOIN installations i ON i.key = t.installation_key
+           WHERE t.team_id = ? AND t.revoked_at IS NULL AND i.removed_at IS NULL
+        ) ORDER BY own LIMIT 1`),
+      revokedTeamsBefore: db.prepare<[string], InstallationTeamRow>('SELECT * FROM installation_teams WHERE revoked_at IS NOT NULL AND revoked_at < ? ORDER BY revoked_at, team_id'),
+      deleteTeams: db.prepare<[string]>('DELETE FROM installation_teams WHERE installation_key = ?'),
+      deleteTeam: db.prepare<[string]>('DELETE FROM installation_teams WHERE team_id = ?'),
     };
+    this.forget = db.transaction((key: string) => {
+      this.stmts.deleteTeams.run(key);
+      this.stmts.delete.run(key);
+    });
+    this.cover = db.transaction((key: string, teams: readonly string[], at: string) => {
+      for (const team of teams) this.stmts.coverTeam.run(team, key, at);
+    });
+    this.revoke = db.transaction((key: string, teams: readonly string[], at: string) => teams.filter((team) => this.stmts.revokeTeam.run(at, key, team).changes === 1));
   }
 
   async upsert(row: InstallationRow): Promise<void> {
@@ -38,10 +63,34 @@ export class SqliteInstallationRows implements InstallationRows {
   }
 
   async delete(key: string): Promise<void> {
-    this.stmts.delete.run(key);
+    this.forget(key);
   }
 
   async countActive(): Promise<number> {
     return this.stmts.count.get()!.n;
+  }
+
+  async coverTeams(key: string, teams: readonly string[], at: string): Promise<void> {
+    this.cover(key, teams, at);
+  }
+
+  async revokeTeams(key: string, teams: readonly string[], at: string): Promise<string[]> {
+    return this.revoke(key, teams, at);
+  }
+
+  async teamRows(key: string): Promise<InstallationTeamRow[]> {
+    return this.stmts.teamRows.all(key);
+  }
+
+  async keyServing(team: string): Promise<string | undefined> {
+    return this.stmts.keyServing.get(team, team)?.key;
+  }
+
+  async revokedTeamsBefore(before: string): Promise<InstallationTeamRow[]> {
+    return this.stmts.revokedTeamsBefore.all(before);
+  }
+
+  async deleteTeam(team: string): Promise<void> {
+    this.stmts.deleteTeam.run(team);
   }
 }

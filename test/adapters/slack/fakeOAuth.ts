@@ -6,6 +6,11 @@
  * expires (`expires_in`) and `oauth.v2.access` with `grant_type=refresh_token` hands out the next
  * one. Every Web API call is then accepted only with a token the fake issued and has not
  * revoked, and `auth.test` says whose token it is.
+ *
+ * An org admin can approve the app for a whole Enterprise Grid organization
+ * ({@link FakeOAuth.approveOrg}): `oauth.v2.access` then answers as Slack documents an org-wide
+ * install (`team: null`, `enterprise`, `is_enterprise_install: true`), with one token for every
+ * workspace of the organization.
  */
 import { randomBytes } from 'node:crypto';
 import type { FakeSlack, Json } from './fakeSlack.js';
@@ -14,13 +19,17 @@ export const CLIENT_ID = '1111111111.2222222222';
 export const CLIENT_SECRET = 'fake-client-secret';
 export const APP_ID = 'A0PAPERS';
 
+/** What holds a token: a workspace, or an organization (an org-wide install). */
 interface Workspace {
   team: string;
   name: string;
   installer: string;
+  orgWide: boolean;
   token: string;
   refreshToken?: string;
 }
+
+type Approval = Pick<Workspace, 'team' | 'name' | 'installer' | 'orgWide'>;
 
 export interface FakeOAuthOptions {
   /** Token rotation: bot tokens expire after this many seconds (Slack: 12 hours). */
@@ -34,7 +43,7 @@ const SOME_SCOPES = ['commands', 'chat:write', 'chat:write.public', 'app_mention
 export class FakeOAuth {
   /** Bot tokens by workspace (the current one). */
   private readonly workspaces = new Map<string, Workspace>();
-  private readonly codes = new Map<string, { team: string; name: string; installer: string }>();
+  private readonly codes = new Map<string, Approval>();
   private readonly tokenTeams = new Map<string, string>();
   private readonly refreshTokens = new Map<string, string>();
   /** Codes Slack exchanged (each once). */
@@ -53,12 +62,21 @@ export class FakeOAuth {
 
   /** A user of `team` approves the app: the `code` Slack puts in the redirect. */
   approve(team: string, installer = `U0ADMIN${team}`, name = `Workspace ${team}`): string {
-    const code = `code-${team}-${randomBytes(6).toString('hex')}`;
-    this.codes.set(code, { team, name, installer });
+    return this.code({ team, name, installer, orgWide: false });
+  }
+
+  /** An admin of Enterprise Grid organization `enterprise` approves the app for the whole organization. */
+  approveOrg(enterprise: string, installer = `W0ADMIN${enterprise}`, name = `Organization ${enterprise}`): string {
+    return this.code({ team: enterprise, name, installer, orgWide: true });
+  }
+
+  private code(approval: Approval): string {
+    const code = `code-${approval.team}-${randomBytes(6).toString('hex')}`;
+    this.codes.set(code, approval);
     return code;
   }
 
-  /** The bot token `team` holds now (undefined when never installed or revoked). */
+  /** The bot token `team` (or an organization) holds now (undefined when never installed or revoked). */
   tokenOf(team: string): string | undefined {
     return this.workspaces.get(team)?.token;
   }
@@ -76,7 +94,7 @@ export class FakeOAuth {
     this.workspaces.delete(team);
   }
 
-  private issue(team: string, name: string, installer: string): Workspace {
+  private issue({ team, name, installer, orgWide }: Approval): Workspace {
     const old = this.workspaces.get(team);
     if (old) this.fake.botTokens.delete(old.token);
     const rotating = this.options.expiresIn !== undefined;
@@ -84,6 +102,7 @@ export class FakeOAuth {
       team,
       name,
       installer,
+      orgWide,
       token: `xoxb-${rotating ? 'rot-' : ''}${team}-${randomBytes(6).toString('hex')}`,
       ...(rotating && { refreshToken: `xoxe-1-${team}-${randomBytes(6).toString('hex')}` }),
     };
@@ -107,8 +126,8 @@ export class FakeOAuth {
       const ws = team && this.workspaces.get(team);
       if (!team || !ws || ws.refreshToken !== args.refresh_token) return { ok: false, error: 'invalid_refresh_token' };
       this.refreshTokens.delete(String(args.refresh_token));
-      const next = this.issue(team, ws.name, ws.installer);
-      return { ok: true, app_id: APP_ID, scope: 'commands,chat:write', token_type: 'bot', access_token: next.token, bot_user_id: `U0BOT${team}`, refresh_token: next.refreshToken, expires_in: this.options.expiresIn, team: { id: team, name: ws.name }, enterprise: null, is_enterprise_install: false };
+      const next = this.issue(ws);
+      return { ok: true, app_id: APP_ID, scope: 'commands,chat:write', token_type: 'bot', access_token: next.token, bot_user_id: `U0BOT${team}`, refresh_token: next.refreshToken, expires_in: this.options.expiresIn, ...where(ws) };
     }
     const code = String(args.code ?? '');
     const approved = this.codes.get(code);
@@ -116,7 +135,7 @@ export class FakeOAuth {
     if (!approved) return { ok: false, error: 'invalid_code' };
     this.codes.delete(code);
     this.exchanged.push(code);
-    const ws = this.issue(approved.team, approved.name, approved.installer);
+    const ws = this.issue(approved);
     return {
       ok: true,
       app_id: APP_ID,
@@ -126,9 +145,14 @@ export class FakeOAuth {
       access_token: ws.token,
       bot_user_id: `U0BOT${approved.team}`,
       ...(ws.refreshToken && { refresh_token: ws.refreshToken, expires_in: this.options.expiresIn }),
-      team: { id: approved.team, name: approved.name },
-      enterprise: null,
-      is_enterprise_install: false,
+      ...where(ws),
     };
   }
+}
+
+/** Where oauth.v2.access says the app was installed. */
+function where(ws: Workspace): Json {
+  return ws.orgWide
+    ? { team: null, enterprise: { id: ws.team, name: ws.name }, is_enterprise_install: true }
+    : { team: { id: ws.team, name: ws.name }, enterprise: null, is_enterprise_install: false };
 }

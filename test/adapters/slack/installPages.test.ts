@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { failedPage, installPage, installedPage, preferredLocale } from '../../../adapters/slack/installPages.js';
 import { authorizationUrlFor } from '../../../adapters/slack/oauth.js';
+import { messages } from '../../../src/i18n/index.js';
 
 describe('preferredLocale', () => {
   it.each([
@@ -27,14 +28,27 @@ describe('preferredLocale', () => {
 
 describe('pages', () => {
   it('escapes what it did not write itself', () => {
-    const installed = installedPage('en', { id: 'T1', name: '<script>alert(1)</script>' }, 'A1"><b>');
+    const installed = installedPage('en', { id: 'T1', name: '<script>alert(1)</script>', orgWide: false }, 'A1"><b>');
     expect(installed).not.toContain('<script>alert');
     expect(installed).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(installed).toContain('slack://app?team=T1&amp;id=A1&quot;&gt;&lt;b&gt;');
+    expect(installed).toContain('href="slack://app?team=T1&amp;id=A1%22%3E%3Cb%3E"');
+    const org = installedPage('en', { id: 'E1"', name: '<img src=x onerror=alert(1)>', orgWide: true }, 'A1');
+    expect(org).not.toContain('<img');
+    expect(org).toContain('href="https://app.slack.com/manage/E1%22/integrations/profile/A1/workspaces/add"');
     const install = installPage('zh-CN', 'https://slack.com/oauth/v2/authorize?scope=a,b&state=x"y', ['commands'], 30);
     expect(install).toContain('href="https://slack.com/oauth/v2/authorize?scope=a,b&amp;state=x&quot;y"');
     expect(install).toContain('<html lang="zh-CN">');
     expect(install).toContain('30 天');
+  });
+
+  it('sends the admin of an org-wide install to add it to workspaces, in their language', () => {
+    for (const locale of ['en', 'zh-CN']) {
+      const m = messages(locale);
+      const org = installedPage(locale, { id: 'E0ORG', name: 'Starship', orgWide: true }, 'A0PAPERS');
+      expect(org).toContain(m.t('slack.installed.orgBody', { org: 'Starship' }));
+      expect(org).toContain(`<a class="button" href="https://app.slack.com/manage/E0ORG/integrations/profile/A0PAPERS/workspaces/add">${m.t('slack.installed.addWorkspaces')}</a>`);
+      expect(org).not.toContain('slack://');
+    }
   });
 
   it('gives a failure page a way back to the install page, and a reference when it was ours', () => {

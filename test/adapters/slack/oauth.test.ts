@@ -12,7 +12,7 @@ import { startSlack, type RunningSlack } from '../../../adapters/slack/index.js'
 import { openInstallations } from '../../../adapters/slack/installations.js';
 import { botScopes } from '../../../adapters/slack/manifest.js';
 import { purgeRemovedWorkspaces, type InstallationEvent } from '../../../adapters/slack/uninstall.js';
-import type { SlackConfig, SlackOAuthConfig } from '../../../src/config.js';
+import type { SlackConfig } from '../../../src/config.js';
 import { runDueDigests } from '../../../src/digest/runner.js';
 import { messages } from '../../../src/i18n/index.js';
 import type { Subscription } from '../../../src/store/digests.js';
@@ -20,17 +20,11 @@ import type { InstallationStore } from '../../../src/store/installations.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { silentLog } from '../../helpers/corpus.js';
 import { FakeSlack, type Json } from './fakeSlack.js';
-import { CLIENT_ID, CLIENT_SECRET, FakeOAuth } from './fakeOAuth.js';
+import { CLIENT_ID, FakeOAuth } from './fakeOAuth.js';
 import { SIGNING_SECRET, button, clickPayload, fixture, send, textOf } from './harness.js';
 import { SHARE_LABEL } from '../../../adapters/slack/render.js';
+import { OAUTH, subscribeIn as subscribeWith, until } from './manyWorkspaces.js';
 
-const OAUTH: SlackOAuthConfig = {
-  clientId: CLIENT_ID,
-  clientSecret: CLIENT_SECRET,
-  stateSecret: 'state-secret-for-the-install-flow',
-  installationKey: 'installation-key-of-at-least-32-characters',
-  retentionDays: 30,
-};
 const FORM = 'application/x-www-form-urlencoded';
 const en = messages('en');
 
@@ -104,30 +98,7 @@ async function uninstallEvent(team: string, type: 'app_uninstalled' | 'tokens_re
   expect(res.status).toBe(200);
 }
 
-async function until(done: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no ${what} within 5 s`);
-}
-
-const subscribeIn = (team: string): Promise<Subscription> =>
-  app.digests.subscribe({
-    platform: 'slack',
-    workspace: team,
-    channel: `C${team}`,
-    query: 'diffusion',
-    label: 'diffusion',
-    time: '09:00',
-    timezone: 'UTC',
-    days: 'daily',
-    count: 3,
-    fill: true,
-    createdBy: `U${team}A`,
-    createdAt: '2026-03-01T00:00:00.000Z',
-    locale: 'en',
-  });
+const subscribeIn = (team: string): Promise<Subscription> => subscribeWith(app.digests, team, `U${team}A`);
 
 describe('the install flow', () => {
   it('shows an Add to Slack page with the manifest scopes, in the visitor language', async () => {
