@@ -25,25 +25,36 @@ export class NotInstalledError extends Error {
   override readonly name = 'NotInstalledError';
 }
 
+/** How long this process trusts that it recorded a workspace of an org-wide install. */
+const SERVED_MEMO_MS = 3_600_000;
+
 /**
  * A request from a workspace of an org-wide install is answered with the organization's token;
- * the first one from each workspace (in this process) also records that the install serves it,
- * for work that starts without a request (digests) and for an uninstall.
+ * a request from a workspace the install does not serve yet also records that it does
+ * ({@link InstallationStore.noteTeam}), for work that starts without a request (digests) and for
+ * an uninstall, and tells `onServed` (which resumes its digests). Each workspace is recorded
+ * once an hour per process at most, so requests do not write.
  * @example new App({ receiver: new HTTPReceiver({ …, installationStore: boltInstallationStore(installs, app.now) }) })
  */
-export function boltInstallationStore(installs: InstallationStore, now: () => Date): BoltInstallationStore {
-  const served = new Set<string>();
+export function boltInstallationStore(installs: InstallationStore, now: () => Date, onServed?: (key: string, team: string) => Promise<void>): BoltInstallationStore {
+  const served = new Map<string, number>();
   return {
     async storeInstallation(installation) {
       await installs.save(fromBolt(installation as BoltInstallation<'v2', boolean>), now());
+      served.clear();
     },
     async fetchInstallation(query: InstallationQuery<boolean>) {
       const key = installationKey(query);
       const found = key === undefined ? undefined : await installs.get(key);
       if (!found) throw new NotInstalledError(`Paper Scout is not installed in ${query.isEnterpriseInstall ? 'enterprise' : 'workspace'} ${key ?? 'unknown'}`);
-      if (found.enterpriseInstall && query.teamId && query.teamId !== found.key && !served.has(`${found.key}:${query.teamId}`)) {
-        await installs.addTeams(found.key, [query.teamId], now());
-        served.add(`${found.key}:${query.teamId}`);
+      const team = query.teamId;
+      if (found.enterpriseInstall && team && team !== found.key && query.enterpriseId === found.key) {
+        const at = now();
+        const memo = `${found.key}:${team}`;
+        if ((served.get(memo) ?? 0) < at.getTime()) {
+          if (await installs.noteTeam(found.key, team, at)) await onServed?.(found.key, team);
+          served.set(memo, at.getTime() + SERVED_MEMO_MS);
+        }
       }
       return toBolt(found);
     },

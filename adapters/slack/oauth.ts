@@ -25,7 +25,7 @@ import { NotInstalledError, boltInstallationStore, installationKey, openInstalla
 import { boltLogger } from './logger.js';
 import { failedPage, installPage, installedPage, preferredLocale, type InstallFailure } from './installPages.js';
 import { botScopes } from './manifest.js';
-import { workspaceInstalled, type InstallationEvent } from './uninstall.js';
+import { teamServed, workspaceInstalled, type InstallationEvent } from './uninstall.js';
 
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
@@ -75,7 +75,7 @@ export function slackOAuth(app: App, config: SlackOAuthConfig, options: SlackOAu
       clientSecret: config.clientSecret,
       stateSecret: config.stateSecret,
       scopes,
-      installationStore: boltInstallationStore(installs, app.now),
+      installationStore: boltInstallationStore(installs, app.now, (key, team) => teamServed(app, key, team)),
       installerOptions: {
         installPath: INSTALL_PATH,
         redirectUriPath: REDIRECT_PATH,

@@ -68,22 +68,29 @@ function enterpriseOf(body: EventBody): string | undefined {
 
 /**
  * Removes the installation under `key` and pauses the digests of the workspaces it served (its
- * team, or every workspace of an org-wide install); false when it was already removed (a
- * redelivered event, the second of the two events).
+ * team, or every workspace of an org-wide install, which leave with it) that no other
+ * installation serves; false when it was already removed (a redelivered event, the second of
+ * the two events).
  */
 export async function workspaceRemoved(app: App, installs: InstallationStore, key: string, why: string): Promise<boolean> {
   const now = app.now();
-  const teams = await teamsServedBy(installs, key);
   if (!(await installs.remove(key, now))) return false;
-  const paused = await pauseDigests(app, teams);
+  const orgTeams = await installs.removeTeams(key, await installs.teamsOf(key), now);
+  const teams = orgTeams.length > 0 ? orgTeams : [key];
+  const paused = await pauseDigests(app, await unserved(installs, teams));
   const retentionDays = app.config.slack?.oauth?.retentionDays ?? 0;
   app.log.info({ installation: key, teams, why, pausedDigests: paused, deleteAfter: deleteAfter(now, retentionDays) }, 'Slack: workspace removed the app; its digests are paused and its data is kept until the retention period ends');
   return true;
 }
 
-/** After a (re)install under `key`: the digests an uninstall paused in the workspaces it serves run again. */
+/**
+ * After a (re)install under `key`: the digests an uninstall paused run again. An org-wide
+ * install is in no workspace yet: its workspaces resume as they are added ({@link teamsAdded},
+ * {@link teamServed}).
+ */
 export async function workspaceInstalled(app: App, installs: InstallationStore, key: string): Promise<number[]> {
-  return resumeDigests(app, await teamsServedBy(installs, key));
+  const teams = await installs.teamsOf(key);
+  return resumeDigests(app, teams.length > 0 ? teams : [key]);
 }
 
 /** `team_access_granted`: an org-wide install now serves `teams`; digests paused when they left resume. */
@@ -93,61 +100,64 @@ export async function teamsAdded(app: App, installs: InstallationStore, key: str
   app.log.info({ installation: key, teams, resumedDigests: resumed }, 'Slack: an org-wide install was added to workspaces');
 }
 
-/** `team_access_revoked`: the workspaces taken out of an org-wide install pause their digests; their data goes after retention. */
+/** A request came from a workspace an org-wide install did not serve yet ({@link InstallationStore.noteTeam}): it does now. */
+export async function teamServed(app: App, key: string, team: string): Promise<void> {
+  const resumed = await resumeDigests(app, [team]);
+  app.log.info({ installation: key, team, resumedDigests: resumed }, 'Slack: an org-wide install serves a workspace it had not served');
+}
+
+/** `team_access_revoked`: the workspaces taken out of an org-wide install pause their digests (unless served otherwise); their data goes after retention. */
 export async function teamsRemoved(app: App, installs: InstallationStore, key: string, teams: readonly string[]): Promise<void> {
   const now = app.now();
   const removed = await installs.removeTeams(key, teams, now);
   if (removed.length === 0) return;
-  const paused = await pauseDigests(app, removed);
+  const paused = await pauseDigests(app, await unserved(installs, removed));
   const retentionDays = app.config.slack?.oauth?.retentionDays ?? 0;
   app.log.info({ installation: key, teams: removed, pausedDigests: paused, deleteAfter: deleteAfter(now, retentionDays) }, 'Slack: workspaces were taken out of an org-wide install; their digests are paused and their data is kept until the retention period ends');
 }
 
 /**
  * Deletes the data of workspaces removed more than `retentionDays` before `now`: their
- * subscriptions (with their runs and their channels' ledger), reading lists and archives, and
- * the installation row. A workspace that another installation serves by then (its own install
- * after an org-wide one left, or the reverse) keeps its data. Returns the installations and the
- * workspaces taken out of org-wide installs that were purged.
+ * subscriptions (with their runs and their channels' ledger), reading lists and archives, then
+ * their entry. A workspace that another installation serves by then (its own install after an
+ * org-wide one left it, or the reverse) keeps its data, and an entry added back meanwhile is
+ * kept. Returns the workspaces and installations whose entries went.
  * @example await purgeRemovedWorkspaces(app, installs, new Date(), 30);
  */
 export async function purgeRemovedWorkspaces(app: App, installs: InstallationStore, now: Date, retentionDays: number): Promise<string[]> {
   const before = new Date(now.getTime() - retentionDays * 86_400_000);
   const purged: string[] = [];
-  for (const removed of await installs.removedBefore(before)) {
-    const deleted = await forgetTeams(app, installs, removed.teams);
-    await installs.forget(removed.key);
-    purged.push(removed.key);
-    app.log.info({ installation: removed.key, teams: removed.teams, removedAt: removed.removedAt, retentionDays, ...deleted }, 'Slack: deleted the data of a workspace that removed the app');
-  }
+  // Workspaces taken out of org-wide installs first: an uninstalled org-wide install's are among them.
   for (const removed of await installs.removedTeamsBefore(before)) {
-    const deleted = await forgetTeams(app, installs, [removed.teamId]);
-    await installs.forgetTeam(removed.teamId);
+    const deleted = await forgetData(app, installs, removed.teamId);
+    if (!(await installs.forgetTeam(removed.teamId, before))) continue;
     purged.push(removed.teamId);
-    app.log.info({ installation: removed.key, teams: [removed.teamId], removedAt: removed.removedAt, retentionDays, ...deleted }, 'Slack: deleted the data of a workspace taken out of an org-wide install');
+    app.log.info({ installation: removed.key, team: removed.teamId, removedAt: removed.removedAt, retentionDays, ...deleted }, 'Slack: deleted the data of a workspace taken out of an org-wide install');
+  }
+  for (const removed of await installs.removedBefore(before)) {
+    const deleted = removed.teamId === undefined ? undefined : await forgetData(app, installs, removed.teamId);
+    if (!(await installs.forget(removed.key, before))) continue;
+    purged.push(removed.key);
+    app.log.info({ installation: removed.key, team: removed.teamId, removedAt: removed.removedAt, retentionDays, ...deleted }, 'Slack: deleted the data of a workspace that removed the app');
   }
   return purged;
 }
 
-/** The data of `teams` that no installation serves any more. */
-async function forgetTeams(app: App, installs: InstallationStore, teams: readonly string[]): Promise<{ deletedSubscriptions: number; deletedListEntries: number; keptServed: string[] }> {
-  let [deletedSubscriptions, deletedListEntries] = [0, 0];
-  const keptServed: string[] = [];
-  for (const team of teams) {
-    if ((await installs.keyServing(team)) !== undefined) {
-      keptServed.push(team);
-      continue;
-    }
-    deletedSubscriptions += await app.digests.forgetWorkspace('slack', team);
-    deletedListEntries += await app.stores.readingLists.forgetTeam('slack', team);
-  }
-  return { deletedSubscriptions, deletedListEntries, keptServed };
+/** Deletes the data of `team`, unless an installation serves it. */
+async function forgetData(app: App, installs: InstallationStore, team: string): Promise<{ deletedSubscriptions: number; deletedListEntries: number } | { keptFor: string }> {
+  const serving = await installs.keyServing(team);
+  if (serving !== undefined) return { keptFor: serving };
+  return {
+    deletedSubscriptions: await app.digests.forgetWorkspace('slack', team),
+    deletedListEntries: await app.stores.readingLists.forgetTeam('slack', team),
+  };
 }
 
-/** The workspaces an installation serves: those of an org-wide install, else its own team (its key). */
-async function teamsServedBy(installs: InstallationStore, key: string): Promise<string[]> {
-  const teams = await installs.teamsOf(key);
-  return teams.length > 0 ? teams : [key];
+/** Those of `teams` that no installation serves. */
+async function unserved(installs: InstallationStore, teams: readonly string[]): Promise<string[]> {
+  const left: string[] = [];
+  for (const team of teams) if ((await installs.keyServing(team)) === undefined) left.push(team);
+  return left;
 }
 
 /** Pauses the active digests of `teams`, saying why; their ids. */

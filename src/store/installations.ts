@@ -47,8 +47,6 @@ export interface RemovedInstallation {
   teamId?: string;
   enterpriseId?: string;
   removedAt: string;
-  /** The workspaces whose data goes with it: its team, or every workspace an org-wide install served. */
-  teams: string[];
 }
 
 /** A workspace taken out of an org-wide installation whose data is still kept. */
@@ -72,17 +70,27 @@ export interface InstallationStore {
   remove(key: string, now: Date): Promise<boolean>;
   /** Installations removed before `before`, oldest first (their data is due for deletion). */
   removedBefore(before: Date): Promise<RemovedInstallation[]>;
-  /** Deletes the row for good (after its workspace's data is gone). */
-  forget(key: string): Promise<void>;
+  /**
+   * Deletes the row for good, with its workspaces' (after their data is gone), unless it was
+   * installed again or removed since `before`; whether it did.
+   */
+  forget(key: string, before: Date): Promise<boolean>;
   /** Installations in use (not removed). */
   count(): Promise<number>;
   /**
    * Org-wide installs (Enterprise Grid): workspaces of the organization that the app was added
-   * to (`team_access_granted`, or a request from one) are served with its token. Adding a
-   * workspace again clears its removal.
+   * to (`team_access_granted`) are served with its token. Adding a workspace again clears its
+   * removal.
    */
   addTeams(key: string, teams: readonly string[], now: Date): Promise<void>;
-  /** Workspaces taken out of an org-wide install (`team_access_revoked`); those that were in it. */
+  /**
+   * A request from workspace `teamId` came through the org-wide install `key`: the workspace is
+   * served from now on, if it was unknown, or was taken out before the install was last
+   * (re)installed (an uninstall took it out). One taken out since is not brought back: a late
+   * or retried request cannot undo `team_access_revoked`. Whether it is newly served.
+   */
+  noteTeam(key: string, teamId: string, now: Date): Promise<boolean>;
+  /** Workspaces taken out of an org-wide install (`team_access_revoked`, an uninstall); those that were in it. */
   removeTeams(key: string, teams: readonly string[], now: Date): Promise<string[]>;
   /** The workspaces an org-wide install serves (not taken out). */
   teamsOf(key: string): Promise<string[]>;
@@ -90,8 +98,8 @@ export interface InstallationStore {
   keyServing(teamId: string): Promise<string | undefined>;
   /** Workspaces taken out of an org-wide install before `before`, oldest first (their data is due for deletion). */
   removedTeamsBefore(before: Date): Promise<RemovedTeam[]>;
-  /** Deletes a workspace's entry for good (after its data is gone). */
-  forgetTeam(teamId: string): Promise<void>;
+  /** Deletes a workspace's entry for good (after its data is gone), unless it was added again or taken out since `before`; whether it did. */
+  forgetTeam(teamId: string, before: Date): Promise<boolean>;
 }
 
 /** An installation row as both stores keep it. */
@@ -128,18 +136,21 @@ export interface InstallationRows {
   /** Sets `removed_at` and clears `secret` of a row not yet removed; whether there was one. */
   markRemoved(key: string, at: string): Promise<boolean>;
   removedBefore(before: string): Promise<InstallationRow[]>;
-  /** Deletes the row and its workspaces' rows. */
-  delete(key: string): Promise<void>;
+  /** Deletes the row, if removed before `before`, and then its workspaces' rows; whether it did. */
+  deleteRemoved(key: string, before: string): Promise<boolean>;
   countActive(): Promise<number>;
   /** Writes `teams` as served by `key`, clearing a revocation; `covered_at` stays unless it was revoked. */
   coverTeams(key: string, teams: readonly string[], at: string): Promise<void>;
+  /** Writes `team` as served by `key` if it has no row, or its row was revoked before `key` was installed; whether it wrote. */
+  learnTeam(key: string, team: string, at: string): Promise<boolean>;
   /** Sets `revoked_at` of those of `teams` that `key` serves and are not revoked; the teams it set. */
   revokeTeams(key: string, teams: readonly string[], at: string): Promise<string[]>;
   teamRows(key: string): Promise<InstallationTeamRow[]>;
   /** The key serving `team`: its own installation (not removed), else the org-wide one (not removed) that serves it (not revoked). */
   keyServing(team: string): Promise<string | undefined>;
   revokedTeamsBefore(before: string): Promise<InstallationTeamRow[]>;
-  deleteTeam(team: string): Promise<void>;
+  /** Deletes the team's row if it was revoked before `before`; whether it did. */
+  deleteRevokedTeam(team: string, before: string): Promise<boolean>;
 }
 
 interface Sealed {
@@ -208,22 +219,16 @@ export class SealedInstallationStore implements InstallationStore {
 
   async removedBefore(before: Date): Promise<RemovedInstallation[]> {
     const rows = await this.rows.removedBefore(before.toISOString());
-    const removed: RemovedInstallation[] = [];
-    for (const row of rows) {
-      const teams = row.team_id !== null ? [row.team_id] : (await this.rows.teamRows(row.key)).map((t) => t.team_id);
-      removed.push({
-        key: row.key,
-        ...(row.team_id !== null && { teamId: row.team_id }),
-        ...(row.enterprise_id !== null && { enterpriseId: row.enterprise_id }),
-        removedAt: row.removed_at!,
-        teams,
-      });
-    }
-    return removed;
+    return rows.map((row) => ({
+      key: row.key,
+      ...(row.team_id !== null && { teamId: row.team_id }),
+      ...(row.enterprise_id !== null && { enterpriseId: row.enterprise_id }),
+      removedAt: row.removed_at!,
+    }));
   }
 
-  forget(key: string): Promise<void> {
-    return this.rows.delete(key);
+  forget(key: string, before: Date): Promise<boolean> {
+    return this.rows.deleteRemoved(key, before.toISOString());
   }
 
   count(): Promise<number> {
@@ -232,6 +237,10 @@ export class SealedInstallationStore implements InstallationStore {
 
   addTeams(key: string, teams: readonly string[], now: Date): Promise<void> {
     return teams.length === 0 ? Promise.resolve() : this.rows.coverTeams(key, [...new Set(teams)], now.toISOString());
+  }
+
+  noteTeam(key: string, teamId: string, now: Date): Promise<boolean> {
+    return this.rows.learnTeam(key, teamId, now.toISOString());
   }
 
   removeTeams(key: string, teams: readonly string[], now: Date): Promise<string[]> {
@@ -250,7 +259,7 @@ export class SealedInstallationStore implements InstallationStore {
     return (await this.rows.revokedTeamsBefore(before.toISOString())).map((t) => ({ teamId: t.team_id, key: t.installation_key, removedAt: t.revoked_at! }));
   }
 
-  forgetTeam(teamId: string): Promise<void> {
-    return this.rows.deleteTeam(teamId);
+  forgetTeam(teamId: string, before: Date): Promise<boolean> {
+    return this.rows.deleteRevokedTeam(teamId, before.toISOString());
   }
 }

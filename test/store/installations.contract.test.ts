@@ -87,25 +87,48 @@ describe.each(BACKENDS)('InstallationStore on $name', (backend) => {
     expect(await installs.teamsOf('E1')).toEqual(['T1', 'T9']);
     expect(await installs.removedTeamsBefore(at('2026-04-02T10:00:00Z'))).toEqual([]);
     expect(await installs.removedTeamsBefore(at('2026-05-02T10:00:00Z'))).toEqual([{ teamId: 'T2', key: 'E1', removedAt: '2026-04-02T10:00:00.000Z' }]);
+    // team_access_granted brings a workspace back.
     await installs.addTeams('E1', ['T2'], at('2026-04-04T10:00:00Z'));
     expect(await installs.removedTeamsBefore(at('2026-05-02T10:00:00Z'))).toEqual([]);
     expect(await installs.keyServing('T2')).toBe('E1');
+    expect(await installs.forgetTeam('T2', at('2026-05-02T10:00:00Z'))).toBe(false);
 
-    // Removing the org-wide install stops serving its workspaces, and lists them all with it.
+    // Removing the org-wide install stops serving its workspaces; forgetting it takes their entries too.
     await installs.remove('E1', at('2026-04-05T10:00:00Z'));
     expect(await installs.keyServing('T1')).toBeUndefined();
     expect(await installs.keyServing('T9')).toBe('T9');
-    expect(await installs.removedBefore(at('2026-05-06T10:00:00Z'))).toEqual([{ key: 'E1', enterpriseId: 'E1', removedAt: '2026-04-05T10:00:00.000Z', teams: ['T1', 'T2', 'T9'] }]);
-    // A reinstall serves them again.
-    await installs.save(org, at('2026-04-06T10:00:00Z'));
-    expect(await installs.keyServing('T1')).toBe('E1');
-
-    await installs.forgetTeam('T2');
-    expect(await installs.teamsOf('E1')).toEqual(['T1', 'T9']);
-    await installs.forget('E1');
+    expect(await installs.removedBefore(at('2026-05-06T10:00:00Z'))).toEqual([{ key: 'E1', enterpriseId: 'E1', removedAt: '2026-04-05T10:00:00.000Z' }]);
+    expect(await installs.forget('E1', at('2026-04-05T10:00:00Z'))).toBe(false);
+    expect(await installs.forget('E1', at('2026-05-06T10:00:00Z'))).toBe(true);
     expect(await installs.teamsOf('E1')).toEqual([]);
     expect(await a.rawRows('SELECT * FROM installation_teams')).toEqual([]);
     expect(await installs.get('T9')).toMatchObject({ botToken: 'xoxb-own' });
+  });
+
+  it('learns a workspace from its requests, but never undoes a removal made since the install', async () => {
+    const org = { ...team('E1', 'xoxb-org'), teamId: undefined, enterpriseId: 'E1', enterpriseInstall: true } as NewInstallation;
+    await installs.save(org, at('2026-04-01T10:00:00Z'));
+    expect(await installs.noteTeam('E1', 'T4', at('2026-04-01T11:00:00Z'))).toBe(true);
+    expect(await installs.noteTeam('E1', 'T4', at('2026-04-01T12:00:00Z'))).toBe(false);
+    expect(await installs.keyServing('T4')).toBe('E1');
+    // A request (or a retried event) after team_access_revoked does not bring the workspace back …
+    expect(await installs.removeTeams('E1', ['T4'], at('2026-04-02T10:00:00Z'))).toEqual(['T4']);
+    expect(await installs.noteTeam('E1', 'T4', at('2026-04-02T10:01:00Z'))).toBe(false);
+    expect(await installs.keyServing('T4')).toBeUndefined();
+    // … but after an uninstall and a reinstall, a request from it proves it is served again.
+    await installs.remove('E1', at('2026-04-03T10:00:00Z'));
+    await installs.save(org, at('2026-04-04T10:00:00Z'));
+    expect(await installs.keyServing('T4')).toBeUndefined();
+    expect(await installs.noteTeam('E1', 'T4', at('2026-04-04T11:00:00Z'))).toBe(true);
+    expect(await installs.keyServing('T4')).toBe('E1');
+    expect(await installs.removedTeamsBefore(at('2026-06-01T00:00:00Z'))).toEqual([]);
+
+    // A removed workspace's entry goes after retention, unless it was added back meanwhile.
+    await installs.removeTeams('E1', ['T4'], at('2026-04-05T10:00:00Z'));
+    expect(await installs.forgetTeam('T4', at('2026-04-05T10:00:00Z'))).toBe(false);
+    expect(await installs.forgetTeam('T4', at('2026-05-06T10:00:00Z'))).toBe(true);
+    expect(await installs.teamsOf('E1')).toEqual([]);
+    expect(await installs.noteTeam('E1', 'T4', at('2026-05-07T10:00:00Z'))).toBe(true);
   });
 
   it('seals tokens at rest: no token in the table, and another key or another row opens nothing', async () => {
@@ -140,14 +163,15 @@ describe.each(BACKENDS)('InstallationStore on $name', (backend) => {
     expect(await installs.count()).toBe(1);
     expect(JSON.stringify(await a.rawRows("SELECT secret FROM installations WHERE key = 'T1'"))).not.toMatch(/v1\./);
     expect(await installs.removedBefore(at('2026-04-02T10:00:00Z'))).toEqual([]);
-    expect(await installs.removedBefore(at('2026-05-02T10:00:00Z'))).toEqual([{ key: 'T1', teamId: 'T1', removedAt: '2026-04-02T10:00:00.000Z', teams: ['T1'] }]);
+    expect(await installs.removedBefore(at('2026-05-02T10:00:00Z'))).toEqual([{ key: 'T1', teamId: 'T1', removedAt: '2026-04-02T10:00:00.000Z' }]);
 
     await installs.save(team('T1', 'xoxb-again'), at('2026-04-10T10:00:00Z'));
     expect(await installs.get('T1')).toMatchObject({ botToken: 'xoxb-again', installedAt: '2026-04-10T10:00:00.000Z' });
     expect(await installs.removedBefore(at('2026-05-02T10:00:00Z'))).toEqual([]);
 
     await installs.remove('T2', at('2026-04-02T10:00:00Z'));
-    await installs.forget('T2');
+    expect(await installs.forget('T1', at('2026-05-02T10:00:00Z'))).toBe(false);
+    expect(await installs.forget('T2', at('2026-05-02T10:00:00Z'))).toBe(true);
     expect(await installs.removedBefore(at('2026-05-02T10:00:00Z'))).toEqual([]);
     expect(await installs.count()).toBe(1);
   });

@@ -33,8 +33,14 @@ export class PgInstallationRows implements InstallationRows {
     return (await this.db.query<InstallationRow>('SELECT * FROM installations WHERE removed_at IS NOT NULL AND removed_at < $1 ORDER BY removed_at, key', [before])).rows;
   }
 
-  async delete(key: string): Promise<void> {
-    await this.db.query('WITH teams AS (DELETE FROM installation_teams WHERE installation_key = $1) DELETE FROM installations WHERE key = $1', [key]);
+  async deleteRemoved(key: string, before: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ key: string }>(
+      `WITH gone AS (DELETE FROM installations WHERE key = $1 AND removed_at IS NOT NULL AND removed_at < $2 RETURNING key),
+         teams AS (DELETE FROM installation_teams WHERE installation_key IN (SELECT key FROM gone))
+       SELECT key FROM gone`,
+      [key, before],
+    );
+    return rows.length === 1;
   }
 
   async countActive(): Promise<number> {
@@ -50,6 +56,16 @@ export class PgInstallationRows implements InstallationRows {
          covered_at = CASE WHEN t.revoked_at IS NULL AND t.installation_key = excluded.installation_key THEN t.covered_at ELSE excluded.covered_at END`,
       [[...new Set(teams)], key, at],
     );
+  }
+
+  async learnTeam(key: string, team: string, at: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `INSERT INTO installation_teams AS t (team_id, installation_key, covered_at, revoked_at) VALUES ($1, $2, $3, NULL)
+       ON CONFLICT (team_id) DO UPDATE SET installation_key = excluded.installation_key, revoked_at = NULL, covered_at = excluded.covered_at
+       WHERE t.revoked_at IS NOT NULL AND t.revoked_at < (SELECT installed_at FROM installations WHERE key = excluded.installation_key)`,
+      [team, key, at],
+    );
+    return rowCount === 1;
   }
 
   async revokeTeams(key: string, teams: readonly string[], at: string): Promise<string[]> {
@@ -82,7 +98,8 @@ export class PgInstallationRows implements InstallationRows {
     return (await this.db.query<InstallationTeamRow>('SELECT * FROM installation_teams WHERE revoked_at IS NOT NULL AND revoked_at < $1 ORDER BY revoked_at, team_id COLLATE "C"', [before])).rows;
   }
 
-  async deleteTeam(team: string): Promise<void> {
-    await this.db.query('DELETE FROM installation_teams WHERE team_id = $1', [team]);
+  async deleteRevokedTeam(team: string, before: string): Promise<boolean> {
+    const { rowCount } = await this.db.query('DELETE FROM installation_teams WHERE team_id = $1 AND revoked_at IS NOT NULL AND revoked_at < $2', [team, before]);
+    return rowCount === 1;
   }
 }

@@ -19,11 +19,15 @@ export class SqliteInstallationRows implements InstallationRows {
       read: db.prepare<[string], InstallationRow>('SELECT * FROM installations WHERE key = ?'),
       markRemoved: db.prepare<[string, string]>('UPDATE installations SET removed_at = ?, secret = NULL WHERE key = ? AND removed_at IS NULL'),
       removedBefore: db.prepare<[string], InstallationRow>('SELECT * FROM installations WHERE removed_at IS NOT NULL AND removed_at < ? ORDER BY removed_at, key'),
-      delete: db.prepare<[string]>('DELETE FROM installations WHERE key = ?'),
+      deleteRemoved: db.prepare<[string, string]>('DELETE FROM installations WHERE key = ? AND removed_at IS NOT NULL AND removed_at < ?'),
       count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM installations WHERE removed_at IS NULL'),
       coverTeam: db.prepare<[string, string, string]>(`INSERT INTO installation_teams (team_id, installation_key, covered_at, revoked_at) VALUES (?, ?, ?, NULL)
         ON CONFLICT (team_id) DO UPDATE SET installation_key = excluded.installation_key, revoked_at = NULL,
           covered_at = CASE WHEN installation_teams.revoked_at IS NULL AND installation_teams.installation_key = excluded.installation_key THEN installation_teams.covered_at ELSE excluded.covered_at END`),
+      learnTeam: db.prepare<[string, string, string]>(`INSERT INTO installation_teams (team_id, installation_key, covered_at, revoked_at) VALUES (?, ?, ?, NULL)
+        ON CONFLICT (team_id) DO UPDATE SET installation_key = excluded.installation_key, revoked_at = NULL, covered_at = excluded.covered_at
+        WHERE installation_teams.revoked_at IS NOT NULL
+          AND installation_teams.revoked_at < (SELECT installed_at FROM installations WHERE key = excluded.installation_key)`),
       revokeTeam: db.prepare<[string, string, string]>('UPDATE installation_teams SET revoked_at = ? WHERE installation_key = ? AND team_id = ? AND revoked_at IS NULL'),
       teamRows: db.prepare<[string], InstallationTeamRow>('SELECT * FROM installation_teams WHERE installation_key = ? ORDER BY team_id'),
       keyServing: db.prepare<[string, string], { key: string }>(`SELECT key FROM (
@@ -34,11 +38,12 @@ export class SqliteInstallationRows implements InstallationRows {
         ) ORDER BY own LIMIT 1`),
       revokedTeamsBefore: db.prepare<[string], InstallationTeamRow>('SELECT * FROM installation_teams WHERE revoked_at IS NOT NULL AND revoked_at < ? ORDER BY revoked_at, team_id'),
       deleteTeams: db.prepare<[string]>('DELETE FROM installation_teams WHERE installation_key = ?'),
-      deleteTeam: db.prepare<[string]>('DELETE FROM installation_teams WHERE team_id = ?'),
+      deleteRevokedTeam: db.prepare<[string, string]>('DELETE FROM installation_teams WHERE team_id = ? AND revoked_at IS NOT NULL AND revoked_at < ?'),
     };
-    this.forget = db.transaction((key: string) => {
+    this.forget = db.transaction((key: string, before: string) => {
+      if (this.stmts.deleteRemoved.run(key, before).changes === 0) return false;
       this.stmts.deleteTeams.run(key);
-      this.stmts.delete.run(key);
+      return true;
     });
     this.cover = db.transaction((key: string, teams: readonly string[], at: string) => {
       for (const team of teams) this.stmts.coverTeam.run(team, key, at);
@@ -62,8 +67,8 @@ export class SqliteInstallationRows implements InstallationRows {
     return this.stmts.removedBefore.all(before);
   }
 
-  async delete(key: string): Promise<void> {
-    this.forget(key);
+  async deleteRemoved(key: string, before: string): Promise<boolean> {
+    return this.forget(key, before);
   }
 
   async countActive(): Promise<number> {
@@ -72,6 +77,10 @@ export class SqliteInstallationRows implements InstallationRows {
 
   async coverTeams(key: string, teams: readonly string[], at: string): Promise<void> {
     this.cover(key, teams, at);
+  }
+
+  async learnTeam(key: string, team: string, at: string): Promise<boolean> {
+    return this.stmts.learnTeam.run(team, key, at).changes === 1;
   }
 
   async revokeTeams(key: string, teams: readonly string[], at: string): Promise<string[]> {
@@ -90,7 +99,7 @@ export class SqliteInstallationRows implements InstallationRows {
     return this.stmts.revokedTeamsBefore.all(before);
   }
 
-  async deleteTeam(team: string): Promise<void> {
-    this.stmts.deleteTeam.run(team);
+  async deleteRevokedTeam(team: string, before: string): Promise<boolean> {
+    return this.stmts.deleteRevokedTeam.run(team, before).changes === 1;
   }
 }

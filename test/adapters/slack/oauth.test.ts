@@ -308,7 +308,8 @@ describe('each workspace with its own token', () => {
     await fake.waitForPosts(other.responseUrl);
     await until(() => events.filter((e) => e === 'authorize_failure').length === failures + 1, 'authorize failure');
     expect(fake.postsTo(refused.responseUrl)).toEqual([]);
-    await app.stores.installationRows.delete('T5');
+    await installs.remove('T5', now);
+    expect(await installs.forget('T5', new Date(now.getTime() + 1))).toBe(true);
   });
 });
 

@@ -3,10 +3,10 @@
  * against the loopback Slack (fakeOAuth.ts): an org admin installs the app for a whole
  * organization (one token for all its workspaces) and is sent to add it to workspaces. Requests
  * from those workspaces, and digests that start without a request (`digest run-due` included),
- * use the organization's token; a workspace with its own install keeps its own. A workspace taken
- * out of the install (`team_access_revoked`) pauses its digests and loses its data after
- * retention; an uninstall of the whole install does that to every workspace it served, and a
- * reinstall in time finds them again.
+ * use the organization's token; a workspace with its own install keeps its own, and keeps going
+ * when either install leaves. A workspace taken out of the install (`team_access_revoked`)
+ * pauses its digests and loses its data after retention; an uninstall of the whole install does
+ * that to every workspace it served, and after a reinstall each resumes as it is used again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlack, type RunningSlack } from '../../../adapters/slack/index.js';
@@ -79,6 +79,12 @@ async function orgEvent(event: Json, team: string | null = null): Promise<void> 
     event_time: 1772438400,
     authorizations: [{ enterprise_id: ORG, team_id: team, user_id: `U0BOT${ORG}`, is_bot: true, is_enterprise_install: true }],
   };
+  expect((await send(`${base}/slack/events`, JSON.stringify(body), 'application/json')).status).toBe(200);
+}
+
+/** An event of a workspace's own install. */
+async function teamEvent(team: string, event: Json): Promise<void> {
+  const body = { token: 'x', team_id: team, api_app_id: 'A0PAPERS', event, type: 'event_callback', event_id: `Ev${Math.random().toString(36).slice(2, 10)}`, event_time: 1772438400 };
   expect((await send(`${base}/slack/events`, JSON.stringify(body), 'application/json')).status).toBe(200);
 }
 
@@ -163,21 +169,46 @@ describe('an org-wide install', () => {
     expect(await digestOf(T7)).toMatchObject({ status: 'active' });
   });
 
-  it("pauses every workspace's digests when the whole install goes, resumes them on a reinstall, and deletes them after retention", async () => {
+  it('keeps a workspace that has its own install and is in the organization going when either leaves', async () => {
+    await orgEvent({ type: 'team_access_granted', team_ids: [OWN], event_ts: '1772438400.000300' });
+    await until(async () => (await installs.teamsOf(ORG)).includes(OWN), 'workspace added');
+    const tokenFor = standaloneTokens(app, { ...config, oauth: OAUTH }, silentLog);
+    expect(await tokenFor(OWN)).toBe(oauth.tokenOf(OWN));
+
+    const removedAt = now;
+    await teamEvent(OWN, { type: 'app_uninstalled' });
+    await until(async () => (await installs.get(OWN)) === undefined, 'removal of the own install');
+    expect(await digestOf(OWN)).toMatchObject({ status: 'active' });
+    expect(await tokenFor(OWN)).toBe(oauth.tokenOf(ORG));
+    expect(await purgeRemovedWorkspaces(app, installs, new Date(removedAt.getTime() + 31 * 86_400_000), 30)).toEqual([OWN]);
+    expect(await digestOf(OWN)).toMatchObject({ status: 'active' });
+
+    now = new Date(now.getTime() + 60_000);
+    expect((await installWith(base, oauth.approve(OWN))).status).toBe(200);
+    expect(await tokenFor(OWN)).toBe(oauth.tokenOf(OWN));
+  });
+
+  it("pauses its workspaces' digests when the whole install goes, resumes each as it is used again, and deletes them after retention", async () => {
+    now = new Date(now.getTime() + 60_000);
     await orgEvent({ type: 'app_uninstalled' });
     await until(async () => (await installs.get(ORG)) === undefined, 'removal of the org-wide install');
     expect(await digestOf(T7)).toMatchObject({ status: 'paused', pausedReason: JSON.stringify({ key: 'digest.pausedUninstalled' }) });
+    // Its own install still serves the workspace that had both.
     expect(await digestOf(OWN)).toMatchObject({ status: 'active' });
     expect((await fake.waitForPosts(await command(T7, 'diffusion')))[0]!.text).toBe(en.t('slack.notInstalled'));
 
+    // Reinstalled, it is in no workspace until one is added again or used.
+    now = new Date(now.getTime() + 60_000);
     expect((await installWith(base, oauth.approveOrg(ORG, 'W0ADMIN', 'Starship'))).status).toBe(200);
-    expect(await digestOf(T7)).toMatchObject({ status: 'active' });
+    expect(await digestOf(T7)).toMatchObject({ status: 'paused' });
     expect((await fake.waitForPosts(await command(T7, 'diffusion')))[0]!.text).toContain('Papers for “diffusion”');
+    await until(async () => (await digestOf(T7))?.status === 'active', 'digest resumed');
 
+    now = new Date(now.getTime() + 60_000);
     const removedAt = now;
     await orgEvent({ type: 'tokens_revoked', tokens: { bot: [`U0BOT${ORG}`] } });
     await until(async () => (await installs.get(ORG)) === undefined, 'removal of the org-wide install');
-    expect(await purgeRemovedWorkspaces(app, installs, new Date(removedAt.getTime() + 31 * 86_400_000), 30)).toEqual([ORG]);
+    expect(await purgeRemovedWorkspaces(app, installs, new Date(removedAt.getTime() + 31 * 86_400_000), 30)).toEqual([OWN, T7, ORG]);
     expect(await digestOf(T7)).toBeUndefined();
     expect(await app.stores.readingLists.paperIds(listOf(T7))).toEqual([]);
     expect(await installs.teamsOf(ORG)).toEqual([]);
