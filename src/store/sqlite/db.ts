@@ -279,8 +279,22 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     return configure(db, options);
   } catch (err) {
     db?.close();
-    throw explainDatabaseError(err, path) ?? err;
+    throw explainDatabaseError(err, path) ?? damagedDatabase(err, path) ?? err;
   }
+}
+
+/**
+ * A file that SQLite cannot read as a database (damaged, or something else under the name),
+ * explained: which file, and the two ways on (a backup, or a new library).
+ */
+function damagedDatabase(err: unknown, path: string): SetupError | undefined {
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (!/^SQLITE_(NOTADB|CORRUPT)/.test(code)) return undefined;
+  return new SetupError(
+    `The database ${path} is damaged or is not a Paper Scout database (${code}). Restore it from a backup, or start a new library: ` +
+      `move it aside (mv ${path} ${path}.damaged, and its -wal and -shm files if there are any) and import your papers again (paperscout ingest or sync); ` +
+      'its digests, reading lists and Slack installations go with it.',
+  );
 }
 
 /**
@@ -310,6 +324,8 @@ function openReadOnly(path: string, options: OpenDatabaseOptions): Db {
       return open(`file:${path.split('/').map(encodeURIComponent).join('/')}?immutable=1`);
     }
     if (err instanceof SetupError) throw err;
+    const damaged = damagedDatabase(err, path);
+    if (damaged) throw damaged;
     if (/^SQLITE_(CANTOPEN|READONLY)/.test(code)) {
       throw new SetupError(
         `The database ${path} cannot be read by ${processUser().label} without writing its -wal or -shm file beside it (${code}). ` +
