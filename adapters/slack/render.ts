@@ -106,12 +106,12 @@ export function renderUnfurl(paper: PaperCard, m: Messages = messages('en')): Sl
 }
 
 /**
- * The core's answer to a shared link as unfurl blocks: a paper's card as a compact unfurl card,
- * anything else (an apology, a busy library) as the reply's own blocks.
+ * The core's answer to a shared link as unfurl blocks, in the reply's language: a paper's card
+ * as a compact unfurl card, anything else (an apology, a busy library) as the reply's own blocks.
  */
 export function renderUnfurlReply(reply: Reply): SlackBlock[] {
   const [only] = reply.blocks;
-  if (reply.blocks.length === 1 && only?.kind === 'paper') return renderUnfurl(only.paper);
+  if (reply.blocks.length === 1 && only?.kind === 'paper') return renderUnfurl(only.paper, messages(reply.locale));
   return renderReply(reply).blocks;
 }
 

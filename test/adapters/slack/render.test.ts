@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BLOCKS_JSON_MAX, MAX_BLOCKS } from '../../../adapters/slack/limits.js';
 import { fallbackText, linkUrl, mrkdwn, plainText, segmentsMrkdwn } from '../../../adapters/slack/mrkdwn.js';
 import { cut } from '../../../src/text.js';
-import { TRUNCATED_NOTE, renderReply, renderUnfurl } from '../../../adapters/slack/render.js';
+import { TRUNCATED_NOTE, renderReply, renderUnfurl, renderUnfurlReply } from '../../../adapters/slack/render.js';
+import { messages } from '../../../src/i18n/index.js';
 import type { Block, Button, MenuChoice, PaperCard, Reply } from '../../../src/reply.js';
 import { limitViolations, mrkdwnViolations } from './blockKitLimits.js';
 
@@ -187,6 +188,16 @@ describe('renderUnfurl', () => {
       },
       { type: 'context', elements: [mrk('Deep Learning · Attention Mechanisms and Transformers | NLP · Machine Translation')] },
     ]);
+  });
+});
+
+describe('renderUnfurlReply', () => {
+  it("speaks the reply's language, down to the authors' et al.", () => {
+    const reply = (locale: string): Reply => ({ locale, fallback: card.title, blocks: [{ kind: 'paper', paper: card }] });
+    const authors = (locale: string) => (renderUnfurlReply(reply(locale))[0] as { text: { text: string } }).text.text.split('\n')[1];
+    expect(authors('en')).toBe(messages('en').t('paper.authorsMore', { authors: 'Ashish Vaswani, Noam Shazeer, Niki Parmar' }));
+    expect(authors('zh-CN')).toBe(messages('zh-CN').t('paper.authorsMore', { authors: 'Ashish Vaswani, Noam Shazeer, Niki Parmar' }));
+    expect(authors('zh-CN')).not.toBe(authors('en'));
   });
 });
 
