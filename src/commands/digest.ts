@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { subscriptionLabel } from '../digest/compose.js';
-import { libraryQuery } from '../digest/source.js';
+import { libraryFilters, libraryQuery } from '../digest/source.js';
 import { canonicalTimeZone, nextSlot, parseTimeOfDay } from '../digest/schedule.js';
 import { pausedReasonText, type ChatPlatform, type Subscription } from '../store/digests.js';
 import { UserError } from '../errors.js';
@@ -43,6 +43,7 @@ const subscribeOptions = z.object({
 
 const unsubscribeOptions = z.object({
   topic: z.string().trim().max(200).optional().meta({ autocomplete: true }),
+  source: z.enum(DIGEST_SOURCES, 'digest.badSource').optional(),
 });
 
 const subscribe = defineSubcommand({
@@ -95,22 +96,22 @@ const list = defineSubcommand({
 const unsubscribe = defineSubcommand({
   name: 'unsubscribe',
   options: unsubscribeOptions,
-  fromText: (text) => parseOptionText(text, ['topic']),
-  async run(ctx, { topic }) {
+  fromText: (text) => parseOptionText(text, ['topic', 'source']),
+  async run(ctx, { topic, source }) {
     const { platform, channel } = where(ctx);
     const subs = await ctx.digests.forChannel(platform, channel);
     if (subs.length === 0) throw new UserError(noDigestsHere(ctx) ?? msg('digest.none'));
-    let chosen: Subscription[] = subs;
-    if (topic) {
-      const typed = topic.replace(/\s+/g, ' ').trim().toLowerCase();
-      const named = (s: Subscription) => [s.query, s.label, subscriptionLabel(ctx.library.taxonomy, s, ctx.i18n)].map((n) => n.toLowerCase());
-      chosen = subs.filter((s) => named(s).some((n) => n === typed || n === `“${typed}”`));
-      if (chosen.length === 0) {
-        const found = ctx.library.topics.resolve(topic);
-        if ('topic' in found) chosen = subs.filter((s) => s.query === `topic:"${found.topic.id}"`);
-      }
-      if (chosen.length === 0) throw new UserError('digest.noneFollows', { topic: shorten(topic, 60) });
+    // "library" alone, unless a digest is named so, means source:library.
+    const typed = topic?.replace(/\s+/g, ' ').trim().toLowerCase();
+    const byLibrary = source ?? (typed === 'library' && !subs.some((s) => namesOf(ctx, s).includes(typed)) ? 'library' : undefined);
+    const searched = byLibrary === undefined || typed !== 'library' ? typed : undefined;
+    let chosen = byLibrary === undefined ? subs : subs.filter((s) => (libraryFilters(s.query) !== undefined) === (byLibrary === 'library'));
+    if (searched) {
+      const named = chosen.filter((s) => namesOf(ctx, s).some((n) => n === searched || n === `“${searched}”`));
+      const found = named.length > 0 ? undefined : ctx.library.topics.resolve(searched);
+      chosen = found && 'topic' in found ? chosen.filter((s) => (libraryFilters(s.query) ?? s.query) === `topic:"${found.topic.id}"`) : named;
     }
+    if (chosen.length === 0) throw new UserError('digest.noneFollows', { topic: shorten(topic ?? byLibrary ?? '', 60) });
     if (chosen.length > 1) {
       return {
         fallback: ctx.i18n.t('digest.whichFallback'),
@@ -149,6 +150,11 @@ export const digestCommand = defineCommand({
     },
   },
 });
+
+/** What a member may call a digest by, lower-cased: its search, its label, its label as shown. */
+function namesOf(ctx: CommandContext, s: Subscription): string[] {
+  return [s.query, libraryFilters(s.query) ?? s.query, s.label, subscriptionLabel(ctx.library.taxonomy, s, ctx.i18n)].map((n) => n.toLowerCase());
+}
 
 async function stop(ctx: CommandContext, sub: Subscription): Promise<Reply> {
   requirePermission(ctx, sub);

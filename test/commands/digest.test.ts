@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whyNoDigestsHere } from '../../src/commands/digest.js';
+import { libraryQuery } from '../../src/digest/source.js';
 import type { CommandContext } from '../../src/commands/types.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -96,6 +97,37 @@ describe('/digest', () => {
     expect(stopped.fallback).toBe('Stopped the daily digest of “rl” in this channel.');
     const none = await app.registry.runText(ctx, 'digest', 'unsubscribe');
     expect(none).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/^Digests are posted in channels, so this conversation has none\./) });
+  });
+
+  it('stops a library digest by the word library or source:library, and a topic digest by its topic', async () => {
+    const ctx = discord({ channel: { id: 'chan-lib' } });
+    const base = { platform: 'discord' as const, workspace: 'g1', channel: 'chan-lib', time: '09:00', timezone: 'UTC', days: 'daily' as const, count: 5, fill: false, createdBy: 'u-discord', createdAt: '2026-01-01T00:00:00Z' };
+    const llm = 'topic:"deep-learning/large-language-models"';
+    const subscribeAll = async () => {
+      for (const sub of await app.digests.forChannel('discord', 'chan-lib')) await app.digests.unsubscribe(sub.id);
+      await app.digests.subscribe({ ...base, query: llm, label: 'Deep Learning · Large Language Models' });
+      await app.digests.subscribe({ ...base, query: libraryQuery(''), label: '' });
+      await app.digests.subscribe({ ...base, query: libraryQuery(llm), label: 'Deep Learning · Large Language Models' });
+    };
+    const left = async () => (await app.digests.forChannel('discord', 'chan-lib')).map((s) => s.query).sort();
+
+    await subscribeAll();
+    // Both library digests are "library": which one?
+    const which = await app.registry.runText(ctx, 'digest', 'unsubscribe library');
+    expect(which.menu?.choices.map((c) => c.label)).toEqual(["like this channel's library", "Deep Learning · Large Language Models, like this channel's library"]);
+    const viaOption = await app.registry.run(ctx, 'digest', { source: 'library' }, 'unsubscribe');
+    expect(viaOption.menu?.choices).toHaveLength(2);
+    // The topic names two digests (one by search, one by the library) until source says which.
+    expect((await app.registry.runText(ctx, 'digest', 'unsubscribe llm')).menu?.choices).toHaveLength(2);
+    const libraryLlm = await app.registry.runText(ctx, 'digest', 'unsubscribe llm source:library');
+    expect(libraryLlm.fallback).toBe("Stopped the daily digest of Deep Learning · Large Language Models, like this channel's library in this channel.");
+    expect(await left()).toEqual([libraryQuery(''), llm].sort());
+    const library = await app.registry.runText(ctx, 'digest', 'unsubscribe library');
+    expect(library.fallback).toBe("Stopped the daily digest of like this channel's library in this channel.");
+    expect(await left()).toEqual([llm]);
+    const none = await app.registry.runText(ctx, 'digest', 'unsubscribe source:library');
+    expect(none).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/^No digest here follows "library"/) });
+    expect((await app.registry.runText(ctx, 'digest', 'unsubscribe llm')).fallback).toMatch(/^Stopped the daily digest of Deep Learning · Large Language Models in this channel/);
   });
 
   it('points terminal users to a channel', async () => {

@@ -51,6 +51,7 @@ export const en = {
   'digest.list.description': "This channel's digests",
   'digest.unsubscribe.description': 'Stop a digest in this channel',
   'digest.unsubscribe.option.topic': 'Which digest, when the channel has several',
+  'digest.unsubscribe.option.source': 'Which kind of digest: topic, or library (ranked by this channel’s reading list)',
   'help.description': 'How to search papers with Paper Scout',
   'help.examples': '/help',
 

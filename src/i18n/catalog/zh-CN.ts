@@ -48,6 +48,7 @@ export const zhCN: Catalog = {
   'digest.list.description': '本频道的推送',
   'digest.unsubscribe.description': '停止本频道的某个推送',
   'digest.unsubscribe.option.topic': '频道有多个推送时，指定停止哪一个',
+  'digest.unsubscribe.option.source': '哪一种推送：topic，或 library（按本频道阅读列表排序）',
   'help.description': '如何用 Paper Scout 检索论文',
   'help.examples': '/help',
 
