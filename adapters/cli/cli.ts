@@ -25,6 +25,7 @@ import { stats } from './stats.js';
 import { parseLimit } from './limit.js';
 import { runRecommend } from './recommend.js';
 import { runExport, runLibrary } from './lists.js';
+import { runSlackCommand } from './slack.js';
 
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
@@ -43,8 +44,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'sync') return runSync(rest, config, log, m);
   if (command === 'reindex') return runReindex(rest, config, log, m);
   if (!LIBRARY_COMMANDS.has(command)) throw new UserError('cli.unknownCommand', { command });
-  // Commands that only read open a library this user cannot write read-only (run-due writes).
-  const app = await openApp(config, log, { readOnlyIfUnwritable: !(command === 'digest' && rest[0] === 'run-due') });
+  // Commands that only read open a library this user cannot write read-only (run-due and slack write).
+  const app = await openApp(config, log, { readOnlyIfUnwritable: !((command === 'digest' && rest[0] === 'run-due') || command === 'slack') });
   try {
     switch (command) {
       case 'search':
@@ -63,6 +64,8 @@ async function main(argv: string[]): Promise<number> {
         return await runLibrary(app, rest);
       case 'recommend':
         return await runRecommend(app, rest, m);
+      case 'slack':
+        return await runSlackCommand(app, rest, m);
       default:
         return await runDigestCommand(app, rest, m, async (a) => (await import('../senders.js')).createSenders(a));
     }
@@ -72,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The commands that open the library through {@link openApp}. */
-const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library', 'recommend']);
+const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library', 'recommend', 'slack']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -77,6 +77,8 @@ export interface InstallationStore {
   forget(key: string, before: Date): Promise<boolean>;
   /** Installations in use (not removed). */
   count(): Promise<number>;
+  /** The keys of the installations in use, in order. */
+  keys(): Promise<string[]>;
   /**
    * Org-wide installs (Enterprise Grid): workspaces of the organization that the app was added
    * to (`team_access_granted`) are served with its token. Adding a workspace again clears its
@@ -139,6 +141,7 @@ export interface InstallationRows {
   /** Deletes the row, if removed before `before`, and then its workspaces' rows; whether it did. */
   deleteRemoved(key: string, before: string): Promise<boolean>;
   countActive(): Promise<number>;
+  activeKeys(): Promise<string[]>;
   /** Writes `teams` as served by `key`, clearing a revocation; `covered_at` stays unless it was revoked. */
   coverTeams(key: string, teams: readonly string[], at: string): Promise<void>;
   /** Writes `team` as served by `key` if it has no row, or its row was revoked before `key` was installed; whether it wrote. */
@@ -233,6 +236,10 @@ export class SealedInstallationStore implements InstallationStore {
 
   count(): Promise<number> {
     return this.rows.countActive();
+  }
+
+  keys(): Promise<string[]> {
+    return this.rows.activeKeys();
   }
 
   addTeams(key: string, teams: readonly string[], now: Date): Promise<void> {

@@ -61,6 +61,7 @@ describe.each(BACKENDS)('InstallationStore on $name', (backend) => {
     expect(await installs.get('T2')).toMatchObject({ botToken: 'xoxb-two', refreshToken: 'xoxe-1-two', expiresAt: 1_775_000_000 });
     expect(await installs.get('T3')).toBeUndefined();
     expect(await installs.count()).toBe(2);
+    expect(await installs.keys()).toEqual(['T1', 'T2']);
   });
 
   it('keys an org-wide install by its enterprise id', async () => {
@@ -161,6 +162,7 @@ describe.each(BACKENDS)('InstallationStore on $name', (backend) => {
     expect(await installs.get('T1')).toBeUndefined();
     expect(await installs.get('T2')).toMatchObject({ botToken: 'xoxb-two' });
     expect(await installs.count()).toBe(1);
+    expect(await installs.keys()).toEqual(['T2']);
     expect(JSON.stringify(await a.rawRows("SELECT secret FROM installations WHERE key = 'T1'"))).not.toMatch(/v1\./);
     expect(await installs.removedBefore(at('2026-04-02T10:00:00Z'))).toEqual([]);
     expect(await installs.removedBefore(at('2026-05-02T10:00:00Z'))).toEqual([{ key: 'T1', teamId: 'T1', removedAt: '2026-04-02T10:00:00.000Z' }]);

@@ -329,6 +329,8 @@ export const en = {
                                           time, zone, next run and last one sent
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
   digest preview <channel> [--at <time>]  print what a channel's digests would hold, sending nothing
+  slack rotate-tokens                     after turning on Slack token rotation: exchange each
+                                          installed workspace's token for a rotating one
 
   --debug, with any command               a stack trace with every error, not only with faults
 
@@ -336,6 +338,10 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.badExportFormat': '--format takes one of {formats}: paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': 'Name one list: --member <platform>:<team>:<user> or --channel <platform>:<team>:<channel> (e.g. discord:<guild id>:<user id>).',
   'cli.badList': '"{value}" is not a list: write <platform>:<team>:<id>, the platform discord, slack or terminal (e.g. slack:T0123:C0456).',
+  'cli.slack.usage': 'paperscout slack takes one command: paperscout slack rotate-tokens',
+  'cli.slack.noInstallFlow': 'paperscout slack rotate-tokens is for the Slack install flow (many workspaces): set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET as npm start has them.',
+  'cli.slack.exchangeFailed': '{key}: not exchanged ({error}); its token keeps working as before. Run the command again to retry.',
+  'cli.slack.rotated': 'Token rotation: {exchanged} installations exchanged, {rotating} rotating already, {failed} failed.',
   'cli.unknownCommand': 'There is no command "{command}". paperscout help lists the commands.',
   'cli.badOption': '{detail} (paperscout help lists the commands and their options)',
   'cli.failed': 'paperscout failed: {detail}',

@@ -326,6 +326,8 @@ export const zhCN: Catalog = {
                                           下次运行和上次发送
   digest run-due [--at <ISO 时间>]        发送该时刻（默认现在）到期的推送，然后退出
   digest preview <频道> [--at <时间>]     显示一个频道的推送会包含什么，不发送
+  slack rotate-tokens                     开启 Slack 令牌轮换之后：把每个已安装工作区的令牌换成
+                                          会轮换的令牌
 
   --debug（可用于任何命令）               出错时总是显示调用栈，而不只在内部故障时
 
@@ -333,6 +335,10 @@ export const zhCN: Catalog = {
   'cli.badExportFormat': '--format 取以下之一：{formats}。例如 paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': '请指定一个列表：--member <平台>:<团队>:<用户> 或 --channel <平台>:<团队>:<频道>（例如 discord:<服务器 id>:<用户 id>）。',
   'cli.badList': '“{value}”不是列表：请写成 <平台>:<团队>:<id>，平台为 discord、slack 或 terminal（例如 slack:T0123:C0456）。',
+  'cli.slack.usage': 'paperscout slack 只有一个命令：paperscout slack rotate-tokens',
+  'cli.slack.noInstallFlow': 'paperscout slack rotate-tokens 用于 Slack 安装流程（多个工作区）：请像 npm start 一样设置 SLACK_CLIENT_ID、SLACK_CLIENT_SECRET 和 SLACK_STATE_SECRET。',
+  'cli.slack.exchangeFailed': '{key}：未能更换（{error}）；它的令牌照常可用。再运行一次这个命令即可重试。',
+  'cli.slack.rotated': '令牌轮换：已更换 {exchanged} 个安装，{rotating} 个原本就在轮换，{failed} 个失败。',
   'cli.unknownCommand': '没有“{command}”这个命令。paperscout help 列出所有命令。',
   'cli.badOption': '{detail}（paperscout help 列出所有命令及其选项）',
   'cli.failed': 'paperscout 出错：{detail}',

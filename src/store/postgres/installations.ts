@@ -48,6 +48,10 @@ export class PgInstallationRows implements InstallationRows {
     return Number(rows[0]?.n ?? 0);
   }
 
+  async activeKeys(): Promise<string[]> {
+    return (await this.db.query<{ key: string }>('SELECT key FROM installations WHERE removed_at IS NULL ORDER BY key COLLATE "C"')).rows.map((r) => r.key);
+  }
+
   async coverTeams(key: string, teams: readonly string[], at: string): Promise<void> {
     await this.db.query(
       `INSERT INTO installation_teams AS t (team_id, installation_key, covered_at, revoked_at)

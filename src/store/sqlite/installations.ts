@@ -21,6 +21,7 @@ export class SqliteInstallationRows implements InstallationRows {
       removedBefore: db.prepare<[string], InstallationRow>('SELECT * FROM installations WHERE removed_at IS NOT NULL AND removed_at < ? ORDER BY removed_at, key'),
       deleteRemoved: db.prepare<[string, string]>('DELETE FROM installations WHERE key = ? AND removed_at IS NOT NULL AND removed_at < ?'),
       count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM installations WHERE removed_at IS NULL'),
+      activeKeys: db.prepare<[], { key: string }>('SELECT key FROM installations WHERE removed_at IS NULL ORDER BY key'),
       coverTeam: db.prepare<[string, string, string]>(`INSERT INTO installation_teams (team_id, installation_key, covered_at, revoked_at) VALUES (?, ?, ?, NULL)
         ON CONFLICT (team_id) DO UPDATE SET installation_key = excluded.installation_key, revoked_at = NULL,
           covered_at = CASE WHEN installation_teams.revoked_at IS NULL AND installation_teams.installation_key = excluded.installation_key THEN installation_teams.covered_at ELSE excluded.covered_at END`),
@@ -73,6 +74,10 @@ export class SqliteInstallationRows implements InstallationRows {
 
   async countActive(): Promise<number> {
     return this.stmts.count.get()!.n;
+  }
+
+  async activeKeys(): Promise<string[]> {
+    return this.stmts.activeKeys.all().map((r) => r.key);
   }
 
   async coverTeams(key: string, teams: readonly string[], at: string): Promise<void> {

@@ -7,6 +7,10 @@
  * one. Every Web API call is then accepted only with a token the fake issued and has not
  * revoked, and `auth.test` says whose token it is.
  *
+ * `oauth.v2.exchange` trades a current token that does not expire (a workspace installed before
+ * token rotation was turned on) for an expiring one and a refresh token, as rotation issues them;
+ * the old token stops working.
+ *
  * An org admin can approve the app for a whole Enterprise Grid organization
  * ({@link FakeOAuth.approveOrg}): `oauth.v2.access` then answers as Slack documents an org-wide
  * install (`team: null`, `enterprise`, `is_enterprise_install: true`), with one token for every
@@ -27,6 +31,8 @@ interface Workspace {
   orgWide: boolean;
   token: string;
   refreshToken?: string;
+  /** Seconds its token lasts, when it rotates. */
+  expiresIn?: number;
 }
 
 type Approval = Pick<Workspace, 'team' | 'name' | 'installer' | 'orgWide'>;
@@ -54,6 +60,7 @@ export class FakeOAuth {
     private readonly options: FakeOAuthOptions = {},
   ) {
     fake.unauthenticated.set('oauth.v2.access', (args, authorization) => this.access(args, authorization));
+    fake.unauthenticated.set('oauth.v2.exchange', (args, authorization) => this.exchange(args, authorization));
     fake.answer('auth.test', (_args, token) => {
       const team = this.tokenTeams.get(token ?? '') ?? 'T0LAB';
       return { ok: true, url: `https://${team.toLowerCase()}.slack.com/`, team: this.workspaces.get(team)?.name ?? 'Lab', user: 'paperscout', team_id: team, user_id: `U0BOT${team}`, bot_id: `B0BOT${team}` };
@@ -94,15 +101,16 @@ export class FakeOAuth {
     this.workspaces.delete(team);
   }
 
-  private issue({ team, name, installer, orgWide }: Approval): Workspace {
+  private issue({ team, name, installer, orgWide }: Approval, expiresIn = this.options.expiresIn): Workspace {
     const old = this.workspaces.get(team);
     if (old) this.fake.botTokens.delete(old.token);
-    const rotating = this.options.expiresIn !== undefined;
+    const rotating = expiresIn !== undefined;
     const ws: Workspace = {
       team,
       name,
       installer,
       orgWide,
+      ...(rotating && { expiresIn }),
       token: `xoxb-${rotating ? 'rot-' : ''}${team}-${randomBytes(6).toString('hex')}`,
       ...(rotating && { refreshToken: `xoxe-1-${team}-${randomBytes(6).toString('hex')}` }),
     };
@@ -119,6 +127,17 @@ export class FakeOAuth {
     return id === CLIENT_ID && secret === CLIENT_SECRET;
   }
 
+  /** oauth.v2.exchange: the token (bearer, or the `token` argument) of a workspace whose token does not rotate yet. */
+  private exchange(args: Json, authorization: string | undefined): Json {
+    if (!this.clientOk(args, authorization)) return { ok: false, error: 'invalid_client_id' };
+    const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1] ?? String(args.token ?? '');
+    const team = this.tokenTeams.get(token);
+    const ws = team === undefined ? undefined : this.workspaces.get(team);
+    if (!ws || ws.token !== token) return { ok: false, error: 'invalid_auth' };
+    const next = this.issue(ws, EXCHANGED_EXPIRES_IN);
+    return { ok: true, app_id: APP_ID, scope: 'commands,chat:write', token_type: 'bot', access_token: next.token, bot_user_id: `U0BOT${ws.team}`, refresh_token: next.refreshToken, expires_in: next.expiresIn, ...where(ws) };
+  }
+
   private access(args: Json, authorization: string | undefined): Json {
     if (!this.clientOk(args, authorization)) return { ok: false, error: 'invalid_client_id' };
     if (args.grant_type === 'refresh_token') {
@@ -126,8 +145,8 @@ export class FakeOAuth {
       const ws = team && this.workspaces.get(team);
       if (!team || !ws || ws.refreshToken !== args.refresh_token) return { ok: false, error: 'invalid_refresh_token' };
       this.refreshTokens.delete(String(args.refresh_token));
-      const next = this.issue(ws);
-      return { ok: true, app_id: APP_ID, scope: 'commands,chat:write', token_type: 'bot', access_token: next.token, bot_user_id: `U0BOT${team}`, refresh_token: next.refreshToken, expires_in: this.options.expiresIn, ...where(ws) };
+      const next = this.issue(ws, ws.expiresIn);
+      return { ok: true, app_id: APP_ID, scope: 'commands,chat:write', token_type: 'bot', access_token: next.token, bot_user_id: `U0BOT${team}`, refresh_token: next.refreshToken, expires_in: next.expiresIn, ...where(ws) };
     }
     const code = String(args.code ?? '');
     const approved = this.codes.get(code);
@@ -149,6 +168,9 @@ export class FakeOAuth {
     };
   }
 }
+
+/** What rotation gives an exchanged token (Slack: 12 hours). */
+const EXCHANGED_EXPIRES_IN = 43_200;
 
 /** Where oauth.v2.access says the app was installed. */
 function where(ws: Workspace): Json {
