@@ -15,6 +15,7 @@ import type { ArchiveEntry, ListEntry, ListOwner, ReadingListStore } from '../st
 import type { StoredPaper } from '../store/papers.js';
 import { shorten } from '../text.js';
 import { channelLabel, channelList, memberList, saveButton } from './lists.js';
+import { cardsFallback, openMenu } from './results.js';
 import type { CommandContext } from './types.js';
 
 /** Papers on one page of a list. */
@@ -79,18 +80,10 @@ export async function listPage(ctx: CommandContext, scope: ListScope, query: str
   ];
   return {
     locale: m.locale,
-    fallback: `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`,
+    fallback: cardsFallback(heading, cards),
     blocks,
     ...(pages > 1 && { buttons: [nav] }),
-    menu: {
-      placeholder: m.t('paper.openMenu'),
-      choices: cards.map((c) => ({
-        label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
-        action: action('paper', 'open', c.doc),
-        description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
-        ...(c.position !== undefined && { position: c.position }),
-      })),
-    },
+    menu: openMenu(m, cards),
     // A member's list is theirs alone; a channel's may be shown to the channel.
     ...(scope === 'mine' ? { ephemeral: true } : { shareable: true }),
   };

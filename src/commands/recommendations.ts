@@ -6,11 +6,11 @@
  */
 import { UserError } from '../errors.js';
 import { MIN_PROFILE_PAPERS, whyLine } from '../recommend/reason.js';
-import { action, type Block, type PaperCard, type Reply } from '../reply.js';
+import type { Block, PaperCard, Reply } from '../reply.js';
 import { profilePaperIds } from '../store/readingLists.js';
-import { shorten } from '../text.js';
 import { channelLabel, channelList, memberList, saveButton } from './lists.js';
 import type { ListScope } from './listPages.js';
+import { cardsFallback, openMenu } from './results.js';
 import type { CommandContext } from './types.js';
 
 /** Recommendations one reply shows. */
@@ -51,17 +51,9 @@ export async function recommendForList(ctx: CommandContext, scope: ListScope): P
   ];
   return {
     locale: m.locale,
-    fallback: `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`,
+    fallback: cardsFallback(heading, cards),
     blocks,
-    menu: {
-      placeholder: m.t('paper.openMenu'),
-      choices: cards.map((c) => ({
-        label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
-        action: action('paper', 'open', c.doc),
-        description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
-        ...(c.position !== undefined && { position: c.position }),
-      })),
-    },
+    menu: openMenu(m, cards),
     ...(scope === 'mine' ? { ephemeral: true } : { shareable: true }),
   };
 }

@@ -138,19 +138,32 @@ function renderPage(
   const all: Button | undefined = site && { id: 'all', label: m.t('paper.allResults', { total: result.total }), url: site.search(state.query) };
   const row = [...(nav ?? []), ...(all ? [all] : [])];
   return {
-    fallback: `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`,
+    fallback: cardsFallback(heading, cards),
     blocks,
     ...(row.length > 0 && { buttons: [row] }),
-    menu: {
-      placeholder: m.t('paper.openMenu'),
-      choices: cards.map((c) => ({
-        label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
-        action: stateId === undefined ? action('paper', 'open', c.doc) : action('paper', 'open', c.doc, stateId, page),
-        description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
-        ...(c.position !== undefined && { position: c.position }),
-      })),
-    },
+    menu: openMenu(m, cards, stateId === undefined ? undefined : { stateId, page }),
     shareable: true,
+  };
+}
+
+/** A page of cards as plain text, for notifications and clients without blocks. */
+export function cardsFallback(heading: string, cards: readonly PaperCard[]): string {
+  return `${heading}: ${cards.map((c) => `${c.position}. ${c.title}`).join('; ')}`;
+}
+
+/**
+ * The menu that opens one of a page's cards ("3. Title", with first author, venue and year);
+ * with `back`, the opened paper leads back to that page of a saved search.
+ */
+export function openMenu(m: Messages, cards: readonly PaperCard[], back?: { stateId: string; page: number }): NonNullable<Reply['menu']> {
+  return {
+    placeholder: m.t('paper.openMenu'),
+    choices: cards.map((c) => ({
+      label: m.t('paper.menuItem', { position: c.position ?? 0, title: shorten(c.title, 90) }),
+      action: back ? action('paper', 'open', c.doc, back.stateId, back.page) : action('paper', 'open', c.doc),
+      description: shorten([c.authors[0], c.venue, c.year].filter(Boolean).join(' · '), 90),
+      ...(c.position !== undefined && { position: c.position }),
+    })),
   };
 }
 
