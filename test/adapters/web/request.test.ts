@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rateLimiter } from '../../../adapters/web/rateLimit.js';
+import { MAX_CLIENTS, rateLimiter } from '../../../adapters/web/rateLimit.js';
 import { MAX_QUERY_BYTES, pageNumber, pickLocale, readQuery } from '../../../adapters/web/request.js';
 
 describe('pickLocale', () => {
@@ -80,5 +80,27 @@ describe('rateLimiter', () => {
     // A full bucket at the start (20) and 20 a second for 10 s.
     expect(allowed).toBeGreaterThanOrEqual(200);
     expect(allowed).toBeLessThanOrEqual(221);
+  });
+
+  it('tracks at most MAX_CLIENTS addresses through 100,000 new ones in one millisecond, and still limits the one hammering', () => {
+    const limiter = rateLimiter(20);
+    const t = 1_000;
+    expect(limiter.take('reader', t)).toBe(0);
+    for (let i = 0; i < 20; i++) limiter.take('heavy', t);
+    let largest = 0;
+    let heavyAllowed = 0;
+    for (let i = 0; i < 100_000; i++) {
+      limiter.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, t);
+      largest = Math.max(largest, limiter.size);
+      // Still sending, so never the address quiet the longest: never evicted, never let through.
+      if (i % 1000 === 0 && limiter.take('heavy', t) === 0) heavyAllowed++;
+    }
+    // Never more than the cap, and close to it: the cap is what is kept, not a fraction of it.
+    expect(largest).toBeLessThanOrEqual(MAX_CLIENTS);
+    expect(largest).toBeGreaterThan(MAX_CLIENTS - 10);
+    expect(heavyAllowed).toBe(0);
+    // The reader, quiet since, was forgotten: it comes back to a full bucket, never to a wait.
+    for (let i = 0; i < 20; i++) expect(limiter.take('reader', t)).toBe(0);
+    expect(limiter.size).toBeLessThanOrEqual(MAX_CLIENTS);
   });
 });
