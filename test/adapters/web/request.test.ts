@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_CLIENTS, rateLimiter } from '../../../adapters/web/rateLimit.js';
-import { MAX_QUERY_BYTES, pageNumber, pickLocale, readQuery } from '../../../adapters/web/request.js';
+import { MAX_QUERY_BYTES, pageNumber, pickLocale, readHost, readQuery } from '../../../adapters/web/request.js';
 
 describe('pickLocale', () => {
   it.each([
@@ -57,6 +57,40 @@ describe('pageNumber', () => {
     ['x', 10, 1],
   ] as const)('?page=%j of %d → %d', (raw, max, page) => {
     expect(pageNumber(raw, max)).toBe(page);
+  });
+});
+
+describe('readHost', () => {
+  it.each([
+    ['papers.lab.example', true],
+    ['papers.lab.example:8080', true],
+    ['localhost:3000', true],
+    ['127.0.0.1:3000', true],
+    ['[::1]:3000', true],
+    ['[2001:db8::7]', true],
+    ['xn--fiqs8s.example', true],
+    [`${'a'.repeat(63)}.example`, true],
+    [undefined, false],
+    ['', false],
+    ['a:99999', false],
+    ['a:0', false],
+    ['a:', false],
+    ['a..b', false],
+    ['.a', false],
+    ['-a.example', false],
+    ['a-.example', false],
+    [`${'a'.repeat(64)}.example`, false],
+    [`${'abc.'.repeat(70)}example`, false],
+    ['[::1', false],
+    ['[::g]', false],
+    ['[1.2.3.4]', false],
+    ['user@a.example', false],
+    ['a.example/path', false],
+    ['a.example"><script>', false],
+    ['a b', false],
+    ['中文.example', false],
+  ] as const)('%j → %s', (header, valid) => {
+    expect(readHost(header)).toBe(valid ? header : undefined);
   });
 });
 
