@@ -17,15 +17,19 @@ import { bootstrap } from '../src/bootstrap.js';
 import { SetupError } from '../src/errors.js';
 import { StoreUnavailableError } from '../src/store/errors.js';
 import type { Config } from '../src/config.js';
-import type { Logger } from '../src/logger.js';
+import { scrubSecrets, type Logger } from '../src/logger.js';
 import { onShutdownSignals } from './ops/signals.js';
 import { runTerminal } from './terminal/terminal.js';
 
 /** After the drain timeout, how long closing clients and checkpointing may take. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/** The configured secrets, for what is written outside the logger (a failed start). */
+let secrets: readonly string[] = [];
+
 async function main(): Promise<void> {
   const { config, log } = bootstrap();
+  secrets = config.secrets;
   if (config.discord || config.slack) return runService(config, log);
 
   // Before anything can be seen running: a signal that finds no handler ends node by the default action.
@@ -113,6 +117,6 @@ async function runService(config: Config, log: Logger): Promise<void> {
 main().catch((err: unknown) => {
   // A SetupError's message is the whole story (the path and the fix): no stack trace.
   const detail = err instanceof SetupError || err instanceof StoreUnavailableError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`Paper Scout could not start: ${detail}\n`);
+  process.stderr.write(`Paper Scout could not start: ${scrubSecrets(detail, secrets)}\n`);
   process.exit(1);
 });

@@ -3,9 +3,12 @@
  * `/api/suggest`, each request timed by the site itself (its Server-Timing header: from the
  * request to the answer written) and end to end, with the size of the HTML. Queries: the
  * relevance set, the keyword queries, Chinese queries read through the glossary, and topic pages.
+ * Also the rate limit's cost per request while 100,000 new addresses arrive in one millisecond,
+ * below its cap of addresses and past it (evicting one per request).
  *
  * bench/run.ts calls {@link benchWeb} with the app it has open; on its own:
  *   tsx bench/web.ts --data-dir DIR     (an ingested DATA_DIR)
+ *   tsx bench/web.ts --rate-limit       (the rate limit alone, no library needed)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -13,6 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { MAX_CLIENTS, rateLimiter } from '../adapters/web/rateLimit.js';
 import { createSite } from '../adapters/web/site.js';
 import type { App } from '../src/app.js';
 import { openApp } from '../src/app.js';
@@ -62,11 +66,45 @@ export async function benchWeb(app: App, evalQueries: readonly string[] = []): P
       `  /search HTML for 20 results (${full.length} pages): median ${kb(median(full.map((r) => r.bytes)))} / p99 ${kb(percentile(full.map((r) => r.bytes), 0.99))} / max ${kb(Math.max(...full.map((r) => r.bytes)))}   goal ≤ 60 kB`,
       line('  /topic pages', topic, ''),
       line('  /api/suggest', suggest, 'goal p99 ≤ 10 ms'),
+      ...benchRateLimit(),
     ];
   } finally {
     server.closeAllConnections();
     server.close();
   }
+}
+
+/** Addresses the rate-limit run sends, all new, all in the same millisecond. */
+const FLOOD = 100_000;
+const BATCH = 1_000;
+
+/**
+ * The rate limit under a flood of new addresses: microseconds per request (the median of
+ * batches of {@link BATCH}) before the cap and past it, and the most addresses it held.
+ */
+function benchRateLimit(): string[] {
+  const addresses = Array.from({ length: FLOOD }, (_, i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  const run = () => {
+    const limiter = rateLimiter();
+    const perRequest: number[] = [];
+    let largest = 0;
+    for (let i = 0; i < FLOOD; i += BATCH) {
+      const started = performance.now();
+      for (let j = i; j < i + BATCH; j++) limiter.take(addresses[j]!, 1_000);
+      perRequest.push(((performance.now() - started) * 1000) / BATCH);
+      largest = Math.max(largest, limiter.size);
+    }
+    return { perRequest, largest };
+  };
+  run(); // warm-up
+  const { perRequest, largest } = run();
+  const below = perRequest.slice(0, MAX_CLIENTS / BATCH);
+  const past = perRequest.slice(MAX_CLIENTS / BATCH);
+  const us = (v: number) => `${v.toFixed(2)} µs`;
+  return [
+    `Rate limit, ${FLOOD.toLocaleString('en-US')} new addresses in 1 ms (cap ${MAX_CLIENTS.toLocaleString('en-US')}):`,
+    `  per request below the cap median ${us(median(below))} / p99 ${us(percentile(below, 0.99))}; past it (evicting) median ${us(median(past))} / p99 ${us(percentile(past, 0.99))}; most held ${largest.toLocaleString('en-US')}   goal flat, ≤ cap`,
+  ];
 }
 
 interface Timed {
@@ -94,7 +132,11 @@ async function get(origin: string, path: string): Promise<Timed> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, eval: { type: 'string' } } });
+  const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, eval: { type: 'string' }, 'rate-limit': { type: 'boolean', default: false } } });
+  if (values['rate-limit']) {
+    for (const line of benchRateLimit()) process.stdout.write(`${line}\n`);
+    process.exit(0);
+  }
   const config = loadConfig({ ...process.env, DATA_DIR: values['data-dir'] ?? process.env.DATA_DIR ?? './data', LOOKUP_UPSTREAM: 'off' });
   const app = await openApp(config, createLogger({ logLevel: 'warn', logFormat: 'json' }), { demoWhenEmpty: false });
   const evalFile = values.eval ?? new URL('../../shared/eval/relevance-dev.jsonl', import.meta.url).pathname;

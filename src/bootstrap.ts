@@ -4,7 +4,7 @@
  */
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, scrubSecrets, type Logger } from './logger.js';
 
 export function bootstrap(defaults: Record<string, string> = {}): { config: Config; log: Logger } {
   dotenv.config({ quiet: true });
@@ -13,7 +13,7 @@ export function bootstrap(defaults: Record<string, string> = {}): { config: Conf
     return { config, log: createLogger(config) };
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
+      process.stderr.write(`${scrubSecrets(err.message, err.secrets)}\n`);
       process.exit(2);
     }
     throw err;

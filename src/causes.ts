@@ -49,15 +49,21 @@ export function innermostMessage(err: unknown): string {
   return typeof last?.message === 'string' ? last.message : String(err);
 }
 
+/** The user-info of a URL (`https://user:password@`), up to the last `@` before its path. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
+
 /**
- * A failed fetch's cause in a few words: `ECONNREFUSED`, `timed out`, …
+ * A failed fetch's cause in a few words: `ECONNREFUSED`, `timed out`, … Replies quote it, so a
+ * URL in it loses its user name and password (fetch refuses a URL with them, and says so with
+ * the whole URL).
  * @example networkReason(new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } })) // 'fetch failed (ECONNRESET)'
  */
 export function networkReason(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError') return 'timed out';
     const code = (error.cause as { code?: unknown } | undefined)?.code ?? (error as { code?: unknown }).code;
-    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+    const message = error.message.replace(URL_CREDENTIALS, '$1');
+    return typeof code === 'string' ? `${message} (${code})` : message;
   }
-  return String(error);
+  return String(error).replace(URL_CREDENTIALS, '$1');
 }

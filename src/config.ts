@@ -21,16 +21,24 @@ export const VENUE_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)+$/;
 const prefixed = (prefix: string, what: string) =>
   optionalText.refine((v) => v === undefined || v.startsWith(prefix), `must be ${what} (it starts with "${prefix}")`);
 
+/**
+ * A setting whose value is a credential: no log line holds it ({@link secretValues}). The mark
+ * is on the schema, where a setting is defined, so a new secret cannot be left out of the
+ * logger's list; a test holds every setting named like a secret to it.
+ */
+const secret = <T extends z.ZodType>(schema: T): T => schema.meta({ secret: true });
+
 export const ConfigSchema = z
   .object({
     DATA_DIR: z.string().trim().min(1).default('./data'),
+    // Not secret as a whole (its host is worth logging): its password is, as any URL's.
     DATABASE_URL: optionalText.refine(
       (v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v),
       'must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
     LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
-    DISCORD_TOKEN: optionalText,
+    DISCORD_TOKEN: secret(optionalText),
     DISCORD_APPLICATION_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be the numeric application id from the Discord developer portal'),
     DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be a numeric server (guild) id'),
     DISCORD_API_URL: url('https://discord.com/api'),
@@ -40,14 +48,14 @@ export const ConfigSchema = z
       "must be this instance's shard ids separated by commas, each below DISCORD_SHARD_COUNT, e.g. 0,1",
     ),
     DISCORD_MESSAGE_CONTENT: z.enum(['on', 'off'], 'must be on or off (on needs the Message Content intent enabled in the Discord developer portal)').default('off'),
-    SLACK_BOT_TOKEN: prefixed('xoxb-', 'a bot token'),
-    SLACK_SIGNING_SECRET: optionalText,
-    SLACK_APP_TOKEN: prefixed('xapp-', 'an app-level token with the connections:write scope'),
+    SLACK_BOT_TOKEN: secret(prefixed('xoxb-', 'a bot token')),
+    SLACK_SIGNING_SECRET: secret(optionalText),
+    SLACK_APP_TOKEN: secret(prefixed('xapp-', 'an app-level token with the connections:write scope')),
     SLACK_API_URL: url('https://slack.com/api/'),
     SLACK_CLIENT_ID: optionalText.refine((v) => v === undefined || /^\d+\.\d+$/.test(v), "must be the Client ID from your Slack app's Basic Information page, e.g. 1234567890.0987654321"),
-    SLACK_CLIENT_SECRET: optionalText,
-    SLACK_STATE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters of your choosing (e.g. the output of `openssl rand -hex 32`)'),
-    INSTALLATION_KEY: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)'),
+    SLACK_CLIENT_SECRET: secret(optionalText),
+    SLACK_STATE_SECRET: secret(optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters of your choosing (e.g. the output of `openssl rand -hex 32`)')),
+    INSTALLATION_KEY: secret(optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')),
     SLACK_RETENTION_DAYS: z.preprocess(
       (v) => (v === '' ? undefined : v),
       z.coerce.number('must be a number of days such as 30').int('must be a whole number of days such as 30').min(0, 'must be 0 or more days').max(3650, 'must be at most 3650 days').default(30),
@@ -66,7 +74,7 @@ export const ConfigSchema = z
       'must be OpenReview venue ids separated by commas, e.g. ICLR.cc/2025/Conference,NeurIPS.cc/2024/Conference',
     ),
     OPENREVIEW_USERNAME: optionalText,
-    OPENREVIEW_PASSWORD: optionalText,
+    OPENREVIEW_PASSWORD: secret(optionalText),
     OPENALEX_API_URL: url('https://api.openalex.org'),
     LOOKUP_UPSTREAM: z.enum(['on', 'off'], 'must be on or off').default('on'),
     PAPERSCOUT_CONTACT: optionalText.refine(
@@ -94,6 +102,57 @@ export const ConfigSchema = z
     ),
   });
 export type RawConfig = z.infer<typeof ConfigSchema>;
+
+/** The settings marked {@link secret} in the schema. */
+export const SECRET_SETTINGS: readonly string[] = Object.entries(ConfigSchema.shape)
+  .filter(([, schema]) => (schema.meta() as { secret?: unknown } | undefined)?.secret === true)
+  .map(([key]) => key);
+
+/** Shorter values are not scrubbed from the log: they would blank out ordinary words (and are no secret worth the name). */
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * What no log line may hold, from `env`: the value of every secret setting, and the password of
+ * every setting that is a URL with one (DATABASE_URL's, or a proxy's in SLACK_API_URL), as
+ * written, as URL-encoded and as decoded, from its user-info or a `password` parameter.
+ * @example secretValues({ DATABASE_URL: 'postgres://scout:s3cret%21pw@db:5432/papers' }) // ['s3cret%21pw', 's3cret!pw']
+ * @example secretValues({ SLACK_CLIENT_SECRET: '8f0c…', LOG_LEVEL: 'debug' }) // ['8f0c…']
+ */
+export function secretValues(env: Record<string, string | undefined>): string[] {
+  const found = new Set<string>();
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = env[key]?.trim();
+    if (!value) continue;
+    if (SECRET_SETTINGS.includes(key)) found.add(value);
+    for (const password of urlPasswords(value)) found.add(password);
+  }
+  // Longest first: a secret that holds another (a password as written and as decoded) goes whole.
+  return [...found].filter((v) => v.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+}
+
+/** The password of a URL in every spelling a log line could carry it (none when `text` is no URL). */
+function urlPasswords(text: string): string[] {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(text);
+  if (!scheme) return [];
+  const out: string[] = [];
+  const authority = scheme[1]!;
+  const at = authority.lastIndexOf('@');
+  const colon = authority.indexOf(':');
+  if (at > 0 && colon >= 0 && colon < at) out.push(authority.slice(colon + 1, at));
+  const parsed = URL.canParse(text) ? new URL(text) : undefined;
+  if (parsed?.password) out.push(parsed.password);
+  const param = parsed?.searchParams.get('password');
+  if (param) out.push(param, encodeURIComponent(param));
+  return out.flatMap((p) => [p, safeDecode(p)]);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 
 export interface DiscordConfig {
   token: string;
@@ -224,11 +283,17 @@ export interface Config {
   contact?: string;
   /** The User-Agent every outbound request sends. */
   userAgent: string;
+  /** What no log line may hold: the secret settings' values and URL passwords ({@link secretValues}). */
+  secrets: readonly string[];
 }
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    /** The secrets the environment held, to scrub from wherever this is written ({@link secretValues}). */
+    readonly secrets: readonly string[] = [],
+  ) {
     super(`Configuration has ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee .env.example for every setting.`);
   }
 }
@@ -261,7 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (set('OPENREVIEW_USERNAME') !== set('OPENREVIEW_PASSWORD')) {
     problems.push('OPENREVIEW_USERNAME, OPENREVIEW_PASSWORD: set both (an OpenReview account) or neither');
   }
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems, secretValues(env));
   const raw = parsed.data;
   const dataDir = resolve(raw.DATA_DIR);
   const locale = posixLocale({ LC_ALL: raw.LC_ALL, LC_MESSAGES: raw.LC_MESSAGES, LANG: raw.LANG });
@@ -295,6 +360,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ...(raw.PAPERSCOUT_CONTACT && { contact: raw.PAPERSCOUT_CONTACT }),
     userAgent: userAgent(raw.PAPERSCOUT_CONTACT),
+    secrets: secretValues(env),
     ...(raw.DISCORD_TOKEN && {
       discord: {
         token: raw.DISCORD_TOKEN,

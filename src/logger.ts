@@ -3,10 +3,11 @@
  * that stdout stays clean for replies and `--json` output.
  *
  * Secrets never reach the log, whichever way they travel: fields named like credentials are
- * censored (pino `redact`), and every finished line is scrubbed of the configured tokens and
- * signing secret, of anything shaped like a Slack token, an Authorization header, a Socket Mode
- * ticket or an interaction/webhook token in a URL (an error message or an HTTP client's error
- * object can carry any of them).
+ * censored (pino `redact`), and every finished line is scrubbed of the configured secrets (every
+ * setting the config schema marks secret, and the password of any URL setting: see
+ * `secretValues` in config.ts), of anything shaped like a Slack token, an Authorization header,
+ * a Socket Mode ticket or an interaction/webhook token in a URL (an error message, an upstream's
+ * answer quoted in one, or an HTTP client's debug line can carry any of them).
  */
 import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
@@ -22,7 +23,22 @@ export type { Logger };
 export const REDACTED = '[redacted]';
 
 /** Fields whose values are censored wherever they appear (two levels deep, and in errors). */
-const SECRET_KEYS = ['token', 'botToken', 'appToken', 'signingSecret', 'authorization', 'Authorization', 'response_url', 'responseUrl', 'ticket'];
+const SECRET_KEYS = [
+  'token',
+  'botToken',
+  'appToken',
+  'signingSecret',
+  'clientSecret',
+  'client_secret',
+  'stateSecret',
+  'installationKey',
+  'password',
+  'authorization',
+  'Authorization',
+  'response_url',
+  'responseUrl',
+  'ticket',
+];
 export const REDACT_PATHS = [
   ...SECRET_KEYS,
   ...SECRET_KEYS.map((k) => `*.${k}`),
@@ -61,13 +77,6 @@ export function scrubSecrets(text: string, known: readonly string[] = []): strin
   return out;
 }
 
-/** The configured credentials, so that they are scrubbed from every line whatever their shape. */
-export function configuredSecrets(config: Partial<Pick<Config, 'discord' | 'slack'>>): string[] {
-  const values = [config.discord?.token, config.slack?.botToken, config.slack?.appToken, config.slack?.signingSecret];
-  // Short values would blank out ordinary words; such a value is no secret worth the name anyway.
-  return values.filter((v): v is string => typeof v === 'string' && v.length >= 8);
-}
-
 interface LineSink {
   write(line: string): unknown;
 }
@@ -76,12 +85,12 @@ interface LineSink {
  * @example const log = createLogger({ logLevel: 'info', logFormat: 'auto' });
  */
 export function createLogger(
-  config: Pick<Config, 'logLevel' | 'logFormat'> & Partial<Pick<Config, 'discord' | 'slack'>>,
+  config: Pick<Config, 'logLevel' | 'logFormat'> & Partial<Pick<Config, 'secrets'>>,
   stream: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr,
 ): Logger {
   const usePretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && stream.isTTY === true);
   const options = { level: config.logLevel, base: { app: 'paperscout' }, redact: { paths: REDACT_PATHS, censor: REDACTED } };
-  const known = configuredSecrets(config);
+  const known = config.secrets ?? [];
   const sink: LineSink = usePretty
     ? loadPretty()({ destination: stream, colorize: stream.isTTY === true, sync: true, ignore: 'pid,hostname,app' })
     : stream === process.stderr

@@ -57,4 +57,10 @@ describe('networkReason', () => {
     expect(networkReason(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))).toBe('timed out');
     expect(networkReason('down')).toBe('down');
   });
+
+  it('never repeats the user name and password of a URL', () => {
+    const refused = new TypeError('Request cannot be constructed from a URL that includes credentials: http://scout:p%40ss@word@127.0.0.1:9/api/query?id_list=1&x=a@b');
+    expect(networkReason(refused)).toBe('Request cannot be constructed from a URL that includes credentials: http://127.0.0.1:9/api/query?id_list=1&x=a@b');
+    expect(networkReason('GET https://u:pw@host/ and ftp://v@host2/x')).toBe('GET https://host/ and ftp://host2/x');
+  });
 });

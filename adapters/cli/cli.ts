@@ -7,13 +7,13 @@
  * Exit codes: 0 done; 1 a failure (nothing found, a library that cannot be opened, a fault);
  * 2 a mistake in the command, said in one line with what to do instead.
  */
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
 import { hitsJson } from '../../src/papers/hitJson.js';
 import { SetupError, UserError } from '../../src/errors.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
+import { LINE_TOO_LONG, MAX_LINE_BYTES, readLines } from '../terminal/lines.js';
 import { renderText } from '../terminal/render.js';
 import { displayWidth } from '../terminal/width.js';
 import { bootstrap } from '../../src/bootstrap.js';
@@ -85,8 +85,15 @@ async function search(app: App, args: string[]): Promise<number> {
   });
   const limit = parseLimit(values.limit);
   if (values.stdin) {
-    const lines = createInterface({ input: process.stdin, terminal: false });
-    for await (const line of lines) {
+    let n = 0;
+    for await (const line of readLines(process.stdin)) {
+      n++;
+      if (line === LINE_TOO_LONG) {
+        // Still one answer a line, so that answers stay beside their queries.
+        process.stderr.write(`${messages(locale).t('cli.lineTooLong', { line: n, max: MAX_LINE_BYTES / 1024 })}\n`);
+        process.stdout.write(values.json ? '[]\n' : '\n\n');
+        continue;
+      }
       const result = await app.library.search(line, { limit });
       const hits = await hitsJson(app.library, result.hits);
       process.stdout.write(values.json ? `${JSON.stringify(hits)}\n` : `${hits.map((h) => h.title).join('\n')}\n\n`);

@@ -7,9 +7,8 @@
  * Hits have `search --json`'s fields plus `why`: the seeds a paper is most like, the words and
  * authors it shares with them. Seeds the library does not hold are left out and said so (on
  * stderr); a request with none it holds is an error with its reason (in a stream, a line
- * `{"error": …}` in its place, and the exit code 1 at the end).
+ * `{"error": …}` in its place, and the exit code 1 at the end; so is a line over 64 kB).
  */
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { App } from '../../src/app.js';
 import { UserError } from '../../src/errors.js';
@@ -17,6 +16,7 @@ import type { Messages } from '../../src/i18n/index.js';
 import type { Recommendations } from '../../src/library.js';
 import { normalizeTitle } from '../../src/text.js';
 import { hitJson, type HitJson } from '../../src/papers/hitJson.js';
+import { LINE_TOO_LONG, MAX_LINE_BYTES, readLines } from '../terminal/lines.js';
 import { parseLimit } from './limit.js';
 
 /** A hit of `recommend --json`. */
@@ -70,8 +70,13 @@ export async function runRecommend(app: App, args: string[], m: Messages): Promi
 async function stream(app: App, m: Messages, json: boolean): Promise<number> {
   let failed = false;
   let n = 0;
-  for await (const line of createInterface({ input: process.stdin, terminal: false })) {
+  for await (const line of readLines(process.stdin)) {
     n++;
+    if (line === LINE_TOO_LONG) {
+      failed = true;
+      process.stdout.write(`${JSON.stringify({ error: m.t('cli.lineTooLong', { line: n, max: MAX_LINE_BYTES / 1024 }) })}\n`);
+      continue;
+    }
     if (line.trim() === '') continue;
     const request = parseRequest(line, n);
     const result = await app.library.recommend(request.like, { ...(request.where !== undefined && { where: request.where }), limit: request.limit ?? 20 });

@@ -3,14 +3,15 @@
  * `/topic llm`, `/library mine`, `/help`), one a line, from a terminal or a pipe, and prints the
  * replies. The buttons of the last reply become commands of their own (`/next`, `/prev`,
  * `/open 2`, and a card's Save `/save 2`). A reply's file (an export) is written to the
- * working directory. It exits at the end of its input.
+ * working directory. It exits at the end of its input. A line longer than {@link MAX_LINE_BYTES}
+ * is answered with one line saying so, and reading goes on (see lines.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { App } from '../../src/app.js';
 import type { Messages } from '../../src/i18n/index.js';
 import type { Button, Reply } from '../../src/reply.js';
+import { LINE_TOO_LONG, MAX_LINE_BYTES, readLines } from './lines.js';
 import { renderText } from './render.js';
 
 export interface TerminalOptions {
@@ -66,7 +67,7 @@ function wordOf(button: Button): string | undefined {
 export async function runTerminal(app: App, options: TerminalOptions): Promise<void> {
   const { output, interactive } = options;
   const style = { ansi: interactive && output.isTTY === true, width: Math.min(output.columns ?? 100, 120) };
-  const lines = createInterface({ input: options.input, terminal: false });
+  const lines = readLines(options.input);
   const ctx = app.context('terminal', { id: 'terminal', name: 'terminal' });
   let actions = new Map<string, string>();
   const prompt = () => {
@@ -84,6 +85,11 @@ export async function runTerminal(app: App, options: TerminalOptions): Promise<v
   if (interactive && options.siteUrl) output.write(`${ctx.i18n.t('terminal.site', { url: options.siteUrl })}\n`);
   prompt();
   for await (const raw of lines) {
+    if (raw === LINE_TOO_LONG) {
+      output.write(`${ctx.i18n.t('terminal.lineTooLong', { max: MAX_LINE_BYTES / 1024 })}\n`);
+      prompt();
+      continue;
+    }
     const line = raw.trim();
     if (line === '') {
       prompt();

@@ -1,8 +1,9 @@
 /**
  * What the site reads from a request before it routes it: the reader's language (`?lang=`, else
- * Accept-Language), the query cut to {@link MAX_QUERY_BYTES}, a page number, and who is asking
- * (for the rate limit). Pure functions of the request's parts.
+ * Accept-Language), the query cut to {@link MAX_QUERY_BYTES}, a page number, and the Host header
+ * when it has a host's shape. Pure functions of the request's parts.
  */
+import { isIP } from 'node:net';
 import { DEFAULT_LOCALE, LOCALES, acceptedLocale, type Locale } from '../../src/i18n/index.js';
 
 /** Longest query read, in UTF-8 bytes; a longer one is cut (at a character's end) with a note. */
@@ -47,4 +48,27 @@ export function readQuery(raw: string | null): { query: string; cut: boolean } {
 export function pageNumber(raw: string | null, max: number): number {
   const n = Number(raw ?? '1');
   return Number.isSafeInteger(n) ? Math.min(Math.max(1, n), Math.max(1, max)) : 1;
+}
+
+/** Longest host name (RFC 1035), and a port after it. */
+const MAX_HOST_LENGTH = 253 + ':65535'.length;
+/** A DNS label: letters, digits and inner hyphens, at most 63 characters. */
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const HOST_SHAPE = new RegExp(`^(?:(${LABEL}(?:\\.${LABEL})*)|\\[([0-9A-Fa-f:.]+)\\])(?::(\\d{1,5}))?$`);
+
+/**
+ * The Host header when it is a host name, an IPv4 address or a bracketed IPv6 address, with an
+ * optional port from 1 to 65535; else undefined. Only such a value is ever written into an answer.
+ * @example readHost('papers.lab.example:8080') // 'papers.lab.example:8080'
+ * @example readHost('evil.example/"><script>') // undefined
+ */
+export function readHost(header: string | undefined): string | undefined {
+  if (header === undefined || header.length > MAX_HOST_LENGTH) return undefined;
+  const shape = HOST_SHAPE.exec(header);
+  if (!shape) return undefined;
+  const [, name, ipv6, port] = shape;
+  if (name !== undefined && name.length > 253) return undefined;
+  if (ipv6 !== undefined && isIP(ipv6) !== 6) return undefined;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return undefined;
+  return header;
 }

@@ -8,7 +8,9 @@
  *
  * Every answer carries a Content-Security-Policy without inline script, nosniff and a
  * Referrer-Policy; each client address may make {@link RATE_PER_SECOND} requests a second (then
- * 429 with Retry-After); a query longer than 1 kB is cut, with a note.
+ * 429 with Retry-After); a query longer than 1 kB is cut, with a note. Pages link relative to
+ * the site; only `/opensearch.xml` needs absolute addresses, from PUBLIC_URL, else from the Host
+ * header (when shaped like a host), and then no shared cache may keep it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -24,7 +26,7 @@ import { topicIdsByLabel } from './cards.js';
 import { OPENSEARCH_PATH, type PageContext } from './layout.js';
 import { homePage, messagePage, paperPage, resultsPage, topicPage, SITE_PAGE_SIZE, type ResultsView } from './pages.js';
 import { RATE_PER_SECOND, rateLimiter } from './rateLimit.js';
-import { pageNumber, pickLocale, readQuery } from './request.js';
+import { pageNumber, pickLocale, readHost, readQuery } from './request.js';
 
 /** The policy every answer carries: scripts, styles and requests from the site itself only. */
 export const CONTENT_SECURITY_POLICY =
@@ -40,10 +42,18 @@ const SECURITY_HEADERS = {
 
 /** How long browsers and caches may keep a page (the library changes by the day). */
 const PAGE_CACHE = 'public, max-age=60';
+/**
+ * An answer that depends on the request's Host header: the browser may keep it, no shared cache
+ * may. Every other page links relative to the site, so the Host header reaches no other answer.
+ */
+const HOST_PAGE_CACHE = 'private, max-age=60';
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 export interface SiteOptions {
-  /** The site's public address (PUBLIC_URL), for the OpenSearch description; else the Host header's. */
+  /**
+   * The site's public address (PUBLIC_URL), for the OpenSearch description; else the Host
+   * header's, and then that answer is kept from shared caches.
+   */
   publicUrl?: string;
   /** Requests a second per client address (default {@link RATE_PER_SECOND}). */
   ratePerSecond?: number;
@@ -135,7 +145,12 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       }
       if (path === '/api/suggest') return json(200, apiSuggest(library, url.searchParams));
       if (path === OPENSEARCH_PATH) {
-        return send(200, 'application/opensearchdescription+xml; charset=utf-8', openSearchXml(m, library.size, options.publicUrl ?? hostAddress(req)), { 'cache-control': PAGE_CACHE, ...vary });
+        // Its addresses are absolute: PUBLIC_URL's, which any cache may keep, else the Host
+        // header's, which only the browser that sent it may (a shared cache would hand one
+        // visitor's Host to the next).
+        const base = options.publicUrl ?? hostAddress(req);
+        const cache = options.publicUrl !== undefined ? { 'cache-control': PAGE_CACHE, ...vary } : { 'cache-control': HOST_PAGE_CACHE, vary: 'Accept-Language, Host' };
+        return send(200, 'application/opensearchdescription+xml; charset=utf-8', openSearchXml(m, library.size, base), cache);
       }
       return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.notFound')).value);
     };
@@ -188,10 +203,9 @@ function clientAddress(req: IncomingMessage): string {
   return peer;
 }
 
-/** `http://<Host>` when the Host header is a plain host name (and port), else localhost. */
+/** `http://<Host>` when the Host header has a host's shape ({@link readHost}), else localhost. */
 function hostAddress(req: IncomingMessage): string {
-  const host = req.headers.host ?? '';
-  return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : 'http://localhost';
+  return `http://${readHost(req.headers.host) ?? 'localhost'}`;
 }
 
 function safeDecode(part: string): string {

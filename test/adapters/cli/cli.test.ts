@@ -78,6 +78,18 @@ describe('paperscout CLI', () => {
     expect(parsed[3]!.length).toBe(2);
   });
 
+  it('search --stdin skips a line over 64 kB, saying so, and keeps one answer a line', () => {
+    const long = 'segment anything '.repeat(5000);
+    const result = cli(['search', '--stdin', '--json', '--limit', '2'], `segment anything\n${long}\nYoshua Bengio\n`);
+    const lines = result.out.trim().split('\n').map((l) => JSON.parse(l) as Array<{ title: string }>);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]![0]!.title).toBe('Segment Anything');
+    expect(lines[1]).toEqual([]);
+    expect(lines[2]).toHaveLength(2);
+    expect(result.err.trim()).toBe('Line 2 is longer than 64 kB and was skipped.');
+    expect(result.code).toBe(0);
+  });
+
   it('show, topics, topic and stats', () => {
     expect(cli(['show', 'https://arxiv.org/abs/1512.03385']).out).toContain('Deep Residual Learning for Image Recognition');
     expect(JSON.parse(cli(['show', 'arxiv:1512.03385', '--json']).out)).toMatchObject({ externalIds: { arxiv: '1512.03385', doi: '10.1109/cvpr.2016.90' } });

@@ -68,6 +68,15 @@ describe('paperscout recommend', () => {
     expect((lines[2] as Array<{ venue: string }>).map((h) => h.venue)).toEqual(['ICRA']);
   });
 
+  it('answers a --stdin line over 64 kB with an error line in its place', () => {
+    const long = JSON.stringify({ like: Array.from({ length: 5000 }, (_, i) => `arxiv:2401.${String(i).padStart(5, '0')}`) });
+    const result = cli(['recommend', '--stdin', '--json'], `${long}\n${JSON.stringify({ like: lab, limit: 1 })}\n`);
+    expect(result.code).toBe(1);
+    const lines = result.out.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(lines[0]).toEqual({ error: 'Line 1 is longer than 64 kB and was skipped.' });
+    expect((lines[1] as unknown[]).length).toBe(1);
+  });
+
   it('says in one line what to do when nothing it names is known, or the filters hold words', () => {
     const unknown = cli(['recommend', '--like', 'nowhere:1']);
     expect(unknown.code).toBe(2);

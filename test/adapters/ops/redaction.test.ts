@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { startSlack } from '../../../adapters/slack/index.js';
 import { boltLogger } from '../../../adapters/slack/logger.js';
+import { secretValues } from '../../../src/config.js';
 import { REDACTED, createLogger, scrubSecrets } from '../../../src/logger.js';
 import { createTestApp } from '../../helpers/app.js';
 import { APP_TOKEN, BOT_TOKEN, FakeSlack } from '../slack/fakeSlack.js';
@@ -28,7 +29,7 @@ function capture(format: 'json' | 'pretty', level: 'debug' | 'info' = 'debug') {
     },
   });
   const log = createLogger(
-    { logLevel: level, logFormat: format, slack: { botToken: BOT_TOKEN, appToken: APP_TOKEN, signingSecret: SIGNING_SECRET, port: 0 }, discord: { token: DISCORD_TOKEN } },
+    { logLevel: level, logFormat: format, secrets: secretValues({ SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, DISCORD_TOKEN }) },
     stream as unknown as NodeJS.WriteStream,
   );
   return { log, lines, text: () => lines.join('\n') };

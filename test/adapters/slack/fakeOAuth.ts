@@ -42,6 +42,8 @@ export interface FakeOAuthOptions {
   expiresIn?: number;
   /** The bot scopes an approval grants (what the install link asked for: the manifest's). */
   scopes?: readonly string[];
+  /** The app's client secret (default {@link CLIENT_SECRET}). */
+  clientSecret?: string;
 }
 
 const SOME_SCOPES = ['commands', 'chat:write', 'chat:write.public', 'app_mentions:read', 'links:read', 'links:write', 'users:read', 'channels:history', 'groups:history'];
@@ -124,7 +126,7 @@ export class FakeOAuth {
   private clientOk(args: Json, authorization: string | undefined): boolean {
     const basic = /^Basic (.+)$/.exec(authorization ?? '')?.[1];
     const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [args.client_id, args.client_secret];
-    return id === CLIENT_ID && secret === CLIENT_SECRET;
+    return id === CLIENT_ID && secret === (this.options.clientSecret ?? CLIENT_SECRET);
   }
 
   /** oauth.v2.exchange: the token (bearer, or the `token` argument) of a workspace whose token does not rotate yet. */

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rateLimiter } from '../../../adapters/web/rateLimit.js';
-import { MAX_QUERY_BYTES, pageNumber, pickLocale, readQuery } from '../../../adapters/web/request.js';
+import { MAX_CLIENTS, rateLimiter } from '../../../adapters/web/rateLimit.js';
+import { MAX_QUERY_BYTES, pageNumber, pickLocale, readHost, readQuery } from '../../../adapters/web/request.js';
 
 describe('pickLocale', () => {
   it.each([
@@ -60,6 +60,40 @@ describe('pageNumber', () => {
   });
 });
 
+describe('readHost', () => {
+  it.each([
+    ['papers.lab.example', true],
+    ['papers.lab.example:8080', true],
+    ['localhost:3000', true],
+    ['127.0.0.1:3000', true],
+    ['[::1]:3000', true],
+    ['[2001:db8::7]', true],
+    ['xn--fiqs8s.example', true],
+    [`${'a'.repeat(63)}.example`, true],
+    [undefined, false],
+    ['', false],
+    ['a:99999', false],
+    ['a:0', false],
+    ['a:', false],
+    ['a..b', false],
+    ['.a', false],
+    ['-a.example', false],
+    ['a-.example', false],
+    [`${'a'.repeat(64)}.example`, false],
+    [`${'abc.'.repeat(70)}example`, false],
+    ['[::1', false],
+    ['[::g]', false],
+    ['[1.2.3.4]', false],
+    ['user@a.example', false],
+    ['a.example/path', false],
+    ['a.example"><script>', false],
+    ['a b', false],
+    ['中文.example', false],
+  ] as const)('%j → %s', (header, valid) => {
+    expect(readHost(header)).toBe(valid ? header : undefined);
+  });
+});
+
 describe('rateLimiter', () => {
   it('lets 20 requests a second through per address, then says how long to wait', () => {
     const limiter = rateLimiter(20);
@@ -80,5 +114,27 @@ describe('rateLimiter', () => {
     // A full bucket at the start (20) and 20 a second for 10 s.
     expect(allowed).toBeGreaterThanOrEqual(200);
     expect(allowed).toBeLessThanOrEqual(221);
+  });
+
+  it('tracks at most MAX_CLIENTS addresses through 100,000 new ones in one millisecond, and still limits the one hammering', () => {
+    const limiter = rateLimiter(20);
+    const t = 1_000;
+    expect(limiter.take('reader', t)).toBe(0);
+    for (let i = 0; i < 20; i++) limiter.take('heavy', t);
+    let largest = 0;
+    let heavyAllowed = 0;
+    for (let i = 0; i < 100_000; i++) {
+      limiter.take(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, t);
+      largest = Math.max(largest, limiter.size);
+      // Still sending, so never the address quiet the longest: never evicted, never let through.
+      if (i % 1000 === 0 && limiter.take('heavy', t) === 0) heavyAllowed++;
+    }
+    // Never more than the cap, and close to it: the cap is what is kept, not a fraction of it.
+    expect(largest).toBeLessThanOrEqual(MAX_CLIENTS);
+    expect(largest).toBeGreaterThan(MAX_CLIENTS - 10);
+    expect(heavyAllowed).toBe(0);
+    // The reader, quiet since, was forgotten: it comes back to a full bucket, never to a wait.
+    for (let i = 0; i < 20; i++) expect(limiter.take('reader', t)).toBe(0);
+    expect(limiter.size).toBeLessThanOrEqual(MAX_CLIENTS);
   });
 });

@@ -3,11 +3,14 @@
  * and headers, pages and their escaping of hostile papers and queries, the JSON API (the same
  * hit fields as `paperscout search --json`), the language, the 1 kB cut and the rate limit.
  */
+import { once } from 'node:events';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSearchXml } from '../../../adapters/web/api.js';
 import { ASSETS } from '../../../adapters/web/assets.js';
 import { messages } from '../../../src/i18n/index.js';
-import { CONTENT_SECURITY_POLICY } from '../../../adapters/web/site.js';
+import { CONTENT_SECURITY_POLICY, createSite } from '../../../adapters/web/site.js';
 import { hitsJson } from '../../../src/papers/hitJson.js';
 import { SITE_ATTRIBUTES, SITE_TAGS, startTestSite, tagsOf, type SiteUnderTest } from './helpers.js';
 
@@ -228,6 +231,72 @@ describe('the API', () => {
     expect(text).toContain('<ShortName>Paper Scout</ShortName>');
     // Under PUBLIC_URL, whatever Host the request names.
     expect(openSearchXml(messages('zh-CN'), 12, 'https://papers.lab.example')).toContain('<Url type="text/html" method="get" template="https://papers.lab.example/search?q={searchTerms}"/>');
+  });
+});
+
+/** A GET with the Host header given (fetch will not send one of our choosing). */
+function withHost(origin: string, path: string, host: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const { port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host, 'x-forwarded-for': `198.51.100.${client++ % 250}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the Host header', () => {
+  it('/opensearch.xml built from Host is kept from shared caches; from PUBLIC_URL it may be cached by all', async () => {
+    const fromHost = await withHost(site.origin, '/opensearch.xml', 'papers.internal:8080');
+    expect(fromHost.status).toBe(200);
+    expect(fromHost.text).toContain('template="http://papers.internal:8080/search?q={searchTerms}"');
+    expect(fromHost.headers['cache-control']).toBe('private, max-age=60');
+    expect(fromHost.headers.vary).toBe('Accept-Language, Host');
+
+    const server = createServer(createSite(site.app, { publicUrl: 'https://papers.lab.example', ratePerSecond: 1000 }));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const fromPublicUrl = await withHost(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/opensearch.xml', 'attacker.example');
+      expect(fromPublicUrl.text).toContain('template="https://papers.lab.example/search?q={searchTerms}"');
+      expect(fromPublicUrl.text).not.toContain('attacker.example');
+      expect(fromPublicUrl.headers['cache-control']).toBe('public, max-age=60');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it.each([
+    'attacker.example/"><x y="',
+    'attacker.example:99999',
+    'attacker.example:0',
+    '-attacker.example',
+    'attacker..example',
+    'user@attacker.example',
+    '[::1',
+    '[attacker.example]',
+    `${'a'.repeat(64)}.example`,
+    `${'abc.'.repeat(70)}example`,
+    'attacker.example:80:80',
+    'attacker example',
+  ])('is written nowhere when shaped like no host: %j', async (host) => {
+    const res = await withHost(site.origin, '/opensearch.xml', host);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('template="http://localhost/search?q={searchTerms}"');
+    expect(res.text).not.toContain('attacker');
+    expect(res.headers['cache-control']).toBe('private, max-age=60');
+  });
+
+  it('reaches no other answer: every page links relative to the site', async () => {
+    const paths = ['/', '/search?q=lattice', '/search?q=', '/paper/arxiv%3A1706.03762', '/paper/nope', '/topic/nope/nope', '/api/search?q=lattice', '/api/suggest?q=attention', '/nope', ASSETS.css.path];
+    for (const path of paths) {
+      const res = await withHost(site.origin, path, 'attacker.example');
+      expect(`${JSON.stringify(res.headers)}${res.text}`, path).not.toContain('attacker.example');
+    }
   });
 });
 
