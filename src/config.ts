@@ -1,109 +1,19 @@
 /**
- * Configuration: one zod schema over the environment, read in one place. Every problem is
- * reported at once, each with what to set. `.env.example` mirrors this schema key for key.
+ * Configuration: one zod schema over the environment (configSchema.ts, where every setting is
+ * described), read in one place. Every problem is reported at once, each with what to set.
+ * `.env.example` and docs/configuration.md are generated from the schema.
  */
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import { ConfigSchema, type RawConfig } from './configSchema.js';
 import { posixLocale } from './i18n/locale.js';
 import { userAgent } from './userAgent.js';
 
-const optionalText = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v === '' ? undefined : v));
-const url = (example: string) =>
-  optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), `must be an http(s) URL such as ${example}`);
-
-/** An OpenReview venue id: `ICLR.cc/2025/Conference`, `NeurIPS.cc/2024/Datasets_and_Benchmarks_Track`. */
-export const VENUE_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)+$/;
-
-const prefixed = (prefix: string, what: string) =>
-  optionalText.refine((v) => v === undefined || v.startsWith(prefix), `must be ${what} (it starts with "${prefix}")`);
+export { ConfigSchema, VENUE_ID, type RawConfig } from './configSchema.js';
 
 /**
- * A setting whose value is a credential: no log line holds it ({@link secretValues}). The mark
- * is on the schema, where a setting is defined, so a new secret cannot be left out of the
- * logger's list; a test holds every setting named like a secret to it.
+ * The settings the schema marks `secret` (configSchema.ts): a new credential is marked where it is
+ * defined, and a test holds every setting named like a secret to it.
  */
-const secret = <T extends z.ZodType>(schema: T): T => schema.meta({ secret: true });
-
-export const ConfigSchema = z
-  .object({
-    DATA_DIR: z.string().trim().min(1).default('./data'),
-    // Not secret as a whole (its host is worth logging): its password is, as any URL's.
-    DATABASE_URL: optionalText.refine(
-      (v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v),
-      'must be a PostgreSQL connection URL such as postgres://paperscout:secret@db.internal:5432/paperscout (unset: SQLite under DATA_DIR)',
-    ),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'must be one of fatal, error, warn, info, debug, trace, silent').default('info'),
-    LOG_FORMAT: z.enum(['auto', 'json', 'pretty'], 'must be auto, json or pretty').default('auto'),
-    DISCORD_TOKEN: secret(optionalText),
-    DISCORD_APPLICATION_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be the numeric application id from the Discord developer portal'),
-    DISCORD_GUILD_ID: optionalText.refine((v) => v === undefined || /^\d{5,25}$/.test(v), 'must be a numeric server (guild) id'),
-    DISCORD_API_URL: url('https://discord.com/api'),
-    DISCORD_SHARD_COUNT: optionalText.refine((v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) >= 1), 'must be the total number of shards of the bot across all instances, a whole number from 1, e.g. 4'),
-    DISCORD_SHARDS: optionalText.refine(
-      (v) => v === undefined || /^\d{1,5}(\s*,\s*\d{1,5})*$/.test(v),
-      "must be this instance's shard ids separated by commas, each below DISCORD_SHARD_COUNT, e.g. 0,1",
-    ),
-    DISCORD_MESSAGE_CONTENT: z.enum(['on', 'off'], 'must be on or off (on needs the Message Content intent enabled in the Discord developer portal)').default('off'),
-    SLACK_BOT_TOKEN: secret(prefixed('xoxb-', 'a bot token')),
-    SLACK_SIGNING_SECRET: secret(optionalText),
-    SLACK_APP_TOKEN: secret(prefixed('xapp-', 'an app-level token with the connections:write scope')),
-    SLACK_API_URL: url('https://slack.com/api/'),
-    SLACK_CLIENT_ID: optionalText.refine((v) => v === undefined || /^\d+\.\d+$/.test(v), "must be the Client ID from your Slack app's Basic Information page, e.g. 1234567890.0987654321"),
-    SLACK_CLIENT_SECRET: secret(optionalText),
-    SLACK_STATE_SECRET: secret(optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters of your choosing (e.g. the output of `openssl rand -hex 32`)')),
-    INSTALLATION_KEY: secret(optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)')),
-    SLACK_RETENTION_DAYS: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.coerce.number('must be a number of days such as 30').int('must be a whole number of days such as 30').min(0, 'must be 0 or more days').max(3650, 'must be at most 3650 days').default(30),
-    ),
-    ARXIV_CATEGORIES: optionalText.refine(
-      (v) => v === undefined || v.split(',').every((c) => /^[a-z-]+(\.[A-Za-z-]+)?$/.test(c.trim())),
-      'must be arXiv categories separated by commas, e.g. cs.LG,cs.CL,stat.ML',
-    ),
-    ARXIV_RSS_URL: url('https://rss.arxiv.org/rss/'),
-    ARXIV_API_URL: url('https://export.arxiv.org/api/query'),
-    ARXIV_SYNC_TIME: optionalText.refine((v) => v === undefined || /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30'),
-    ARXIV_OAI_URL: url('https://oaipmh.arxiv.org/oai'),
-    OPENREVIEW_API_URL: url('https://api2.openreview.net'),
-    OPENREVIEW_VENUES: optionalText.refine(
-      (v) => v === undefined || v.split(',').every((venue) => VENUE_ID.test(venue.trim())),
-      'must be OpenReview venue ids separated by commas, e.g. ICLR.cc/2025/Conference,NeurIPS.cc/2024/Conference',
-    ),
-    OPENREVIEW_USERNAME: optionalText,
-    OPENREVIEW_PASSWORD: secret(optionalText),
-    OPENALEX_API_URL: url('https://api.openalex.org'),
-    LOOKUP_UPSTREAM: z.enum(['on', 'off'], 'must be on or off').default('on'),
-    PAPERSCOUT_CONTACT: optionalText.refine(
-      (v) => v === undefined || /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v) || /^https?:\/\/\S+$/.test(v),
-      'must be an email address or an http(s) URL where the people running this bot can be reached, e.g. lab-admin@example.org',
-    ),
-    DIGEST_SCHEDULER: z.enum(['on', 'off'], 'must be on or off').default('on'),
-    WEB: z.enum(['on', 'off'], 'must be on or off').default('on'),
-    PUBLIC_URL: url('https://papers.lab.example').refine(
-      (v) => v === undefined || !/[?#]/.test(v),
-      'must be the address of the site alone, without ? or #, e.g. https://papers.lab.example',
-    ),
-    // The terminal's language, as POSIX orders them: LC_ALL over LC_MESSAGES over LANG.
-    LC_ALL: optionalText,
-    LC_MESSAGES: optionalText,
-    LANG: optionalText,
-    PORT: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.coerce
-        .number('must be a port number such as 3000')
-        .int('must be a port number such as 3000')
-        .min(0, 'must be a port number from 1 to 65535 (0: any free port)')
-        .max(65535, 'must be a port number from 1 to 65535 (0: any free port)')
-        .default(3000),
-    ),
-  });
-export type RawConfig = z.infer<typeof ConfigSchema>;
-
-/** The settings marked {@link secret} in the schema. */
 export const SECRET_SETTINGS: readonly string[] = Object.entries(ConfigSchema.shape)
   .filter(([, schema]) => (schema.meta() as { secret?: unknown } | undefined)?.secret === true)
   .map(([key]) => key);
@@ -242,9 +152,6 @@ export interface WebConfig {
   publicUrl?: string;
 }
 
-/** What `npm start` and `paperscout sync arxiv` follow unless ARXIV_CATEGORIES says otherwise. */
-export const DEFAULT_ARXIV_CATEGORIES = ['cs.LG', 'cs.CL', 'cs.CV', 'cs.AI', 'cs.RO', 'stat.ML'];
-
 export interface Config {
   dataDir: string;
   /** SQLite's database under DATA_DIR, the store unless {@link database} is set. */
@@ -342,21 +249,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     web: { enabled: raw.WEB === 'on', ...(raw.PUBLIC_URL && { publicUrl: raw.PUBLIC_URL.replace(/\/+$/, '') }) },
     ...(locale !== undefined && { locale }),
     arxiv: {
-      categories: raw.ARXIV_CATEGORIES ? raw.ARXIV_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean) : DEFAULT_ARXIV_CATEGORIES,
-      rssUrl: raw.ARXIV_RSS_URL ?? 'https://rss.arxiv.org/rss/',
-      apiUrl: raw.ARXIV_API_URL ?? 'https://export.arxiv.org/api/query',
-      syncTime: raw.ARXIV_SYNC_TIME ?? '02:30',
-      oaiUrl: raw.ARXIV_OAI_URL ?? 'https://oaipmh.arxiv.org/oai',
+      categories: raw.ARXIV_CATEGORIES.split(',').map((c) => c.trim()).filter(Boolean),
+      rssUrl: raw.ARXIV_RSS_URL,
+      apiUrl: raw.ARXIV_API_URL,
+      syncTime: raw.ARXIV_SYNC_TIME,
+      oaiUrl: raw.ARXIV_OAI_URL,
     },
     openreview: {
-      apiUrl: (raw.OPENREVIEW_API_URL ?? 'https://api2.openreview.net').replace(/\/+$/, ''),
+      apiUrl: raw.OPENREVIEW_API_URL.replace(/\/+$/, ''),
       venues: raw.OPENREVIEW_VENUES ? [...new Set(raw.OPENREVIEW_VENUES.split(',').map((v) => v.trim()).filter(Boolean))] : [],
       ...(raw.OPENREVIEW_USERNAME && { username: raw.OPENREVIEW_USERNAME }),
       ...(raw.OPENREVIEW_PASSWORD && { password: raw.OPENREVIEW_PASSWORD }),
     },
     lookup: {
       upstream: raw.LOOKUP_UPSTREAM === 'on',
-      openalexUrl: (raw.OPENALEX_API_URL ?? 'https://api.openalex.org').replace(/\/+$/, ''),
+      openalexUrl: raw.OPENALEX_API_URL.replace(/\/+$/, ''),
     },
     ...(raw.PAPERSCOUT_CONTACT && { contact: raw.PAPERSCOUT_CONTACT }),
     userAgent: userAgent(raw.PAPERSCOUT_CONTACT),

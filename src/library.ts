@@ -7,45 +7,23 @@
  * is a line or two; the work is in those modules.
  */
 import type { Logger } from 'pino';
-import { msg, readQuery, type Dictionary, type Message, type Messages, type QueryReading } from './i18n/index.js';
+import { readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
 import { silentObserver, type Observer } from './observer.js';
 import { paperCard, resultCards, type CardOptions } from './papers/cards.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard } from './reply.js';
-import type { SearchHit, SearchOptions, SearchResult, Suggestion } from './search/engine.js';
-import { MAX_SEEDS, recommendDocs, type RecommendOptions } from './recommend/recommend.js';
-import { explainDocs } from './recommend/recommend.js';
+import type { SearchOptions, SearchResult, Suggestion } from './search/engine.js';
+import type { RecommendOptions } from './recommend/recommend.js';
 import type { Reason } from './recommend/reason.js';
-import type { Why } from './recommend/why.js';
-import type { IndexView } from './search/index/view.js';
+import { explainByIds, recommendByIds, similarPapers, type Recommendations, type SeedSource } from './recommend/seeds.js';
 import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
 import { siteLinks, type SiteLinks } from './site/links.js';
 import type { IndexStats } from './search/stats.js';
 import type { PaperStore, StoredPaper } from './store/papers.js';
-import type { Taxonomy, Topic } from './topics/taxonomy.js';
-
-/** A recommended paper: a search hit with the reason it was recommended. */
-export interface RecommendedHit extends SearchHit {
-  why: Reason;
-}
-
-export type Recommendations =
-  | { ok: true; hits: RecommendedHit[]; unknown: string[]; notes: Message[] }
-  /** No seed is known, or the filters cannot match: `notes` say why. */
-  | { ok: false; unknown: string[]; notes: Message[] };
-
-/** A reason as people read it: seeds by id and title, authors as the index keeps them. */
-function reasonOf(view: IndexView, why: Why): Reason {
-  return { seeds: why.seeds.map((g) => ({ id: view.id(g), title: view.title(g) })), words: why.words, authors: why.authors };
-}
-
-/** Forgiving topic lookup ("llm", "causal") over the taxonomy. */
-export interface TopicFinder {
-  resolve(input: string): { topic: Topic } | { suggestions: Topic[] };
-  suggest(prefix: string, limit: number): Topic[];
-}
+import { topicFilter, type TopicFinder } from './topics/resolve.js';
+import type { Taxonomy } from './topics/taxonomy.js';
 
 export interface LibraryOptions {
   store: PaperStore;
@@ -73,17 +51,23 @@ export class Library {
   private readonly index: LiveIndex;
   /** Links to the search site, when PUBLIC_URL names one. */
   readonly site: SiteLinks | undefined;
+  /** The engine's reading of `topic:` filters, through {@link topics}. */
+  private readonly resolveTopic: TopicResolver;
+  /** Where recommendations look their seeds up: the store, and the index's current view. */
+  private readonly seeds: SeedSource;
 
   constructor(private readonly options: LibraryOptions) {
     const { store, taxonomy, taxonomyHash, indexPath, rebuild, log } = options;
     this.site = options.publicUrl === undefined ? undefined : siteLinks(options.publicUrl);
+    this.resolveTopic = topicFilter(options.topics);
     this.index = new LiveIndex({
       source: { store, topicIds: taxonomy.topics.map((t) => t.id), taxonomyHash },
       ...(indexPath !== undefined && { path: indexPath }),
       rebuild,
-      resolveTopic: topicResolver(options.topics),
+      resolveTopic: this.resolveTopic,
       log,
     });
+    this.seeds = { store, currentView: () => this.index.currentView() };
   }
 
   get store(): PaperStore {
@@ -215,18 +199,11 @@ export class Library {
 
   /**
    * "More like this": the papers most like `paper`, as {@link recommend} finds them for a
-   * profile of that one paper (none while there is no index).
+   * profile of that one paper (none while there is no index; see {@link similarPapers}).
    * @example (await library.similar(paper, 5)).map((p) => p.paper.title)
    */
   async similar(paper: Paper, count: number): Promise<StoredPaper[]> {
-    if (!this.index.ready) return [];
-    const found = await this.recommend([paper.id], { limit: count });
-    if (!found.ok) return [];
-    const papers = await this.store.papersByDocs(found.hits.map((h) => h.storeDoc));
-    return found.hits.flatMap((h) => {
-      const p = papers.get(h.storeDoc);
-      return p ? [{ doc: h.storeDoc, paper: p }] : [];
-    });
+    return this.index.ready ? similarPapers(this.seeds, this.resolveTopic, paper, count) : [];
   }
 
   /**
@@ -235,13 +212,8 @@ export class Library {
    * `unknown`; when none is known the result says so (`ok: false`).
    * @example (await library.recommend(['arxiv:1706.03762'], { where: 'year:2024', limit: 10 })).hits
    */
-  async recommend(seedIds: readonly string[], options: RecommendOptions = {}): Promise<Recommendations> {
-    const { view, seeds, unknown } = await this.seedDocs(seedIds);
-    if (seeds.length === 0) return { ok: false, unknown, notes: [msg('recommend.noKnownSeeds', { ids: unknown.join(', ') })] };
-    const result = recommendDocs(view, seeds, topicResolver(this.options.topics), options);
-    if (!result.ok) return { ...result, unknown };
-    const hits = result.hits.map((r) => ({ storeDoc: view.storeDoc(r.doc), id: view.id(r.doc), title: view.title(r.doc), score: r.score, why: reasonOf(view, r.why) }));
-    return { ok: true, hits, unknown, notes: result.notes };
+  recommend(seedIds: readonly string[], options: RecommendOptions = {}): Promise<Recommendations> {
+    return recommendByIds(this.seeds, this.resolveTopic, seedIds, options);
   }
 
   /**
@@ -249,30 +221,8 @@ export class Library {
    * or seeds the index lacks are left out.
    * @example (await library.explain(channelPapers, digestPapers)).get(digestPapers[0])?.words
    */
-  async explain(seedIds: readonly string[], paperIds: readonly string[]): Promise<Map<string, Reason>> {
-    const out = new Map<string, Reason>();
-    const { view, seeds } = await this.seedDocs(seedIds);
-    if (seeds.length === 0 || paperIds.length === 0) return out;
-    const { seeds: docs } = await this.seedDocs(paperIds);
-    const explained = explainDocs(view, seeds, docs);
-    docs.forEach((g, i) => out.set(view.id(g), reasonOf(view, explained[i]!)));
-    return out;
-  }
-
-  /** The live index documents of papers by id (distinct, at most {@link MAX_SEEDS}), and the ids the index lacks. */
-  private async seedDocs(ids: readonly string[]) {
-    const wanted = [...new Set(ids)].slice(0, MAX_SEEDS);
-    const stored = await this.store.papersByIds(wanted);
-    const view = this.index.currentView();
-    const seeds: number[] = [];
-    const unknown: string[] = [];
-    for (const id of wanted) {
-      const doc = stored.get(id)?.doc;
-      const live = doc === undefined ? undefined : view.liveDocsOf([doc])[0];
-      if (live === undefined) unknown.push(id);
-      else if (!seeds.includes(live)) seeds.push(live);
-    }
-    return { view, seeds, unknown };
+  explain(seedIds: readonly string[], paperIds: readonly string[]): Promise<Map<string, Reason>> {
+    return explainByIds(this.seeds, seedIds, paperIds);
   }
 
   // Papers and their cards.
@@ -329,15 +279,4 @@ export class Library {
   card(paper: Paper, doc: number, options: CardOptions = {}): PaperCard {
     return paperCard(this.taxonomy, paper, doc, this.site && !('site' in options) ? { ...options, site: this.site } : options);
   }
-}
-
-/** The engine's reading of a `topic:` filter: a topic the finder knows, else what to say (with suggestions). */
-function topicResolver(topics: TopicFinder): TopicResolver {
-  return (name) => {
-    const found = topics.resolve(name);
-    if ('topic' in found) return { id: found.topic.id };
-    const shown = name.slice(0, 60);
-    const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
-    return { error: suggestions.length > 0 ? msg('search.noTopicMaybe', { name: shown, suggestions: { items: suggestions, type: 'disjunction' } }) : msg('search.noTopicList', { name: shown }) };
-  };
 }

@@ -29,7 +29,7 @@ describe('secret settings', () => {
       ['DISCORD_TOKEN', 'INSTALLATION_KEY', 'OPENREVIEW_PASSWORD', 'SLACK_APP_TOKEN', 'SLACK_BOT_TOKEN', 'SLACK_CLIENT_SECRET', 'SLACK_SIGNING_SECRET', 'SLACK_STATE_SECRET'].sort(),
     );
     const named = Object.keys(ConfigSchema.shape).filter((k) => SECRET_NAME.test(k));
-    expect(named.filter((k) => !SECRET_SETTINGS.includes(k)), 'mark these secret(…) in src/config.ts').toEqual([]);
+    expect(named.filter((k) => !SECRET_SETTINGS.includes(k)), 'mark these { secret: true } in src/configSchema.ts').toEqual([]);
   });
 
   it('and the passwords of URL settings are what the logger is given, as written, encoded and decoded', () => {

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { App } from '../../src/app.js';
 import { UserError } from '../../src/errors.js';
 import type { Messages } from '../../src/i18n/index.js';
-import type { Recommendations } from '../../src/library.js';
+import type { Recommendations } from '../../src/recommend/seeds.js';
 import { normalizeTitle } from '../../src/text.js';
 import { hitJson, type HitJson } from '../../src/papers/hitJson.js';
 import { LINE_TOO_LONG, MAX_LINE_BYTES, readLines } from '../terminal/lines.js';

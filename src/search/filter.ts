@@ -7,8 +7,8 @@ import { venueKey } from '../papers/model.js';
 import type { ParsedQuery } from './query.js';
 import { FIELD_COUNT, Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
-import { forEachPosting } from './scorer.js';
 import { planAuthor } from './expand.js';
+import { localTerm } from './queryPlan.js';
 
 /** Resolves a topic name as typed to a topic id, or explains why it cannot. */
 export type TopicResolver = (name: string) => { id: string } | { error: Message };
@@ -166,4 +166,21 @@ function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {
     }
   }
   return Int32Array.from(out);
+}
+
+/**
+ * Calls `fn` with the global number of every live document that holds `term` in field `f`,
+ * segment by segment (ascending within each, and segments in order, so ascending overall).
+ */
+function forEachPosting(view: IndexView, f: Field, term: number, fn: (g: number) => void): void {
+  const dead = view.dead;
+  for (const part of view.parts) {
+    const local = localTerm(part, term);
+    if (local < 0) continue;
+    const { offsets, docs } = part.data.fields[f]!;
+    for (let i = offsets[local]!; i < offsets[local + 1]!; i++) {
+      const g = part.docBase + docs[i]!;
+      if (dead[g] === 0) fn(g);
+    }
+  }
 }

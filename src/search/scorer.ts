@@ -9,13 +9,14 @@
  * in the CPU's cache whatever the size of the library (dense arrays over a million documents
  * did not: most of the time went to cache misses). Each block ends with its documents' final
  * scores, in document order. The order of the additions, and so every score, is the
- * {@link QueryPlan}'s. With `keep`, the walk prunes exactly (see {@link Pruner}).
+ * {@link QueryPlan}'s. With `keep`, the walk prunes exactly (see {@link Pruner}). The block's
+ * accumulators are a {@link Block}.
  */
-import type { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
+import { Block } from './block.js';
 import { Pruner } from './prune.js';
-import { positionOf } from './index/postings.js';
-import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor } from './queryPlan.js';
+import { positionOf, postingsBefore } from './index/postings.js';
+import { QueryPlan, coverageStep, type PlannedGroup, type PlannedVariant } from './queryPlan.js';
 import type { TermGroup } from './expand.js';
 
 export interface ScoreOptions {
@@ -47,8 +48,6 @@ export interface ScoreOptions {
 export const BLOCK = 8192;
 /** A list is read whole unless it is this many times longer than the documents to look up in it. */
 const LOOKUP_COST = 16;
-/** Group and variant stamps wrap before they would overflow an int32 shifted left by 2. */
-const MAX_STAMP = 1 << 28;
 
 /**
  * Walks a query's postings block by block. After {@link scoreGroups}, `touched[0..touchedCount)`
@@ -64,69 +63,16 @@ export class Scorer {
   /** The plan of the last query (for {@link evaluate}). */
   plan: QueryPlan | undefined;
   private pruner: Pruner | undefined;
-
-  // The block's accumulators, by document number minus the block's first.
-  private readonly score: Float64Array;
-  private readonly cov: Uint32Array;
-  /** 1 for documents found in this block; `found` lists them. */
-  private readonly mark: Uint8Array;
-  private readonly found: Int32Array;
-  /**
-   * A bit for every document found in this block (and not cleared when pruning forgets one:
-   * `mark` says which are still found), so that the block ends in document order without sorting.
-   */
-  private readonly foundBits: Int32Array;
-  /** The block's found documents in order. */
-  private readonly order: Int32Array;
-  private foundCount = 0;
-  /** The stamp of the last group that reached a document (<< 2), with that group's field flags. */
-  private readonly seen: Int32Array;
-  /** The best variant sum of the group being walked. */
-  private readonly best: Float64Array;
-  private readonly vsum: Float64Array;
-  private readonly vseen: Int32Array;
-  private readonly vfound: Int32Array;
-  private groupStamp = 0;
-  /** Found documents checked before a pass of forgetting that forgets none of them stops (64 in a full block). */
-  private readonly forgetSample: number;
-  private variantStamp = 0;
-  /**
-   * With weak fields (see {@link Pruner.weakFields}, {@link Pruner.weakFieldsOfFirst}): a bit
-   * for every document of the block that holds the first group (a one-word query: any group) in
-   * another field (only those are scored), and in `unscored` a bit for every other document the
-   * first group reaches (only counted). While a later group is walked, `candidate` holds the
-   * documents it reaches instead (which of the unscored ones match every group), or, with weak
-   * fields of its own ({@link Pruner.weakFieldsAt}), those holding it in another field.
-   */
-  private readonly candidate: Int32Array;
-  private readonly unscored: Int32Array;
+  /** The block being walked. */
+  private readonly block: Block;
+  /** Whether the first group's weak-field documents are only counted in this block (see {@link Block.candidate}). */
   private filtering = false;
-  /** The positions of the postings of a list's block to score. */
-  private readonly pick: Int32Array;
-  /** The found documents {@link cover} looks for. */
-  private readonly needy: Int32Array;
 
   constructor(
     private readonly view: IndexView,
     private readonly blockSize = BLOCK,
   ) {
-    this.score = new Float64Array(blockSize);
-    this.cov = new Uint32Array(blockSize);
-    this.mark = new Uint8Array(blockSize);
-    this.found = new Int32Array(blockSize);
-    this.foundBits = new Int32Array((blockSize + 31) >>> 5);
-    this.forgetSample = Math.max(8, blockSize >>> 7);
-    this.order = new Int32Array(blockSize);
-    this.seen = new Int32Array(blockSize);
-    this.best = new Float64Array(blockSize);
-    this.vsum = new Float64Array(blockSize);
-    this.vseen = new Int32Array(blockSize);
-    this.vfound = new Int32Array(blockSize);
-    const words = (blockSize + 31) >>> 5;
-    this.candidate = new Int32Array(words);
-    this.unscored = new Int32Array(words);
-    this.pick = new Int32Array(blockSize);
-    this.needy = new Int32Array(blockSize);
+    this.block = new Block(blockSize);
   }
 
   /** Scores every group, replacing the previous query's results. */
@@ -173,24 +119,25 @@ export class Scorer {
   }
 
   private walkBlock(plan: QueryPlan, pruner: Pruner | undefined, lo: number, hi: number): void {
+    const block = this.block;
     // The first group's common word has long lists in its weak fields: documents found only
     // there are counted where they match every group, not scored.
     const single = plan.required.length === 1;
     const weak = pruner === undefined ? 0 : single ? pruner.weakFields() : pruner.weakFieldsOfFirst();
     this.filtering = weak !== 0;
-    if (this.filtering) this.markCandidates(single ? [...plan.required, ...plan.optional] : plan.required.slice(0, 1), weak, lo, hi);
+    if (this.filtering) block.markCandidates(single ? [...plan.required, ...plan.optional] : plan.required.slice(0, 1), weak, lo, hi);
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
-      if (restricted) this.foundCount = pruner!.forget(position, this.found, this.foundCount, this.score, this.cov, this.mark, this.forgetSample);
+      if (restricted) block.foundCount = pruner!.forget(position, block.found, block.foundCount, block.score, block.cov, block.mark, block.forgetSample);
       // While weak-field documents are only counted, a later group's walk notes which of them it holds.
       const members = this.filtering && position > 0;
-      if (members) this.candidate.fill(0, 0, (hi - lo + 31) >>> 5);
+      if (members) block.candidate.fill(0, 0, (hi - lo + 31) >>> 5);
       // A later group not restricted may still skip, in its weak fields, the documents it is the
       // first to reach there alone (see Pruner.weakFieldsAt).
       const join = !restricted && !this.filtering && position > 0 ? pruner?.weakFieldsAt(position) ?? 0 : 0;
-      if (join !== 0) this.markCandidates([group], join, lo, hi);
-      const stamp = this.nextGroupStamp();
+      if (join !== 0) block.markCandidates([group], join, lo, hi);
+      const stamp = block.nextGroupStamp();
       const variants = group.variants;
       // A group with covering lists notes every document it reaches, for cover() to know them.
       const only = variants.length === 1 && !group.covering;
@@ -199,55 +146,19 @@ export class Scorer {
         this.fold(this.gather(variants[k]!, lo, hi, restricted, members, join), stamp, false, k === 0, only);
       }
       if (group.covering) this.cover(group, position, stamp, lo, hi, members, pruner);
-      if (members) this.keepMembers(lo, hi);
+      if (members) block.keepMembers(lo, hi);
     });
     if (this.filtering) {
-      pruner!.countUnscored(lo, this.unscored, hi - lo);
+      pruner!.countUnscored(lo, block.unscored, hi - lo);
       this.filtering = false;
     }
     // Optional groups only add to documents the required ones found.
     for (const group of plan.optional) {
-      const stamp = this.nextGroupStamp();
+      const stamp = block.nextGroupStamp();
       const variants = group.variants;
       for (let k = 0; k < variants.length; k++) this.fold(this.gather(variants[k]!, lo, hi, true, false, 0), stamp, true, k === 0, variants.length === 1);
     }
     this.emit(lo, hi, pruner);
-  }
-
-  /**
-   * Sets `candidate` to the block's documents that hold a variant of one of `groups` in a field
-   * outside `weak`, from a pass over those lists that only sets bits.
-   */
-  private markCandidates(groups: readonly PlannedGroup[], weak: number, lo: number, hi: number): void {
-    const candidate = this.candidate;
-    candidate.fill(0, 0, (hi - lo + 31) >>> 5);
-    for (const { variants } of groups) {
-      for (const variant of variants) {
-        for (const field of variant.fields) {
-          if ((weak >>> field.f) & 1) continue;
-          for (const list of field.lists) {
-            const { docs } = list;
-            const stop = blockEnd(list, hi);
-            const shift = list.base - lo;
-            for (let i = list.at; i < stop; i++) {
-              const j = shift + docs[i]!;
-              candidate[j >>> 5]! |= 1 << (j & 31);
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /**
-   * After a later group's walk, while the first group's weak-field documents are only counted:
-   * keeps flagged in `unscored` only those the group holds (its walk set their `candidate`
-   * bits), so that those left at the end match every group.
-   */
-  private keepMembers(lo: number, hi: number): void {
-    const { candidate, unscored } = this;
-    const words = (hi - lo + 31) >>> 5;
-    for (let w = 0; w < words; w++) unscored[w]! &= candidate[w]!;
   }
 
   /**
@@ -257,10 +168,11 @@ export class Scorer {
    * without a score. Documents not found are not looked at: the word alone finds nothing. A
    * long list is read only if the found documents to look for are not few: pruning, those that
    * cannot matter even so are not looked for ({@link pickNeedy}). With `members`, every
-   * document of those lists gets its `candidate` bit (see {@link keepMembers}).
+   * document of those lists gets its `candidate` bit (see {@link Block.keepMembers}).
    */
   private cover(group: PlannedGroup, position: number, stamp: number, lo: number, hi: number, members: boolean, pruner: Pruner | undefined): void {
-    const { mark, seen, cov, candidate, pick } = this;
+    const block = this.block;
+    const { mark, seen, cov, candidate, pick } = block;
     const stamped = stamp << 2;
     const coverAll = this.plan!.coverAll;
     // The found documents to look for, picked once a list is long enough to be worth it.
@@ -269,7 +181,7 @@ export class Scorer {
       for (const list of variant.covering) {
         const { docs } = list;
         const from = list.at;
-        const stop = blockEnd(list, hi);
+        const stop = postingsBefore(docs, from, list.end, hi - list.base);
         list.at = stop;
         if (stop === from) continue;
         const shift = list.base - lo;
@@ -282,11 +194,11 @@ export class Scorer {
         const length = stop - from;
         // Found documents fewer than the list, but not few: those that matter may be (and
         // without coverAll, only those that have every word before count).
-        if (needy < 0 && (!coverAll || (this.foundCount < length && this.foundCount * LOOKUP_COST >= length))) needy = this.pickNeedy(position, stamped, coverAll ? pruner : undefined);
-        const count = needy < 0 ? this.foundCount : needy;
+        if (needy < 0 && (!coverAll || (block.foundCount < length && block.foundCount * LOOKUP_COST >= length))) needy = this.pickNeedy(position, stamped, coverAll ? pruner : undefined);
+        const count = needy < 0 ? block.foundCount : needy;
         if (count * LOOKUP_COST < length) {
           // Few documents to look for, a long list: look each one up instead of reading it all.
-          const found = needy < 0 ? this.found : this.needy;
+          const found = needy < 0 ? block.found : block.needy;
           for (let q = 0; q < count; q++) {
             const j = found[q]!;
             if ((seen[j]! & ~3) === stamped || positionOf(docs, from, stop, j - shift) < 0) continue;
@@ -318,10 +230,11 @@ export class Scorer {
    * once it does ({@link Pruner.needsCover}). Returns how many.
    */
   private pickNeedy(position: number, stamped: number, pruner: Pruner | undefined): number {
-    const { found, needy, seen, score, cov } = this;
+    const block = this.block;
+    const { found, needy, seen, score, cov } = block;
     const plan = this.plan!;
     let n = 0;
-    for (let q = 0; q < this.foundCount; q++) {
+    for (let q = 0; q < block.foundCount; q++) {
       const j = found[q]!;
       const c = cov[j]! & 0xff;
       if ((seen[j]! & ~3) === stamped || !plan.covered(c, position) || (pruner !== undefined && !pruner.needsCover(position, score[j]!, c))) continue;
@@ -330,11 +243,11 @@ export class Scorer {
     return n;
   }
 
-
   /** Appends the block's documents to the results in document order, and clears the block. */
   private emit(lo: number, hi: number, pruner: Pruner | undefined): void {
-    const { score, cov, mark, foundBits, order } = this;
-    const n = this.foundCount;
+    const block = this.block;
+    const { score, cov, mark, foundBits, order } = block;
+    const n = block.foundCount;
     if (n === 0) {
       // Pruning may have forgotten every document found.
       foundBits.fill(0);
@@ -386,23 +299,24 @@ export class Scorer {
       }
     }
     this.touchedCount = out;
-    this.foundCount = 0;
+    block.foundCount = 0;
   }
 
   /**
    * Sums a variant's postings of the block's documents by document, into `vsum` (with the
    * fields seen in `vseen`, the documents in `vfound`); returns how many documents it reached.
    * Restricted, only documents already found count, and with `members` every document of its
-   * lists gets its `candidate` bit (see {@link keepMembers}); not restricted, in the fields of
+   * lists gets its `candidate` bit (see {@link Block.keepMembers}); not restricted, in the fields of
    * `join` only documents found already or candidates count (see {@link Pruner.weakFieldsAt}).
    */
   private gather(variant: PlannedVariant, lo: number, hi: number, restricted: boolean, members: boolean, join: number): number {
-    const { vsum, vseen, vfound, mark, found, candidate, unscored, pick } = this;
+    const block = this.block;
+    const { vsum, vseen, vfound, mark, found, candidate, unscored, pick } = block;
     const dead = this.view.dead;
     // With weak fields, only candidates are scored; the others are noted to be counted.
     const filter = this.filtering && !restricted;
-    const vstamped = this.nextVariantStamp() << 2;
-    const foundCount = this.foundCount;
+    const vstamped = block.nextVariantStamp() << 2;
+    const foundCount = block.foundCount;
     let n = 0;
     for (const field of variant.fields) {
       const { boost, norm0, norm1, flag } = field;
@@ -411,7 +325,7 @@ export class Scorer {
       for (const list of field.lists) {
         const { docs, tfs, lengths, masked } = list;
         const from = list.at;
-        const stop = blockEnd(list, hi);
+        const stop = postingsBefore(docs, from, list.end, hi - list.base);
         list.at = stop;
         if (stop === from) continue;
         const shift = list.base - lo;
@@ -508,9 +422,10 @@ export class Scorer {
    * reached for later variants: the same additions, without the bookkeeping.
    */
   private fold(n: number, stamp: number, optional: boolean, first: boolean, only: boolean): void {
-    const { vsum, vseen, vfound, score, cov, seen, best, mark, found, foundBits } = this;
+    const block = this.block;
+    const { vsum, vseen, vfound, score, cov, seen, best, mark, found, foundBits } = block;
     const stamped = stamp << 2;
-    let count = this.foundCount;
+    let count = block.foundCount;
     if (first) {
       for (let i = 0; i < n; i++) {
         const j = vfound[i]!;
@@ -531,7 +446,7 @@ export class Scorer {
           cov[j] = c + 1 + coverageStep(flags);
         }
       }
-      this.foundCount = count;
+      block.foundCount = count;
       return;
     }
     for (let i = 0; i < n; i++) {
@@ -565,7 +480,7 @@ export class Scorer {
         }
       }
     }
-    this.foundCount = count;
+    block.foundCount = count;
   }
 
   private ensureRoom(n: number): void {
@@ -579,60 +494,5 @@ export class Scorer {
     this.touched = grow(this.touched, (k) => new Int32Array(k));
     this.scores = grow(this.scores, (k) => new Float64Array(k));
     this.covs = grow(this.covs, (k) => new Uint32Array(k));
-  }
-
-  private nextGroupStamp(): number {
-    if (++this.groupStamp >= MAX_STAMP) {
-      this.seen.fill(0);
-      this.groupStamp = 1;
-    }
-    return this.groupStamp;
-  }
-
-  private nextVariantStamp(): number {
-    if (++this.variantStamp >= MAX_STAMP) {
-      this.vseen.fill(0);
-      this.variantStamp = 1;
-    }
-    return this.variantStamp;
-  }
-}
-
-/** Where a list's postings of documents before `hi` (global) end, from its cursor on. */
-function blockEnd(list: PostingCursor, hi: number): number {
-  const { docs, end } = list;
-  const limit = hi - list.base;
-  let i = list.at;
-  if (i >= end || docs[i]! >= limit) return i;
-  // Gallop, then bisect: a block's part of a long list is found in a few steps.
-  let step = 1;
-  while (i + step < end && docs[i + step]! < limit) {
-    i += step;
-    step *= 2;
-  }
-  let lo = i + 1;
-  let hi2 = Math.min(end, i + step);
-  while (lo < hi2) {
-    const mid = (lo + hi2) >>> 1;
-    if (docs[mid]! < limit) lo = mid + 1;
-    else hi2 = mid;
-  }
-  return lo;
-}
-
-/**
- * Calls `fn` with the global number of every live document that holds `term` in field `f`,
- * segment by segment (ascending within each, and segments in order, so ascending overall).
- */
-export function forEachPosting(view: IndexView, f: Field, term: number, fn: (g: number) => void): void {
-  const dead = view.dead;
-  for (const part of view.parts) {
-    const local = localTerm(part, term);
-    if (local < 0) continue;
-    const { offsets, docs } = part.data.fields[f]!;
-    for (let i = offsets[local]!; i < offsets[local + 1]!; i++) {
-      const g = part.docBase + docs[i]!;
-      if (dead[g] === 0) fn(g);
-    }
   }
 }

@@ -5,7 +5,9 @@
  * MiniSearch over names, aliases, descriptions and the strong phrases of each definition.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { msg } from '../i18n/index.js';
 import { toSimplified } from '../i18n/simplify.js';
+import type { TopicResolver } from '../search/filter.js';
 import { tokenize } from '../text.js';
 import { KEY_STOPWORDS, matchKey, singular, type Area, type Taxonomy, type Topic } from './taxonomy.js';
 
@@ -24,6 +26,27 @@ const HAN = /\p{Script=Han}/u;
 
 /** Either the one topic meant, or the best guesses (possibly none), best first. */
 export type Resolution = { topic: Topic } | { suggestions: Topic[] };
+
+/** Forgiving topic lookup ("llm", "causal") over a taxonomy: {@link resolveTopic} and {@link suggestTopics} bound to one. */
+export interface TopicFinder {
+  resolve(input: string): Resolution;
+  suggest(prefix: string, limit: number): Topic[];
+}
+
+/**
+ * The search engine's reading of a `topic:` filter through `topics`: a topic it knows, else
+ * what to say (with up to three suggestions).
+ * @example topicFilter(library.topics)('llm') // { id: 'deep-learning/large-language-models' }
+ */
+export function topicFilter(topics: TopicFinder): TopicResolver {
+  return (name) => {
+    const found = topics.resolve(name);
+    if ('topic' in found) return { id: found.topic.id };
+    const shown = name.slice(0, 60);
+    const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
+    return { error: suggestions.length > 0 ? msg('search.noTopicMaybe', { name: shown, suggestions: { items: suggestions, type: 'disjunction' } }) : msg('search.noTopicList', { name: shown }) };
+  };
+}
 
 interface Doc {
   id: string;

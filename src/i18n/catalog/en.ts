@@ -366,7 +366,7 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.giveLike': 'Name the papers to recommend from: paperscout recommend --like <id>[,<id>…] (ids as paperscout search --json prints them), or --stdin --json.',
   'cli.lineTooLong': 'Line {line} is longer than {max, number} kB and was skipped.',
   'cli.badStdinLine': 'Line {line} is not a recommendation request: write one JSON object a line, such as {example}.',
-  'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest paperlists/iclr (README.md, "Importing papers", says where to get them)',
+  'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest paperlists/iclr (docs/operator-guide.md, "Importing papers", says where to get them)',
   'cli.syncSource': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.syncSourceNot': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference (not "{source}")',
   'cli.venueIsOpenReview': '--venue is for OpenReview: paperscout sync openreview --venue ICLR.cc/2025/Conference',

@@ -362,7 +362,7 @@ export const zhCN: Catalog = {
   'cli.giveLike': '请指定用来推荐的论文：paperscout recommend --like <id>[,<id>…]（id 即 paperscout search --json 输出的 id），或使用 --stdin --json。',
   'cli.lineTooLong': '第 {line} 行超过 {max, number} kB，已跳过。',
   'cli.badStdinLine': '第 {line} 行不是推荐请求：每行写一个 JSON 对象，例如 {example}。',
-  'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest paperlists/iclr（README.md 的“Importing papers”一节说明从哪里获取）',
+  'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest paperlists/iclr（docs/operator-guide.md 的“Importing papers”一节说明从哪里获取）',
   'cli.syncSource': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.syncSourceNot': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference（而不是“{source}”）',
   'cli.venueIsOpenReview': '--venue 用于 OpenReview：paperscout sync openreview --venue ICLR.cc/2025/Conference',

@@ -1,7 +1,7 @@
 /**
- * Reading one posting list: where a document is in it, and its term frequency there. Lists are
- * ascending runs of local document numbers (`docs[offsets[t]..offsets[t + 1])`), so both are a
- * binary search.
+ * Reading one posting list: where a document is in it, its term frequency there, and where the
+ * documents below a number end in it. Lists are ascending runs of local document numbers
+ * (`docs[offsets[t]..offsets[t + 1])`), so each is a binary search.
  */
 
 /**
@@ -26,4 +26,28 @@ export function positionOf(docs: Uint32Array, from: number, to: number, doc: num
 export function tfOf(offsets: Uint32Array, docs: Uint32Array, tfs: Uint8Array, term: number, doc: number): number {
   const i = positionOf(docs, offsets[term]!, offsets[term + 1]!, doc);
   return i < 0 ? 0 : tfs[i]!;
+}
+
+/**
+ * Where the run of ascending `docs[at..end)` below `limit` ends: the first position from `at`
+ * whose document is `limit` or more (or `end`). Gallops, then bisects, so a block's part of a
+ * long list is found in a few steps.
+ * @example postingsBefore(Uint32Array.of(2, 5, 9, 12), 1, 4, 10) // 3
+ */
+export function postingsBefore(docs: Uint32Array, at: number, end: number, limit: number): number {
+  let i = at;
+  if (i >= end || docs[i]! >= limit) return i;
+  let step = 1;
+  while (i + step < end && docs[i + step]! < limit) {
+    i += step;
+    step *= 2;
+  }
+  let lo = i + 1;
+  let hi = Math.min(end, i + step);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
