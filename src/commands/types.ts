@@ -106,7 +106,10 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
   subcommands?: Subcommand[];
   /** Who may use it: `manage-channel` hides it from others where the platform can (Discord). */
   permission?: 'manage-channel';
-  /** Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). */
+  /**
+   * Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). The registry
+   * reads them into a Map once: a verb is request text, never looked up on this object.
+   */
   actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
   /**
    * Answers a link shared in a conversation (a Slack unfurl) with a compact reply (`/paper`: the
