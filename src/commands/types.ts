@@ -121,6 +121,12 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
 export interface Subcommand<S extends OptionsSchema = OptionsSchema> {
   name: string;
   options: S;
+  /**
+   * `manage-channel`: it changes what the channel has set up for everyone and checks who may
+   * (permissions.ts); the platform cannot hide one subcommand, but adapters ask afresh for the
+   * member's role (Slack's admins).
+   */
+  permission?: 'manage-channel';
   /** Reads the text after the subcommand's name into options. */
   fromText(text: string): z.input<S>;
   run(ctx: CommandContext, args: z.output<S>): Reply | Promise<Reply>;

@@ -601,6 +601,12 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
     'Done: {saved, plural, one {# saved paper} other {# saved papers}} and {notes, plural, one {# note} other {# notes}} deleted; {channelEntries, plural, one {# paper} other {# papers}} on channel lists and {shares, plural, one {# shared link} other {# shared links}} now show “someone”.',
   'library.archiveOn': 'Paper links shared in this channel are recorded in its archive (/library channel).',
   'library.archiveOff': 'Paper links shared in this channel are no longer recorded. What was recorded stays; /library archive on starts again.',
+  'library.archiveAlreadyOn': "This channel's archive is on already: paper links shared here are recorded (/library channel).",
+  'library.archiveAlreadyOff': "This channel's archive is off already: paper links shared here are not recorded. /library archive on starts again.",
+  'library.archive.needsManageChannels':
+    "Only members who can manage this channel (the Manage Channels permission) can turn its archive {state}. Ask one of them to run /library archive {state}.",
+  'library.archive.needsAdmin': "Only workspace admins and {name}, who turned this channel's archive on, can turn it off. Ask one of them to run /library archive off.",
+  'library.archive.needsAdminOnly': "Only workspace admins can turn this channel's archive off. Ask one of them to run /library archive off.",
   'library.mine.heading': 'Your library',
   'library.channel.heading': 'Reading list of {channel}',
   'library.count': '{total, plural, one {# paper} other {# papers}} · page {page, number} of {pages, number}',
