@@ -15,7 +15,7 @@ import { channelList, cleanNote, memberList, paperAt, paperNamed, personOf, team
 import { listItems, listPage, turnListPage } from './listPages.js';
 import { parseOptionText } from './optionText.js';
 import { channelSettingRefusal } from './permissions.js';
-import { recommendForList } from './recommendations.js';
+import { recommendForList, turnRecommendPage } from './recommendations.js';
 import { defineCommand, defineSubcommand, type CommandContext } from './types.js';
 
 const SCOPES = ['mine', 'channel'] as const;
@@ -173,6 +173,8 @@ export const libraryCommand = defineCommand({
       return messageReply(text, { ephemeral: true, locale: ctx.i18n.locale });
     },
     page: (ctx, [scope, page, stateId]) => turnListPage(ctx, scope, integer(page), stateId),
+    // Prev/Next of /library recommend.
+    recommend: (ctx, [stateId, page]) => turnRecommendPage(ctx, stateId, integer(page)),
     forget: async (ctx) => {
       const done = await ctx.readingLists.forgetMember(ctx.platform, teamOf(ctx), ctx.user.id);
       return messageReply(ctx.i18n.t('library.forget.done', { ...done }), { ephemeral: true, locale: ctx.i18n.locale });

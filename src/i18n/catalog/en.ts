@@ -560,7 +560,10 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.recommend.option.scope': 'mine (default) or channel',
   'library.recommend.headingMine': 'Papers like your library',
   'library.recommend.headingChannel': 'Papers like the reading list of {channel}',
-  'library.recommend.basis': 'Like the {count, plural, one {# paper} other {# papers}} saved and shared · newest first',
+  'library.recommend.basis':
+    'Like the {count, plural, one {# paper} other {# papers}} saved and shared · the most alike first, each page newest first · page {page, number} of {pages, number}',
+  'library.recommend.expired': 'These recommendations have expired. Run /library recommend again to page through them.',
+  'library.recommend.pagingUnavailable': 'No Prev/Next this time: the library is busy with a long write (an import or a re-index). Run /library recommend again in a minute to page through them.',
   'library.recommend.tooFewMine': 'Your library has {count, plural, =0 {no papers} one {# paper} other {# papers}}; recommendations need at least {least, number}. Press Save on the papers you read (/paper finds them) and ask again.',
   'library.recommend.tooFewChannel': "This channel's reading list has {count, plural, =0 {no papers} one {# paper} other {# papers}}; recommendations need at least {least, number}. Add papers with /library add paper:<id or link> or share paper links here, and ask again.",
   'library.recommend.none': 'Nothing in the library is like these papers yet: ask again after new papers arrive.',

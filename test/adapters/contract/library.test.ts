@@ -4,8 +4,9 @@
  * off; another member never sees it; an opened paper's "Save to #channel" and a paper link
  * posted in the channel show in /library channel with who added or shared them, until the
  * channel turns its archive off (which only those who manage the channel may do); notes cannot ping; exports arrive as files (a member's in their
- * DMs on Slack, never in the channel) that the real parsers read; a Save pressed on a second
- * instance sharing the store is seen by the first; /library forget, after its button, leaves
+ * DMs on Slack, never in the channel) that the real parsers read; /library recommend pages with
+ * Prev/Next that a later instance answers; a Save pressed on a second instance sharing the store
+ * is seen by the first; /library forget, after its button, leaves
  * nothing of the member in the store.
  */
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
@@ -187,6 +188,33 @@ describe.each(DRIVERS.flatMap((driver) => STORES.map((s) => ({ ...s, driver, nam
     const list = await session.command('/library channel', { place });
     expect(list.shown).toContain('Added by someone');
     expect(list.shown).toContain('Shared by someone');
+  });
+
+  it.skipIf(skip)('pages /library recommend five at a time, and its Prev/Next work on an instance started after it (a restart)', async () => {
+    const results = await session.command('/paper learning', { member: 11 });
+    for (const position of [1, 2, 3]) expect((await session.pressOnCard(results, position, 'Save', { member: 11 })).said).toMatch(/^Saved to your library/);
+    const first = await session.command('/library recommend', { member: 11 });
+    expect(first.private).toBe(true);
+    expect(first.heading).toBe('Papers like your library');
+    const pages = Number(/^Like the 3 papers saved and shared · the most alike first, each page newest first · page 1 of (\d+)$/.exec(first.subtitle ?? '')?.[1]);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(first.sections.map((s) => s.title?.replace(/^(\d+)\. .*$/s, '$1'))).toEqual(['1', '2', '3', '4', '5']);
+    const labels = first.buttons.map((b) => `${b.label}${b.disabled ? ' (disabled)' : ''}`);
+    expect(labels.filter((l) => /Prev|Next/.test(l))).toEqual(driver.showsDisabledButtons ? ['◀ Prev (disabled)', 'Next ▶'] : ['Next ▶']);
+
+    const second = await openApp(loadConfig({ LOOKUP_UPSTREAM: 'off', DATA_DIR: app.dataDir, ...(database && { DATABASE_URL: database }) }), silentLog);
+    const other = await driver.start(second);
+    try {
+      const next = await other.press(first, 'Next ▶', { member: 11 });
+      expect(next.private).toBe(true);
+      expect(next.subtitle).toMatch(new RegExp(`page 2 of ${pages}$`));
+      expect(next.sections[0]?.title).toMatch(/^6\. /);
+      const back = await other.press(next, '◀ Prev', { member: 11 });
+      expect(back.sections.map((s) => s.title)).toEqual(first.sections.map((s) => s.title));
+    } finally {
+      await other.stop();
+      await second.close();
+    }
   });
 
   it.skipIf(skip)('answers a Save pressed on a second instance that shares the store, and the first one sees it', async () => {
