@@ -135,11 +135,12 @@ export function action(command: string, verb: string, ...args: Array<string | nu
 }
 
 /**
- * Splits an action handle into its command, verb and arguments.
+ * Splits an action handle into its command, verb and arguments; undefined for anything that is
+ * not one (a payload's value may be no text at all).
  * @example parseAction('paper:page:k3f9x2:2') // { command: 'paper', verb: 'page', args: ['k3f9x2', '2'] }
  */
-export function parseAction(handle: string): { command: string; verb: string; args: string[] } | undefined {
-  if (handle.length === 0 || handle.length > MAX_ACTION_LENGTH) return undefined;
+export function parseAction(handle: unknown): { command: string; verb: string; args: string[] } | undefined {
+  if (typeof handle !== 'string' || handle.length === 0 || handle.length > MAX_ACTION_LENGTH) return undefined;
   const [command, verb, ...args] = handle.split(':');
   if (!command || !verb) return undefined;
   return { command, verb, args };

@@ -39,12 +39,12 @@ export function isAscii(text: string): boolean {
  * Letters that Unicode does not decompose into an ASCII letter and a mark, with the ASCII
  * spelling a reader would type for them ("Łukasz" is typed "Lukasz", "Søren" "Soren").
  */
-const LETTER_FOLDS: Readonly<Record<string, string>> = {
+const LETTER_FOLDS: ReadonlyMap<string, string> = new Map(Object.entries({
   'ł': 'l', 'ø': 'o', 'đ': 'd', 'ð': 'd', 'ß': 'ss', 'æ': 'ae', 'œ': 'oe', 'þ': 'th', 'ı': 'i',
   'ȷ': 'j', 'ħ': 'h', 'ŧ': 't', 'ŋ': 'ng', 'ĸ': 'k', 'ƒ': 'f', 'ƀ': 'b', 'ɨ': 'i', 'ʉ': 'u',
   'ƶ': 'z', 'ǥ': 'g', 'ɍ': 'r', 'ɖ': 'd', 'ɗ': 'd', 'ɓ': 'b', 'ƙ': 'k', 'ə': 'e', 'ǝ': 'e', 'ɛ': 'e', 'ɔ': 'o',
-};
-const FOLDABLE_LETTER = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'g');
+}));
+const FOLDABLE_LETTER = new RegExp(`[${[...LETTER_FOLDS.keys()].join('')}]`, 'g');
 
 /**
  * Greek letters standing alone (a symbol in a title, "α-divergences", "β-VAE", "π₀") are read
@@ -84,7 +84,7 @@ export function foldTextAs(version: number, text: string): string {
   const lower = text.toLowerCase();
   if (!NON_ASCII.test(lower)) return lower;
   let folded = version >= 3 ? lower.replace(TRADEMARK, ' ').normalize('NFKD').toLowerCase() : lower.normalize('NFKD');
-  folded = folded.replace(COMBINING_MARKS, '').replace(FOLDABLE_LETTER, (ch) => LETTER_FOLDS[ch]!);
+  folded = folded.replace(COMBINING_MARKS, '').replace(FOLDABLE_LETTER, (ch) => LETTER_FOLDS.get(ch)!);
   if (GREEK.test(folded)) folded = folded.replace(LONE_GREEK_LETTER, (ch) => ` ${GREEK_NAMES[ch.charCodeAt(0) - 0x3b1]!} `);
   return folded;
 }

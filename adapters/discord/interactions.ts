@@ -66,9 +66,12 @@ export async function answerInteraction(app: App, interaction: Interaction, defe
       const subcommand = interaction.options.getSubcommand(false) ?? undefined;
       await answer(interaction, () => app.registry.run(ctx, interaction.commandName, optionsOf(interaction), subcommand), deferAfterMs, log);
     } else if (interaction.isButton()) {
+      // discord.js passes custom_id and values on as the payload had them: the registry refuses
+      // anything but a handle it knows (no text included) as a button that does nothing here.
       await answer(interaction, () => app.registry.act(ctx, interaction.customId), deferAfterMs, log);
     } else if (interaction.isStringSelectMenu()) {
-      await answer(interaction, () => app.registry.act(ctx, interaction.values[0] ?? ''), deferAfterMs, log);
+      const values: unknown = interaction.values;
+      await answer(interaction, () => app.registry.act(ctx, Array.isArray(values) ? values[0] : undefined), deferAfterMs, log);
     } else {
       return;
     }

@@ -35,12 +35,15 @@ interface Click {
 }
 
 export function registerActions(bolt: BoltApp, app: App, log: Logger): void {
-  bolt.action<BlockAction>(new RegExp(`^${ACTION_PREFIX}`), async ({ ack, body, action, respond, client }) => {
+  // Every block_actions payload, matched by its type alone: Bolt's own action_id pattern would
+  // throw on an action_id that is no text. What the click carries is read here, where anything
+  // but one of our elements with a text value is a button that does nothing (any more).
+  bolt.action<BlockAction>({ type: 'block_actions' }, async ({ ack, body, action, respond, client }) => {
     await ack();
+    const id: unknown = (action as { action_id?: unknown } | undefined)?.action_id;
     // A link button opens its URL in the browser; Slack only wants the acknowledgement.
-    if (action.action_id.startsWith(LINK_ID)) return;
-    const value = valueOf(action);
-    if (value === undefined) return;
+    if (typeof id === 'string' && id.startsWith(LINK_ID)) return;
+    const value = typeof id === 'string' && id.startsWith(ACTION_PREFIX) ? (valueOf(action) ?? '') : '';
     await afterPendingAcks();
     const channelId = body.channel?.id ?? (body.container as Container).channel_id;
     const name = body.channel?.name;
@@ -56,7 +59,7 @@ export function registerActions(bolt: BoltApp, app: App, log: Logger): void {
       { ...channel, ...(team && { workspace: { id: team } }), ...memberContext(member) },
     );
     const click: Click = { app, log, body, value, ctx, respond, client };
-    await (action.action_id === SHARE_ID ? share(click) : act(click));
+    await (id === SHARE_ID ? share(click) : act(click));
   });
 }
 
@@ -100,10 +103,11 @@ async function act({ app, log, body, value, ctx, respond, client }: Click): Prom
   }
 }
 
+/** The action handle (or Share origin) a button or a menu choice carries, if it is text. */
 function valueOf(action: BlockElementAction): string | undefined {
-  if (action.type === 'button') return action.value;
-  if (action.type === 'static_select') return action.selected_option?.value;
-  return undefined;
+  const element = action as { type?: unknown; value?: unknown; selected_option?: unknown };
+  const value = element.type === 'button' ? element.value : element.type === 'static_select' ? (element.selected_option as { value?: unknown } | null | undefined)?.value : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
 async function privately(respond: RespondFn, reply: Reply, share?: string): Promise<void> {

@@ -19,9 +19,9 @@ export function registerCommands(bolt: BoltApp, app: App): void {
     const name = command.command.replace(/^\//, '').toLowerCase();
     // Slack escapes & < > in the text (`year:&gt;=2021`) and may wrap links and mentions in <…>.
     const text = fromSlackMarkup(command.text ?? '');
-    // The user's language; for digests also who may change them (admins, asked afresh) and the
-    // user's zone (the default for a new one).
-    const member = await memberInfo(client, command.user_id, app, { team: command.team_id, fresh: name === 'digest' });
+    // The user's language and zone (a new digest's default); where the command checks who may
+    // change a channel's setting (digests, the archive), whether they are an admin, asked afresh.
+    const member = await memberInfo(client, command.user_id, app, { team: command.team_id, fresh: checksRole(app, name, text) });
     const ctx = app.context(
       'slack',
       { id: command.user_id, name: member.name ?? command.user_name, ...(member.timezone && { timezone: member.timezone }) },
@@ -35,6 +35,17 @@ export function registerCommands(bolt: BoltApp, app: App): void {
     const share = reply.shareable ? encodeOrigin({ kind: 'run', command: name, text }) : undefined;
     await respond({ response_type: 'ephemeral', ...renderReply(reply, share === undefined ? {} : { share }) });
   });
+}
+
+/**
+ * Whether a command, or the subcommand its text starts with, decides by the member's role
+ * (`permission`), which is then asked of Slack afresh rather than taken from the cache.
+ * @example checksRole(app, 'library', 'archive off') // true
+ */
+function checksRole(app: App, name: string, text: string): boolean {
+  const command = app.registry.get(name);
+  const first = text.trim().split(/\s+/, 1)[0]!.toLowerCase();
+  return command?.permission !== undefined || command?.subcommands?.some((s) => s.name === first && s.permission !== undefined) === true;
 }
 
 /**

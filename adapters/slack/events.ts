@@ -61,13 +61,15 @@ export function registerEvents(bolt: BoltApp, app: App): void {
       { channel: { id: event.channel, kind: channelKind(event.channel) }, ...(team && { workspace: { id: team } }), ...memberContext(member) },
     );
     const replies = await Promise.all(urls.map((url) => app.registry.unfurl(ctx, sharedLinkUrl(url))));
-    const unfurls: Record<string, { blocks: SlackBlock[] }> = {};
+    // By URL as Slack sent it; built in a Map, since a URL is request text (`__proto__` is one).
+    const byUrl = new Map<string, { blocks: SlackBlock[] }>();
     urls.forEach((url, i) => {
       const reply = replies[i];
-      if (reply) unfurls[url] ??= { blocks: renderUnfurlReply(reply) };
+      if (reply && !byUrl.has(url)) byUrl.set(url, { blocks: renderUnfurlReply(reply) });
     });
+    const unfurls = Object.fromEntries(byUrl);
     const source = event.source === 'composer' || event.source === 'conversations_history' ? event.source : undefined;
-    if (Object.keys(unfurls).length > 0) {
+    if (byUrl.size > 0) {
       if (event.unfurl_id && source) await client.chat.unfurl({ unfurl_id: event.unfurl_id, source, unfurls });
       else await client.chat.unfurl({ channel: event.channel, ts: event.message_ts, unfurls });
     }

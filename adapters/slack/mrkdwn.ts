@@ -14,8 +14,8 @@ import type { TextSegment } from '../../src/reply.js';
 import { ELLIPSIS, cut } from '../../src/text.js';
 
 const CONTROL = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-const LOOKALIKES: Record<string, string> = { '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' };
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const LOOKALIKES: ReadonlyMap<string, string> = new Map(Object.entries({ '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' }));
+const ENTITIES: ReadonlyMap<string, string> = new Map(Object.entries({ '&': '&amp;', '<': '&lt;', '>': '&gt;' }));
 const ZWSP = '\u200b';
 const SOFT_HYPHEN = '\u00ad';
 
@@ -41,7 +41,7 @@ export function plainText(text: string, max: number): string {
  * @example escapeChar('<') // '&lt;'
  */
 function escapeChar(ch: string): string {
-  return ENTITIES[ch] ?? LOOKALIKES[ch] ?? ch;
+  return ENTITIES.get(ch) ?? LOOKALIKES.get(ch) ?? ch;
 }
 
 /**
@@ -167,7 +167,7 @@ export function fallbackText(text: string, max: number): string {
   let out = '';
   const trimmed = clean(text).trim();
   for (const ch of trimmed) {
-    const piece = ENTITIES[ch] ?? ch;
+    const piece = ENTITIES.get(ch) ?? ch;
     if (out.length + piece.length > max - ELLIPSIS.length) return `${out}${ELLIPSIS}`;
     out += piece;
   }

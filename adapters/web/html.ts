@@ -16,7 +16,7 @@ export class Html {
 /** What may go into a template: text (escaped), numbers, markup, lists of these, or nothing. */
 export type HtmlValue = string | number | Html | null | undefined | false | readonly HtmlValue[];
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: ReadonlyMap<string, string> = new Map(Object.entries({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }));
 /** Characters HTML does not allow in text (C0 controls but tab and newline, C1 controls), dropped. */
 const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
@@ -25,7 +25,7 @@ const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
  * @example escapeHtml('<b title="x">') // '&lt;b title=&quot;x&quot;&gt;'
  */
 export function escapeHtml(text: string): string {
-  return text.replace(FORBIDDEN, '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return text.replace(FORBIDDEN, '').replace(/[&<>"']/g, (c) => ESCAPES.get(c)!);
 }
 
 function render(value: HtmlValue): string {

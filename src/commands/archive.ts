@@ -25,7 +25,7 @@ export async function recordShares(ctx: CommandContext, links: readonly string[]
   const refs = [...new Set(links)].slice(0, MAX_LINKS_PER_MESSAGE).flatMap((link) => parsePaperRef(link) ?? []);
   if (refs.length === 0) return 0;
   const team = teamOf(ctx);
-  if (!(await ctx.readingLists.archiving(ctx.platform, team, channel.id))) return 0;
+  if (!(await ctx.readingLists.archiveSetting(ctx.platform, team, channel.id)).on) return 0;
   const at = ctx.now();
   const by = personOf(ctx);
   let recorded = 0;

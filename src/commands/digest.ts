@@ -14,6 +14,7 @@ import { parsePaperRef } from '../papers/ids.js';
 import { action, messageReply, type Reply } from '../reply.js';
 import { shorten } from '../text.js';
 import { parseOptionText } from './optionText.js';
+import { channelSettingRefusal } from './permissions.js';
 import { MAX_CHOICE_LENGTH, defineCommand, defineSubcommand, type BotAccess, type CommandContext } from './types.js';
 
 export const DEFAULT_TIME = '09:00';
@@ -248,14 +249,11 @@ function noDigestsHere(ctx: CommandContext): Message | undefined {
   return whyNoDigestsHere(ctx);
 }
 
-/** Discord: the Manage Channels permission. Slack: workspace admins, and whoever subscribed. */
+/** Discord: the Manage Channels permission. Slack: workspace admins, and whoever subscribed (permissions.ts). */
 function requirePermission(ctx: CommandContext, sub: Subscription | undefined): void {
-  if (ctx.platform === 'discord' && ctx.member?.canManageChannel !== true) {
-    throw new UserError('digest.needsManageChannels');
-  }
-  if (ctx.platform === 'slack' && sub && ctx.member?.isAdmin !== true && sub.createdBy !== ctx.user.id) {
-    throw new UserError('digest.needsAdmin');
-  }
+  const refusal = channelSettingRefusal(ctx, sub && { setBy: sub.createdBy });
+  if (refusal === 'needs-manage-channels') throw new UserError('digest.needsManageChannels');
+  if (refusal === 'needs-admin') throw new UserError('digest.needsAdmin');
 }
 
 function yesNo(value: string): boolean {

@@ -10,11 +10,12 @@ import { UserError } from '../errors.js';
 import { EXPORT_FORMATS, exportPapers } from '../papers/export/index.js';
 import type { Paper } from '../papers/model.js';
 import { action, messageReply } from '../reply.js';
-import { MAX_NOTE_LENGTH, type ListOwner } from '../store/readingLists.js';
+import { MAX_NOTE_LENGTH, type ArchiveSetting, type ListOwner } from '../store/readingLists.js';
 import { channelList, cleanNote, memberList, paperAt, paperNamed, personOf, teamOf } from './lists.js';
 import { listItems, listPage, turnListPage } from './listPages.js';
 import { parseOptionText } from './optionText.js';
-import { recommendForList } from './recommendations.js';
+import { channelSettingRefusal } from './permissions.js';
+import { recommendForList, turnRecommendPage } from './recommendations.js';
 import { defineCommand, defineSubcommand, type CommandContext } from './types.js';
 
 const SCOPES = ['mine', 'channel'] as const;
@@ -136,11 +137,17 @@ const archiveOptions = z.object({ state: z.enum(['on', 'off'], 'library.badArchi
 const archive = defineSubcommand({
   name: 'archive',
   options: archiveOptions,
+  permission: 'manage-channel',
   fromText: (text) => ({ state: text.trim().toLowerCase() }) as z.input<typeof archiveOptions>,
   async run(ctx, { state }) {
     const owner = channelList(ctx);
-    await ctx.readingLists.setArchiving(owner.platform, owner.team, owner.id, state === 'on', personOf(ctx), ctx.now());
-    const text = ctx.i18n.t(state === 'on' ? 'library.archiveOn' : 'library.archiveOff');
+    const on = state === 'on';
+    const setting = await ctx.readingLists.archiveSetting(owner.platform, owner.team, owner.id);
+    // Nothing to change: whoever turned it on stays the one who did.
+    if (setting.on === on) return messageReply(ctx.i18n.t(on ? 'library.archiveAlreadyOn' : 'library.archiveAlreadyOff'), { ephemeral: true, locale: ctx.i18n.locale });
+    requireMayTurnArchive(ctx, on, setting);
+    await ctx.readingLists.setArchiving(owner.platform, owner.team, owner.id, on, personOf(ctx), ctx.now());
+    const text = ctx.i18n.t(on ? 'library.archiveOn' : 'library.archiveOff');
     return { fallback: text, blocks: [{ kind: 'text', text }] };
   },
 });
@@ -166,6 +173,8 @@ export const libraryCommand = defineCommand({
       return messageReply(text, { ephemeral: true, locale: ctx.i18n.locale });
     },
     page: (ctx, [scope, page, stateId]) => turnListPage(ctx, scope, integer(page), stateId),
+    // Prev/Next of /library recommend.
+    recommend: (ctx, [stateId, page]) => turnRecommendPage(ctx, stateId, integer(page)),
     forget: async (ctx) => {
       const done = await ctx.readingLists.forgetMember(ctx.platform, teamOf(ctx), ctx.user.id);
       return messageReply(ctx.i18n.t('library.forget.done', { ...done }), { ephemeral: true, locale: ctx.i18n.locale });
@@ -204,7 +213,7 @@ export async function listPapers(ctx: Pick<CommandContext, 'readingLists' | 'lib
  */
 async function recordBotShare(ctx: CommandContext, paperId: string): Promise<void> {
   const owner = channelList(ctx);
-  if (!(await ctx.readingLists.archiving(owner.platform, owner.team, owner.id))) return;
+  if (!(await ctx.readingLists.archiveSetting(owner.platform, owner.team, owner.id)).on) return;
   const at = ctx.now();
   await ctx.readingLists.recordShare(owner.platform, owner.team, owner.id, { paperId, by: personOf(ctx), at, message: `bot:${ctx.user.id}:${at.getTime()}` });
 }
@@ -218,6 +227,20 @@ async function requireMayRemove(ctx: CommandContext, owner: ListOwner, paperId: 
   const entry = (await ctx.readingLists.entries(owner, [paperId])).get(paperId);
   if (entry && entry.addedBy !== undefined && entry.addedBy.id !== ctx.user.id) {
     throw new UserError('library.removeNotYours', { name: entry.addedBy.name ?? entry.addedBy.id });
+  }
+}
+
+/**
+ * Turning a channel's archive on or off is limited as changing its digests is (permissions.ts):
+ * on Discord to members with Manage Channels, either way; on Slack anyone may turn it on, and
+ * it is turned off by workspace admins or whoever turned it on (an archive on from the start was
+ * turned on by nobody, so only admins).
+ */
+function requireMayTurnArchive(ctx: CommandContext, on: boolean, setting: ArchiveSetting): void {
+  const refusal = channelSettingRefusal(ctx, on ? undefined : { setBy: setting.setBy?.id });
+  if (refusal === 'needs-manage-channels') throw new UserError('library.archive.needsManageChannels', { state: on ? 'on' : 'off' });
+  if (refusal === 'needs-admin') {
+    throw setting.setBy ? new UserError('library.archive.needsAdmin', { name: setting.setBy.name ?? setting.setBy.id }) : new UserError('library.archive.needsAdminOnly');
   }
 }
 

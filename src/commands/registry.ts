@@ -17,8 +17,16 @@ import { paperCommand } from './paper.js';
 import { topicCommand } from './topic.js';
 import { MAX_CHOICES, MAX_DESCRIPTION_LENGTH, commandKey, type Choice, type Command, type CommandContext, type Subcommand } from './types.js';
 
+/** What a button or menu choice runs: a command's handler of one verb. */
+type ActionHandler = NonNullable<Command['actions']>[string];
+
 export class CommandRegistry {
   private readonly byName = new Map<string, Command>();
+  /**
+   * Each command's action handlers by verb. Handles come from requests, so they are looked up
+   * in Maps only: on a plain object `paper:constructor` would find what every object inherits.
+   */
+  private readonly actions = new Map<string, ReadonlyMap<string, ActionHandler>>();
 
   /** `observer` hears of every command's outcome and duration (metrics). */
   constructor(
@@ -29,6 +37,7 @@ export class CommandRegistry {
       if (this.byName.has(command.name)) throw new Error(`CommandRegistry: duplicate command name "${command.name}"`);
       if (!/^[a-z][a-z0-9-]{0,31}$/.test(command.name)) throw new Error(`CommandRegistry: "${command.name}" is not a valid command name`);
       this.byName.set(command.name, command);
+      this.actions.set(command.name, new Map(Object.entries(command.actions ?? {})));
     }
   }
 
@@ -70,12 +79,16 @@ export class CommandRegistry {
     });
   }
 
-  /** Handles a button or menu action handle such as `paper:page:k3f9x2:2`. */
-  async act(ctx: CommandContext, handle: string): Promise<Reply> {
-    const owner = parseAction(handle)?.command;
-    return this.guard(ctx, { kind: 'action', command: owner === undefined ? 'unknown' : this.label(owner) }, { action: handle }, async () => {
-      const parsed = parseAction(handle);
-      const handler = parsed && this.byName.get(parsed.command)?.actions?.[parsed.verb];
+  /**
+   * Handles a button or menu action handle such as `paper:page:k3f9x2:2`, as the platform
+   * delivered it: anything else (no text, an unknown command or verb) is a button that no longer
+   * does anything, which the user is told.
+   */
+  async act(ctx: CommandContext, handle: unknown): Promise<Reply> {
+    const parsed = parseAction(handle);
+    const shown = typeof handle === 'string' ? handle : `(${handle === null ? 'null' : typeof handle})`;
+    return this.guard(ctx, { kind: 'action', command: parsed === undefined ? 'unknown' : this.label(parsed.command) }, { action: shown }, async () => {
+      const handler = parsed && this.actions.get(parsed.command)?.get(parsed.verb);
       if (!parsed || !handler) throw new UserError('error.staleButton');
       return handler(ctx, parsed.args);
     });

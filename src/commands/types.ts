@@ -106,7 +106,10 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
   subcommands?: Subcommand[];
   /** Who may use it: `manage-channel` hides it from others where the platform can (Discord). */
   permission?: 'manage-channel';
-  /** Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). */
+  /**
+   * Handlers of this command's buttons and menus, by verb (`paper:page:…` → `page`). The registry
+   * reads them into a Map once: a verb is request text, never looked up on this object.
+   */
   actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
   /**
    * Answers a link shared in a conversation (a Slack unfurl) with a compact reply (`/paper`: the
@@ -118,6 +121,12 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
 export interface Subcommand<S extends OptionsSchema = OptionsSchema> {
   name: string;
   options: S;
+  /**
+   * `manage-channel`: it changes what the channel has set up for everyone and checks who may
+   * (permissions.ts); the platform cannot hide one subcommand, but adapters ask afresh for the
+   * member's role (Slack's admins).
+   */
+  permission?: 'manage-channel';
   /** Reads the text after the subcommand's name into options. */
   fromText(text: string): z.input<S>;
   run(ctx: CommandContext, args: z.output<S>): Reply | Promise<Reply>;

@@ -18,14 +18,17 @@ export const DEFAULT_LOCALE: Locale = 'en';
  */
 export function resolveLocale(tag: string | null | undefined): Locale {
   const language = languageOf(tag);
-  return (language !== undefined && Object.hasOwn(CATALOG_OF_LANGUAGE, language) && CATALOG_OF_LANGUAGE[language]) || DEFAULT_LOCALE;
+  return (language !== undefined && CATALOG_OF_LANGUAGE.get(language)) || DEFAULT_LOCALE;
 }
 
 /**
  * The catalog that serves each language, whatever the region or script: zh-TW and zh-HK read
  * Simplified Chinese far better than English, so one Chinese catalog serves all.
  */
-const CATALOG_OF_LANGUAGE: Readonly<Record<string, Locale>> = { en: 'en', zh: 'zh-CN' };
+const CATALOG_OF_LANGUAGE: ReadonlyMap<string, Locale> = new Map<string, Locale>([
+  ['en', 'en'],
+  ['zh', 'zh-CN'],
+]);
 
 /**
  * The language subtag of a locale tag, lower case, or undefined when it is not one.
@@ -63,7 +66,8 @@ export function acceptedLocale(header: string | readonly string[] | undefined): 
     .sort((a, b) => b.q - a.q || a.i - b.i);
   for (const r of ranges) {
     const language = languageOf(r.tag);
-    if (language !== undefined && Object.hasOwn(CATALOG_OF_LANGUAGE, language)) return CATALOG_OF_LANGUAGE[language];
+    const locale = language === undefined ? undefined : CATALOG_OF_LANGUAGE.get(language);
+    if (locale) return locale;
   }
   return undefined;
 }

@@ -202,13 +202,13 @@ class Decoder {
     const next = s[i + 1];
     if (next === undefined || i + 1 >= to) return { out: out + '\\', next: i + 1 };
     if (!ASCII_LETTER.test(next)) {
-      const accent = ACCENT_COMMANDS[next];
+      const accent = ACCENT_COMMANDS.get(next);
       if (accent) {
         const arg = this.accentArgument(i + 2, to, false);
         if (arg) return { out: out + accented(arg.base, accent), next: arg.next };
         return { out: out + s.slice(i, i + 2), next: i + 2 };
       }
-      const symbol = TEXT_ESCAPES[next];
+      const symbol = TEXT_ESCAPES.get(next);
       return symbol === undefined ? { out: out + s.slice(i, i + 2), next: i + 2 } : { out: out + symbol, next: i + 2 };
     }
     let end = i + 1;
@@ -216,15 +216,15 @@ class Decoder {
     const name = s.slice(i + 1, end);
     const raw = { out: out + s.slice(i, end), next: end };
 
-    const letter = LETTER_COMMANDS[name];
+    const letter = LETTER_COMMANDS.get(name);
     if (letter !== undefined) return { out: out + letter, next: this.afterLetterCommand(end, to) };
-    const accent = ACCENT_COMMANDS[name];
+    const accent = ACCENT_COMMANDS.get(name);
     if (accent) {
       const arg = this.accentArgument(end, to, true);
       return arg ? { out: out + accented(arg.base, accent), next: arg.next } : raw;
     }
     if (SWITCH_COMMANDS.has(name)) return { out, next: skipSpaces(s, end, to) };
-    const symbol = TEXT_SYMBOLS[name] ?? SYMBOLS[name];
+    const symbol = TEXT_SYMBOLS.get(name) ?? SYMBOLS.get(name);
     if (symbol !== undefined) return { out: out + symbol, next: s[end] === '{' && s[end + 1] === '}' ? end + 2 : end };
     if (OPERATOR_NAMES.has(name)) return operator(s, name, end, to, out);
     if (FONT_COMMANDS.has(name) || MATH_FONTS.has(name)) {
@@ -243,8 +243,8 @@ class Decoder {
       return { out: out + (text === link || text === '' ? link : `${text} (${link})`), next: label.next };
     }
     // `\vc`, `\ccon`: an accent glued to its letter, as some exports write it.
-    if (name.length >= 3 && GLUED_ACCENTS[name[0]!]?.includes(name[1]!) && !isMathCommand(name)) {
-      return { out: out + accented(name[1]!, ACCENT_COMMANDS[name[0]!]!) + name.slice(2), next: end };
+    if (name.length >= 3 && GLUED_ACCENTS.get(name[0]!)?.includes(name[1]!) && !isMathCommand(name)) {
+      return { out: out + accented(name[1]!, ACCENT_COMMANDS.get(name[0]!)!) + name.slice(2), next: end };
     }
     return raw;
   }
@@ -367,13 +367,13 @@ class Decoder {
     const next = s[i + 1];
     if (next === undefined || i + 1 >= to) return undefined;
     if (!ASCII_LETTER.test(next)) {
-      const symbol = MATH_ESCAPES[next];
+      const symbol = MATH_ESCAPES.get(next);
       return symbol === undefined ? undefined : { out: out + symbol, next: i + 2 };
     }
     let end = i + 1;
     while (end < to && ASCII_LETTER.test(s[end]!)) end++;
     const name = s.slice(i + 1, end);
-    const symbol = SYMBOLS[name] ?? LETTER_COMMANDS[name];
+    const symbol = SYMBOLS.get(name) ?? LETTER_COMMANDS.get(name);
     if (symbol !== undefined) return { out: out + symbol, next: end };
     if (MATH_SKIP.has(name)) {
       // \left. and \right. stand for no delimiter at all.
@@ -401,7 +401,7 @@ class Decoder {
       if (!top || !bottom || top.text === '' || bottom.text === '') return undefined;
       return { out: out + `${wrap(top.text)}/${wrap(bottom.text)}`, next: bottom.next };
     }
-    const accent = MATH_ACCENTS[name];
+    const accent = MATH_ACCENTS.get(name);
     if (accent !== undefined) {
       const arg = this.mathArgument(end, to, depth);
       if (!arg || arg.text === '') return undefined;
@@ -432,15 +432,15 @@ const TEXT_SPECIAL = /[\\$~{]|--|''|``|\bhttps?:\/\//g;
 const NONE = new Int32Array(0);
 
 /** `\&` and friends in text mode. */
-const TEXT_ESCAPES: Readonly<Record<string, string>> = {
+const TEXT_ESCAPES: ReadonlyMap<string, string> = new Map(Object.entries({
   '&': '&', '%': '%', '#': '#', '_': '_', '{': '{', '}': '}', ' ': ' ', ',': ' ', ';': ' ', ':': ' ', '>': ' ',
   '!': '', '-': '', '/': '', '@': '', '\\': ' ', '|': '‖',
-};
+}));
 /** Escapes and spacing commands in math mode. */
-const MATH_ESCAPES: Readonly<Record<string, string>> = {
+const MATH_ESCAPES: ReadonlyMap<string, string> = new Map(Object.entries({
   '&': '&', '%': '%', '#': '#', '_': '_', '{': '{', '}': '}', ' ': ' ', ',': ' ', ';': ' ', ':': ' ', '>': ' ',
   '!': '', '|': '‖',
-};
+}));
 
 /** Base letter plus combining accent, composed where Unicode has the letter. */
 function accented(base: string, accent: string): string {
@@ -464,7 +464,7 @@ function operator(s: string, name: string, end: number, to: number, out: string)
 
 /** Whether a command name is one math mode knows (so not an accent glued to a word). */
 function isMathCommand(name: string): boolean {
-  return MATH_ACCENTS[name] !== undefined || MATH_SKIP.has(name) || MATH_FONTS.has(name) || name === 'sqrt' || name.endsWith('frac');
+  return MATH_ACCENTS.get(name) !== undefined || MATH_SKIP.has(name) || MATH_FONTS.has(name) || name === 'sqrt' || name.endsWith('frac');
 }
 
 /**
@@ -472,10 +472,10 @@ function isMathCommand(name: string): boolean {
  * one (`²`, `₂`, `ᵀ`, `⁻¹`), else written out after `^` or `_`, parenthesized when longer than
  * one character.
  */
-function script(text: string, table: Readonly<Record<string, string>>, mark: string): string {
+function script(text: string, table: ReadonlyMap<string, string>, mark: string): string {
   let mapped = '';
   for (const ch of text) {
-    const m = table[ch];
+    const m = table.get(ch);
     if (m === undefined) return `${mark}${wrap(text)}`;
     mapped += m;
   }

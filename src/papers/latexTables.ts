@@ -1,24 +1,25 @@
 /**
- * What LaTeX commands stand for, for {@link decodeLatex} in `latex.ts`: data only.
+ * What LaTeX commands stand for, for {@link decodeLatex} in `latex.ts`: data only. Command names
+ * come from paper text, so every table is a Map or a Set: `\constructor` finds nothing.
  */
 
 /** Accent commands and the combining mark each puts on its letter (`\"o` → o + U+0308 → ö). */
-export const ACCENT_COMMANDS: Readonly<Record<string, string>> = {
+export const ACCENT_COMMANDS: ReadonlyMap<string, string> = new Map(Object.entries({
   "'": '\u0301', '`': '\u0300', '^': '\u0302', '"': '\u0308', '~': '\u0303', '=': '\u0304', '.': '\u0307',
   c: '\u0327', v: '\u030c', u: '\u0306', H: '\u030b', r: '\u030a', d: '\u0323', b: '\u0331', k: '\u0328',
-};
+}));
 
 /**
  * Accents some exports glue to their letter (`Ze\vcević`, `Clémen\ccon`), with the letters for
  * which that reading is safe: `\vs` or `\dx` are more likely macros of the author's own.
  */
-export const GLUED_ACCENTS: Readonly<Record<string, string>> = { c: 'cC', v: 'cszrendtCSZRENDT' };
+export const GLUED_ACCENTS: ReadonlyMap<string, string> = new Map(Object.entries({ c: 'cC', v: 'cszrendtCSZRENDT' }));
 
 /** Letters LaTeX spells as commands. */
-export const LETTER_COMMANDS: Readonly<Record<string, string>> = {
+export const LETTER_COMMANDS: ReadonlyMap<string, string> = new Map(Object.entries({
   ss: 'ß', SS: 'SS', o: 'ø', O: 'Ø', l: 'ł', L: 'Ł', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ', aa: 'å', AA: 'Å',
   i: 'ı', j: 'ȷ', dh: 'ð', DH: 'Ð', th: 'þ', TH: 'Þ', ng: 'ŋ', NG: 'Ŋ', dj: 'đ', DJ: 'Đ',
-};
+}));
 
 /** Font and size switches (`{\bf …}`, `\em`): dropped, with the spaces after them. */
 export const SWITCH_COMMANDS: ReadonlySet<string> = new Set(
@@ -39,11 +40,11 @@ export const MATH_FONTS: ReadonlySet<string> = new Set(
 );
 
 /** Math accents and their combining marks; '' for a decoration read as plain text. */
-export const MATH_ACCENTS: Readonly<Record<string, string>> = {
+export const MATH_ACCENTS: ReadonlyMap<string, string> = new Map(Object.entries({
   hat: '\u0302', widehat: '\u0302', tilde: '\u0303', widetilde: '\u0303', bar: '\u0304', overline: '\u0305',
   vec: '\u20d7', dot: '\u0307', ddot: '\u0308', check: '\u030c', breve: '\u0306', acute: '\u0301',
   grave: '\u0300', mathring: '\u030a', underline: '',
-};
+}));
 
 /** Sizing and spacing commands that leave nothing behind in plain text. */
 export const MATH_SKIP: ReadonlySet<string> = new Set(
@@ -58,7 +59,7 @@ export const OPERATOR_NAMES: ReadonlySet<string> = new Set(
 );
 
 /** Symbols of text mode only. */
-export const TEXT_SYMBOLS: Readonly<Record<string, string>> = {
+export const TEXT_SYMBOLS: ReadonlyMap<string, string> = new Map(Object.entries({
   textellipsis: '…', textendash: '–', textemdash: '—', textquoteleft: '‘', textquoteright: '’',
   textquotedblleft: '“', textquotedblright: '”', copyright: '©', textcopyright: '©', textregistered: '®',
   texttrademark: '™', S: '§', P: '¶', pounds: '£', textsterling: '£', euro: '€', texteuro: '€',
@@ -66,10 +67,10 @@ export const TEXT_SYMBOLS: Readonly<Record<string, string>> = {
   textasciitilde: '∼', textbackslash: '∖', textbar: '|', textless: '<', textgreater: '>',
   textunderscore: '_', textasciicircum: 'ˆ', textmu: 'μ', textpm: '±', texttimes: '×',
   par: ' ', newline: ' ', linebreak: ' ', hfill: ' ',
-};
+}));
 
 /** Symbols of math mode, also read in text (`\alpha-divergences`). */
-export const SYMBOLS: Readonly<Record<string, string>> = {
+export const SYMBOLS: ReadonlyMap<string, string> = new Map(Object.entries({
   alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ϵ', varepsilon: 'ε', zeta: 'ζ', eta: 'η',
   theta: 'θ', vartheta: 'ϑ', iota: 'ι', kappa: 'κ', varkappa: 'ϰ', lambda: 'λ', mu: 'μ', nu: 'ν', xi: 'ξ',
   omicron: 'ο', pi: 'π', varpi: 'ϖ', rho: 'ρ', varrho: 'ϱ', sigma: 'σ', varsigma: 'ς', tau: 'τ',
@@ -96,25 +97,25 @@ export const SYMBOLS: Readonly<Record<string, string>> = {
   vdash: '⊢', dashv: '⊣', dagger: '†', ddagger: '‡', dag: '†', ddag: '‡', checkmark: '✓', square: '□',
   Box: '□', blacksquare: '■', diamond: '⋄', surd: '√', degree: '°', sharp: '♯', flat: '♭', colon: ':',
   quad: ' ', qquad: ' ',
-};
+}));
 
 /** Unicode superscripts; a script whose every character is here is written with them. */
-export const SUPERSCRIPTS: Readonly<Record<string, string>> = charMap(
+export const SUPERSCRIPTS: ReadonlyMap<string, string> = charMap(
   '0123456789+-−=()niabcdefghjklmoprstuvwxyzABDEGHIJKLMNOPRTUVW⊤†′∗αβγδεθφχ',
   '⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱᵃᵇᶜᵈᵉᶠᵍʰʲᵏˡᵐᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵀ†′∗ᵅᵝᵞᵟᵋᶿᵠᵡ',
 );
 
 /** Unicode subscripts. */
-export const SUBSCRIPTS: Readonly<Record<string, string>> = charMap(
+export const SUBSCRIPTS: ReadonlyMap<string, string> = charMap(
   '0123456789+-−=()aehijklmnoprstuvxβγρφχ',
   '₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ',
 );
 
-const STRUCK_SPECIAL: Readonly<Record<string, string>> = { C: 'ℂ', H: 'ℍ', N: 'ℕ', P: 'ℙ', Q: 'ℚ', R: 'ℝ', Z: 'ℤ' };
+const STRUCK_SPECIAL: ReadonlyMap<string, string> = new Map(Object.entries({ C: 'ℂ', H: 'ℍ', N: 'ℕ', P: 'ℙ', Q: 'ℚ', R: 'ℝ', Z: 'ℤ' }));
 
 /** `\mathbb{R}` → ℝ: the double-struck form of a letter or digit, if it has one. */
 export function doubleStruck(ch: string): string | undefined {
-  const special = STRUCK_SPECIAL[ch];
+  const special = STRUCK_SPECIAL.get(ch);
   if (special) return special;
   const code = ch.charCodeAt(0);
   if (ch.length !== 1) return undefined;
@@ -124,9 +125,9 @@ export function doubleStruck(ch: string): string | undefined {
   return undefined;
 }
 
-function charMap(from: string, to: string): Record<string, string> {
+function charMap(from: string, to: string): ReadonlyMap<string, string> {
   const a = [...from];
   const b = [...to];
   if (a.length !== b.length) throw new Error(`latex tables: ${a.length} characters map to ${b.length}`);
-  return Object.fromEntries(a.map((ch, i) => [ch, b[i]!]));
+  return new Map(a.map((ch, i) => [ch, b[i]!]));
 }

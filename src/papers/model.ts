@@ -79,21 +79,21 @@ export interface Paper extends PaperRecord {
   firstSeen: string;
 }
 
-const VENUE_NAMES: Record<string, string> = {
+const VENUE_NAMES: ReadonlyMap<string, string> = new Map(Object.entries({
   '3dv': '3DV', aaai: 'AAAI', acl: 'ACL', acml: 'ACML', acmmm: 'ACM MM', ai4x: 'AI4X',
   aistats: 'AISTATS', alt: 'ALT', automl: 'AutoML', coling: 'COLING', colm: 'COLM', colt: 'COLT',
   corl: 'CoRL', cvpr: 'CVPR', eccv: 'ECCV', emnlp: 'EMNLP', iccv: 'ICCV', iclr: 'ICLR', icml: 'ICML',
   icra: 'ICRA', ijcai: 'IJCAI', iros: 'IROS', kdd: 'KDD', naacl: 'NAACL', nips: 'NeurIPS',
   neurips: 'NeurIPS', rss: 'RSS', siggraph: 'SIGGRAPH', siggraphasia: 'SIGGRAPH Asia', uai: 'UAI',
   wacv: 'WACV', www: 'WWW', arxiv: 'arXiv', tmlr: 'TMLR', jmlr: 'JMLR',
-};
+}));
 
 /**
  * The display name of a venue code as paperlists names its folders.
  * @example venueDisplayName('nips') // 'NeurIPS'
  */
 export function venueDisplayName(code: string): string {
-  return VENUE_NAMES[code.toLowerCase()] ?? code.toUpperCase();
+  return VENUE_NAMES.get(code.toLowerCase()) ?? code.toUpperCase();
 }
 
 /**

@@ -43,7 +43,7 @@ export const STATUS_KEYS = {
 export type CanonicalStatus = keyof typeof STATUS_KEYS;
 
 /** Other words for the canonical statuses, by {@link comparisonForm}. */
-const SYNONYMS: Readonly<Record<string, CanonicalStatus>> = {
+const SYNONYMS: ReadonlyMap<string, CanonicalStatus> = new Map(Object.entries<CanonicalStatus>({
   reject: 'Rejected',
   withdraw: 'Withdrawn',
   'withdrawn submission': 'Withdrawn',
@@ -57,11 +57,11 @@ const SYNONYMS: Readonly<Record<string, CanonicalStatus>> = {
   'accept oral': 'Oral',
   'accept spotlight': 'Spotlight',
   'accept poster': 'Poster',
-};
+}));
 
 const CANONICAL: ReadonlyMap<string, CanonicalStatus> = new Map([
   ...(Object.keys(STATUS_KEYS) as CanonicalStatus[]).map((status) => [comparisonForm(status), status] as const),
-  ...Object.entries(SYNONYMS),
+  ...SYNONYMS,
 ]);
 
 /**

@@ -125,7 +125,7 @@ export class UpstreamLookup implements PaperLookup {
     }
     const stored = (await store.papersByIds([result.id])).get(result.id)!;
     log.info({ ref, id: result.id, source: fetched.source }, 'a missing paper was fetched and added to the library');
-    return { kind: 'found', paper: stored.paper, doc: stored.doc, added: true, source: LABEL[fetched.source] ?? fetched.source };
+    return { kind: 'found', paper: stored.paper, doc: stored.doc, added: true, source: LABEL.get(fetched.source) ?? fetched.source };
   }
 
   private remember(key: string, outcome: Extract<LookupOutcome, { kind: 'missing' }>): LookupOutcome {
@@ -189,7 +189,7 @@ export class UpstreamLookup implements PaperLookup {
 
 /** The kinds of reference a service can look up. */
 type Kind = 'arxiv' | 'doi' | 'openreview';
-const LABEL: Record<string, string> = { arxiv: 'arXiv', openalex: 'OpenAlex', openreview: 'OpenReview' };
+const LABEL: ReadonlyMap<string, string> = new Map(Object.entries({ arxiv: 'arXiv', openalex: 'OpenAlex', openreview: 'OpenReview' }));
 
 function reason(error: unknown): string {
   if (error instanceof FetchError) return error.status !== undefined ? `HTTP ${error.status}` : error.message.replace(/^.*\(last: (.*)\)$/, '$1');

@@ -9,7 +9,7 @@
  * the archive is one index range) and `channel_archiving` (a channel's setting, when turned off).
  */
 import { UserError } from '../errors.js';
-import { MAX_NOTE_LENGTH, type ArchiveEntry, type ListEntry, type ListKind, type ListOwner, type Person, type Share } from './readingLists.js';
+import { MAX_NOTE_LENGTH, type ArchiveEntry, type ArchiveSetting, type ListEntry, type ListKind, type ListOwner, type Person, type Share } from './readingLists.js';
 
 /** A list entry's row. Times are ISO strings in both stores (timestamptz is read back so). */
 export interface EntryRow {
@@ -50,6 +50,14 @@ export interface ArchiveRow {
   first_shared_at: string;
   last_shared_at: string;
   shares: number;
+}
+
+/** A channel's archive setting's row (SQLite keeps the flag as 0 or 1). */
+export interface ArchivingRow {
+  archiving: boolean | number;
+  set_by: string | null;
+  set_by_name: string | null;
+  set_at: string;
 }
 
 /** A list's rows, in order: newest first, ties by paper id. */
@@ -125,6 +133,13 @@ export function checkPage(page: { offset: number; limit: number }): void {
 function person(id: string | null, name: string | null): Person | undefined {
   if (id === null) return undefined;
   return name === null ? { id } : { id, name };
+}
+
+/** A channel's archive setting from its row, if it has one (archives are on until turned off). */
+export function toArchiveSetting(row: ArchivingRow | undefined): ArchiveSetting {
+  if (!row) return { on: true };
+  const setBy = person(row.set_by, row.set_by_name);
+  return { on: row.archiving === true || row.archiving === 1, ...(setBy && { setBy }), setAt: row.set_at };
 }
 
 export function toEntry(row: EntryRow): ListEntry {

@@ -57,6 +57,18 @@ export interface ArchiveEntry {
   shares: number;
 }
 
+/**
+ * Whether a channel's archive records the links shared there, and who last turned it on or off
+ * and when (unset for a channel that never changed it: archives are on from the start, and
+ * once the person is forgotten).
+ */
+export interface ArchiveSetting {
+  on: boolean;
+  setBy?: Person;
+  /** An ISO instant. */
+  setAt?: string;
+}
+
 /** A link to a paper seen in a channel. */
 export interface Share {
   paperId: string;
@@ -126,8 +138,8 @@ export interface ReadingListStore {
   archive(platform: string, team: string, channel: string, page: { offset: number; limit: number }): Promise<ListPage<ArchiveEntry>>;
   /** The archive entries of these papers in a channel. */
   archiveEntries(platform: string, team: string, channel: string, paperIds: readonly string[]): Promise<Map<string, ArchiveEntry>>;
-  /** Whether links shared in the channel are recorded (on unless turned off). */
-  archiving(platform: string, team: string, channel: string): Promise<boolean>;
+  /** Whether links shared in the channel are recorded (on unless turned off), and who said so. */
+  archiveSetting(platform: string, team: string, channel: string): Promise<ArchiveSetting>;
   setArchiving(platform: string, team: string, channel: string, on: boolean, by: Person, at: Date): Promise<void>;
 
   /**

@@ -99,10 +99,39 @@ describe('/library', () => {
     const provenance = list.blocks.flatMap((b) => (b.kind === 'paper' ? [`${b.paper.title} | ${b.paper.provenance}`] : []));
     expect(provenance).toContain('Neural Machine Translation by Jointly Learning to Align and Translate | Shared by Ben, Tuesday, 1 December 2026 · shared 2 times');
     expect(await recordShares(ben({ channel: { id: 'D1', kind: 'dm' } }), links, 'D1:1')).toBe(0);
-    await app.registry.runText(ana(), 'library', 'archive off');
+    await app.registry.runText(ana({ member: { isAdmin: true } }), 'library', 'archive off');
     expect(await recordShares(ben(), links, 'C-LAB:1.3')).toBe(0);
     await app.registry.runText(ana(), 'library', 'archive on');
     expect(await recordShares(ben(), links, 'C-LAB:1.4')).toBe(2);
+  });
+
+  it('lets only those who manage a channel turn its archive off, as for digests', async () => {
+    const where = { channel: { id: 'C-ARCH', name: 'arch', kind: 'channel' as const } };
+    const said = async (ctx: CommandContext, state: string) => (await app.registry.runText(ctx, 'library', `archive ${state}`)).fallback;
+    const onSlack = (id: string, name: string, isAdmin = false) => app.context('slack', { id, name }, { ...where, workspace: { id: 'T1' }, member: { isAdmin } });
+    const onDiscord = (id: string, canManageChannel: boolean) => app.context('discord', { id }, { ...where, workspace: { id: 'G1' }, member: { canManageChannel } });
+
+    // Slack, on from the start: turned on by nobody, so admins alone may turn it off.
+    expect(await said(onSlack('U-ANA', 'Ana'), 'off')).toBe("Only workspace admins can turn this channel's archive off. Ask one of them to run /library archive off.");
+    // "On" while on changes nothing, so it makes nobody the one who turned it on.
+    expect(await said(onSlack('U-ANA', 'Ana'), 'on')).toMatch(/^This channel's archive is on already/);
+    expect(await said(onSlack('U-ANA', 'Ana'), 'off')).toMatch(/^Only workspace admins can/);
+    expect(await said(onSlack('U-ADM', 'Admin', true), 'off')).toMatch(/^Paper links shared in this channel are no longer recorded/);
+    // Anyone may turn it on; then they, or an admin, may turn it off, and no other member.
+    expect(await said(onSlack('U-CAL', 'Cal'), 'on')).toMatch(/^Paper links shared in this channel are recorded/);
+    expect(await said(onSlack('U-ANA', 'Ana'), 'off')).toBe("Only workspace admins and Cal, who turned this channel's archive on, can turn it off. Ask one of them to run /library archive off.");
+    expect(await said(onSlack('U-CAL', 'Cal'), 'off')).toMatch(/^Paper links shared in this channel are no longer recorded/);
+    // Once Cal is forgotten, nobody turned it on: admins alone again.
+    expect(await said(onSlack('U-CAL', 'Cal'), 'on')).toMatch(/^Paper links shared in this channel are recorded/);
+    await app.registry.act(onSlack('U-CAL', 'Cal'), 'library:forget');
+    expect(await said(onSlack('U-CAL', 'Cal'), 'off')).toMatch(/^Only workspace admins can turn/);
+
+    // Discord: Manage Channels, either way; the answer says what to do, in the member's language too.
+    expect(await said(onDiscord('1', false), 'off')).toBe('Only members who can manage this channel (the Manage Channels permission) can turn its archive off. Ask one of them to run /library archive off.');
+    expect(await said(onDiscord('1', true), 'off')).toMatch(/^Paper links shared in this channel are no longer recorded/);
+    expect(await said(onDiscord('2', false), 'on')).toBe('Only members who can manage this channel (the Manage Channels permission) can turn its archive on. Ask one of them to run /library archive on.');
+    const zh = app.context('discord', { id: '2' }, { ...where, workspace: { id: 'G1' }, member: { canManageChannel: false }, locale: 'zh-CN' });
+    expect(await said(zh, 'on')).toBe('只有能管理本频道的成员（拥有“管理频道”权限）才能开启或关闭频道归档。请让他们运行 /library archive on。');
   });
 
   it('exports a list as BibTeX that a real parser reads, as a file', async () => {

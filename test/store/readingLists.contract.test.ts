@@ -136,16 +136,16 @@ describe.each(BACKENDS)('ReadingListStore on $name', (backend) => {
   });
 
   it('archives unless a channel turns it off, and again once it is turned on', async () => {
-    expect(await lists.archiving('slack', 'T1', 'C1')).toBe(true);
+    expect(await lists.archiveSetting('slack', 'T1', 'C1')).toEqual({ on: true });
     await lists.setArchiving('slack', 'T1', 'C1', false, ada, at(0));
-    expect(await lists.archiving('slack', 'T1', 'C1')).toBe(false);
-    expect(await lists.archiving('slack', 'T1', 'C2')).toBe(true);
-    expect(await lists.archiving('slack', 'T2', 'C1')).toBe(true);
+    expect(await lists.archiveSetting('slack', 'T1', 'C1')).toEqual({ on: false, setBy: ada, setAt: iso(0) });
+    expect((await lists.archiveSetting('slack', 'T1', 'C2')).on).toBe(true);
+    expect((await lists.archiveSetting('slack', 'T2', 'C1')).on).toBe(true);
     expect(await share('C1', 'arxiv:1', ada, 1)).toBe(false);
     expect(await share('C2', 'arxiv:1', ada, 1)).toBe(true);
     expect((await lists.archive('slack', 'T1', 'C1', page)).total).toBe(0);
     await lists.setArchiving('slack', 'T1', 'C1', true, bob, at(2));
-    expect(await lists.archiving('slack', 'T1', 'C1')).toBe(true);
+    expect(await lists.archiveSetting('slack', 'T1', 'C1')).toEqual({ on: true, setBy: bob, setAt: iso(2) });
     expect(await share('C1', 'arxiv:1', ada, 3)).toBe(true);
     expect((await lists.archive('slack', 'T1', 'C1', page)).total).toBe(1);
   });
@@ -178,7 +178,7 @@ describe.each(BACKENDS)('ReadingListStore on $name', (backend) => {
     expect((await lists.archive('slack', 'T1', 'C2', page)).entries).toEqual([
       { paperId: 'arxiv:5', firstSharedBy: bob, firstSharedAt: iso(11), lastSharedAt: iso(12), shares: 2 },
     ]);
-    expect(await lists.archiving('slack', 'T1', 'C3')).toBe(false);
+    expect(await lists.archiveSetting('slack', 'T1', 'C3')).toEqual({ on: false, setAt: iso(13) });
     expect(await lists.paperIds(member('U2'))).toEqual(['arxiv:1']);
     expect(await lists.paperIds(member('U1', 'T2'))).toEqual(['arxiv:1']);
     // Nothing of U1 in T1 is left anywhere: not the id, not the name, not the private note.
@@ -201,7 +201,7 @@ describe.each(BACKENDS)('ReadingListStore on $name', (backend) => {
     expect(await lists.forgetTeam('slack', 'T1')).toBe(4);
     const rows = await a.readingListRows();
     expect(Object.values(rows).flat()).toHaveLength(2);
-    expect(await lists.archiving('slack', 'T1', 'C2')).toBe(true);
+    expect((await lists.archiveSetting('slack', 'T1', 'C2')).on).toBe(true);
     expect(await lists.paperIds(member('U1', 'T2'))).toEqual(['arxiv:1']);
     expect(await lists.paperIds(member('U1', 'T1', 'discord'))).toEqual(['arxiv:1']);
     expect(await lists.forgetTeam('slack', 'T1')).toBe(0);

@@ -56,7 +56,7 @@ describe('reading lists in a library opened read-only', () => {
       await expectWritesRefused(lists);
       expect(await lists.list(mine, { offset: 0, limit: 10 })).toEqual({ total: 1, entries: [{ paperId: 'arxiv:1', addedBy: ada, addedAt: at.toISOString(), note: 'kept', noteBy: ada }] });
       expect((await lists.archive('slack', 'T1', 'C1', { offset: 0, limit: 10 })).total).toBe(1);
-      expect(await lists.archiving('slack', 'T1', 'C1')).toBe(true);
+      expect((await lists.archiveSetting('slack', 'T1', 'C1')).on).toBe(true);
     } finally {
       db.close();
     }

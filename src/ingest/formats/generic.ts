@@ -99,7 +99,7 @@ function date(found: Found | undefined): string | undefined {
  * Column names other tools give the fields (Zotero, Scopus, Google Scholar exports, hand-made
  * spreadsheets), by their comparison form (lowercase letters and digits), and the field each is.
  */
-const COLUMN_ALIASES: Readonly<Record<string, string>> = {
+const COLUMN_ALIASES: ReadonlyMap<string, string> = new Map(Object.entries({
   title: 'title', titles: 'title', papertitle: 'title', articletitle: 'title', documenttitle: 'title',
   authors: 'authors', author: 'authors', authornames: 'authors', authorfullnames: 'authors', authorlist: 'authors',
   abstract: 'abstract', abstracts: 'abstract', summary: 'abstract', summaries: 'abstract', abstractnote: 'abstract',
@@ -113,7 +113,7 @@ const COLUMN_ALIASES: Readonly<Record<string, string>> = {
   doi: 'doi', arxiv: 'arxiv', arxivid: 'arxiv', eprint: 'arxiv', openreview: 'openreview', openreviewid: 'openreview',
   status: 'status', decision: 'status', published: 'published', date: 'date', publicationdate: 'published',
   id: 'id', paperid: 'id', labels: 'labels', categories: 'labels',
-};
+}));
 
 /** Column names listed in the error about a missing title column. */
 const COLUMNS_SHOWN = 20;
@@ -126,9 +126,9 @@ const COLUMNS_SHOWN = 20;
  * @example csvColumns(['Paper Title', 'Author', 'Summaries']) // ['title', 'authors', 'abstract']
  */
 export function csvColumns(names: readonly string[]): string[] {
-  const taken = new Set(names.filter((name) => COLUMN_ALIASES[name] === name));
+  const taken = new Set(names.filter((name) => COLUMN_ALIASES.get(name) === name));
   const out = names.map((name) => {
-    const field = COLUMN_ALIASES[name.toLowerCase().replace(/[^a-z0-9]+/g, '')];
+    const field = COLUMN_ALIASES.get(name.toLowerCase().replace(/[^a-z0-9]+/g, ''));
     if (field === undefined || field === name || taken.has(field)) return name;
     taken.add(field);
     return field;

@@ -38,7 +38,7 @@ const ENTRY_TYPES: Readonly<Record<Citable['kind'], string>> = {
   other: 'misc',
 };
 
-const SPECIALS: Readonly<Record<string, string>> = {
+const SPECIALS: ReadonlyMap<string, string> = new Map(Object.entries({
   '\\': '\\textbackslash{}',
   '{': '\\textbraceleft{}',
   '}': '\\textbraceright{}',
@@ -53,20 +53,20 @@ const SPECIALS: Readonly<Record<string, string>> = {
   '<': '\\textless{}',
   '>': '\\textgreater{}',
   '|': '\\textbar{}',
-};
+}));
 /** Accents written as a symbol command: `{\"o}`. */
-const SYMBOL_ACCENTS: Readonly<Record<string, string>> = {
+const SYMBOL_ACCENTS: ReadonlyMap<string, string> = new Map(Object.entries({
   '\u0300': '`', '\u0301': "'", '\u0302': '^', '\u0303': '~', '\u0304': '=', '\u0307': '.', '\u0308': '"',
-};
+}));
 /** Accents written as a letter command with an argument: `{\v{c}}`. */
-const LETTER_ACCENTS: Readonly<Record<string, string>> = {
+const LETTER_ACCENTS: ReadonlyMap<string, string> = new Map(Object.entries({
   '\u0306': 'u', '\u030a': 'r', '\u030b': 'H', '\u030c': 'v', '\u0323': 'd', '\u0327': 'c', '\u0328': 'k',
-};
+}));
 /** Letters LaTeX has a command for. */
-const LETTERS: Readonly<Record<string, string>> = {
+const LETTERS: ReadonlyMap<string, string> = new Map(Object.entries({
   'ß': '{\\ss}', 'æ': '{\\ae}', 'Æ': '{\\AE}', 'œ': '{\\oe}', 'Œ': '{\\OE}', 'ø': '{\\o}', 'Ø': '{\\O}',
   'ł': '{\\l}', 'Ł': '{\\L}', 'ı': '{\\i}', 'å': '{\\aa}', 'Å': '{\\AA}',
-};
+}));
 /**
  * What needs writing otherwise: a special, a non-ASCII character, or a run LaTeX would set as
  * one glyph (`--` an en dash, ``` `` ``` and `''` quotes, `` !` `` ¡), whose characters are
@@ -82,7 +82,7 @@ const NEEDS_WRITING = /[\\{}#$%&_~^<>|]|-{2,}|'{2,}|,{2,}|[!?]?`+|[^\x00-\x7f]/g
 export function bibtexText(text: string): string {
   return text.replace(NEEDS_WRITING, (match) => {
     if (match.length > 1 && match.charCodeAt(0) < 0x80) return match.split('').join('{}');
-    return SPECIALS[match] ?? (match.charCodeAt(0) < 0x80 ? match : latexLetter(match));
+    return SPECIALS.get(match) ?? (match.charCodeAt(0) < 0x80 ? match : latexLetter(match));
   });
 }
 
@@ -99,13 +99,13 @@ function latexLetter(ch: string): string {
 }
 
 function toLatexLetter(ch: string): string {
-  const letter = LETTERS[ch];
+  const letter = LETTERS.get(ch);
   if (letter) return letter;
   const parts = ch.normalize('NFD');
   if (parts.length !== 2 || !/^[A-Za-z]$/.test(parts[0]!)) return ch;
-  const symbol = SYMBOL_ACCENTS[parts[1]!];
+  const symbol = SYMBOL_ACCENTS.get(parts[1]!);
   if (symbol) return `{\\${symbol}${parts[0]}}`;
-  const command = LETTER_ACCENTS[parts[1]!];
+  const command = LETTER_ACCENTS.get(parts[1]!);
   return command ? `{\\${command}{${parts[0]}}}` : ch;
 }
 

@@ -49,12 +49,12 @@ export interface Citable {
 }
 
 /** Statuses of submissions a venue did not (or not yet) accept. */
-const UNPUBLISHED: Readonly<Record<string, string>> = {
+const UNPUBLISHED: ReadonlyMap<string, string> = new Map(Object.entries({
   'Under review': 'Submitted to',
   Rejected: 'Rejected submission to',
   'Desk Rejected': 'Desk-rejected submission to',
   Withdrawn: 'Withdrawn submission to',
-};
+}));
 const WORKSHOP = /workshop/i;
 /** arXiv's archives, to tell an arXiv category (`cs.LG`, `hep-th`) from other labels. */
 const ARXIV_CATEGORY =
@@ -126,13 +126,13 @@ export function describePaper(paper: Paper): Citable {
   if (kind === 'unpublished') {
     citable.status = status;
     const where = venueKey(venue) === 'arxiv' ? '' : venue;
-    citable.statusNote = where ? `${UNPUBLISHED[status]} ${where}${date ? ` ${date.year}` : ''}` : status;
+    citable.statusNote = where ? `${UNPUBLISHED.get(status)} ${where}${date ? ` ${date.year}` : ''}` : status;
   }
   return citable;
 }
 
 function kindOf(venue: string, status: string, arxivId?: string, doi?: string): WorkKind {
-  if (Object.hasOwn(UNPUBLISHED, status)) return 'unpublished';
+  if (UNPUBLISHED.has(status)) return 'unpublished';
   const key = venueKey(venue);
   if (key === '' || key === 'arxiv') return arxivId ? 'preprint' : 'other';
   if (status === 'TOG Paper') return 'journal';

@@ -21,7 +21,7 @@ const C = (name: string, event?: string): VenueInfo => ({ kind: 'conference', na
 const J = (name: string): VenueInfo => ({ kind: 'journal', name });
 
 /** The venues of the paperlists corpus and the journals ML papers most often appear in. */
-const VENUES: Readonly<Record<string, VenueInfo>> = {
+const VENUES: ReadonlyMap<string, VenueInfo> = new Map(Object.entries({
   '3dv': C('International Conference on 3D Vision'),
   aaai: C('AAAI Conference on Artificial Intelligence'),
   acl: C('Annual Meeting of the Association for Computational Linguistics'),
@@ -60,7 +60,7 @@ const VENUES: Readonly<Record<string, VenueInfo>> = {
   tog: J('ACM Transactions on Graphics'),
   tpami: J('IEEE Transactions on Pattern Analysis and Machine Intelligence'),
   ijcv: J('International Journal of Computer Vision'),
-};
+}));
 
 /** The ACL family, whose Findings volumes are "Findings of the Association for Computational Linguistics". */
 const ACL_FAMILY: ReadonlySet<string> = new Set(['acl', 'emnlp', 'naacl', 'eacl', 'aacl']);
@@ -76,7 +76,7 @@ const CONFERENCE_WORDS = /\b(conference|proceedings|symposium|workshops?|meeting
  * @example venueInfo('IEEE Transactions on Robotics') // { kind: 'journal', name: 'IEEE Transactions on Robotics' }
  */
 export function venueInfo(venue: string): VenueInfo | undefined {
-  const known = VENUES[venueKey(venue)];
+  const known = VENUES.get(venueKey(venue));
   if (known) return known;
   if (JOURNAL_WORDS.test(venue)) return J(venue);
   if (CONFERENCE_WORDS.test(venue)) return C(venue);

@@ -43,7 +43,7 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const NAME = /[A-Za-z_\u00C0-\uFFFF][\w.\-:\u00B7-\uFFFF]*/y;
 const SPACE = /[ \t\r\n]*/y;
 const ENTITY = /&(#[xX][0-9a-fA-F]{1,8}|#[0-9]{1,10}|[A-Za-z][A-Za-z0-9]{0,31});/g;
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map(Object.entries({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }));
 
 /**
  * Decodes `&amp; &lt; &gt; &quot; &apos;` and numeric character references; anything else that
@@ -53,7 +53,7 @@ const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quo
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(ENTITY, (whole, body: string) => {
-    if (body[0] !== '#') return NAMED_ENTITIES[body] ?? whole;
+    if (body[0] !== '#') return NAMED_ENTITIES.get(body) ?? whole;
     const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
     const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
     return valid ? String.fromCodePoint(code) : whole;

@@ -23,12 +23,14 @@ import {
   planMove,
   shareRow,
   toArchiveEntry,
+  toArchiveSetting,
   toEntry,
   type ArchiveRow,
+  type ArchivingRow,
   type EntryRow,
   type ShareRow,
 } from '../readingListRows.js';
-import type { ArchiveEntry, Forgotten, ListEntry, ListOwner, ListPage, Person, ReadingListStore, Share } from '../readingLists.js';
+import type { ArchiveEntry, ArchiveSetting, Forgotten, ListEntry, ListOwner, ListPage, Person, ReadingListStore, Share } from '../readingLists.js';
 
 /** The first key of the advisory locks on lists (the second is a hash of the list). */
 const LIST_LOCK = 30;
@@ -168,9 +170,9 @@ export class PgReadingListStore implements ReadingListStore {
     return byPaper(rows, toArchiveEntry);
   }
 
-  async archiving(platform: string, team: string, channel: string): Promise<boolean> {
-    const { rows } = await this.db.query<{ archiving: boolean }>(`SELECT archiving FROM channel_archiving WHERE ${CHANNEL}`, [platform, team, channel]);
-    return rows[0]?.archiving ?? true;
+  async archiveSetting(platform: string, team: string, channel: string): Promise<ArchiveSetting> {
+    const { rows } = await this.db.query<ArchivingRow>(`SELECT archiving, set_by, set_by_name, set_at FROM channel_archiving WHERE ${CHANNEL}`, [platform, team, channel]);
+    return toArchiveSetting(rows[0]);
   }
 
   async setArchiving(platform: string, team: string, channel: string, on: boolean, by: Person, at: Date): Promise<void> {

@@ -18,12 +18,14 @@ import {
   planMove,
   shareRow,
   toArchiveEntry,
+  toArchiveSetting,
   toEntry,
   type ArchiveRow,
+  type ArchivingRow,
   type EntryRow,
   type ShareRow,
 } from '../readingListRows.js';
-import type { ArchiveEntry, Forgotten, ListEntry, ListOwner, ListPage, Person, ReadingListStore, Share } from '../readingLists.js';
+import type { ArchiveEntry, ArchiveSetting, Forgotten, ListEntry, ListOwner, ListPage, Person, ReadingListStore, Share } from '../readingLists.js';
 
 const LIST = 'platform = @platform AND team = @team AND kind = @kind AND owner = @owner';
 const CHANNEL = 'platform = @platform AND team = @team AND channel = @channel';
@@ -58,6 +60,7 @@ export class SqliteReadingListStore implements ReadingListStore {
         `SELECT ${ENTRY_COLUMNS} FROM reading_list_entries WHERE ${LIST} AND paper_id IN (SELECT value FROM json_each(@ids))`,
       ),
       archivingOff: db.prepare<ChannelParams, number>(`SELECT 1 FROM channel_archiving WHERE ${CHANNEL} AND archiving = 0`).pluck(),
+      archiving: db.prepare<ChannelParams, ArchivingRow>(`SELECT archiving, set_by, set_by_name, set_at FROM channel_archiving WHERE ${CHANNEL}`),
       share: db.prepare<ShareRow>(`INSERT INTO channel_shares (platform, team, channel, message, paper_id, shared_by, shared_by_name, shared_at)
         VALUES (@platform, @team, @channel, @message, @paper_id, @shared_by, @shared_by_name, @shared_at) ON CONFLICT DO NOTHING`),
       archiveShare: db.prepare<ShareRow>(`INSERT INTO channel_archive (platform, team, channel, ${ARCHIVE_COLUMNS})
@@ -194,8 +197,8 @@ export class SqliteReadingListStore implements ReadingListStore {
     return byPaper(this.stmts.archiveSome.all({ platform, team, channel, ids: JSON.stringify(paperIds) }), toArchiveEntry);
   }
 
-  async archiving(platform: string, team: string, channel: string): Promise<boolean> {
-    return this.stmts.archivingOff.get({ platform, team, channel }) === undefined;
+  async archiveSetting(platform: string, team: string, channel: string): Promise<ArchiveSetting> {
+    return toArchiveSetting(this.stmts.archiving.get({ platform, team, channel }));
   }
 
   async setArchiving(platform: string, team: string, channel: string, on: boolean, by: Person, at: Date): Promise<void> {

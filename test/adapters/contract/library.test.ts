@@ -3,9 +3,10 @@
  * the paper in the presser's library (privately), /library mine shows it, Save again takes it
  * off; another member never sees it; an opened paper's "Save to #channel" and a paper link
  * posted in the channel show in /library channel with who added or shared them, until the
- * channel turns its archive off; notes cannot ping; exports arrive as files (a member's in their
- * DMs on Slack, never in the channel) that the real parsers read; a Save pressed on a second
- * instance sharing the store is seen by the first; /library forget, after its button, leaves
+ * channel turns its archive off (which only those who manage the channel may do); notes cannot ping; exports arrive as files (a member's in their
+ * DMs on Slack, never in the channel) that the real parsers read; /library recommend pages with
+ * Prev/Next that a later instance answers; a Save pressed on a second instance sharing the store
+ * is seen by the first; /library forget, after its button, leaves
  * nothing of the member in the store.
  */
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
@@ -103,12 +104,37 @@ describe.each(DRIVERS.flatMap((driver) => STORES.map((s) => ({ ...s, driver, nam
     expect(list.shown).toMatch(/Added by [^,\n]+3, /);
     expect(list.shown).toContain(driver.literal('<!channel>'));
 
+    // Turning the archive off is for those who manage the channel, as changing its digests is
+    // (Discord: Manage Channels; Slack: workspace admins, or whoever turned it on: nobody here).
+    const refused = await session.command('/library archive off', { place, member: 6 });
+    expect(refused.private).toBe(true);
+    expect(refused.said).toBe(
+      driver.name === 'discord'
+        ? 'Only members who can manage this channel (the Manage Channels permission) can turn its archive off. Ask one of them to run /library archive off.'
+        : "Only workspace admins can turn this channel's archive off. Ask one of them to run /library archive off.",
+    );
+    expect((await session.command('/library archive off', { place, member: 6, manager: true })).said).toMatch(/^Paper links shared in this channel are no longer recorded/);
+    expect((await session.command('/library archive off', { place, member: 6 })).said).toMatch(/^This channel's archive is off already/);
     // Off: a link posted now is not recorded.
-    expect((await session.command('/library archive off', { place, member: 6 })).said).toMatch(/^Paper links shared in this channel are no longer recorded/);
     await session.post(place, 'also https://arxiv.org/abs/1512.03385', { member: 5 });
     const after = await session.command('/library channel', { place, member: 6 });
     expect(after.subtitle).toMatch(/^3 papers/);
     expect(after.shown).not.toContain('Deep Residual Learning');
+
+    // On again: on Discord for those who manage the channel only; on Slack for anyone, and then
+    // whoever turned it on may turn it off again, as admins may, but no other member.
+    const on = await session.command('/library archive on', { place, member: 5 });
+    if (driver.name === 'discord') {
+      expect(on.said).toBe('Only members who can manage this channel (the Manage Channels permission) can turn its archive on. Ask one of them to run /library archive on.');
+      expect((await session.command('/library archive on', { place, member: 5, manager: true })).said).toMatch(/^Paper links shared in this channel are recorded/);
+    } else {
+      expect(on.said).toMatch(/^Paper links shared in this channel are recorded/);
+      expect((await session.command('/library archive on', { place, member: 6 })).said).toMatch(/^This channel's archive is on already/);
+      expect((await session.command('/library archive off', { place, member: 6 })).said).toBe(
+        "Only workspace admins and Member 5, who turned this channel's archive on, can turn it off. Ask one of them to run /library archive off.",
+      );
+      expect((await session.command('/library archive off', { place, member: 5 })).said).toMatch(/^Paper links shared in this channel are no longer recorded/);
+    }
   });
 
   it.skipIf(skip)('exports a member’s library as a file only they get, and the channel’s list into the channel, as BibTeX the parser reads', async () => {
@@ -162,6 +188,33 @@ describe.each(DRIVERS.flatMap((driver) => STORES.map((s) => ({ ...s, driver, nam
     const list = await session.command('/library channel', { place });
     expect(list.shown).toContain('Added by someone');
     expect(list.shown).toContain('Shared by someone');
+  });
+
+  it.skipIf(skip)('pages /library recommend five at a time, and its Prev/Next work on an instance started after it (a restart)', async () => {
+    const results = await session.command('/paper learning', { member: 11 });
+    for (const position of [1, 2, 3]) expect((await session.pressOnCard(results, position, 'Save', { member: 11 })).said).toMatch(/^Saved to your library/);
+    const first = await session.command('/library recommend', { member: 11 });
+    expect(first.private).toBe(true);
+    expect(first.heading).toBe('Papers like your library');
+    const pages = Number(/^Like the 3 papers saved and shared · the most alike first, each page newest first · page 1 of (\d+)$/.exec(first.subtitle ?? '')?.[1]);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    expect(first.sections.map((s) => s.title?.replace(/^(\d+)\. .*$/s, '$1'))).toEqual(['1', '2', '3', '4', '5']);
+    const labels = first.buttons.map((b) => `${b.label}${b.disabled ? ' (disabled)' : ''}`);
+    expect(labels.filter((l) => /Prev|Next/.test(l))).toEqual(driver.showsDisabledButtons ? ['◀ Prev (disabled)', 'Next ▶'] : ['Next ▶']);
+
+    const second = await openApp(loadConfig({ LOOKUP_UPSTREAM: 'off', DATA_DIR: app.dataDir, ...(database && { DATABASE_URL: database }) }), silentLog);
+    const other = await driver.start(second);
+    try {
+      const next = await other.press(first, 'Next ▶', { member: 11 });
+      expect(next.private).toBe(true);
+      expect(next.subtitle).toMatch(new RegExp(`page 2 of ${pages}$`));
+      expect(next.sections[0]?.title).toMatch(/^6\. /);
+      const back = await other.press(next, '◀ Prev', { member: 11 });
+      expect(back.sections.map((s) => s.title)).toEqual(first.sections.map((s) => s.title));
+    } finally {
+      await other.stop();
+      await second.close();
+    }
   });
 
   it.skipIf(skip)('answers a Save pressed on a second instance that shares the store, and the first one sees it', async () => {

@@ -2,7 +2,8 @@
  * What only Slack has of /library: an export shared with files.uploadV2 in Slack's documented
  * wire format (the fake checks each step), sent to the member's DMs where the bot may not post
  * in the channel, and an answer that says what to do where Slack refuses the file altogether;
- * the archive's reading of `message` events (which messages are members' shares, which links).
+ * who may turn a channel's archive off, asked of Slack afresh; the archive's reading of
+ * `message` events (which messages are members' shares, which links).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageShare, slackLinks } from '../../../adapters/slack/archive.js';
@@ -55,6 +56,20 @@ describe('/library export on Slack', () => {
     await library('add paper:https://arxiv.org/abs/1706.03762', 'C0EXPORT2');
     const answer = await library('export format:ris scope:channel', 'C0EXPORT2');
     expect(shown(answer)).toContain('Slack did not take the file (missing_scope). Ask whoever runs Paper Scout to give the app the files:write and im:write scopes');
+  });
+});
+
+describe('/library archive on Slack', () => {
+  it('asks Slack afresh whether the member is an admin: one demoted a moment ago may no longer turn it off', async () => {
+    let admin = true;
+    h.fake.answer('users.info', (args) => ({ ok: true, user: { id: args.user, is_admin: admin, profile: { display_name: 'Alice' } } }));
+    const channel = 'C0ARCHIVE1';
+    // Alice an admin in the cache, as /digest (which asks afresh) leaves her.
+    await h.command('/digest', 'list', { channel_id: channel, channel_name: 'lab' }).then((r) => h.fake.waitForPosts(r.responseUrl));
+    admin = false;
+    expect(shown(await library('archive off', channel))).toBe("Only workspace admins can turn this channel's archive off. Ask one of them to run /library archive off.");
+    admin = true;
+    expect(shown(await library('archive off', channel))).toMatch(/^Paper links shared in this channel are no longer recorded/);
   });
 });
 
