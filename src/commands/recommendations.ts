@@ -11,7 +11,7 @@
  */
 import { UserError } from '../errors.js';
 import { messages as messagesFor, type Messages } from '../i18n/index.js';
-import type { RecommendedHit } from '../library.js';
+import type { RecommendedHit } from '../recommend/seeds.js';
 import { MIN_PROFILE_PAPERS, whyLine } from '../recommend/reason.js';
 import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
 import { profilePaperIds } from '../store/readingLists.js';
