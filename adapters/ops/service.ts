@@ -129,6 +129,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     const { createSlack } = await import('../slack/index.js');
     const endpoint = createSlack(app, slack, {
       track: inFlight.track,
+      clock,
       onInstallation: (event) => {
         metrics.slackInstallation(event);
         if (event !== 'authorize_failure') readInstallations();

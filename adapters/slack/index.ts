@@ -3,7 +3,7 @@
  * mentions and shared paper links, and keeps channels' archives of the paper links posted
  * there. HTTP mode answers at /slack/events (commands, events and interactivity) on the
  * process's one listener (adapters/listener.ts), which it does not own: verify.ts checks every
- * request's shape before Bolt sees it (and Bolt its signature and age). Socket Mode (SLACK_APP_TOKEN)
+ * request's signature, age and shape before Bolt sees it. Socket Mode (SLACK_APP_TOKEN)
  * connects out instead and needs no public URL. SLACK_API_URL points the Web API client
  * elsewhere (GovSlack, a proxy, a test server).
  *
@@ -21,6 +21,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions } from '@slack/bolt';
 import type { App } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
 import type { SlackConfig } from '../../src/config.js';
 import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
 import { requestPath, startHttpListener, type HttpMount } from '../listener.js';
@@ -51,6 +52,8 @@ export interface RunningSlack extends RunningAdapter {
 }
 
 export interface SlackOptions {
+  /** HTTP mode: the clock request stamps are checked against (default: the system's). */
+  clock?: Pick<Clock, 'now'>;
   /** Told of each request's handling, start to finish (a shutdown waits for them). */
   track?: (handling: Promise<void>) => void;
   /** Many workspaces: told of each install, uninstall and refused authorization (for metrics). */
@@ -162,7 +165,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
     }
   };
 
-  if (!config.appToken) return httpEndpoint(app, config, { createBolt, checkToken, logger, log, oauth });
+  if (!config.appToken) return httpEndpoint(app, config, options, { createBolt, checkToken, logger, log, oauth });
 
   let current: { bolt: BoltApp; receiver: SocketModeReceiver } | undefined;
   return {
@@ -223,6 +226,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
 function httpEndpoint(
   app: App,
   config: SlackConfig,
+  options: SlackOptions,
   {
     createBolt,
     checkToken,
@@ -237,7 +241,8 @@ function httpEndpoint(
       endpoints: EVENTS_PATH,
       logger,
       processBeforeResponse: false,
-      signatureVerification: true,
+      // verify.ts checks every request before Bolt sees it, with Slack's whole rule and the service's clock.
+      signatureVerification: false,
       ...oauth?.receiverOptions,
     });
     const bolt = createBolt(receiver);
@@ -255,7 +260,8 @@ function httpEndpoint(
   let port: number | undefined;
   let unmount: (() => void) | undefined;
   let purger: NodeJS.Timeout | undefined;
-  const events = guardSlackRequests({ now: Date.now, log, pass: (req, res) => current.listener(req, res) });
+  const now = options.clock ? () => options.clock!.now().getTime() : Date.now;
+  const events = guardSlackRequests({ signingSecret: config.signingSecret ?? '', now, log, pass: (req, res) => current.listener(req, res) });
   const plain = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
   const handler = (req: IncomingMessage, res: ServerResponse) => {

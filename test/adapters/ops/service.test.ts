@@ -132,7 +132,9 @@ describe("beside Slack's /slack/events (HTTP mode)", () => {
     const command = (text: string) => {
       const responseUrl = slack.responseUrl();
       const body = new URLSearchParams({ ...fixture<Record<string, string>>('slash-command'), command: '/paper', text, response_url: responseUrl });
-      return send(events, body.toString(), 'application/x-www-form-urlencoded').then((res) => ({ ...res, responseUrl }));
+      // Stamped at the service's clock, which request stamps are checked against.
+      const timestamp = Math.floor(r.clock.now().getTime() / 1000);
+      return send(events, body.toString(), 'application/x-www-form-urlencoded', { timestamp }).then((res) => ({ ...res, responseUrl }));
     };
 
     // The Web API client retries a refused connection twice (about 3 s) before the start fails.
