@@ -6,7 +6,9 @@
  * - handlers mounted by adapters for their paths (Slack's /slack/events and install flow); an
  *   adapter that restarts swaps what its handler does, the port stays open;
  * - everything else, the fallback (the search site), else 404.
- * A handler that throws gets a 500, and the listener carries on.
+ * A request line whose address cannot be read (`GET http://a:99999/`) goes to the fallback, which
+ * answers 400 itself, or gets a plain 400; a handler that throws gets a 500, and the listener
+ * carries on.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -41,7 +43,7 @@ export interface HttpListener extends HttpMount {
 export interface ListenerOptions {
   log: Logger;
   routes?: readonly Route[];
-  /** Answers every other request (the search site). */
+  /** Answers every other request (the search site), malformed ones included. */
   fallback?: RequestHandler;
   /** Milliseconds now, for the throttled log lines (tests pass their own). */
   now?: () => number;
@@ -68,11 +70,17 @@ export function requestPath(url: string | undefined): string | undefined {
 export async function startHttpListener(port: number, options: ListenerOptions): Promise<HttpListener> {
   const { log, routes = [], fallback } = options;
   const mounted = new Map<string, RequestHandler>();
+  const malformed = throttledLog(log, 'warn', 'refused a request whose address cannot be read (400)', options.now ? { now: options.now } : {});
   const failed = throttledLog(log, 'error', 'a request handler failed; the listener carries on', options.now ? { now: options.now } : {});
 
   const route = (req: IncomingMessage, res: ServerResponse): void => {
-    // An address that cannot be read matches no route.
-    const path = requestPath(req.url) ?? '';
+    const path = requestPath(req.url);
+    if (path === undefined) {
+      if (fallback) return fallback(req, res);
+      malformed({ method: req.method, url: loggable(req.url) });
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('Bad request: the address in the request line cannot be read.\n');
+      return;
+    }
     const fixed = routes.find((r) => r.path === path && r.method === req.method);
     if (fixed) return fixed.handler(req, res);
     const handler = mounted.get(path);

@@ -8,11 +8,13 @@
  *
  * Every answer carries a Content-Security-Policy without inline script, nosniff and a
  * Referrer-Policy; each client address may make {@link RATE_PER_SECOND} requests a second (then
- * 429 with Retry-After); a query longer than 1 kB is cut, with a note.
+ * 429 with Retry-After); a query longer than 1 kB is cut, with a note. A request line whose
+ * address cannot be read (`GET http://a:99999/`) gets 400, logged at most once a minute.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { UserError, errorReference } from '../../src/errors.js';
+import { loggable, throttledLog } from '../../src/logThrottle.js';
 import { messages } from '../../src/i18n/index.js';
 import type { Library } from '../../src/library.js';
 import { toBibtex } from '../../src/papers/export/bibtex.js';
@@ -62,10 +64,10 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
   const now = options.now ?? Date.now;
   const links = siteLinks('');
   const topicIds = topicIdsByLabel(library.taxonomy);
+  const malformed = throttledLog(log, 'warn', 'the site refused a request whose address cannot be read (400)', { now });
 
   return (req, res) => {
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://site.invalid');
     const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
       const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
       res.writeHead(status, {
@@ -77,6 +79,13 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       });
       res.end(req.method === 'HEAD' ? undefined : data);
     };
+    const url = readUrl(req.url);
+    if (!url) {
+      malformed({ method: req.method, url: loggable(req.url) });
+      const text = messages(pickLocale(req.headers['accept-language'], null).locale).t('web.badRequest');
+      send(400, 'text/plain; charset=utf-8', `${text}\n`, { 'cache-control': 'no-store' });
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(405, 'text/plain; charset=utf-8', 'Only GET and HEAD are answered here.\n', { allow: 'GET, HEAD' });
       return;
@@ -192,6 +201,15 @@ function clientAddress(req: IncomingMessage): string {
 function hostAddress(req: IncomingMessage): string {
   const host = req.headers.host ?? '';
   return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : 'http://localhost';
+}
+
+/** The request's address, or undefined when the request line's cannot be read as one. */
+function readUrl(raw: string | undefined): URL | undefined {
+  try {
+    return new URL(raw ?? '/', 'http://site.invalid');
+  } catch {
+    return undefined;
+  }
 }
 
 function safeDecode(part: string): string {

@@ -1,11 +1,14 @@
 /**
  * The process's one listener on its own (no site, no adapter): routes by path and method,
- * mounted handlers swapped in and out, and a handler that throws answered 500 while the listener
+ * mounted handlers swapped in and out, a request line whose address cannot be read answered 400
+ * and logged at most once a minute, and a handler that throws answered 500 while the listener
  * carries on.
  */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestPath, startHttpListener, type HttpListener } from '../../adapters/listener.js';
+import { LOG_INTERVAL_MS } from '../../src/logThrottle.js';
+import { MALFORMED_LINES, rawRequest } from './helpers/rawHttp.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -53,6 +56,21 @@ describe('the listener', () => {
     expect(await l.get('/slack/events')).toEqual({ status: 200, text: 'first' });
     unmount();
     expect((await l.get('/slack/events')).status).toBe(404);
+  });
+
+  it('answers 400 to a request line whose address cannot be read, logging one line a minute with the count left out', async () => {
+    const l = await start();
+    for (const line of MALFORMED_LINES) {
+      const answer = await rawRequest(l.listener.port, line);
+      expect(answer.status, line).toBe(400);
+      expect(answer.body).toBe('Bad request: the address in the request line cannot be read.\n');
+    }
+    expect(l.lines.map((x) => [x.level, x.msg, x.url, x.suppressed])).toEqual([[40, 'refused a request whose address cannot be read (400)', 'http://a:99999/', undefined]]);
+    l.advance(LOG_INTERVAL_MS);
+    await rawRequest(l.listener.port, `GET http://a:99999/${'x'.repeat(500)} HTTP/1.1`);
+    expect(l.lines).toHaveLength(2);
+    expect(l.lines[1]).toMatchObject({ level: 40, suppressed: 3, url: `http://a:99999/${'x'.repeat(80 - 15)}…` });
+    expect(await l.get('/healthz')).toEqual({ status: 200, text: 'ok' });
   });
 
   it('answers 500 when a handler throws, and carries on', async () => {

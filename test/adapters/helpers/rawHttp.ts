@@ -5,6 +5,9 @@
  */
 import { connect } from 'node:net';
 
+/** Request lines whose absolute address cannot be read as a URL (the port, the host, the brackets). */
+export const MALFORMED_LINES = ['GET http://a:99999/ HTTP/1.1', 'GET http://999.999.999.999/ HTTP/1.1', 'GET http://[::1/ HTTP/1.1', 'GET ws://a:70000/x HTTP/1.1'];
+
 export interface RawAnswer {
   status: number;
   /** Header names in lower case. */

@@ -2,7 +2,8 @@
  * The service's one HTTP listener outlives its adapters: Slack in HTTP mode is a handler mounted
  * on it, so a Slack request that breaks Bolt, a crash attributed to the Slack adapter, a restart
  * that fails and a platform whose client dies leave /healthz, the site and /slack/events
- * answering. Requests are signed as Slack signs them, at the service's (manual) clock.
+ * answering. Requests are signed as Slack signs them, at the service's (manual) clock. A request
+ * line whose address cannot be read gets the site's 400, logged once at warn.
  */
 import { EventEmitter } from 'node:events';
 import { HTTPReceiver } from '@slack/bolt';
@@ -11,11 +12,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { containAdapterFailures } from '../../../adapters/ops/containment.js';
 import { createMetrics } from '../../../adapters/ops/metrics.js';
 import { startService, type Service } from '../../../adapters/ops/service.js';
+import { CONTENT_SECURITY_POLICY } from '../../../adapters/web/site.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { messageOf } from '../discord/harness.js';
 import { slashCommand as discordCommand } from '../discord/payloads.js';
 import { BOT_TOKEN, FakeSlack } from '../slack/fakeSlack.js';
+import { MALFORMED_LINES, rawRequest } from '../helpers/rawHttp.js';
 import { SIGNING_SECRET, fixture, send, textOf } from '../slack/harness.js';
 import { ManualClock } from './helpers/manualClock.js';
 
@@ -145,6 +148,27 @@ describe('the listener, after each way the supervisor sees an adapter fail', () 
     await vi.waitFor(() => expect(stateOf('discord')?.state).toBe('connected'), { timeout: 10_000 });
     const reply = await discord.interact(discordCommand(discord, 'paper', { query: 'attention' }));
     expect(messageOf(reply).content).toMatch(/Papers for “attention”/);
+    await expectListenerAnswers(200);
+  });
+});
+
+describe('a request line whose address cannot be read', () => {
+  it('gets the site’s own 400, with its headers, logged once at warn with the address escaped and cut', async () => {
+    const before = logs.length;
+    const long = `GET http://a:99999/${'x'.repeat(500)} HTTP/1.1`;
+    for (const line of [...MALFORMED_LINES, long]) {
+      const answer = await rawRequest(service.port, line);
+      expect(answer.status, line).toBe(400);
+      expect(answer.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.body).toBe('The address of this request cannot be read. Check the link, or start again from the home page.\n');
+    }
+    // Slack's route is no different: the address is read before anything is routed.
+    expect((await rawRequest(service.port, 'POST http://a:99999/slack/events HTTP/1.1', { 'content-length': '0' })).status).toBe(400);
+    const lines = logs.slice(before);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+    const refused = lines.filter((l) => /cannot be read/.test(l.msg));
+    expect(refused).toEqual([expect.objectContaining({ level: 40, method: 'GET', url: 'http://a:99999/' })]);
     await expectListenerAnswers(200);
   });
 });
