@@ -52,9 +52,9 @@ async function main(): Promise<void> {
  * cannot be had: the terminal works without it.
  */
 async function startTerminalSite(app: App, config: Config, log: Logger): Promise<{ url: string; close(): Promise<void> } | undefined> {
-  const [{ startOpsServer }, { createSite, siteAddress }] = await Promise.all([import('./ops/http.js'), import('./web/site.js')]);
+  const [{ startHttpListener }, { createSite, siteAddress }] = await Promise.all([import('./listener.js'), import('./web/site.js')]);
   try {
-    const server = await startOpsServer(config.port, [], createSite(app, { ...(config.web.publicUrl !== undefined && { publicUrl: config.web.publicUrl }) }));
+    const server = await startHttpListener(config.port, { log, fallback: createSite(app, { ...(config.web.publicUrl !== undefined && { publicUrl: config.web.publicUrl }) }) });
     const url = siteAddress(config.web.publicUrl, server.port);
     log.info({ port: server.port, url }, 'the search site is served');
     return { url, close: () => server.close() };

@@ -1,9 +1,10 @@
 /**
  * `npm start` with platform credentials, run like a service: each platform adapter under the
  * {@link Supervisor} (retried, restarted, never taking the other down), the background jobs,
- * health, readiness and metrics on PORT (Slack's own server in HTTP mode, else a small one), and
- * a graceful shutdown that takes no new requests, lets those under way finish (up to
- * {@link DRAIN_TIMEOUT_MS}), closes the store (checkpointing SQLite) and reports the exit code.
+ * one HTTP listener on PORT that the service owns (health, readiness, metrics, the site, and
+ * Slack's /slack/events mounted on it in HTTP mode), so that no adapter's crash or restart
+ * closes it, and a graceful shutdown that takes no new requests, lets those under way finish (up
+ * to {@link DRAIN_TIMEOUT_MS}), closes the store (checkpointing SQLite) and reports the exit code.
  */
 import type { App } from '../../src/app.js';
 import type { DiscordConfig, SlackConfig } from '../../src/config.js';
@@ -12,9 +13,10 @@ import type { ChatPlatform } from '../../src/store/digests.js';
 import { lastSyncKey } from '../../src/sources/arxiv/sync.js';
 import { systemClock, type Clock } from '../../src/clock.js';
 import { startBackgroundJobs, type BackgroundJobs } from '../background.js';
+import { startHttpListener } from '../listener.js';
 import { createSite, siteAddress } from '../web/site.js';
 import { healthReport, readiness, type DigestRunHealth, type HealthSnapshot, type SyncHealth } from './health.js';
-import { listenFailure, opsRoutes, startOpsServer, type OpsServer } from './http.js';
+import { opsRoutes } from './http.js';
 import { InFlight } from './inflight.js';
 import type { Metrics } from './metrics.js';
 import { Supervisor } from './supervisor.js';
@@ -117,10 +119,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
   // The search site answers every other path, on the same port (WEB=off: none).
   const site = app.config.web.enabled ? createSite(app, { ...(app.config.web.publicUrl !== undefined && { publicUrl: app.config.web.publicUrl }) }) : undefined;
 
-  // Slack in HTTP mode serves the routes on its own server (Bolt customRoutes); else a small one does.
   let slackEndpoint: import('../slack/index.js').SlackEndpoint | undefined;
-  let opsServer: OpsServer | undefined;
-  let listening = port;
   // Every platform is registered before anything listens: /readyz must not say ready before they connect.
   if (discord) {
     const { startDiscord } = await import('../discord/index.js');
@@ -130,7 +129,7 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     const { createSlack } = await import('../slack/index.js');
     const endpoint = createSlack(app, slack, {
       track: inFlight.track,
-      ...(!slack.appToken && { customRoutes: routes, ...(site && { otherRequests: site }) }),
+      clock,
       onInstallation: (event) => {
         metrics.slackInstallation(event);
         if (event !== 'authorize_failure') readInstallations();
@@ -138,16 +137,11 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
     });
     slackEndpoint = endpoint;
     supervisor.add({ name: 'slack', start: (signal) => endpoint.connect(signal) });
-    try {
-      listening = (await endpoint.listen()) ?? listening;
-    } catch (err) {
-      throw listenFailure(err, slack.port);
-    }
   }
-  if (!slack || slack.appToken) {
-    opsServer = await startOpsServer(port, routes, site);
-    listening = opsServer.port;
-  }
+  // The service's, not an adapter's: it stays open whatever the adapters do, until the shutdown.
+  const listener = await startHttpListener(port, { log, routes, ...(site && { fallback: site }), now: () => clock.now().getTime() });
+  slackEndpoint?.mount(listener);
+  const listening = listener.port;
   log.info({ port: listening, paths: routes.map((r) => r.path) }, 'health, readiness and metrics are served');
   if (site) log.info({ port: listening, url: siteAddress(app.config.web.publicUrl, listening) }, 'the search site is served');
   supervisor.start();
@@ -200,13 +194,14 @@ export async function startService(app: App, metrics: Metrics, options: ServiceO
           .then(() => deadline.abort())
           .catch(() => undefined);
         await supervisor.stopAccepting();
+        listener.stopAccepting();
         const timedOut = new Promise<false>((resolve) => deadline.signal.addEventListener('abort', () => resolve(false), { once: true }));
         const drained = await Promise.race([Promise.all([jobs.stop(), inFlight.idle(deadline.signal)]).then(([, idle]) => idle), timedOut]);
         timer.abort();
         if (!drained) log.warn({ inFlight: inFlight.count }, `requests still under way after ${DRAIN_TIMEOUT_MS / 1000} s; stopping anyway`);
         await supervisor.stop();
         await slackEndpoint?.close();
-        await opsServer?.close();
+        await listener.close();
         await app.close({ checkpoint: true });
         log.info({ clean: drained }, 'stopped');
         return drained ? 0 : 1;

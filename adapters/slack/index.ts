@@ -1,27 +1,30 @@
 /**
  * The Slack adapter: a Bolt app that answers /paper, /topic, /library and /help, their buttons,
  * mentions and shared paper links, and keeps channels' archives of the paper links posted
- * there. HTTP mode listens on PORT at /slack/events (commands, events and interactivity; Bolt
- * verifies every request's signature and age); Socket Mode (SLACK_APP_TOKEN)
+ * there. HTTP mode answers at /slack/events (commands, events and interactivity) on the
+ * process's one listener (adapters/listener.ts), which it does not own: verify.ts checks every
+ * request's signature, age and shape before Bolt sees it. Socket Mode (SLACK_APP_TOKEN)
  * connects out instead and needs no public URL. SLACK_API_URL points the Web API client
  * elsewhere (GovSlack, a proxy, a test server).
  *
  * One workspace runs with SLACK_BOT_TOKEN. Many run with the install flow instead (oauth.ts):
- * the same server also serves /slack/install and /slack/oauth_redirect, and Bolt authorizes
+ * the same handler also serves /slack/install and /slack/oauth_redirect, and Bolt authorizes
  * each request from the installation store, so every handler's client carries the token of the
  * request's workspace; digests look theirs up the same way.
  *
- * Two steps, so that a supervisor can retry the second: {@link SlackEndpoint.listen} (HTTP mode:
- * the server on PORT, which also serves the routes given, such as health and metrics) and
- * {@link SlackEndpoint.connect} (auth.test with the bot token; Socket Mode: a fresh connection).
+ * Two steps, so that a supervisor can retry the second: {@link SlackEndpoint.mount} (HTTP mode:
+ * the handler on the listener, for the process's life) and {@link SlackEndpoint.connect}
+ * (auth.test with the bot token; Socket Mode: a fresh connection). A connection stopped (a
+ * crash, a restart) leaves the handler mounted, answering 503 until the next connect, which
+ * runs a new Bolt app behind it.
  */
-import { once } from 'node:events';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions, type CustomRoute } from '@slack/bolt';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App as BoltApp, HTTPReceiver, SocketModeReceiver, type AppOptions } from '@slack/bolt';
 import type { App } from '../../src/app.js';
+import type { Clock } from '../../src/clock.js';
 import type { SlackConfig } from '../../src/config.js';
 import { StartError, describeCause, isNetworkFailure, type ConnectionState, type RunningAdapter } from '../adapter.js';
+import { requestPath, startHttpListener, type HttpMount } from '../listener.js';
 import { registerActions } from './actions.js';
 import { registerArchive } from './archive.js';
 import { registerCommands } from './commands.js';
@@ -31,6 +34,7 @@ import { boltLogger } from './logger.js';
 import { INSTALL_PATH, REDIRECT_PATH, notInstalledHandler, slackOAuth, tokensOf, type SlackOAuth } from './oauth.js';
 import { oncePerEvent } from './redeliveries.js';
 import { registerUninstallEvents, startPurging, type InstallationEvent } from './uninstall.js';
+import { guardSlackRequests } from './verify.js';
 
 /** Bolt's path for commands, events and interactivity alike. */
 export const EVENTS_PATH = '/slack/events';
@@ -48,10 +52,8 @@ export interface RunningSlack extends RunningAdapter {
 }
 
 export interface SlackOptions {
-  /** HTTP mode: more routes on the same server (health, readiness, metrics), as Bolt customRoutes. */
-  customRoutes?: CustomRoute[];
-  /** HTTP mode: answers every other request (the search site), instead of Bolt's 404. */
-  otherRequests?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** HTTP mode: the clock request stamps are checked against (default: the system's). */
+  clock?: Pick<Clock, 'now'>;
   /** Told of each request's handling, start to finish (a shutdown waits for them). */
   track?: (handling: Promise<void>) => void;
   /** Many workspaces: told of each install, uninstall and refused authorization (for metrics). */
@@ -60,34 +62,49 @@ export interface SlackOptions {
 
 export interface SlackEndpoint {
   /**
-   * HTTP mode: listens on PORT from now on and returns the port; /slack/events answers 503 until
-   * {@link connect} has succeeded. Socket Mode: nothing to do.
+   * HTTP mode: answers /slack/events (and the install flow) on `listener` from now on; until
+   * {@link connect} has succeeded, /slack/events answers 503. Socket Mode: nothing to do.
    */
-  listen(): Promise<number | undefined>;
+  mount(listener: HttpMount): void;
   /** Checks the bot token (auth.test); Socket Mode then opens a new connection. Throws a {@link StartError}. */
   connect(signal?: AbortSignal): Promise<RunningSlack>;
-  /** Stops everything, the HTTP server included. */
+  /** Stops everything and unmounts the handler (the listener is its owner's to close). */
   close(): Promise<void>;
 }
 
 /**
- * Listens and connects in one go (what tests and simple callers want).
+ * Listens (on a listener of its own, HTTP mode) and connects in one go: what tests and simple
+ * callers want; stopping it closes that listener too.
  * @example const slack = await startSlack(app, config.slack); … await slack.stop();
  */
 export async function startSlack(app: App, config: SlackConfig, options: SlackOptions = {}): Promise<RunningSlack> {
   const endpoint = createSlack(app, config, options);
-  await endpoint.listen();
+  const listener = config.appToken ? undefined : await startHttpListener(config.port, { log: app.log });
+  if (listener) endpoint.mount(listener);
   try {
-    return await endpoint.connect();
+    const running = await endpoint.connect();
+    if (!listener) return running;
+    return {
+      ...running,
+      async stopAccepting() {
+        await running.stopAccepting?.();
+        listener.stopAccepting();
+      },
+      async stop() {
+        await endpoint.close();
+        await listener.close();
+      },
+    };
   } catch (err) {
     await endpoint.close();
+    await listener?.close();
     throw err;
   }
 }
 
 /**
- * The Slack adapter, not yet listening or connected.
- * @example const slack = createSlack(app, config.slack, { customRoutes }); await slack.listen(); await slack.connect();
+ * The Slack adapter, not yet mounted or connected.
+ * @example const slack = createSlack(app, config.slack); slack.mount(listener); await slack.connect();
  */
 export function createSlack(app: App, config: SlackConfig, options: SlackOptions = {}): SlackEndpoint {
   const log = app.log.child({ adapter: 'slack' });
@@ -152,7 +169,7 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
 
   let current: { bolt: BoltApp; receiver: SocketModeReceiver } | undefined;
   return {
-    listen: () => Promise.resolve(undefined),
+    mount: () => undefined,
     async connect(signal) {
       await current?.bolt.stop().catch(() => undefined);
       const receiver = new SocketModeReceiver({ appToken: config.appToken!, logger, installerOptions: { clientOptions } });
@@ -201,7 +218,11 @@ export function createSlack(app: App, config: SlackConfig, options: SlackOptions
   };
 }
 
-/** HTTP mode: one server for the process's life; connecting (auth.test) can be retried while it listens. */
+/**
+ * HTTP mode: one handler, mounted for the process's life. Each connect after a stop (a crash, a
+ * restart) runs a new Bolt app behind it; in between, and before the first, /slack/events
+ * answers 503 with Retry-After (Slack retries events; a command's user sees it failed).
+ */
 function httpEndpoint(
   app: App,
   config: SlackConfig,
@@ -214,63 +235,70 @@ function httpEndpoint(
     oauth,
   }: { createBolt: (receiver: HTTPReceiver) => BoltApp; checkToken: (bolt: BoltApp) => Promise<void>; logger: ReturnType<typeof boltLogger>; log: App['log']; oauth: SlackOAuth | undefined },
 ): SlackEndpoint {
-  const receiver = new HTTPReceiver({
-    signingSecret: config.signingSecret ?? '',
-    endpoints: EVENTS_PATH,
-    logger,
-    processBeforeResponse: false,
-    signatureVerification: true,
-    customRoutes: options.customRoutes ?? [],
-    ...oauth?.receiverOptions,
-  });
-  const bolt = createBolt(receiver);
-  let connected = false;
-  let server: Server | undefined;
-  let closed: Promise<void> = Promise.resolve();
-  let port: number | undefined;
-  // Until the token is checked Bolt cannot handle a request: Slack hears "try again later".
-  const listener = oauth ? oauth.wrap(receiver.requestListener) : receiver.requestListener;
-  let purger: NodeJS.Timeout | undefined;
-  // Paths Bolt answers besides /slack/events: the routes given, and the install flow's pages.
-  const customPaths = new Set([...(options.customRoutes ?? []).map((r) => r.path), ...(oauth ? [INSTALL_PATH, REDIRECT_PATH] : [])]);
-  receiver.requestListener = (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (options.otherRequests && path !== EVENTS_PATH && !customPaths.has(path)) {
-      options.otherRequests(req, res);
-      return;
-    }
-    if (!connected && req.method === 'POST' && path === EVENTS_PATH) {
-      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '10' }).end('Paper Scout is connecting to Slack; try again shortly.\n');
-      return;
-    }
-    listener(req, res);
+  const fresh = () => {
+    const receiver = new HTTPReceiver({
+      signingSecret: config.signingSecret ?? '',
+      endpoints: EVENTS_PATH,
+      logger,
+      processBeforeResponse: false,
+      // verify.ts checks every request before Bolt sees it, with Slack's whole rule and the service's clock.
+      signatureVerification: false,
+      ...oauth?.receiverOptions,
+    });
+    const bolt = createBolt(receiver);
+    // The install page learns the visitor's language.
+    const listener = oauth ? oauth.wrap(receiver.requestListener) : receiver.requestListener;
+    return { receiver, bolt, listener };
   };
-  const close = async () => {
-    if (purger) clearInterval(purger);
-    const closing = server;
-    if (!closing) return;
-    server = undefined;
-    if (closing.listening) {
-      await receiver.stop().catch((err: unknown) => log.warn({ err }, 'the Slack HTTP server did not close cleanly'));
-      return;
+  let current = fresh();
+  /** The Bolt app behind the handler ran a connection that was stopped: the next connect makes a new one. */
+  let spent = false;
+  /** Which connection is live (0: none); a stale connection's stop leaves a newer one alone. */
+  let live = 0;
+  let connections = 0;
+  let accepting = true;
+  let port: number | undefined;
+  let unmount: (() => void) | undefined;
+  let purger: NodeJS.Timeout | undefined;
+  const now = options.clock ? () => options.clock!.now().getTime() : Date.now;
+  const events = guardSlackRequests({ signingSecret: config.signingSecret ?? '', now, log, pass: (req, res) => current.listener(req, res) });
+  const plain = (res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) =>
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (requestPath(req.url) === EVENTS_PATH) {
+      if (req.method !== 'POST') return plain(res, 405, 'Slack posts here; nothing else is answered.', { allow: 'POST' });
+      if (!live) return plain(res, 503, 'Paper Scout is connecting to Slack; try again shortly.', { 'retry-after': '10' });
+      if (!accepting) return plain(res, 503, 'Paper Scout is stopping; try again shortly.', { 'retry-after': '10' });
+      return events(req, res);
     }
-    // stopAccepting closed the listener; what is left are idle keep-alive connections.
-    closing.closeAllConnections();
-    await closed;
+    // The install flow's pages (the only other paths mounted).
+    if (req.method !== 'GET') return plain(res, 405, 'Only GET is answered here.', { allow: 'GET' });
+    current.listener(req, res);
+  };
+  const disconnect = (connection: number) => {
+    if (connection !== live) return;
+    live = 0;
+    spent = true;
+    if (purger) clearInterval(purger);
+    purger = undefined;
   };
   return {
-    async listen() {
-      if (!server) {
-        server = await receiver.start(config.port);
-        closed = once(server, 'close').then(() => undefined);
-      }
-      port = (server.address() as AddressInfo).port;
+    mount(listener) {
+      if (unmount) return;
+      port = listener.port;
+      unmount = listener.mount([EVENTS_PATH, ...(oauth ? [INSTALL_PATH, REDIRECT_PATH] : [])], handler);
       log.info({ port, path: EVENTS_PATH }, 'Slack adapter listening (HTTP mode)');
-      return port;
     },
     async connect() {
+      if (spent) {
+        current = fresh();
+        spent = false;
+      }
+      const { bolt, receiver } = current;
       await checkToken(bolt);
-      connected = true;
+      const connection = ++connections;
+      live = connection;
+      accepting = true;
       log.info({ port, ...(oauth && { workspaces: 'many (install flow)' }) }, 'Slack adapter connected (HTTP mode)');
       if (oauth && config.oauth && !purger) purger = startPurging(app, oauth.installs, config.oauth.retentionDays, log);
       return {
@@ -279,14 +307,17 @@ function httpEndpoint(
         sender: createSlackSender(config, log, oauth ? { tokenFor: tokensOf(receiver.installer!, oauth.installs) } : {}),
         state: () => 'connected',
         async stopAccepting() {
-          // No new connections; requests under way finish, idle keep-alive connections close.
-          server?.close();
-          server?.closeIdleConnections();
+          // New requests hear 503 (the listener is closed by its owner); those under way finish.
+          if (connection === live) accepting = false;
         },
-        stop: close,
+        stop: async () => disconnect(connection),
       };
     },
-    close,
+    async close() {
+      disconnect(live);
+      unmount?.();
+      unmount = undefined;
+    },
   };
 }
 

@@ -1,9 +1,10 @@
 /**
  * Bolt's logger interface over the app's pino logger, so that Bolt and its Web API client log
  * through pino (JSON lines, LOG_LEVEL) instead of printing to the console. Bolt's `info` is
- * start-up chatter and goes to pino's debug; its warnings (bad signatures among them) and errors
- * stay what they are. Text is scrubbed of tokens and Socket Mode ticket URLs before it is logged
- * (Bolt and the Socket Mode client put URLs and request details in their messages).
+ * start-up chatter and goes to pino's debug; its warnings and errors stay what they are (requests
+ * refused before Bolt sees them are logged by verify.ts). Text is scrubbed of tokens and Socket
+ * Mode ticket URLs before it is logged (Bolt and the Socket Mode client put URLs and request
+ * details in their messages).
  */
 import { inspect } from 'node:util';
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';

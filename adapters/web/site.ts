@@ -8,13 +8,15 @@
  *
  * Every answer carries a Content-Security-Policy without inline script, nosniff and a
  * Referrer-Policy; each client address may make {@link RATE_PER_SECOND} requests a second (then
- * 429 with Retry-After); a query longer than 1 kB is cut, with a note. Pages link relative to
- * the site; only `/opensearch.xml` needs absolute addresses, from PUBLIC_URL, else from the Host
- * header (when shaped like a host), and then no shared cache may keep it.
+ * 429 with Retry-After); a query longer than 1 kB is cut, with a note. A request line whose
+ * address cannot be read (`GET http://a:99999/`) gets 400, logged at most once a minute. Pages
+ * link relative to the site; only `/opensearch.xml` needs absolute addresses, from PUBLIC_URL,
+ * else from the Host header (when shaped like a host), and then no shared cache may keep it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { UserError, errorReference } from '../../src/errors.js';
+import { loggable, throttledLog } from '../../src/logThrottle.js';
 import { messages } from '../../src/i18n/index.js';
 import type { Library } from '../../src/library.js';
 import { toBibtex } from '../../src/papers/export/bibtex.js';
@@ -72,10 +74,10 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
   const now = options.now ?? Date.now;
   const links = siteLinks('');
   const topicIds = topicIdsByLabel(library.taxonomy);
+  const malformed = throttledLog(log, 'warn', 'the site refused a request whose address cannot be read (400)', { now });
 
   return (req, res) => {
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://site.invalid');
     const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
       const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
       res.writeHead(status, {
@@ -87,6 +89,13 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       });
       res.end(req.method === 'HEAD' ? undefined : data);
     };
+    const url = readUrl(req.url);
+    if (!url) {
+      malformed({ method: req.method, url: loggable(req.url) });
+      const text = messages(pickLocale(req.headers['accept-language'], null).locale).t('web.badRequest');
+      send(400, 'text/plain; charset=utf-8', `${text}\n`, { 'cache-control': 'no-store' });
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(405, 'text/plain; charset=utf-8', 'Only GET and HEAD are answered here.\n', { allow: 'GET, HEAD' });
       return;
@@ -206,6 +215,15 @@ function clientAddress(req: IncomingMessage): string {
 /** `http://<Host>` when the Host header has a host's shape ({@link readHost}), else localhost. */
 function hostAddress(req: IncomingMessage): string {
   return `http://${readHost(req.headers.host) ?? 'localhost'}`;
+}
+
+/** The request's address, or undefined when the request line's cannot be read as one. */
+function readUrl(raw: string | undefined): URL | undefined {
+  try {
+    return new URL(raw ?? '/', 'http://site.invalid');
+  } catch {
+    return undefined;
+  }
 }
 
 function safeDecode(part: string): string {

@@ -533,6 +533,7 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'web.notFound': 'There is no such page here. Search the library from the home page.',
   'web.noPaper': 'No paper with that id is in the library. Search for it by title instead.',
   'web.noTopic': 'There is no such topic. Pick one on the home page.',
+  'web.badRequest': 'The address of this request cannot be read. Check the link, or start again from the home page.',
   'web.tooMany': 'Too many requests: wait a second and try again.',
   'web.failed': 'Sorry, something went wrong on our side (reference {reference}). Try again in a moment.',
   'web.language': 'Language',

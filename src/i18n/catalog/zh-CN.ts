@@ -528,6 +528,7 @@ export const zhCN: Catalog = {
   'web.notFound': '没有这个页面。请从首页检索论文库。',
   'web.noPaper': '论文库中没有这个编号的论文。请按标题检索。',
   'web.noTopic': '没有这个主题。请在首页选择一个。',
+  'web.badRequest': '无法读取这个请求的地址。请检查链接，或从首页重新开始。',
   'web.tooMany': '请求过多：请稍等一秒再试。',
   'web.failed': '抱歉，我们这边出了点问题（参考编号 {reference}）。请稍后再试。',
   'web.language': '语言',

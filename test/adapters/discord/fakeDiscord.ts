@@ -197,6 +197,14 @@ export class FakeDiscord {
     await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
   }
 
+  /**
+   * Closes every gateway session with `code`, as Discord does when it ends one for good (4004: the
+   * token was reset): discord.js does not reconnect by itself after such a code.
+   */
+  closeSessions(code = 4004, reason = 'Authentication failed.'): void {
+    for (const socket of this.sockets) socket.close(code, reason);
+  }
+
   /** Messages posted to `channel`, oldest first. */
   messagesIn(channel: string): ChannelMessage[] {
     return this.channelMessages.filter((m) => m.channel === channel);

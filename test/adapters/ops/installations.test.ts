@@ -18,6 +18,9 @@ let fake: FakeSlack;
 let oauth: FakeOAuth;
 let service: Service;
 let base: string;
+const clock = new ManualClock();
+/** Stamped at the service's clock, which request stamps are checked against. */
+const stamp = () => ({ timestamp: Math.floor(clock.now().getTime() / 1000) });
 beforeAll(async () => {
   app = await createTestApp();
   fake = await FakeSlack.start();
@@ -25,7 +28,7 @@ beforeAll(async () => {
   const secret = 'state-secret-for-the-install-flow';
   service = await startService(app, createMetrics(), {
     port: 0,
-    clock: new ManualClock(),
+    clock,
     slack: { signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, port: 0, oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, stateSecret: secret, installationKey: secret, retentionDays: 30 } },
   });
   base = `http://127.0.0.1:${service.port}`;
@@ -48,11 +51,11 @@ it('reports installed workspaces on /healthz and counts installs, uninstalls and
 
   const responseUrl = fake.responseUrl();
   const command = new URLSearchParams({ ...fixture<Record<string, string>>('slash-command'), team_id: 'T3', response_url: responseUrl });
-  expect((await send(`${base}/slack/events`, command.toString(), 'application/x-www-form-urlencoded')).status).toBe(200);
+  expect((await send(`${base}/slack/events`, command.toString(), 'application/x-www-form-urlencoded', stamp())).status).toBe(200);
   await fake.waitForPosts(responseUrl);
 
   const uninstall = { token: 'x', team_id: 'T2', api_app_id: 'A0PAPERS', event: { type: 'app_uninstalled' }, type: 'event_callback', event_id: 'EvUNINSTALL2', event_time: 1772438400 };
-  expect((await send(`${base}/slack/events`, JSON.stringify(uninstall), 'application/json')).status).toBe(200);
+  expect((await send(`${base}/slack/events`, JSON.stringify(uninstall), 'application/json', stamp())).status).toBe(200);
   await vi.waitFor(async () => expect(JSON.parse(await get('/healthz')).installations).toBe(1));
 
   const metrics = await get('/metrics');

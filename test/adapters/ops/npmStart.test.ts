@@ -3,7 +3,8 @@
  * loopback fakes of Slack (HTTP mode) and Discord. What must hold: the bot gets the signal,
  * stops taking requests, finishes the one under way, checkpoints SQLite, exits 0, and leaves no
  * process behind; a second signal ends it at once; a crash inside discord.js restarts Discord
- * while Slack keeps answering; no secret reaches the log.
+ * while Slack keeps answering; a signed Slack request Bolt cannot read gets 400 and leaves the
+ * port answering; no secret reaches the log.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,6 +184,24 @@ describe('the terminal adapter', () => {
     process.kill(started.pid, 'SIGTERM');
     expect(await started.exited).toEqual({ code: 0, signal: null });
     for (const pid of [started.pid, ...tree]) expect(alive(pid), `process ${pid}`).toBe(false);
+  });
+});
+
+describe('a signed Slack request whose body is null', () => {
+  it('gets 400, restarts nothing, and the port keeps answering: Slack, the site and /healthz', async () => {
+    const { bot, events } = await startWithSlack({ LOG_LEVEL: 'info' });
+    const origin = events.replace('/slack/events', '');
+    const refused = await send(events, 'null', 'application/json');
+    expect(refused.status).toBe(400);
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${origin}/search?q=attention`)).text()).toContain('Attention Is All You Need');
+    await paper(events, 'attention', hooks.url('/answer/1'));
+    const answer = await hooks.next();
+    answer.release();
+    expect(JSON.parse(answer.body).blocks.length).toBeGreaterThan(0);
+    expect(bot.lines().filter((l) => l.level >= 50)).toEqual([]);
+    process.kill(bot.pid, 'SIGTERM');
+    expect((await bot.exited).code).toBe(0);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * The service as `npm start` assembles it, in process, with a manual clock for the supervisor's
- * backoff: health, readiness and metrics over HTTP (on a small server of their own, and on
- * Slack's server through Bolt's customRoutes), platforms that refuse connections at start and
- * come up later, and tokens that are refused for good.
+ * backoff: health, readiness and metrics over HTTP on the service's listener (with Discord, and
+ * beside Slack's /slack/events), platforms that refuse connections at start and come up later,
+ * and tokens that are refused for good.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -53,7 +53,7 @@ async function run(platforms: Parameters<typeof startService>[2]): Promise<Runni
 
 const stateOf = (r: Running, adapter: string) => r.service.snapshot().adapters[adapter]?.state;
 
-describe('on their own server (Discord only)', () => {
+describe('with Discord only', () => {
   it('says not ready while Discord is unreachable, then ready once it came up, with metrics of what it did', async () => {
     const discord = await FakeDiscord.start();
     cleanups.push(() => discord.close());
@@ -120,7 +120,7 @@ describe('on their own server (Discord only)', () => {
   });
 });
 
-describe("on Slack's server (HTTP mode, Bolt customRoutes)", () => {
+describe("beside Slack's /slack/events (HTTP mode)", () => {
   it('serves /healthz, /readyz and /metrics next to /slack/events, and refuses events until Slack is reachable', async () => {
     const slack = await FakeSlack.start();
     cleanups.push(() => slack.close());
@@ -132,7 +132,9 @@ describe("on Slack's server (HTTP mode, Bolt customRoutes)", () => {
     const command = (text: string) => {
       const responseUrl = slack.responseUrl();
       const body = new URLSearchParams({ ...fixture<Record<string, string>>('slash-command'), command: '/paper', text, response_url: responseUrl });
-      return send(events, body.toString(), 'application/x-www-form-urlencoded').then((res) => ({ ...res, responseUrl }));
+      // Stamped at the service's clock, which request stamps are checked against.
+      const timestamp = Math.floor(r.clock.now().getTime() / 1000);
+      return send(events, body.toString(), 'application/x-www-form-urlencoded', { timestamp }).then((res) => ({ ...res, responseUrl }));
     };
 
     // The Web API client retries a refused connection twice (about 3 s) before the start fails.
@@ -156,7 +158,7 @@ describe("on Slack's server (HTTP mode, Bolt customRoutes)", () => {
     const metrics = await r.get('/metrics');
     expect(metrics.text).toContain('paperscout_commands_total{platform="slack",command="paper",kind="command",outcome="ok"} 1');
     expect(metrics.text).toContain('paperscout_adapter_up{adapter="slack"} 1');
-    // The search site shares Slack's server: every path but /slack/events and the routes above.
+    // The search site shares the listener: every path but /slack/events and the routes above.
     const site = await r.get('/search?q=attention');
     expect(site).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
     expect(site.text).toContain('Attention Is All You Need');
@@ -166,8 +168,8 @@ describe("on Slack's server (HTTP mode, Bolt customRoutes)", () => {
 
 describe('a port that is taken', () => {
   it.each([
-    ['their own server', {}],
-    ["Slack's server", { slack: { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: 'http://127.0.0.1:9/api/', port: 0 } }],
+    ['Discord only', {}],
+    ['Slack in HTTP mode', { slack: { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: 'http://127.0.0.1:9/api/', port: 0 } }],
   ])('stops the start with a message naming PORT (%s)', async (_, platforms) => {
     const taken = createServer();
     taken.listen(0);

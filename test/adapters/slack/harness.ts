@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startSlack, type RunningSlack } from '../../../adapters/slack/index.js';
+import { startSlack, type RunningSlack, type SlackOptions } from '../../../adapters/slack/index.js';
 import type { App } from '../../../src/app.js';
 import { BOT_TOKEN, FakeSlack, type Json } from './fakeSlack.js';
 
@@ -22,8 +22,8 @@ export function fixture<T = Record<string, unknown>>(name: string): T {
 }
 
 export interface SignOptions {
-  /** Unix seconds; default now. */
-  timestamp?: number;
+  /** Unix seconds (or any header text, signed as given); default now. */
+  timestamp?: number | string;
   /** Signing secret; default the app's. */
   secret?: string;
   /** More headers, e.g. Slack's X-Slack-Retry-Num on a redelivered event. */
@@ -73,11 +73,11 @@ export interface SlackHarness {
 
 /**
  * Starts the adapter for `app` against a fake Slack (a new one unless given); `track` is told of
- * each request's handling, start to finish.
+ * each request's handling, start to finish; `clock` is what request stamps are checked against.
  */
-export async function startHarness(app: App, existing?: FakeSlack, options: { track?: (handling: Promise<void>) => void } = {}): Promise<SlackHarness> {
+export async function startHarness(app: App, existing?: FakeSlack, options: SlackOptions = {}): Promise<SlackHarness> {
   const fake = existing ?? (await FakeSlack.start());
-  const slack = await startSlack(app, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, port: 0 }, options.track ? { track: options.track } : {});
+  const slack = await startSlack(app, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, port: 0 }, options);
   const url = `http://127.0.0.1:${slack.port}/slack/events`;
   const form = 'application/x-www-form-urlencoded';
   return {

@@ -1,7 +1,8 @@
 /**
  * The site with no platform configured: `npm start` (adapters/main.ts, as a process) serves it
  * beside the terminal and the terminal says where; WEB=off serves none; a port already taken
- * leaves the site out with a warning while the terminal answers as before.
+ * leaves the site out with a warning while the terminal answers as before; a request line whose
+ * address cannot be read gets the site's 400 and takes nothing down.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +14,9 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTerminal } from '../../../adapters/terminal/terminal.js';
+import { CONTENT_SECURITY_POLICY } from '../../../adapters/web/site.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { MALFORMED_LINES, rawRequest } from '../helpers/rawHttp.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let dataDir: string;
@@ -56,6 +59,27 @@ describe('npm start without platform tokens', () => {
       page = await (await fetch(`${url}search?q=attention`)).text();
     });
     expect(page).toContain('Attention Is All You Need');
+    expect(run.stdout).toContain('Attention Is All You Need');
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  it('answers request lines whose address cannot be read with the site’s 400, logged once at warn, and serves on', async () => {
+    let page = '';
+    const run = await terminal({ PORT: '0' }, async (url) => {
+      const port = Number(new URL(url!).port);
+      for (const line of MALFORMED_LINES) {
+        const answer = await rawRequest(port, line);
+        expect(answer.status, line).toBe(400);
+        expect(answer.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      }
+      // Bytes the HTTP parser itself refuses never reach the site: Node answers 400 for them.
+      expect((await rawRequest(port, 'GET ws://a:70000/\u2026 HTTP/1.1')).status).toBe(400);
+      page = await (await fetch(`${url}search?q=attention`)).text();
+    });
+    expect(page).toContain('Attention Is All You Need');
+    const refused = run.logs.filter((l) => /cannot be read/.test(String(l.msg)));
+    expect(refused).toEqual([expect.objectContaining({ level: 40, url: 'http://a:99999/' })]);
+    expect(run.logs.filter((l) => Number(l.level) >= 50)).toEqual([]);
     expect(run.stdout).toContain('Attention Is All You Need');
     expect(run.code).toBe(0);
   }, 60_000);
