@@ -206,12 +206,13 @@ describe('paperscout ingest <URL>', () => {
   });
 
   it('lists every rejected record past the first 20 in a details file the summary names', async () => {
-    const bad = `${Array.from({ length: 25 }, (_, i) => JSON.stringify({ title: '', id: i })).join('\n')}\n`;
+    const bad = `${Array.from({ length: 25 }, (_, i) => JSON.stringify({ title: '', id: i })).join('\n')}\n${JSON.stringify({ title: 'One Good Paper' })}\n`;
     oai.serve({ '/dumps/bad.jsonl': { headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(bad) } });
     const url = `${oai.base}/dumps/bad.jsonl`;
     const result = await cli(['ingest', url]);
     const details = join(dataDir, 'ingest-details.txt');
-    expect(result.out).toContain(`\n  ${url}:20 [index 19]: title: title is empty\n  … and 5 more: all 25 are listed in ${details}\n`);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain(`\n  ${url}:20 [index 19]: title: title is empty\n  … and 5 more: all 25 are listed in ${details}\n`);
     const lines = readFileSync(details, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(25);
     expect(lines[24]).toBe(`${url}:25 [index 24]: title: title is empty`);
