@@ -3,7 +3,8 @@
  * and the lines of its details file (`details.ts`), in the same words.
  */
 import { messages as messagesFor, type Messages } from '../i18n/index.js';
-import type { IngestSummary, KeptApartRecord, RejectedRecord } from './ingest.js';
+import type { KeptApart } from '../store/papers.js';
+import type { ApartGroup, IngestSummary, KeptApartRecord, RejectedRecord } from './ingest.js';
 
 /** Rejected records listed one per line; the rest are counted (and listed in the details file). */
 export const SUMMARY_REJECT_LINES = 20;
@@ -54,20 +55,35 @@ export function summaryNotes(summary: IngestSummary, options: SummaryOptions = {
   for (const r of shown) lines.push(`  ${rejectLine(r, m)}`);
   const more = summary.rejected - shown.length;
   if (more > 0) lines.push(`  ${file ? m.t('ingest.moreInFile', { count: more, total: summary.rejected, file }) : m.t('ingest.more', { count: more })}`);
-  lines.push(...apartLines(summary, m, file));
+  lines.push(...apartLines(summary, m, (g) => importApartGroup(g, m), file));
   return lines;
 }
 
-/** The records kept apart, by the identifier they share (the first {@link SUMMARY_APART_LINES}), and where the rest are. */
-export function apartLines(summary: Pick<IngestSummary, 'apart' | 'apartGroups'>, m: Messages, file?: string): string[] {
+/**
+ * The records kept apart, by the identifier they share: a heading, the first
+ * {@link SUMMARY_APART_LINES} groups as `line` words them (an import's by file and line), and
+ * where the rest are. Nothing when none was kept apart. A sync's summary words them too.
+ * @example apartLines(summary, m) // ['Kept apart: 2 records share an identifier …:', '  url:x.org/all.pdf: 2 records, the first at a.jsonl:2 [index 1] (…)']
+ */
+export function apartLines<G extends { alias: string; records: number }>(
+  summary: { apart: number; apartGroups: readonly G[] },
+  m: Messages,
+  line: (group: G) => string,
+  file?: string,
+): string[] {
   if (summary.apart === 0) return [];
   const lines = [m.t('ingest.apart', { count: summary.apart })];
   const groups = summary.apartGroups.slice(0, SUMMARY_APART_LINES);
-  for (const g of groups) lines.push(`  ${m.t('ingest.apartGroup', { alias: g.alias, records: g.records, ...place(g.first), why: why(g.first, m) })}`);
+  for (const g of groups) lines.push(`  ${line(g)}`);
   const moreApart = summary.apart - groups.reduce((n, g) => n + g.records, 0);
   if (moreApart > 0) lines.push(`  ${file ? m.t('ingest.apartMoreInFile', { count: moreApart, file }) : m.t('ingest.apartMore', { count: moreApart })}`);
   if (summary.apartGroups.some((g) => g.alias.startsWith('url:'))) lines.push(m.t('ingest.apartLinks'));
   return lines;
+}
+
+/** An import's group of records kept apart: the identifier, how many, and where the first is. */
+function importApartGroup(g: ApartGroup, m: Messages): string {
+  return m.t('ingest.apartGroup', { alias: g.alias, records: g.records, ...place(g.first), why: apartReason(g.first, m) });
 }
 
 /**
@@ -84,7 +100,7 @@ export function rejectLine(r: RejectedRecord, m: Messages): string {
  * // 'a.jsonl:2 [index 1]: url:x.org/p.pdf (not openreview:Ab1: another OpenReview id)'
  */
 export function apartLine(r: KeptApartRecord, m: Messages): string {
-  return m.t('ingest.apartLine', { ...place(r), alias: r.alias, why: why(r, m) });
+  return m.t('ingest.apartLine', { ...place(r), alias: r.alias, why: apartReason(r, m) });
 }
 
 /** A record's place as message values (numbers as digits, as editors show line numbers). */
@@ -92,7 +108,12 @@ function place(r: Pick<RejectedRecord, 'file' | 'line' | 'index'>): { file: stri
   return { file: r.file, line: String(r.line), index: String(r.index) };
 }
 
-function why(r: KeptApartRecord, m: Messages): string {
+/**
+ * Why a record was kept apart from a paper: the identifier of the paper's that differs, or a
+ * link that papers which differ share.
+ * @example apartReason({ alias: 'doi:10.1/x', paper: 'arxiv:2411.00001', differs: 'arxiv' }, m) // 'not arxiv:2411.00001: another arXiv id'
+ */
+export function apartReason(r: KeptApart, m: Messages): string {
   if (r.differs === undefined || r.paper === undefined) return m.t('ingest.apart.shared');
   return m.t(`ingest.apart.${r.differs}`, { paper: r.paper });
 }
