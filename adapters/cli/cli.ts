@@ -5,7 +5,8 @@
  * LANG); `--json` output is the same in every language.
  *
  * Exit codes: 0 done; 1 a failure (nothing found, a library that cannot be opened, a fault);
- * 2 a mistake in the command, said in one line with what to do instead.
+ * 2 a mistake in the command, said in one line with what to do instead, or an input `ingest`
+ * could use nothing of (ingest.ts); 75 a re-index already under way. `cli.usage` says the same.
  */
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';

@@ -2,15 +2,21 @@
  * `paperscout ingest <file-or-dir-or-URL>...`: import papers into DATA_DIR, then bring the search
  * index up to date. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
  * already read and being prepared); running the same command again finishes the job.
+ *
+ * The counts go to stdout, what did not go in and why to stderr. Exit code 0 when every input
+ * gave something; 2 when one gave nothing usable (missing, unreadable, empty, not a known format,
+ * cut short, every record rejected), with the reason on stderr, what the others gave imported
+ * all the same, and the last good import's details file left as it was; 1 for a failure of the
+ * store or a fault (cli.ts).
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
 import type { Messages } from '../../src/i18n/index.js';
-import { ingestPaths } from '../../src/ingest/ingest.js';
+import { ingestPaths, unusableInputs } from '../../src/ingest/ingest.js';
 import { createProgressBar, renderProgressLine } from '../../src/ingest/progress.js';
-import { formatSummary } from '../../src/ingest/summary.js';
+import { summaryHeadline, summaryNotes } from '../../src/ingest/summary.js';
 import { DETAILS_FILE_NAME, DetailsFile } from '../../src/ingest/details.js';
 import { buildBase, mergeIndex, settleIndex, withIndexLock } from '../../src/search/indexFile.js';
 import { IngestIndexer } from '../../src/search/ingestIndex.js';
@@ -18,6 +24,9 @@ import { openStores } from '../../src/store/open.js';
 import { PrepareThread } from '../../src/ingest/prepareThread.js';
 import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { abortOnSignal } from './signals.js';
+
+/** The exit code of an import an input of which gave nothing usable (as of a mistake in the command: the input is the user's to fix). */
+const INPUT_UNUSABLE = 2;
 
 /** Imports larger than this are prepared (topics, rows) and indexed while they run, by worker threads on the second core. */
 const BACKGROUND_INDEX_BYTES = 32 << 20;
@@ -56,7 +65,11 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
     bar.done();
     await preparer?.close();
     const ingestSeconds = (performance.now() - started) / 1000;
-    process.stdout.write(`${formatSummary(summary, { messages: m, detailsFile: details.close() })}\n`);
+    const unusable = unusableInputs(summary);
+    // Results on stdout; what did not go in, and why, on stderr.
+    process.stdout.write(`${summaryHeadline(summary, m)}\n`);
+    const notes = summaryNotes(summary, { messages: m, detailsFile: details.finish(unusable === 0) });
+    if (notes.length > 0) process.stderr.write(`${notes.join('\n')}\n`);
     const indexStarted = performance.now();
     // Small imports become a delta that readers fold in; large ones are merged into the snapshot.
     if (indexing) await (await indexing).finish();
@@ -64,8 +77,10 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     const papers = await store.count();
     process.stdout.write(`${m.t('cli.libraryTimed', { papers, dir: config.dataDir, importSeconds: ingestSeconds, indexSeconds })}\n`);
-    const wroteNothing = summary.added + summary.updated + summary.unchanged + summary.merged === 0;
-    return summary.failedFiles.length > 0 && wroteNothing ? 1 : 0;
+    if (unusable === 0) return 0;
+    const wentIn = summary.added + summary.updated + summary.unchanged + summary.merged > 0;
+    process.stderr.write(`${wentIn ? m.t('ingest.someUnusable', { count: unusable }) : m.t('ingest.nothingUsable')}\n`);
+    return INPUT_UNUSABLE;
   } finally {
     details.close();
     await preparer?.close();

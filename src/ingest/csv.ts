@@ -110,7 +110,11 @@ export class CsvTokenizer {
   end(): CsvRow[] {
     const out: CsvRow[] = [];
     if (this.problem !== undefined) return out;
-    if (this.state === 'quoted') this.rowError ??= 'unterminated quoted field: the file ends inside quotes';
+    if (this.state === 'quoted') {
+      // Everything after the opening quote was swallowed: the file cannot be read to its end.
+      this.problem = `the file ends inside a quoted field of the row starting on line ${this.rowLine} (an unbalanced quote, or a truncated file)`;
+      return out;
+    }
     if (this.state !== 'fieldStart' || this.fields.length > 0) this.endRow(out);
     return out;
   }
@@ -214,6 +218,7 @@ export async function* readCsv(chunks: TextChunks, options: CsvOptions = {}): As
     const item = toItem(row);
     if (item) yield item;
   }
+  if (tokenizer.problem !== undefined) throw new FormatError(tokenizer.problem);
 }
 
 function checkHeader(row: CsvRow): string[] {

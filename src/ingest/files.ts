@@ -23,10 +23,13 @@ export interface InputFiles {
   problems: Array<{ file: string; reason: string }>;
 }
 
+/** Why a folder given holds nothing to import. */
+const NO_FILES_IN_FOLDER = `no file to import in this folder (${[...INGEST_EXTENSIONS].join(', ')}, gzipped or not)`;
+
 /**
  * Lists the files under `paths`: files as given, directories walked recursively in sorted name
  * order (code-unit order, the same on every machine), skipping dot-entries and symbolic links
- * to directories.
+ * to directories. A directory with no file to import is a problem, as a missing path is.
  * @example const { files } = await listInputFiles(['corpus/paperlists']); // [{ path: 'corpus/paperlists/3dv/3dv2025.json', bytes: 412345 }, …]
  */
 export async function listInputFiles(paths: readonly string[]): Promise<InputFiles> {
@@ -53,8 +56,11 @@ export async function listInputFiles(paths: readonly string[]): Promise<InputFil
   for (const path of paths) {
     try {
       const info = await stat(path);
-      if (info.isDirectory()) await walk(path);
-      else add(path, info.size);
+      if (info.isDirectory()) {
+        const before = result.files.length;
+        await walk(path);
+        if (result.files.length === before) result.problems.push({ file: path, reason: NO_FILES_IN_FOLDER });
+      } else add(path, info.size);
     } catch (error) {
       result.problems.push({ file: path, reason: describeFsError(error) });
     }

@@ -96,6 +96,8 @@ export interface IngestSummary {
   apartGroups: ApartGroup[];
   /** Files that could not be read at all, or stopped being readable part way. */
   failedFiles: Array<{ file: string; reason: string }>;
+  /** Files read to their end without one record going in: empty, or every record rejected. */
+  emptyFiles: Array<{ file: string; records: number }>;
   /** The signal stopped the import before every file was read. */
   aborted: boolean;
 }
@@ -116,7 +118,7 @@ interface PendingRecord {
  */
 export async function ingestPaths(paths: readonly string[], deps: IngestDeps): Promise<IngestSummary> {
   const summary: IngestSummary = {
-    files: 0, added: 0, updated: 0, unchanged: 0, merged: 0, rejected: 0, rejects: [], apart: 0, apartGroups: [], failedFiles: [], aborted: false,
+    files: 0, added: 0, updated: 0, unchanged: 0, merged: 0, rejected: 0, rejects: [], apart: 0, apartGroups: [], failedFiles: [], emptyFiles: [], aborted: false,
   };
   const { files, problems } = await listInputFiles(paths.filter((p) => !isUrl(p)));
   summary.failedFiles.push(...problems);
@@ -138,7 +140,18 @@ export async function ingestPaths(paths: readonly string[], deps: IngestDeps): P
     }
   }
   await run.drain();
+  summary.emptyFiles.push(...run.emptyFiles());
   return summary;
+}
+
+/**
+ * The inputs that gave nothing usable: files that could not be read (missing, unreadable, not
+ * in a known format, cut short, a folder without a file to import) and files read without one
+ * record going in. An import with any is not a success, whatever the others gave.
+ * @example unusableInputs(await ingestPaths(['[1,2,3].json'], deps)) // 1
+ */
+export function unusableInputs(summary: Pick<IngestSummary, 'failedFiles' | 'emptyFiles'>): number {
+  return summary.failedFiles.length + summary.emptyFiles.length;
 }
 
 /** The state of one import: where it is and what it has counted. */
@@ -151,6 +164,12 @@ class Run {
   /** The papers records of this import went into, by document number: a later record of one is a duplicate. */
   private readonly touched = new DocSet();
   private readonly apartGroups = new Map<string, ApartGroup>();
+  /** Files read to their end, in order, with the records read in each. */
+  private readonly readWhole = new Map<string, number>();
+  /** Records that went in, by file. */
+  private readonly used = new Map<string, number>();
+  /** Files that failed: not counted as read to their end. */
+  private readonly failed = new Set<string>();
 
   constructor(
     private readonly deps: IngestDeps,
@@ -164,8 +183,10 @@ class Run {
   async file(input: Input): Promise<'done' | 'aborted'> {
     const path = input.name;
     let fileBytes = 0;
+    let records = 0;
     const done = (outcome: 'done' | 'aborted') => {
       this.bytesBefore += input.bytes ?? fileBytes;
+      if (outcome === 'done' && !this.failed.has(path)) this.readWhole.set(path, records);
       return outcome;
     };
     let opened: Opened;
@@ -194,6 +215,7 @@ class Run {
     try {
       for await (const item of plan.read(opened.chunks)) {
         this.records++;
+        records++;
         const mapped = item.error === undefined ? plan.map(item.value) : { ok: false as const, reason: item.error };
         if (mapped.ok) batch.push({ record: mapped.record, line: item.line, index: item.index });
         else this.reject(path, item, mapped.reason);
@@ -238,6 +260,11 @@ class Run {
     return this.pending;
   }
 
+  /** The files read to their end without one record going in (once drained). */
+  emptyFiles(): Array<{ file: string; records: number }> {
+    return [...this.readWhole].filter(([file]) => !this.used.has(file)).map(([file, records]) => ({ file, records }));
+  }
+
   /**
    * Writes a batch in one transaction, under one new generation when it changed anything. A
    * record the store refuses is rejected, not fatal.
@@ -251,6 +278,7 @@ class Run {
     const results = await store.write((tx) => tx.upsertBatch(batch.map((item) => item.record), options));
     results.forEach((result, i) => {
       if ('refused' in result) return this.reject(file, batch[i]!, `store refused the record: ${result.refused}`);
+      this.used.set(file, (this.used.get(file) ?? 0) + 1);
       if (result.apart) this.keptApart({ file, line: batch[i]!.line, index: batch[i]!.index, ...result.apart });
       if (this.touched.has(result.doc)) this.summary.merged++;
       else {
@@ -280,6 +308,7 @@ class Run {
   }
 
   private fail(file: string, reason: string): 'done' {
+    this.failed.add(file);
     this.summary.failedFiles.push({ file, reason });
     return 'done';
   }

@@ -94,19 +94,17 @@ export class JsonArraySplitter {
     return out;
   }
 
-  /** Call once the input is exhausted; returns a last broken element if the file stops inside one. */
+  /** Call once the input is exhausted: a file that stops inside the array (between or inside elements) has a problem. */
   end(): SourceItem[] {
     if (this.problem !== undefined || this.phase === 'after') return [];
     if (this.phase === 'before') {
       this.problem = 'not a JSON array: the file is empty';
       return [];
     }
-    if (this.elementLine > 0) {
-      const item = { index: this.index++, line: this.elementLine, error: 'the file ends inside this element (truncated file, or an unbalanced quote or bracket)' };
-      this.reset();
-      return [item];
-    }
-    this.problem = "the file ends before the array's closing ']' (truncated?)";
+    this.problem =
+      this.elementLine > 0
+        ? `the file ends inside the element starting on line ${this.elementLine} (a truncated file, or an unbalanced quote or bracket)`
+        : "the file ends before the array's closing ']' (truncated?)";
     return [];
   }
 

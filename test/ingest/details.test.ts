@@ -3,11 +3,11 @@
  * many, in a real file that the summary names.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { messages } from '../../src/i18n/index.js';
-import { DetailsFile, DETAILS_FILE_NAME } from '../../src/ingest/details.js';
-import { ingestPaths, MAX_REJECT_DETAILS } from '../../src/ingest/ingest.js';
+import { DetailsFile, DETAILS_FILE_NAME, FAILED_DETAILS_FILE_NAME } from '../../src/ingest/details.js';
+import { ingestPaths, MAX_REJECT_DETAILS, unusableInputs } from '../../src/ingest/ingest.js';
 import { formatSummary } from '../../src/ingest/summary.js';
 import { NOW, openTestStore, type TestStore } from './helpers/testStore.js';
 
@@ -30,7 +30,7 @@ describe('DetailsFile', () => {
     const summary = await ingestPaths([input], { store: t.store, classify: () => [], now: NOW, details, batchSize: 100 });
     expect(summary).toMatchObject({ added: 3, rejected: blank, apart: 2 });
     expect(summary.rejects).toHaveLength(MAX_REJECT_DETAILS);
-    expect(details.close()).toBe(path);
+    expect(details.finish(true)).toBe(path);
 
     const written = readFileSync(path, 'utf8').split('\n');
     expect(written).toHaveLength(blank + 2 + 1);
@@ -50,7 +50,24 @@ describe('DetailsFile', () => {
     const details = new DetailsFile(path, messages('en'));
     const input = t.file('fine.jsonl', '{"title": "Fine"}\n');
     expect(await ingestPaths([input], { store: t.store, classify: () => [], now: NOW, details })).toMatchObject({ added: 1, rejected: 0, apart: 0 });
-    expect(details.close()).toBeUndefined();
+    expect(details.finish(true)).toBeUndefined();
     expect(readFileSync(path, 'utf8')).toBe('from the import before\n');
+  });
+
+  it("leaves the last good import's file as it was when an import fails, and puts its lines apart", async () => {
+    const path = join(t.dir, DETAILS_FILE_NAME);
+    writeFileSync(path, 'from the last good import\n');
+    const details = new DetailsFile(path, messages('en'));
+    const input = t.file('bad.jsonl', '{"title": ""}\n{"title": ""}\n');
+    const summary = await ingestPaths([input], { store: t.store, classify: () => [], now: NOW, details });
+    expect(summary).toMatchObject({ added: 0, rejected: 2, emptyFiles: [{ file: input, records: 2 }] });
+    expect(unusableInputs(summary)).toBe(1);
+    // Until the import ends, its lines are apart from the last good import's.
+    expect(readFileSync(path, 'utf8')).toBe('from the last good import\n');
+    expect(details.finish(false)).toBe(join(t.dir, FAILED_DETAILS_FILE_NAME));
+    expect(details.close()).toBe(join(t.dir, FAILED_DETAILS_FILE_NAME));
+    expect(readFileSync(path, 'utf8')).toBe('from the last good import\n');
+    expect(readFileSync(join(t.dir, FAILED_DETAILS_FILE_NAME), 'utf8')).toBe(`${input}:1 [index 0]: title: title is empty\n${input}:2 [index 1]: title: title is empty\n`);
+    expect(existsSync(`${path}.partial`)).toBe(false);
   });
 });

@@ -65,7 +65,7 @@ describe('createProgressBar', () => {
 
 describe('formatSummary', () => {
   const base: IngestSummary = {
-    files: 246, added: 95_126, updated: 0, unchanged: 0, merged: 436, rejected: 90, rejects: [], apart: 0, apartGroups: [], failedFiles: [], aborted: false,
+    files: 246, added: 95_126, updated: 0, unchanged: 0, merged: 436, rejected: 90, rejects: [], apart: 0, apartGroups: [], failedFiles: [], emptyFiles: [], aborted: false,
   };
 
   it('gives the counts on one line, duplicates within the import apart from papers the library had', () => {

@@ -335,6 +335,12 @@ export const en = {
 
   --debug, with any command               a stack trace with every error, not only with faults
 
+Exit codes: 0 done; 1 a failure (a library that cannot be opened or written, a fault: said on
+stderr); 2 a mistake in the command, or an input ingest could not use, in whole or in part (a
+file that is missing, unreadable, empty, not in a known format or cut short, or whose every
+record was rejected; the rest of what was read is imported); 75 reindex: another re-index holds
+the index. Results go to stdout; reasons and rejected records to stderr.
+
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`,
   'cli.badExportFormat': '--format takes one of {formats}: paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': 'Name one list: --member <platform>:<team>:<user> or --channel <platform>:<team>:<channel> (e.g. discord:<guild id>:<user id>).',
@@ -431,6 +437,9 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'sync.count.unchanged': '{count, number} unchanged',
   'sync.count.skipped': '{count, number} skipped',
   'sync.count.removed': '{count, number} removed',
+  'sync.count.merged': '{count, number} merged into {count, plural, one {a paper} other {papers}} held under another identifier',
+  'sync.count.apart': '{count, number} kept apart',
+  'sync.apartGroup': '{alias}: {records, plural, one {# record,} other {# records, the first}} {record} ({why})',
   'sync.total': 'Total: {counts}',
   'sync.stoppedEarly': ' (stopped before the end)',
   'sync.moreSkipped': '… and {count, number} more skipped',
@@ -483,6 +492,10 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
     '{unchanged, number} unchanged, {merged, plural, one {# duplicate} other {# duplicates}} merged, {rejected, number} rejected',
   'ingest.stopped': 'Stopped before the end: run the same command again to finish (what is in is kept).',
   'ingest.fileFailed': '{file}: {reason}',
+  'ingest.fileEmpty': '{file}: nothing usable: {records, plural, =0 {no records in it} one {its one record was rejected} other {all # records were rejected}}',
+  'ingest.nothingUsable': 'Nothing was imported: no input gave a usable record (see above). Fix or replace the inputs and run the command again.',
+  'ingest.someUnusable':
+    '{count, plural, one {# input} other {# inputs}} could not be used, in whole or in part (see above); the rest of what was read is imported. Fix or replace {count, plural, one {it} other {them}} and run the command again.',
   'ingest.rejectLine': '{file}:{line} [index {index}]: {reason}',
   'ingest.more': '… and {count, number} more',
   'ingest.moreInFile': '… and {count, number} more: all {total, number} are listed in {file}',

@@ -332,6 +332,11 @@ export const zhCN: Catalog = {
 
   --debug（可用于任何命令）               出错时总是显示调用栈，而不只在内部故障时
 
+退出码：0 完成；1 出错（论文库无法打开或写入、内部故障，原因写在 stderr）；2 命令有误，或 ingest
+有输入全部或部分无法使用（文件不存在、无法读取、为空、格式无法识别或被截断，或其中每条记录都被拒收；
+读到的其他内容照常导入）；75 reindex：另一个重建索引的进程正占用索引。
+结果输出到 stdout；原因和被拒收的记录输出到 stderr。
+
 设置来自环境变量或 .env（见 .env.example）；DATA_DIR 存放论文库。`,
   'cli.badExportFormat': '--format 取以下之一：{formats}。例如 paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': '请指定一个列表：--member <平台>:<团队>:<用户> 或 --channel <平台>:<团队>:<频道>（例如 discord:<服务器 id>:<用户 id>）。',
@@ -427,6 +432,9 @@ export const zhCN: Catalog = {
   'sync.count.unchanged': '未变 {count, number}',
   'sync.count.skipped': '跳过 {count, number}',
   'sync.count.removed': '移除 {count, number}',
+  'sync.count.merged': '并入以其他标识收录的{count, plural, other {论文}} {count, number}',
+  'sync.count.apart': '分开保存 {count, number}',
+  'sync.apartGroup': '{alias}：{records, plural, other {# 条记录}}，第一条是 {record}（{why}）',
   'sync.total': '合计：{counts}',
   'sync.stoppedEarly': '（没有完成就停止了）',
   'sync.moreSkipped': '… 另外还跳过了 {count, number} 条',
@@ -479,6 +487,9 @@ export const zhCN: Catalog = {
     '合并重复 {merged, plural, other {# 条}}，拒收 {rejected, number}',
   'ingest.stopped': '导入在结束前停止：再次运行同一命令即可完成（已导入的内容会保留）。',
   'ingest.fileFailed': '{file}：{reason}',
+  'ingest.fileEmpty': '{file}：没有可用的内容：{records, plural, =0 {文件中没有记录} other {全部 # 条记录都被拒收}}',
+  'ingest.nothingUsable': '没有导入任何内容：没有一个输入给出可用的记录（见上文）。请修正或更换这些输入后再运行一次这个命令。',
+  'ingest.someUnusable': '{count, plural, other {# 个输入}}全部或部分无法使用（见上文）；读到的其他内容已导入。请修正或更换后再运行一次这个命令。',
   'ingest.rejectLine': '{file}:{line} [第 {index} 条]：{reason}',
   'ingest.more': '…… 另有 {count, number} 条',
   'ingest.moreInFile': '…… 另有 {count, number} 条：全部 {total, number} 条见 {file}',

@@ -21,13 +21,16 @@
  *   else (Han and other scripts, Greek, math symbols such as √ or ℓ₁) stays UTF-8, which biber
  *   and the importers read and classic BibTeX passes through; inventing LaTeX for it (`$\surd$`)
  *   would not read back as the same text.
- * - Words whose capitals must survive a style's lowercasing of titles are braced: a capital
- *   after a word's first letter (`{BERT}`, `{ImageNet}`, `{GPT-4}`), and in a title written in
- *   sentence case every capitalised word after the first (`{Adam}`, `{Chinese}`).
+ * - Words whose capitals must survive a style's lowercasing of titles are braced, as Better
+ *   BibTeX braces them: a capital after a word's first letter (`{BERT}`, `{ImageNet}`,
+ *   `{GPT-4}`), a capitalised word in the middle of a title in sentence case (`{Adam}`), and in
+ *   a title in Title Case the names (`{Gaussian}`, `{Chinese}`) known as such or written as
+ *   such in the paper's abstract; the title's own braces are kept (`caseProtection.ts`).
  * - URLs and DOIs are verbatim fields for biber: only `{`, `}`, `\` and `$` are percent-encoded.
  */
 import { citationKeys, describeAll, type Citable } from './entry.js';
 import type { PersonName } from './names.js';
+import { titlePieces, type TitlePiece } from './caseProtection.js';
 import type { Paper } from '../model.js';
 
 const ENTRY_TYPES: Readonly<Record<Citable['kind'], string>> = {
@@ -110,40 +113,29 @@ function toLatexLetter(ch: string): string {
 }
 
 /**
- * A title as a BibTeX value: escaped, with the words whose capitals must stay in braces: a
- * word with a capital after its first letter (`{BERT}`, `{ImageNet}`, `{GPT-4}`), and in a
- * title written in sentence case, where a capital can only mean a name, every capitalised
- * word after the first (`{Adam}`). In a title in title case a name cannot be told from the
- * other words, and is left to the style.
+ * A title as a BibTeX value: escaped, with the words whose capitals must survive a style's
+ * lowercasing in braces, the title's own brace groups kept, and nothing braced twice (the
+ * rules are in `caseProtection.ts`). A protected piece that would start with a command is
+ * braced twice, as BibTeX reads `{\…}` as one accented letter whose case it changes.
  * @example bibtexTitle('BERT: Pre-training on ImageNet') // '{BERT}: Pre-training on {ImageNet}'
  * @example bibtexTitle('On the convergence of Adam and beyond') // 'On the convergence of {Adam} and beyond'
+ * @example bibtexTitle('Sparse Gaussian Processes', 'We fit a Gaussian process.') // 'Sparse {Gaussian} Processes'
  */
-export function bibtexTitle(title: string): string {
-  const words = title.split(' ');
-  const sentenceCase = isSentenceCase(words);
-  return words
-    .map((word, index) => {
-      const capitalised = sentenceCase && index > 0;
-      if (!(capitalised ? /\p{Lu}/u : INTERNAL_CAPITAL).test(word)) return bibtexText(word);
-      const [, lead = '', core = '', trail = ''] = /^([^\p{L}\p{N}]*)(.*?)([^\p{L}\p{N}]*)$/su.exec(word)!;
-      const protect = INTERNAL_CAPITAL.test(core) || (capitalised && /^\p{Lu}/u.test(core));
-      const text = bibtexText(core);
-      return bibtexText(lead) + (protect ? `{${text}}` : text) + bibtexText(trail);
-    })
-    .join(' ');
+export function bibtexTitle(title: string, abstract = ''): string {
+  return writePieces(titlePieces(title, abstract));
 }
 
-/** A capital letter after a word's first character. */
-const INTERNAL_CAPITAL = /^.\p{M}*.*\p{Lu}/su;
-
-/**
- * Whether most longer words after the first start in lowercase ("Learning to align and
- * translate"), acronyms and other words with inner capitals not counted.
- */
-function isSentenceCase(words: readonly string[]): boolean {
-  const later = words.slice(1).filter((word) => word.length > 3 && /^\p{L}/u.test(word) && !INTERNAL_CAPITAL.test(word));
-  if (later.length < 2) return false;
-  return later.filter((word) => /^\p{Lu}/u.test(word)).length * 2 < later.length;
+function writePieces(pieces: readonly TitlePiece[]): string {
+  let out = '';
+  for (const piece of pieces) {
+    if (piece.kind === 'group') out += `{${writePieces(piece.pieces)}}`;
+    else if (piece.kind === 'text') out += bibtexText(piece.text);
+    else {
+      const text = bibtexText(piece.text);
+      out += text.startsWith('\\') ? `{{${text}}}` : `{${text}}`;
+    }
+  }
+  return out;
 }
 
 /**
@@ -174,7 +166,7 @@ function verbatim(text: string): string {
  */
 export function bibtexEntry(citable: Citable, key: string): string {
   const fields: Array<[string, string | undefined]> = [
-    ['title', bibtexTitle(citable.title)],
+    ['title', bibtexTitle(citable.title, citable.abstract)],
     ['author', citable.authors.length > 0 ? citable.authors.map(bibtexName).join(' and ') : undefined],
     [citable.kind === 'journal' ? 'journal' : 'booktitle', citable.container && bibtexText(citable.container.name)],
     ['year', citable.date && String(citable.date.year)],

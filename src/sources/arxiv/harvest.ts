@@ -22,6 +22,7 @@ import { runOncePerSlot } from '../jobs.js';
 import { ArxivClient, ArxivFetchError, type ArxivClientOptions } from './client.js';
 import { OaiPageError, oaiSetOf, parseListRecords, type OaiPage } from './oai.js';
 import { oaiRecordToRecord } from './record.js';
+import { MergeTally, type MergeCounts, type MergeSummary } from '../summary.js';
 
 export interface HarvestDeps {
   store: PaperStore;
@@ -75,7 +76,7 @@ export interface HarvestProblem {
   reason: string;
 }
 
-export interface SetSummary {
+export interface SetSummary extends MergeCounts {
   set: string;
   /** How this run began: a new list, at a stored token, or again from a stored datestamp. */
   start: { kind: 'fresh' | 'token' | 'datestamp'; from: string };
@@ -103,7 +104,7 @@ export interface SetSummary {
   error?: string;
 }
 
-export interface HarvestSummary {
+export interface HarvestSummary extends MergeSummary {
   from: string;
   until?: string;
   categories: string[];
@@ -161,6 +162,7 @@ export async function harvestArxiv(deps: HarvestDeps, options: HarvestOptions): 
   const categories = [...new Set(options.categories)];
   const sets = [...new Set(categories.map(oaiSetOf))];
   const seen = new Set<string>();
+  const merges = new MergeTally();
   const summary: HarvestSummary = {
     from: options.from,
     ...(options.until && { until: options.until }),
@@ -171,6 +173,9 @@ export async function harvestArxiv(deps: HarvestDeps, options: HarvestOptions): 
     unchanged: 0,
     removed: 0,
     skipped: 0,
+    merged: 0,
+    apart: 0,
+    apartGroups: [],
     failed: [],
     changed: false,
     aborted: false,
@@ -180,7 +185,7 @@ export async function harvestArxiv(deps: HarvestDeps, options: HarvestOptions): 
       summary.aborted = true;
       break;
     }
-    const result = await harvestSet(deps, client, options, categories, set, seen);
+    const result = await harvestSet(deps, client, options, categories, set, { seen, merges });
     summary.sets.push(result);
     summary.added += result.added;
     summary.updated += result.updated;
@@ -190,6 +195,7 @@ export async function harvestArxiv(deps: HarvestDeps, options: HarvestOptions): 
     if (result.error) summary.failed.push({ set, reason: result.error });
     if (options.signal?.aborted && !result.done) summary.aborted = true;
   }
+  Object.assign(summary, merges.summary());
   summary.changed = summary.added + summary.updated + summary.removed > 0;
   return summary;
 }
@@ -198,8 +204,8 @@ export async function harvestArxiv(deps: HarvestDeps, options: HarvestOptions): 
  * One set's list, under a lease of its harvest key when the store has job leases: a list another
  * process is harvesting right now is left to it, and said so.
  */
-async function harvestSet(deps: HarvestDeps, client: ArxivClient, options: HarvestOptions, categories: string[], set: string, seen: Set<string>): Promise<SetSummary> {
-  const harvest = await SetHarvest.open(deps, client, options, categories, set, seen);
+async function harvestSet(deps: HarvestDeps, client: ArxivClient, options: HarvestOptions, categories: string[], set: string, run: HarvestRun): Promise<SetSummary> {
+  const harvest = await SetHarvest.open(deps, client, options, categories, set, run);
   if (!deps.jobs) return harvest.run();
   let result: SetSummary | undefined;
   // Any time after the last run of this list is a new slot; the lease keeps a second one out meanwhile.
@@ -213,6 +219,12 @@ async function harvestSet(deps: HarvestDeps, client: ArxivClient, options: Harve
   );
 }
 
+/** What the sets of one harvest share: the papers stored (a cross-listing is stored once) and the merges counted. */
+interface HarvestRun {
+  seen: Set<string>;
+  merges: MergeTally;
+}
+
 /** One set's list, from wherever the stored state says, to its end. */
 class SetHarvest {
   readonly key: string;
@@ -221,9 +233,9 @@ class SetHarvest {
   private readonly result: SetSummary;
 
   /** The harvest of `set` as the stored state has it. */
-  static async open(deps: HarvestDeps, client: ArxivClient, options: HarvestOptions, categories: string[], set: string, seen: Set<string>): Promise<SetHarvest> {
+  static async open(deps: HarvestDeps, client: ArxivClient, options: HarvestOptions, categories: string[], set: string, run: HarvestRun): Promise<SetHarvest> {
     const stored = (await deps.harvests.get<OaiHarvestState>(harvestKey(options, set)))?.state;
-    return new SetHarvest(deps, client, options, categories, set, seen, stored);
+    return new SetHarvest(deps, client, options, categories, set, run, stored);
   }
 
   private constructor(
@@ -232,7 +244,7 @@ class SetHarvest {
     private readonly options: HarvestOptions,
     categories: string[],
     private readonly set: string,
-    private readonly seen: Set<string>,
+    private readonly shared: HarvestRun,
     stored: OaiHarvestState | undefined,
   ) {
     this.key = harvestKey(options, set);
@@ -252,7 +264,9 @@ class SetHarvest {
       this.state = { ...base, pages: 0, records: 0, done: false, updatedAt: deps.clock.now().toISOString() };
       start = { kind: 'fresh', from: options.from };
     }
-    this.result = { set, start, pages: 0, records: 0, added: 0, updated: 0, unchanged: 0, outside: 0, duplicates: 0, deleted: 0, removed: 0, skipped: [], restarts: [], done: false };
+    this.result = {
+      set, start, pages: 0, records: 0, added: 0, updated: 0, unchanged: 0, merged: 0, apart: 0, outside: 0, duplicates: 0, deleted: 0, removed: 0, skipped: [], restarts: [], done: false,
+    };
   }
 
   /** The summary so far (nothing done yet before {@link run}). */
@@ -362,7 +376,7 @@ class SetHarvest {
     for (const record of page.records) {
       later(record.datestamp);
       if (!record.categories.some(this.wanted)) outside++;
-      else if (this.seen.has(record.id)) duplicates++;
+      else if (this.shared.seen.has(record.id)) duplicates++;
       else {
         const mapped = oaiRecordToRecord(record);
         if (mapped.ok) pending.push({ id: record.id, record: mapped.record });
@@ -379,6 +393,8 @@ class SetHarvest {
       completeListSize: page.token?.completeListSize,
     });
     const written = await store.write(async (tx) => {
+      // Whether the library held each paper under its arXiv id, to tell a merge into a paper held otherwise.
+      const known = await Promise.all(pending.map(async (p) => (await tx.findByRef({ kind: 'arxiv', id: p.id })) !== undefined));
       const outcomes = await tx.upsertBatch(
         pending.map((p) => p.record),
         options,
@@ -390,7 +406,7 @@ class SetHarvest {
         if (held && held.venue === 'arXiv' && (await tx.remove(held.id))) removed++;
       }
       await tx.putHarvest(this.key, OAI_SOURCE, next, now);
-      return { outcomes, removed };
+      return { outcomes, removed, known };
     });
     this.state = next;
     written.outcomes.forEach((outcome, i) => {
@@ -400,7 +416,8 @@ class SetHarvest {
         return;
       }
       result[outcome.outcome]++;
-      this.seen.add(id);
+      this.shared.merges.count(outcome, { known: written.known[i]!, name: `arXiv ${id}` }, result);
+      this.shared.seen.add(id);
     });
     result.outside += outside;
     result.duplicates += duplicates;
@@ -448,7 +465,7 @@ export class OaiError extends Error {
 }
 
 function counts(r: SetSummary) {
-  return { pages: r.pages, records: r.records, added: r.added, updated: r.updated, unchanged: r.unchanged, removed: r.removed, skipped: r.skipped.length };
+  return { pages: r.pages, records: r.records, added: r.added, updated: r.updated, unchanged: r.unchanged, removed: r.removed, skipped: r.skipped.length, merged: r.merged, apart: r.apart };
 }
 
 function describe(error: unknown, set: string): string {

@@ -56,7 +56,8 @@ export function scheduleArxivSync(deps: ScheduleDeps, clock: Clock = systemClock
     }
     deps.onDone?.({ summary });
     const level = summary.failed.length > 0 ? 'warn' : 'info';
-    log[level]({ added: summary.added, updated: summary.updated, failed: summary.failed.length }, `arXiv sync done\n${formatSyncSummary(summary)}`);
+    const counts = { added: summary.added, updated: summary.updated, merged: summary.merged, apart: summary.apart, failed: summary.failed.length };
+    log[level](counts, `arXiv sync done\n${formatSyncSummary(summary)}`);
     if (summary.changed) {
       try {
         await deps.onChange(summary);

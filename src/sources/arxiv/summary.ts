@@ -1,9 +1,10 @@
 /**
  * A sync summary as text for people, in their language: one paragraph a category, then the
- * totals. (The scheduled syncs log it in English.)
+ * totals, with the records merged into papers held under another identifier and those kept
+ * apart, as `paperscout ingest` says them. (The scheduled syncs log it in English.)
  */
 import { messages, type Messages } from '../../i18n/index.js';
-import { syncCounts } from '../summary.js';
+import { keptApartLines, mergePhrases, syncCounts } from '../summary.js';
 import type { HarvestSummary, SetSummary } from './harvest.js';
 import type { CategorySummary, SyncSummary } from './sync.js';
 
@@ -14,14 +15,14 @@ export const MAX_SKIPPED_SHOWN = 20;
  * @example
  * formatSyncSummary(summary)
  * // 'arXiv cs.LG, feed of 2025-04-14: 7 entries: 4 added, 1 updated, 0 unchanged, 1 skipped, 1 duplicate\n'
- * // + '  RSS item 5 skipped: no title (arXiv 2504.09007)\n…\nTotal: 4 added, 1 updated, 0 unchanged, 1 skipped'
+ * // + '  RSS item 5 skipped: no title (arXiv 2504.09007)\n…\nTotal: 4 added, 1 updated, 0 unchanged, 1 skipped, 1 merged into a paper held under another identifier, 0 kept apart'
  */
 export function formatSyncSummary(summary: SyncSummary, m: Messages = messages('en')): string {
   const lines = summary.categories.flatMap((c) => categoryLines(c, m));
   const { added, updated, unchanged, skipped } = summary;
-  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, skipped }) });
+  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, skipped }, { after: mergePhrases(m, summary, { always: true }) }) });
   const failed = summary.failed.length > 0 ? m.t('sync.arxiv.categoriesFailed', { failed: summary.failed.length, total: summary.categories.length }) : '';
-  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}`);
+  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}`, ...keptApartLines(m, summary));
   return lines.join('\n');
 }
 
@@ -35,6 +36,7 @@ function categoryLines(c: CategorySummary, m: Messages): string[] {
     const after: string[] = [];
     if (c.duplicates > 0) after.push(m.t('sync.arxiv.duplicates', { count: c.duplicates }));
     if (c.replacementsIgnored > 0) after.push(m.t('sync.arxiv.replacementsIgnored', { count: c.replacementsIgnored }));
+    after.push(...mergePhrases(m, c));
     const counts = syncCounts(m, { added: c.added, updated: c.updated, unchanged: c.unchanged, skipped: c.skipped.length }, { after });
     lines.push(m.t('sync.arxiv.entries', { head, fetched: c.fetched, counts }));
   }
@@ -64,10 +66,10 @@ export function formatHarvestSummary(summary: HarvestSummary, m: Messages = mess
   const lines = [m.t('sync.oai.heading', { from: summary.from, until, categories: summary.categories.join(', ') })];
   for (const set of summary.sets) lines.push(...setLines(set, m));
   const { added, updated, unchanged, removed, skipped } = summary;
-  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, removed, skipped }) });
+  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, removed, skipped }, { after: mergePhrases(m, summary, { always: true }) }) });
   const failed = summary.failed.length > 0 ? m.t('sync.oai.setsFailed', { failed: summary.failed.length, total: summary.sets.length }) : '';
   const rerun = summary.failed.length > 0 || summary.aborted ? m.t('sync.oai.rerun') : '';
-  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}${rerun}`);
+  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}${rerun}`, ...keptApartLines(m, summary));
   return lines.join('\n');
 }
 
@@ -82,7 +84,7 @@ function setLines(s: SetSummary, m: Messages): string[] {
   if (s.outside > 0) beforeSkipped.push(m.t('sync.oai.outside', { count: s.outside }));
   if (s.duplicates > 0) beforeSkipped.push(m.t('sync.oai.duplicates', { count: s.duplicates }));
   if (s.deleted > 0) beforeSkipped.push(m.t('sync.oai.deleted', { count: s.deleted, removed: s.removed }));
-  const counts = syncCounts(m, { added: s.added, updated: s.updated, unchanged: s.unchanged, skipped: s.skipped.length }, { beforeSkipped });
+  const counts = syncCounts(m, { added: s.added, updated: s.updated, unchanged: s.unchanged, skipped: s.skipped.length }, { beforeSkipped, after: mergePhrases(m, s) });
   const values = { set: s.set, start, pages: s.pages, records: s.records, counts };
   const lines = [`  ${s.completeListSize !== undefined ? m.t('sync.oai.setOf', { ...values, total: s.completeListSize }) : m.t('sync.oai.set', values)}`];
   for (const r of s.restarts) lines.push(`    ${m.t('sync.oai.restart', { page: r.page, reason: r.reason, from: r.from })}`);

@@ -8,12 +8,13 @@
 import type { Logger } from 'pino';
 import type { ArxivConfig } from '../../config.js';
 import type { Paper, PaperRecord } from '../../papers/model.js';
-import type { PaperStore, PaperWriter, UpsertOptions } from '../../store/papers.js';
+import type { PaperStore, PaperWriter, UpsertOptions, UpsertResult } from '../../store/papers.js';
 import type { Clock } from '../../clock.js';
 import { ArxivClient, ArxivFetchError, type ArxivClientOptions, type HttpGet } from './client.js';
 import { fetchApiPage } from './api.js';
 import { parseRssFeed, type ArxivEntry, type FeedProblem } from './feed.js';
 import { entryToRecord, isReplacement } from './record.js';
+import { MergeTally, type MergeCounts, type MergeSummary } from '../summary.js';
 
 export interface SyncDeps {
   store: PaperStore;
@@ -59,7 +60,7 @@ export interface CatchUp {
   error?: string;
 }
 
-export interface CategorySummary {
+export interface CategorySummary extends MergeCounts {
   category: string;
   /** The day the RSS feed announces, `YYYY-MM-DD`. */
   feedDate?: string;
@@ -84,7 +85,7 @@ export interface CategorySummary {
   error?: string;
 }
 
-export interface SyncSummary {
+export interface SyncSummary extends MergeSummary {
   categories: CategorySummary[];
   added: number;
   updated: number;
@@ -113,13 +114,14 @@ const CATCH_UP_MARGIN_DAYS = 3;
 export async function syncArxiv(deps: SyncDeps, options: SyncOptions = {}): Promise<SyncSummary> {
   const client = new ArxivClient({ http: deps.http, clock: deps.clock, log: deps.log }, deps.politeness);
   const seen = new Set<string>();
-  const summary: SyncSummary = { categories: [], added: 0, updated: 0, unchanged: 0, skipped: 0, failed: [], changed: false, aborted: false };
+  const merges = new MergeTally();
+  const summary: SyncSummary = { categories: [], added: 0, updated: 0, unchanged: 0, skipped: 0, merged: 0, apart: 0, apartGroups: [], failed: [], changed: false, aborted: false };
   for (const category of unique(options.categories ?? deps.config.categories)) {
     if (options.signal?.aborted) {
       summary.aborted = true;
       break;
     }
-    const result = await syncCategory({ ...deps, client, seen, options }, category).catch((error: unknown) => {
+    const result = await syncCategory({ ...deps, client, seen, merges, options }, category).catch((error: unknown) => {
       if (options.signal?.aborted) return undefined;
       deps.log.warn({ err: error, category }, 'arXiv sync of a category failed');
       return { ...emptySummary(category), error: describeFailure(error, category) };
@@ -135,9 +137,13 @@ export async function syncArxiv(deps: SyncDeps, options: SyncOptions = {}): Prom
     summary.skipped += result.skipped.length;
     if (result.error) summary.failed.push({ category, reason: result.error });
   }
+  Object.assign(summary, merges.summary());
   summary.changed = summary.added + summary.updated > 0;
   return summary;
 }
+
+/** A record the store took. */
+type UpsertDone = Extract<UpsertResult, { outcome: unknown }>;
 
 /** An entry to write, with where it came from for messages about it. */
 interface PendingEntry {
@@ -150,6 +156,8 @@ interface Context extends SyncDeps {
   client: ArxivClient;
   /** Ids written by earlier categories of this sync. */
   seen: Set<string>;
+  /** Records merged into papers held under another identifier, and kept apart, over the sync. */
+  merges: MergeTally;
   options: SyncOptions;
 }
 
@@ -192,7 +200,11 @@ async function syncCategory(ctx: Context, category: string): Promise<CategorySum
   for (const key of ['added', 'updated', 'unchanged', 'duplicates', 'replacementsIgnored'] as const) result[key] += tally[key];
   result.skipped.push(...tally.skipped);
   for (const id of tally.ids) ctx.seen.add(id);
-  log.info({ category, feedDate, added: result.added, updated: result.updated, unchanged: result.unchanged, skipped: result.skipped.length }, 'arXiv category synced');
+  for (const written of tally.written) ctx.merges.count(written.result, written.record, result);
+  log.info(
+    { category, feedDate, added: result.added, updated: result.updated, unchanged: result.unchanged, skipped: result.skipped.length, merged: result.merged, apart: result.apart },
+    'arXiv category synced',
+  );
   return result;
 }
 
@@ -200,11 +212,13 @@ async function syncCategory(ctx: Context, category: string): Promise<CategorySum
 interface Tally extends Pick<CategorySummary, 'added' | 'updated' | 'unchanged' | 'duplicates' | 'replacementsIgnored' | 'skipped'> {
   /** The ids written. */
   ids: Set<string>;
+  /** What became of each record written, and whether the library held it under its arXiv id before. */
+  written: Array<{ result: UpsertDone; record: { known: boolean; name: string } }>;
 }
 
 /** Upserts a category's entries in the store's transaction `tx`, counting outcomes. */
 async function writeEntries(ctx: Context, tx: PaperWriter, entries: readonly PendingEntry[]): Promise<Tally> {
-  const result: Tally = { added: 0, updated: 0, unchanged: 0, duplicates: 0, replacementsIgnored: 0, skipped: [], ids: new Set() };
+  const result: Tally = { added: 0, updated: 0, unchanged: 0, duplicates: 0, replacementsIgnored: 0, skipped: [], ids: new Set(), written: [] };
   const written = result.ids;
   const options: UpsertOptions = { source: 'arxiv', classify: ctx.classify, now: ctx.clock.now() };
   for (const { entry, source, index } of entries) {
@@ -231,6 +245,7 @@ async function writeEntries(ctx: Context, tx: PaperWriter, entries: readonly Pen
     const [outcome] = await tx.upsertBatch([existing ? keepFirstAppearance(mapped.record, existing) : mapped.record], options);
     if (outcome && 'outcome' in outcome) {
       result[outcome.outcome]++;
+      result.written.push({ result: outcome, record: { known: existing !== undefined, name: `arXiv ${entry.id}` } });
       written.add(entry.id);
     } else {
       result.skipped.push({ source, index, reason: `store refused the record: ${outcome?.refused} (arXiv ${entry.id})` });
@@ -312,7 +327,7 @@ function describeFailure(error: unknown, category: string): string {
 }
 
 function emptySummary(category: string): CategorySummary {
-  return { category, fetched: 0, added: 0, updated: 0, unchanged: 0, skipped: [], duplicates: 0, replacementsIgnored: 0, empty: false };
+  return { category, fetched: 0, added: 0, updated: 0, unchanged: 0, merged: 0, apart: 0, skipped: [], duplicates: 0, replacementsIgnored: 0, empty: false };
 }
 
 function unique(items: readonly string[]): string[] {

@@ -75,7 +75,8 @@ export function scheduleOpenReviewSync(deps: OpenReviewScheduleDeps, clock: Cloc
       log.error({ err }, 'OpenReview sync failed');
       return undefined;
     }
-    log[summary.failed.length > 0 ? 'warn' : 'info']({ added: summary.added, updated: summary.updated, failed: summary.failed.length }, `OpenReview sync done\n${formatOpenReviewSummary(summary)}`);
+    const counts = { added: summary.added, updated: summary.updated, merged: summary.merged, apart: summary.apart, failed: summary.failed.length };
+    log[summary.failed.length > 0 ? 'warn' : 'info'](counts, `OpenReview sync done\n${formatOpenReviewSummary(summary)}`);
     if (summary.changed) {
       try {
         await deps.onChange(summary);

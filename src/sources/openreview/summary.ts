@@ -3,7 +3,7 @@
  * changed, skipped notes), then the totals.
  */
 import { messages, type Messages } from '../../i18n/index.js';
-import { syncCounts } from '../summary.js';
+import { keptApartLines, mergePhrases, syncCounts } from '../summary.js';
 import { DECISIONS } from './record.js';
 import type { OpenReviewSyncSummary, VenueSummary } from './sync.js';
 
@@ -15,19 +15,19 @@ export const MAX_SKIPPED_SHOWN = 20;
  * formatOpenReviewSummary(summary)
  * // 'OpenReview ICLR.cc/2025/Conference: 5 of 5 submissions: 5 added, 0 updated, 0 unchanged, 0 skipped\n'
  * // + '  Oral 1, Spotlight 1, Poster 1, Rejected 1, Withdrawn 1; rejected and withdrawn submissions are kept with that status, never shown as accepted\n'
- * // + 'Total: 5 added, 0 updated, 0 unchanged, 0 skipped'
+ * // + 'Total: 5 added, 0 updated, 0 unchanged, 0 skipped, 0 merged into papers held under another identifier, 0 kept apart'
  */
 export function formatOpenReviewSummary(summary: OpenReviewSyncSummary, m: Messages = messages('en')): string {
   const lines = summary.venues.flatMap((v) => venueLines(v, m));
   const { added, updated, unchanged, skipped } = summary;
-  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, skipped }) });
+  const total = m.t('sync.total', { counts: syncCounts(m, { added, updated, unchanged, skipped }, { after: mergePhrases(m, summary, { always: true }) }) });
   const failed = summary.failed.length > 0 ? m.t('sync.openreview.venuesFailed', { failed: summary.failed.length, total: summary.venues.length }) : '';
-  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}`);
+  lines.push(`${total}${failed}${summary.aborted ? m.t('sync.stoppedEarly') : ''}`, ...keptApartLines(m, summary));
   return lines.join('\n');
 }
 
 function venueLines(v: VenueSummary, m: Messages): string[] {
-  const counts = syncCounts(m, { added: v.added, updated: v.updated, unchanged: v.unchanged, skipped: v.skipped.length });
+  const counts = syncCounts(m, { added: v.added, updated: v.updated, unchanged: v.unchanged, skipped: v.skipped.length }, { after: mergePhrases(m, v) });
   const lines = [
     v.count !== undefined
       ? m.t('sync.openreview.venueOf', { venue: v.venue, notes: v.notes, total: v.count, counts })

@@ -16,6 +16,7 @@ import { FetchError, type HttpRequest, type PoliteOptions } from '../http.js';
 import { OpenReviewClient } from './client.js';
 import { OpenReviewPageError, type NotesPage } from './notes.js';
 import { decisionOf, noteToRecord, type Decision } from './record.js';
+import { MergeTally, type MergeCounts, type MergeSummary } from '../summary.js';
 
 export interface OpenReviewSyncDeps {
   store: PaperStore;
@@ -37,7 +38,7 @@ export interface OpenReviewSyncOptions {
   onProgress?: (progress: { venue: string; notes: number; count?: number }) => void;
 }
 
-export interface VenueSummary {
+export interface VenueSummary extends MergeCounts {
   venue: string;
   /** Submissions OpenReview counts for the venue. */
   count?: number;
@@ -54,7 +55,7 @@ export interface VenueSummary {
   error?: string;
 }
 
-export interface OpenReviewSyncSummary {
+export interface OpenReviewSyncSummary extends MergeSummary {
   venues: VenueSummary[];
   added: number;
   updated: number;
@@ -90,13 +91,16 @@ export async function syncOpenReview(deps: OpenReviewSyncDeps, options: OpenRevi
     { http, clock, log, apiUrl: config.apiUrl, ...(config.username && { username: config.username }), ...(config.password && { password: config.password }) },
     deps.politeness,
   );
-  const summary: OpenReviewSyncSummary = { venues: [], added: 0, updated: 0, unchanged: 0, skipped: 0, failed: [], changed: false, aborted: false };
+  const merges = new MergeTally();
+  const summary: OpenReviewSyncSummary = {
+    venues: [], added: 0, updated: 0, unchanged: 0, skipped: 0, merged: 0, apart: 0, apartGroups: [], failed: [], changed: false, aborted: false,
+  };
   for (const venue of [...new Set(options.venues)]) {
     if (options.signal?.aborted) {
       summary.aborted = true;
       break;
     }
-    const result = await syncVenue(deps, client, venue, options);
+    const result = await syncVenue(deps, client, venue, options, merges);
     summary.venues.push(result);
     summary.added += result.added;
     summary.updated += result.updated;
@@ -105,22 +109,23 @@ export async function syncOpenReview(deps: OpenReviewSyncDeps, options: OpenRevi
     if (result.error) summary.failed.push({ venue, reason: result.error });
   }
   if (options.signal?.aborted) summary.aborted = true;
+  Object.assign(summary, merges.summary());
   summary.changed = summary.added + summary.updated > 0;
   return summary;
 }
 
-async function syncVenue(deps: OpenReviewSyncDeps, client: OpenReviewClient, venue: string, options: OpenReviewSyncOptions): Promise<VenueSummary> {
+async function syncVenue(deps: OpenReviewSyncDeps, client: OpenReviewClient, venue: string, options: OpenReviewSyncOptions, merges: MergeTally): Promise<VenueSummary> {
   const { log } = deps;
-  const result: VenueSummary = { venue, pages: 0, notes: 0, added: 0, updated: 0, unchanged: 0, decisionsChanged: 0, byStatus: {}, skipped: [] };
+  const result: VenueSummary = { venue, pages: 0, notes: 0, added: 0, updated: 0, unchanged: 0, merged: 0, apart: 0, decisionsChanged: 0, byStatus: {}, skipped: [] };
   const seen = new Set<string>();
   try {
     // All submissions through the venue's submission invitation; a venue that files them
     // otherwise is read by where its submissions stand: accepted, rejected, withdrawn.
-    const read = await readQuery(deps, client, { invitation: `${venue}/-/Submission` }, venue, options, result, seen);
+    const read = await readQuery(deps, client, { invitation: `${venue}/-/Submission` }, venue, options, result, { seen, merges });
     if (read === 0 && !options.signal?.aborted) {
       for (const where of ['', '/Rejected_Submission', '/Withdrawn_Submission', '/Desk_Rejected_Submission']) {
         if (options.signal?.aborted) break;
-        await readQuery(deps, client, { 'content.venueid': `${venue}${where}` }, venue, options, result, seen);
+        await readQuery(deps, client, { 'content.venueid': `${venue}${where}` }, venue, options, result, { seen, merges });
       }
     }
   } catch (error) {
@@ -129,8 +134,17 @@ async function syncVenue(deps: OpenReviewSyncDeps, client: OpenReviewClient, ven
     log.warn({ err: error, venue }, 'OpenReview sync of a venue stopped');
   }
   if (!result.error && !options.signal?.aborted) await saveState(deps, venue, result);
-  log.info({ venue, notes: result.notes, added: result.added, updated: result.updated, skipped: result.skipped.length }, 'OpenReview venue synced');
+  log.info(
+    { venue, notes: result.notes, added: result.added, updated: result.updated, skipped: result.skipped.length, merged: result.merged, apart: result.apart },
+    'OpenReview venue synced',
+  );
   return result;
+}
+
+/** What the queries of one venue share: the forums stored (a venue read by several queries lists some twice) and the merges counted. */
+interface VenueRun {
+  seen: Set<string>;
+  merges: MergeTally;
 }
 
 /** Reads every page of one query; returns how many notes it matched. */
@@ -141,7 +155,7 @@ async function readQuery(
   venue: string,
   options: OpenReviewSyncOptions,
   result: VenueSummary,
-  seen: Set<string>,
+  run: VenueRun,
 ): Promise<number> {
   const limit = Math.max(1, Math.min(options.pageSize ?? 1000, 1000));
   let read = 0;
@@ -150,7 +164,7 @@ async function readQuery(
     result.pages++;
     read += page.size;
     if (page.count !== undefined) result.count = (result.count ?? 0) + (offset === 0 ? page.count : 0);
-    await storePage(deps, page, venue, result, seen);
+    await storePage(deps, page, venue, result, run);
     options.onProgress?.({ venue, notes: result.notes, ...(result.count !== undefined && { count: result.count }) });
     const total = page.count ?? Infinity;
     if (page.size < limit || offset + limit >= total || options.signal?.aborted) return read;
@@ -161,7 +175,7 @@ async function readQuery(
  * Stores a page's notes in one transaction. Outcomes are counted into `result` once the write
  * has committed (the store may run a write again from the start after a lost connection).
  */
-async function storePage(deps: OpenReviewSyncDeps, page: NotesPage, venue: string, result: VenueSummary, seen: Set<string>): Promise<void> {
+async function storePage(deps: OpenReviewSyncDeps, page: NotesPage, venue: string, result: VenueSummary, { seen, merges }: VenueRun): Promise<void> {
   const { store, classify, clock } = deps;
   const pageNo = result.pages;
   const options: UpsertOptions = { source: OPENREVIEW_SOURCE, classify, now: clock.now() };
@@ -188,7 +202,8 @@ async function storePage(deps: OpenReviewSyncDeps, page: NotesPage, venue: strin
     const before = await Promise.all(pending.map(async (p) => (await tx.findByRef(ref(p.forum)))?.status));
     const outcomes = await tx.upsertBatch(pending.map((p) => p.record), options);
     const after = await Promise.all(pending.map(async (p, i) => (before[i] === undefined ? undefined : (await tx.findByRef(ref(p.forum)))?.status)));
-    return { outcomes, changedDecisions: pending.filter((_, i) => before[i] !== undefined && before[i] !== after[i]).length };
+    // A submission the library did not hold under its forum id yet went into a paper held otherwise (its arXiv preprint, say).
+    return { outcomes, changedDecisions: pending.filter((_, i) => before[i] !== undefined && before[i] !== after[i]).length, known: before.map((status) => status !== undefined) };
   });
   result.decisionsChanged += tally.changedDecisions;
   tally.outcomes.forEach((outcome, i) => {
@@ -198,6 +213,7 @@ async function storePage(deps: OpenReviewSyncDeps, page: NotesPage, venue: strin
       return;
     }
     result[outcome.outcome]++;
+    merges.count(outcome, { known: tally.known[i]!, name: `OpenReview ${p.forum}` }, result);
   });
 }
 

@@ -32,8 +32,8 @@ describe('paperscout CLI', () => {
     const result = cli(['ingest', FIXTURE_PAPERS, bad]);
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/32 records from 2 files: 30 added, 0 updated, 0 unchanged, 0 duplicates merged, 2 rejected/);
-    expect(result.out).toMatch(/bad\.jsonl:2 \[index 1\]/);
-    expect(result.out).toMatch(/bad\.jsonl:3 \[index 2\]: title/);
+    expect(result.err).toMatch(/bad\.jsonl:2 \[index 1\]/);
+    expect(result.err).toMatch(/bad\.jsonl:3 \[index 2\]: title/);
     expect(result.out).toMatch(/Library: 30 papers/);
   });
 
@@ -103,6 +103,6 @@ describe('paperscout CLI', () => {
     expect(cli(['search', 'x', '--limit', 'lots'])).toMatchObject({ code: 2, err: expect.stringMatching(/--limit takes/) });
     expect(cli(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/There is no command "frobnicate"/) });
     expect(cli(['ingest'])).toMatchObject({ code: 2, err: expect.stringMatching(/Give files, folders or URLs to import/) });
-    expect(cli(['ingest', join(dataDir, 'missing.json')]).code).toBe(1);
+    expect(cli(['ingest', join(dataDir, 'missing.json')])).toMatchObject({ code: 2, err: expect.stringMatching(/missing\.json: no such file or directory/) });
   });
 });

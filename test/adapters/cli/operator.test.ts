@@ -138,7 +138,7 @@ describe("the terminal's language", () => {
     const ingest = cli(['ingest', file], CHINESE);
     expect(ingest.code).toBe(0);
     expect(ingest.out).toContain('1 个文件中的 2 条记录：新增 1，更新 0，未变 0，合并重复 0 条，拒收 1\n');
-    expect(ingest.out).toMatch(/one\.jsonl:2 \[第 1 条\]：title/);
+    expect(ingest.err).toMatch(/one\.jsonl:2 \[第 1 条\]：title/);
     expect(ingest.out).toMatch(/^论文库：.+ 中共 30 篇论文（导入 \d+\.\d 秒，搜索索引 \d+\.\d 秒）$/m);
     const stats = cli(['stats'], CHINESE);
     expect(stats.out).toMatch(/^论文：30 篇（索引第 \d+ 代，[\d,]+ 个不同的词）$/m);

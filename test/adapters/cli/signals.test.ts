@@ -58,7 +58,7 @@ it('npm run cli -- ingest: one Ctrl-C to the process group stops after the curre
   run.signalGroup('SIGINT');
   const exit = await run.exited;
   expect(run.stderr.match(/Stopping after the current batch/g)).toHaveLength(1);
-  expect(run.stdout).toContain('Stopped before the end: run the same command again to finish (what is in is kept).');
+  expect(run.stderr).toContain('Stopped before the end: run the same command again to finish (what is in is kept).');
   expect(exit).toEqual({ code: 0, signal: null });
   const kept = stored(dataDir);
   expect(kept).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,7 +149,11 @@ describe('paperscout sync arxiv --from', () => {
 });
 
 describe('paperscout sync openreview', () => {
-  it('syncs a venue, and search --json and stats --json show statuses', async () => {
+  it('syncs a venue, says what merged into papers held under another identifier, and search --json and stats --json show statuses', async () => {
+    // The oral's arXiv preprint, imported before: the submission merges into it.
+    const preprint = join(dataDir, 'preprint.jsonl');
+    writeFileSync(preprint, `${JSON.stringify({ title: 'Scaling Laws for Sparse Mixture-of-Experts Language Models', authors: ['Ana Ruiz', 'Mei Lin'], arxiv: '2410.01234' })}\n`);
+    expect((await cli(['ingest', preprint])).code).toBe(0);
     const notes = (offset: number) => ({ headers: { 'content-type': 'application/json' }, body: openreviewFixture(`iclr2025-offset-${offset}.json`) });
     const ask = (offset: number) => `/notes?invitation=ICLR.cc%2F2025%2FConference%2F-%2FSubmission&limit=1000&offset=${offset}`;
     // One page of 1,000 would hold them all: serve the three fixture pages as one.
@@ -157,7 +161,10 @@ describe('paperscout sync openreview', () => {
     oai.serve({ [ask(0)]: { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notes: all, count: 7 }) } });
     const result = await cli(['sync', 'openreview', '--venue', 'ICLR.cc/2025/Conference']);
     expect(result.code).toBe(0);
-    expect(result.out).toContain('OpenReview ICLR.cc/2025/Conference: 7 of 7 submissions: 5 added, 0 updated, 0 unchanged, 2 skipped');
+    expect(result.out).toContain(
+      'OpenReview ICLR.cc/2025/Conference: 7 of 7 submissions: 4 added, 1 updated, 0 unchanged, 2 skipped, 1 merged into a paper held under another identifier\n',
+    );
+    expect(result.out).toContain('Total: 4 added, 1 updated, 0 unchanged, 2 skipped, 1 merged into a paper held under another identifier, 0 kept apart\n');
     expect(oai.requests[0]!.headers['user-agent']).toContain('mailto:lab-admin@example.org');
     const search = await cli(['search', 'benchmark of benchmarks for reasoning', '--json', '--limit', '1']);
     expect(JSON.parse(search.out)).toMatchObject([{ id: 'openreview:Pz1xC4vB5n', venue: 'ICLR', year: 2025, status: 'Rejected', url: 'https://openreview.net/forum?id=Pz1xC4vB5n' }]);
@@ -181,7 +188,7 @@ describe('paperscout sync openreview', () => {
     const failed = await cli(['sync', 'arxiv', '--categories', 'cs.XX'], { LANG: 'zh_CN.UTF-8', LC_ALL: '', LC_MESSAGES: '' });
     expect(failed.code).toBe(1);
     expect(failed.out).toMatch(/^arXiv cs\.XX 失败：arXiv answered HTTP 404/);
-    expect(failed.out).toContain('合计：新增 0；更新 0；未变 0；跳过 0；1 个分类中有 1 个失败');
+    expect(failed.out).toContain('合计：新增 0；更新 0；未变 0；跳过 0；并入以其他标识收录的论文 0；分开保存 0；1 个分类中有 1 个失败');
   });
 
   it('explains a venue id it cannot use', async () => {
@@ -206,12 +213,13 @@ describe('paperscout ingest <URL>', () => {
   });
 
   it('lists every rejected record past the first 20 in a details file the summary names', async () => {
-    const bad = `${Array.from({ length: 25 }, (_, i) => JSON.stringify({ title: '', id: i })).join('\n')}\n`;
+    const bad = `${Array.from({ length: 25 }, (_, i) => JSON.stringify({ title: '', id: i })).join('\n')}\n${JSON.stringify({ title: 'One Good Paper' })}\n`;
     oai.serve({ '/dumps/bad.jsonl': { headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(bad) } });
     const url = `${oai.base}/dumps/bad.jsonl`;
     const result = await cli(['ingest', url]);
     const details = join(dataDir, 'ingest-details.txt');
-    expect(result.out).toContain(`\n  ${url}:20 [index 19]: title: title is empty\n  … and 5 more: all 25 are listed in ${details}\n`);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain(`\n  ${url}:20 [index 19]: title: title is empty\n  … and 5 more: all 25 are listed in ${details}\n`);
     const lines = readFileSync(details, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(25);
     expect(lines[24]).toBe(`${url}:25 [index 24]: title: title is empty`);

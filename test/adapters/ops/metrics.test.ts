@@ -33,7 +33,7 @@ describe('metrics', () => {
 
   it('count sync records by outcome and read the gauges when scraped', async () => {
     const metrics = createMetrics();
-    metrics.synced({ categories: [], added: 12, updated: 3, unchanged: 40, skipped: 1, failed: [{ category: 'cs.CV', reason: 'HTTP 503' }], changed: true, aborted: false });
+    metrics.synced({ categories: [], added: 12, updated: 3, unchanged: 40, skipped: 1, merged: 0, apart: 0, apartGroups: [], failed: [{ category: 'cs.CV', reason: 'HTTP 503' }], changed: true, aborted: false });
     let papers = 100;
     metrics.watch({
       library: () => ({ papers, generation: 7 }),

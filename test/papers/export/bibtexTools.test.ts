@@ -62,6 +62,23 @@ describe.skipIf(missing.length > 0)('the BibTeX export in bibtex and biber', { t
     expect(abbrv.bbl).toContain('{\\L}.~Kaiser');
   });
 
+  it('keeps the protected capitals when a style lowercases titles', () => {
+    const papers = [
+      rawPaper({ id: 'a', title: 'Scalable Variational Gaussian Process Classification', authors: ['Ana Ruiz'], year: 2015 }),
+      rawPaper({ id: 'b', title: 'BERT-Based Ranking with GPT-4 on the iPhone', authors: ['Ana Ruiz'], year: 2024 }),
+      rawPaper({ id: 'c', title: 'Marked Hawkes Processes: A Study', abstract: 'We fit a marked Hawkes process.', authors: ['Ana Ruiz'], year: 2020 }),
+      rawPaper({ id: 'd', title: 'Bandit Optimization: Only $\\sqrtT$ Regret for {PF}²ES', authors: ['Ana Ruiz'], year: 2021 }),
+    ];
+    // plain sets a title with `"t" change.case$`: all but the first letter (and one after a colon) lowercased outside braces.
+    const { bbl, log, status } = bibtex('cased', toBibtex(papers), 'plain');
+    expect(status, log).toBe(0);
+    const text = bbl.replace(/\s+/g, ' ');
+    expect(text).toContain('Scalable variational {Gaussian} process classification,');
+    expect(text).toContain('{BERT-Based} ranking with {GPT-4} on the {iPhone},');
+    expect(text).toContain('Marked {Hawkes} processes: A study,');
+    expect(text).toContain('Bandit optimization: Only {{\\$\\textbackslash{}sqrtT\\$}} regret for {PF}{²ES},');
+  });
+
   it('is read by biber, every entry written back', () => {
     const { out, log, status } = biber('realistic', toBibtex(REALISTIC));
     expect(status, log).toBe(0);

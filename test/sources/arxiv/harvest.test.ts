@@ -9,6 +9,7 @@ import { fetchHttpGet } from '../../../src/sources/arxiv/client.js';
 import { harvestArxiv, harvestKey, type HarvestOptions, type OaiHarvestState } from '../../../src/sources/arxiv/harvest.js';
 import { formatHarvestSummary } from '../../../src/sources/arxiv/summary.js';
 import { userAgent } from '../../../src/userAgent.js';
+import { PaperRecordSchema } from '../../../src/papers/model.js';
 import type { Db } from '../../../src/store/sqlite/db.js';
 import type { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
 import type { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
@@ -97,6 +98,23 @@ describe('harvestArxiv', () => {
       { set: 'stat', pages: 1, records: 2, datestamp: '2024-01-05' },
     ]);
     expect((await harvests.get<OaiHarvestState>(harvestKey(OPTIONS, 'cs')))!.state).toMatchObject({ done: true, datestamp: '2024-01-06', pages: 2, records: 7 });
+  });
+
+  it('says how many records merged into papers held under another identifier and which were kept apart', async () => {
+    server.serve(CS_AND_STAT, oaiKey);
+    // The workshop paper 2401.00003 is, by its DOI; an older preprint shares the title and first author of 2401.00001.
+    const held = [
+      { title: 'Parsing Low-Resource Languages with Cross-Lingual Transfer', authors: ['Mei Lin'], venue: 'Invented Workshop', year: 2024, externalIds: { doi: '10.1234/invented.2024.3' } },
+      { title: 'Gröbner Bases for Sparse Mixture-of-Experts Routing in Large Language Models', authors: ['Csaba Balázs'], externalIds: { arxiv: '2312.00042' } },
+    ].map((record) => PaperRecordSchema.parse(record));
+    await putRecords(store, held, { source: 'paperlists:x', classify, now: clock.now() });
+    const summary = await harvest();
+    expect(summary).toMatchObject({ added: 4, updated: 1, merged: 1, apart: 1 });
+    expect(summary.sets).toMatchObject([{ set: 'cs', merged: 1, apart: 1 }, { set: 'stat', merged: 0, apart: 0 }]);
+    const text = formatHarvestSummary(summary).split('\n');
+    expect(text[1]).toMatch(/^ {2}set cs, from 2024-01-01: .*, 1 skipped, 1 merged into a paper held under another identifier, 1 kept apart$/);
+    expect(text).toContain('Total: 4 added, 1 updated, 0 unchanged, 0 removed, 1 skipped, 1 merged into a paper held under another identifier, 1 kept apart');
+    expect(text.at(-1)).toBe('  title:grobner bases for sparse mixture of experts routing in large language models|balazs: 1 record, arXiv 2401.00001 (not arxiv:2312.00042: another arXiv id)');
   });
 
   it('asks at most once every 3 s with a User-Agent naming Paper Scout and its operator, and the request arXiv documents', async () => {

@@ -8,7 +8,10 @@ import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
 import { loadTopics } from '../../../src/app.js';
 import { FakeClock } from '../helpers/fakeClock.js';
-import { fixture } from '../helpers/feedServer.js';
+import { FeedServer, fixture, rss } from '../helpers/feedServer.js';
+import { loadConfig } from '../../../src/config.js';
+import { fetchHttpGet } from '../../../src/sources/arxiv/client.js';
+import { PaperRecordSchema } from '../../../src/papers/model.js';
 
 const { classify } = loadTopics();
 const config: ArxivConfig = { categories: ['cs.LG', 'cs.CL'], rssUrl: 'http://feeds.test/rss/', apiUrl: 'http://feeds.test/api/query', syncTime: '02:30', oaiUrl: 'http://feeds.test/oai' };
@@ -24,7 +27,7 @@ function fixtureHttp(calls: string[] = []): HttpGet {
 }
 
 function logCapture() {
-  const lines: Array<{ level: number; msg: string; err?: { message: string } }> = [];
+  const lines: Array<{ level: number; msg: string; err?: { message: string }; [field: string]: unknown }> = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
   return { log, lines };
 }
@@ -90,6 +93,31 @@ describe('scheduleArxivSync', () => {
     expect(calls.map((c) => c.length).sort()).toEqual([0, 2]);
     expect(await jobs.lastDone('arxiv-sync')).toBe('2025-04-14');
     for (const schedule of schedules) await schedule.stop();
+  });
+
+  it('logs how many records merged into papers held under another identifier, and those kept apart', async () => {
+    const clock = new FakeClock('2025-04-14T02:30:00Z');
+    const server = await new FeedServer({ now: () => clock.now(), sleep: async () => {} }).start();
+    try {
+      server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml') });
+      const store = new SqlitePaperStore(openDatabase(':memory:'));
+      const held = [
+        { title: 'Tokenizer-Free Language Modeling with Byte-Level Patches', authors: ['Ines Duarte', 'Kofi Mensah'], venue: 'ICML', year: 2025, status: 'Poster' },
+        { title: 'A Different Paper on Graph Calibration', authors: ['Priya Natarajan'], externalIds: { arxiv: '2411.00001', doi: '10.5555/example.2025.0042' } },
+      ].map((record) => PaperRecordSchema.parse(record));
+      await store.write((tx) => tx.upsertBatch(held, { source: 'paperlists:icml2025', classify, now: clock.now() }));
+      const { log, lines } = logCapture();
+      const fromLoopback = loadConfig({ ...server.env, ARXIV_CATEGORIES: 'cs.LG' }).arxiv;
+      const schedule = scheduleArxivSync({ store, classify, config: fromLoopback, log, http: fetchHttpGet(), onChange: () => {} }, clock);
+      await schedule.runNow();
+      const done = lines.find((l) => l.msg.startsWith('arXiv sync done'));
+      expect(done).toMatchObject({ level: 30, added: 3, updated: 1, merged: 1, apart: 1, failed: 0 });
+      expect(done!.msg).toContain('\nTotal: 3 added, 1 updated, 0 unchanged, 0 skipped, 1 merged into a paper held under another identifier, 1 kept apart\n');
+      expect(done!.msg).toContain('\n  doi:10.5555/example.2025.0042: 1 record, arXiv 2504.09003 (not arxiv:2411.00001: another arXiv id)');
+      await store.close();
+    } finally {
+      await server.stop();
+    }
   });
 
   it('runs one sync at a time: a second request joins the running one', async () => {

@@ -8,6 +8,7 @@ import { loadConfig, type ArxivConfig } from '../../../src/config.js';
 import { fetchHttpGet } from '../../../src/sources/arxiv/client.js';
 import { formatSyncSummary } from '../../../src/sources/arxiv/summary.js';
 import { lastFeedKey, lastSyncKey, missedAnnouncementDays, syncArxiv, type SyncOptions } from '../../../src/sources/arxiv/sync.js';
+import { PaperRecordSchema } from '../../../src/papers/model.js';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
 import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 import { silentLog } from '../../helpers/corpus.js';
@@ -98,6 +99,33 @@ describe('syncArxiv', () => {
     expect(await store.getMeta(lastFeedKey('cs.CL'))).toBe('2025-04-14');
   });
 
+  it('says how many records merged into papers held under another identifier and which were kept apart', async () => {
+    // A proceedings paper without its arXiv id (found again by title and first author), and
+    // another paper with the DOI the feed gives 2504.09003 but another arXiv id.
+    const held = [
+      { title: 'Tokenizer-Free Language Modeling with Byte-Level Patches', authors: ['Ines Duarte', 'Kofi Mensah'], venue: 'ICML', year: 2025, status: 'Poster' },
+      { title: 'A Different Paper on Graph Calibration', authors: ['Priya Natarajan'], externalIds: { arxiv: '2411.00001', doi: '10.5555/example.2025.0042' } },
+    ].map((record) => PaperRecordSchema.parse(record));
+    await store.write((tx) => tx.upsertBatch(held, { source: 'paperlists:icml2025', classify, now: clock.now() }));
+    server.serve({ '/rss/cs.LG': rss('rss-cs.LG-2025-04-14.xml') });
+    const summary = await sync({ categories: ['cs.LG'] });
+    expect(summary).toMatchObject({ added: 3, updated: 1, merged: 1, apart: 1 });
+    expect(summary.categories[0]).toMatchObject({ merged: 1, apart: 1 });
+    expect(summary.apartGroups).toEqual([
+      { alias: 'doi:10.5555/example.2025.0042', records: 1, first: { alias: 'doi:10.5555/example.2025.0042', paper: 'arxiv:2411.00001', differs: 'arxiv', record: 'arXiv 2504.09003' } },
+    ]);
+    expect(formatSyncSummary(summary).split('\n')).toEqual([
+      'arXiv cs.LG, feed of 2025-04-14: 6 entries: 3 added, 1 updated, 0 unchanged, 0 skipped, 2 new versions of papers not in the library left out, ' +
+        '1 merged into a paper held under another identifier, 1 kept apart',
+      'Total: 3 added, 1 updated, 0 unchanged, 0 skipped, 1 merged into a paper held under another identifier, 1 kept apart',
+      'Kept apart: 1 record shares an identifier with a paper it is not (another arXiv id, DOI or OpenReview id, or only a link in common), so it was not merged into that paper:',
+      '  doi:10.5555/example.2025.0042: 1 record, arXiv 2504.09003 (not arxiv:2411.00001: another arXiv id)',
+    ]);
+    // The merged paper is now held under its arXiv id too: the next sync merges nothing new.
+    clock.advance(3600_000);
+    expect(await sync({ categories: ['cs.LG'] })).toMatchObject({ added: 0, unchanged: 4, merged: 0, apart: 0, apartGroups: [] });
+  });
+
   it('asks at most once every 3 s, across categories, with a User-Agent naming Paper Scout', async () => {
     server.serve(MONDAY);
     await sync();
@@ -137,7 +165,7 @@ describe('syncArxiv', () => {
     expect(summary.categories[0]).toMatchObject({ feedDate: '2025-04-19', empty: true, fetched: 0 });
     expect(summary.categories[0]!.error).toBeUndefined();
     expect(await store.getMeta(lastFeedKey('cs.LG'))).toBe('2025-04-19');
-    expect(formatSyncSummary(summary)).toBe('arXiv cs.LG, feed of 2025-04-19: no announcements (a weekend or holiday feed)\nTotal: 0 added, 0 updated, 0 unchanged, 0 skipped');
+    expect(formatSyncSummary(summary)).toBe('arXiv cs.LG, feed of 2025-04-19: no announcements (a weekend or holiday feed)\nTotal: 0 added, 0 updated, 0 unchanged, 0 skipped, 0 merged into papers held under another identifier, 0 kept apart');
   });
 
   it('reports a malformed entry with its index and adds the rest', async () => {

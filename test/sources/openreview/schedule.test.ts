@@ -10,7 +10,9 @@ import { loadConfig } from '../../../src/config.js';
 import type { HttpRequest } from '../../../src/sources/http.js';
 import { dueVenues, isDue, scheduleOpenReviewSync } from '../../../src/sources/openreview/schedule.js';
 import { venueKey, type VenueState } from '../../../src/sources/openreview/sync.js';
-import { memoryStores } from '../../helpers/stores.js';
+import { memoryStores, putRecords } from '../../helpers/stores.js';
+import { Loopback } from '../helpers/loopback.js';
+import { PaperRecordSchema } from '../../../src/papers/model.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 import { openreviewFixture } from './helpers.js';
 
@@ -73,6 +75,33 @@ describe('scheduleOpenReviewSync', () => {
     expect(calls).toHaveLength(2);
     await schedule.stop();
     expect(schedule.nextRun()).toBeNull();
+  });
+
+  it('logs how many submissions merged into papers held under another identifier, and those kept apart', async () => {
+    const clock = new FakeClock('2025-01-30T03:40:00Z');
+    const server = await new Loopback({ now: () => clock.now(), sleep: async () => {} }).start();
+    try {
+      server.serve({ [`/notes?invitation=${encodeURIComponent(`${VENUE}/-/Submission`)}&limit=1000&offset=0`]: { headers: { 'content-type': 'application/json' }, body: openreviewFixture('iclr2025-under-review.json') } });
+      const { store, harvests } = memoryStores();
+      const preprint = { title: 'Scaling Laws for Sparse Mixture-of-Experts Language Models', authors: ['Ana Ruiz', 'Mei Lin'], venue: 'arXiv', year: 2024, externalIds: { arxiv: '2410.01234' } };
+      const other = {
+        title: 'Forgetting in Diffusion Models, Revisited', authors: ['Tomás Okafor'], venue: 'NeurIPS', year: 2024,
+        externalIds: { openreview: 'Nx1aB2cD3e' }, links: { pdf: 'https://openreview.net/pdf/0000000000000000000000000000000000017334.pdf' },
+      };
+      await putRecords(store, [PaperRecordSchema.parse(preprint)], { source: 'arxiv', classify, now: clock.now() });
+      await putRecords(store, [PaperRecordSchema.parse(other)], { source: 'openreview', classify, now: clock.now() });
+      const lines: Array<{ level: number; msg: string; [field: string]: unknown }> = [];
+      const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
+      const config = loadConfig({ OPENREVIEW_API_URL: server.base, OPENREVIEW_VENUES: VENUE }).openreview;
+      const schedule = scheduleOpenReviewSync({ store, harvests, classify, config, log, onChange: () => {} }, clock);
+      expect(await schedule.runNow()).toMatchObject({ added: 4, merged: 1, apart: 1 });
+      const done = lines.find((l) => l.msg.startsWith('OpenReview sync done'));
+      expect(done).toMatchObject({ level: 30, added: 4, updated: 1, merged: 1, apart: 1, failed: 0 });
+      expect(done!.msg).toContain('\nTotal: 4 added, 1 updated, 0 unchanged, 0 skipped, 1 merged into a paper held under another identifier, 1 kept apart\n');
+      expect(done!.msg).toContain('\n  url:openreview.net/pdf/0000000000000000000000000000000000017334.pdf: 1 record, OpenReview Bq3wE8rT1y (not openreview:Nx1aB2cD3e: another OpenReview id)');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('with job leases, of two processes sharing a store one checks and syncs each day', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadTopics } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
 import { fetchHttp } from '../../../src/sources/http.js';
+import { PaperRecordSchema } from '../../../src/papers/model.js';
 import { formatOpenReviewSummary } from '../../../src/sources/openreview/summary.js';
 import { syncOpenReview, venueKey, type OpenReviewSyncOptions, type VenueState } from '../../../src/sources/openreview/sync.js';
 import type { Db } from '../../../src/store/sqlite/db.js';
@@ -81,9 +82,38 @@ describe('syncOpenReview', () => {
         '  Oral 1, Spotlight 1, Poster 1, Rejected 1, Withdrawn 1; rejected and withdrawn submissions are kept with that status, never shown as accepted',
         '  page 2, note 0 (Zz9yX8wV7u) skipped: no title',
         '  page 3, note 0 (Hh1gG2fF3e) skipped: no content (the submission is not public?)',
-        'Total: 5 added, 0 updated, 0 unchanged, 2 skipped',
+        'Total: 5 added, 0 updated, 0 unchanged, 2 skipped, 0 merged into papers held under another identifier, 0 kept apart',
       ].join('\n'),
     );
+  });
+
+  it('says how many submissions merged into papers held under another identifier and which were kept apart', async () => {
+    // The arXiv preprint of the oral (same title and first author), and another venue's
+    // submission whose record gives the spotlight's pdf link.
+    const preprint = { title: 'Scaling Laws for Sparse Mixture-of-Experts Language Models', authors: ['Ana Ruiz', 'Mei Lin'], venue: 'arXiv', year: 2024, externalIds: { arxiv: '2410.01234' } };
+    const other = {
+      title: 'Forgetting in Diffusion Models, Revisited', authors: ['Tomás Okafor'], venue: 'NeurIPS', year: 2024,
+      externalIds: { openreview: 'Nx1aB2cD3e' }, links: { pdf: 'https://openreview.net/pdf/0000000000000000000000000000000000017334.pdf' },
+    };
+    await putRecords(store, [PaperRecordSchema.parse(preprint)], { source: 'arxiv', classify, now: clock.now() });
+    await putRecords(store, [PaperRecordSchema.parse(other)], { source: 'openreview', classify, now: clock.now() });
+    server.serve(DECIDED, notesKey);
+    const summary = await sync();
+    expect(summary).toMatchObject({ added: 4, updated: 1, merged: 1, apart: 1 });
+    expect(summary.venues[0]).toMatchObject({ merged: 1, apart: 1 });
+    expect((await store.findByRef({ kind: 'openreview', id: 'Kx7vQ2mN9a' }))!.paper).toMatchObject({ id: 'arxiv:2410.01234', venue: 'ICLR', status: 'Oral' });
+    const text = formatOpenReviewSummary(summary).split('\n');
+    expect(text[0]).toBe(`OpenReview ${VENUE}: 7 of 7 submissions: 4 added, 1 updated, 0 unchanged, 2 skipped, 1 merged into a paper held under another identifier, 1 kept apart`);
+    expect(text.slice(-4)).toEqual([
+      'Total: 4 added, 1 updated, 0 unchanged, 2 skipped, 1 merged into a paper held under another identifier, 1 kept apart',
+      'Kept apart: 1 record shares an identifier with a paper it is not (another arXiv id, DOI or OpenReview id, or only a link in common), so it was not merged into that paper:',
+      '  url:openreview.net/pdf/0000000000000000000000000000000000017334.pdf: 1 record, OpenReview Bq3wE8rT1y (not openreview:Nx1aB2cD3e: another OpenReview id)',
+      'A link that papers which differ share identifies none of them from now on: a record finds its paper by its other identifiers.',
+    ]);
+    // Held under its forum id now: a re-sync merges nothing new.
+    clock.advance(86_400_000);
+    server.serve(DECIDED, notesKey);
+    expect(await sync()).toMatchObject({ added: 0, unchanged: 5, merged: 0, apart: 0 });
   });
 
   it('updates decisions on a re-sync, and remembers when decisions first appeared', async () => {
