@@ -10,10 +10,12 @@ import { createDictionary, loadGlossary, readQuery } from '../../src/i18n/index.
 import type { Library } from '../../src/library.js';
 import { seedPath } from '../../src/paths.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { skipping } from '../helpers/skip.js';
 
 const glossary = loadGlossary();
 const english = [...new Set(Object.values(glossary.terms))].sort();
 const CORPUS = process.env.BENCH_CORPUS ?? fileURLToPath(new URL('../../../shared/corpus/paperlists', import.meta.url));
+const noCorpus = skipping('The glossary check against the shared corpus', existsSync(CORPUS) ? undefined : `${CORPUS} is not here (BENCH_CORPUS names another): the readings the demo corpus lacks go unchecked`);
 /** The share of the glossary the demo corpus alone must cover (CI has no other corpus). */
 const DEMO_COVERAGE = 0.75;
 
@@ -50,7 +52,7 @@ describe('seeds/glossary.zh-CN.json', () => {
     expect(covered / english.length).toBeGreaterThanOrEqual(DEMO_COVERAGE);
   });
 
-  it.skipIf(!existsSync(CORPUS))('finds papers for every other term in the shared corpus', { timeout: 600_000 }, async () => {
+  it.skipIf(noCorpus)('finds papers for every other term in the shared corpus', { timeout: 600_000 }, async () => {
     const real = await createTestApp({ paths: [CORPUS] });
     try {
       const notFound: string[] = [];
