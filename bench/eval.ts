@@ -7,8 +7,8 @@
  * (default 1; see compounds.ts). Prints hit@1, hit@10 and MRR per kind (the share for author),
  * with search latency.
  *
- * `npm run eval -- --recommend <file.jsonl> [--held-out]`: recommendations instead (see
- * recommendEval.ts).
+ * `npm run eval -- --recommend <file.jsonl> [--held-out] [--anchor]`: recommendations instead,
+ * beside arxiv-sanity-lite's with `--anchor` (see recommendEval.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -36,6 +36,7 @@ const { values, positionals } = parseArgs({
     seed: { type: 'string', default: '1' },
     recommend: { type: 'string' },
     'held-out': { type: 'boolean', default: false },
+    anchor: { type: 'boolean', default: false },
     tune: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -46,7 +47,7 @@ if (app.library.size === 0) {
   process.exit(1);
 }
 if (values.recommend !== undefined) {
-  await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune });
+  await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune, anchor: values.anchor });
   await app.close();
   process.exit(0);
 }

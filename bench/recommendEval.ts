@@ -12,12 +12,15 @@
  * years before sharing an author keyword, by authors who share none of them, as seeds and the
  * year's papers with that keyword as targets.
  * `--tune` overrides the recommender's constants (recommend/tuning.ts), one run per value.
+ * `--anchor` ranks each profile by arxiv-sanity-lite's method too (anchor/arxivSanity.ts: tf-idf
+ * and a linear SVM per profile, over the same papers) and prints the two side by side.
  */
 import { readFileSync } from 'node:fs';
 import type { App } from '../src/app.js';
 import { decodeLatex } from '../src/papers/latex.js';
 import { DEFAULT_TUNING, type RecommendTuning } from '../src/recommend/tuning.js';
 import { normalizeTitle } from '../src/text.js';
+import { ArxivSanityAnchor } from './anchor/arxivSanity.js';
 import { heldOutProfiles } from './heldOut.js';
 import { percentile } from './stats.js';
 
@@ -39,7 +42,7 @@ interface FileProfile {
 
 const TOP = 20;
 
-export async function runRecommendEval(app: App, file: string, options: { heldOut: boolean; tunes: string[] }): Promise<void> {
+export async function runRecommendEval(app: App, file: string, options: { heldOut: boolean; tunes: string[]; anchor: boolean }): Promise<void> {
   const rows = readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
@@ -62,33 +65,81 @@ export async function runRecommendEval(app: App, file: string, options: { heldOu
   }
   const tunings: Array<[string, RecommendTuning]> = options.tunes.length === 0 ? [['default', DEFAULT_TUNING]] : options.tunes.map((t) => [t, { ...DEFAULT_TUNING, ...(JSON.parse(t) as Partial<RecommendTuning>) }]);
   process.stdout.write(`Recommendations over ${app.library.size.toLocaleString('en-US')} papers${unmapped > 0 ? ` (${unmapped} seed titles not found)` : ''}\n`);
+  const anchor = options.anchor ? await anchorScores(app, sets) : undefined;
   for (const [name, tuning] of tunings) {
     if (tunings.length > 1) process.stdout.write(`tuning ${name}\n`);
-    for (const [label, profiles] of sets) process.stdout.write(`${label}\n${(await score(app, profiles, tuning)).join('\n')}\n`);
+    for (const [label, profiles] of sets) {
+      const ours = await score(profiles, async (p) => {
+        const result = await app.library.recommend(p.seeds, { where: `year:${p.year}`, limit: TOP, tuning });
+        return result.ok ? result.hits.map((h) => h.title) : [];
+      });
+      process.stdout.write(`${label}\n${table(ours, anchor?.get(label)).join('\n')}\n`);
+    }
   }
 }
 
-async function score(app: App, profiles: EvalProfile[], tuning: RecommendTuning): Promise<string[]> {
-  const stats = new Map<string, { n: number; recall: number; rr: number; ms: number[] }>();
+/**
+ * arxiv-sanity-lite's figures for each set of profiles, by kind: its tf-idf fitted on the whole
+ * library, then one SVM per profile (anchor/arxivSanity.ts). Says on stderr how long it took.
+ */
+async function anchorScores(app: App, sets: Array<[string, EvalProfile[]]>): Promise<Map<string, Map<string, KindStats>>> {
+  const started = performance.now();
+  const anchor = await ArxivSanityAnchor.build(app.store.rowsForIndex());
+  const { rows, vocabulary } = anchor.features;
+  process.stdout.write(`arxiv-sanity-lite: tf-idf of ${rows.toLocaleString('en-US')} papers, ${vocabulary.length.toLocaleString('en-US')} features, in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const scores = new Map<string, Map<string, KindStats>>();
+  for (const [label, profiles] of sets) {
+    const began = performance.now();
+    let unconverged = 0;
+    const rank = async (p: EvalProfile) => {
+      const answer = anchor.recommend(p.seeds, p.year, TOP);
+      if (!answer.converged) unconverged++;
+      return answer.titles;
+    };
+    // No warm-up: an SVM's training takes seconds, not a JIT's milliseconds.
+    scores.set(label, await score(profiles, rank, { warmUp: false }));
+    const stopped = unconverged > 0 ? `, ${unconverged} SVMs stopped at max_iter` : '';
+    process.stderr.write(`arxiv-sanity-lite: ${profiles.length} profiles of ${label} in ${((performance.now() - began) / 1000).toFixed(0)} s${stopped}\n`);
+  }
+  return scores;
+}
+
+interface KindStats {
+  n: number;
+  recall: number;
+  rr: number;
+  ms: number[];
+}
+
+/** Recall@20 and reciprocal rank summed by kind, with each profile's time, for a ranker giving titles best first. */
+async function score(profiles: EvalProfile[], rank: (p: EvalProfile) => Promise<string[]>, options: { warmUp: boolean } = { warmUp: true }): Promise<Map<string, KindStats>> {
+  const stats = new Map<string, KindStats>();
   // One warm-up pass: the timings are of a running bot, not of a cold JIT.
-  for (const p of profiles.slice(0, 20)) await app.library.recommend(p.seeds, { where: `year:${p.year}`, limit: TOP, tuning });
+  if (options.warmUp) for (const p of profiles.slice(0, 20)) await rank(p);
   for (const p of profiles) {
     const s = stats.get(p.kind) ?? { n: 0, recall: 0, rr: 0, ms: [] };
     stats.set(p.kind, s);
     const started = performance.now();
-    const result = await app.library.recommend(p.seeds, { where: `year:${p.year}`, limit: TOP, tuning });
+    const titles = await rank(p);
     s.ms.push(performance.now() - started);
     s.n++;
-    if (!result.ok) continue;
-    const found = result.hits.map((h) => p.targets.has(normalizeTitle(h.title)));
+    const found = titles.map((title) => p.targets.has(normalizeTitle(title)));
     s.recall += found.filter(Boolean).length / Math.min(TOP, p.targets.size);
     const first = found.indexOf(true);
     if (first >= 0) s.rr += 1 / (first + 1);
   }
-  return [...stats].map(
-    ([kind, s]) =>
-      `  ${kind.padEnd(8)} n=${String(s.n).padEnd(4)} recall@20 ${(s.recall / s.n).toFixed(3)}  MRR ${(s.rr / s.n).toFixed(3)}  p50 ${percentile(s.ms, 0.5).toFixed(1)} ms  p99 ${percentile(s.ms, 0.99).toFixed(1)} ms`,
-  );
+  return stats;
+}
+
+/** One line per kind: Paper Scout's figures, and the anchor's beside them when there are. */
+function table(ours: Map<string, KindStats>, anchor: Map<string, KindStats> | undefined): string[] {
+  const cell = (s: KindStats) => `recall@20 ${(s.recall / s.n).toFixed(3)}  MRR ${(s.rr / s.n).toFixed(3)}  p50 ${percentile(s.ms, 0.5).toFixed(1)} ms  p99 ${percentile(s.ms, 0.99).toFixed(1)} ms`;
+  const lines = anchor ? [`  ${''.padEnd(15)}${'Paper Scout'.padEnd(66)}arxiv-sanity-lite (tf-idf + LinearSVC)`] : [];
+  for (const [kind, s] of ours) {
+    const theirs = anchor?.get(kind);
+    lines.push(`  ${kind.padEnd(8)} n=${String(s.n).padEnd(4)} ${theirs ? cell(s).padEnd(66) + cell(theirs) : cell(s)}`);
+  }
+  return lines;
 }
 
 /** The id of the paper with exactly this title (as the corpus writes it), by a search for it. */

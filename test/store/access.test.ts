@@ -17,6 +17,7 @@ import { SqlitePaperStore } from '../../src/store/sqlite/papers.js';
 import { ingestPaths } from '../../src/ingest/ingest.js';
 import { ensureLibraryCurrent, loadTopics } from '../../src/app.js';
 import { FIXTURE_PAPERS, silentLog } from '../helpers/corpus.js';
+import { skipping } from '../helpers/skip.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const asRoot = process.getuid?.() === 0;
@@ -148,8 +149,14 @@ describe('a library the bot cannot write', () => {
   });
 });
 
-/** Whether this process may make a read-only bind mount in a mount namespace of its own (root with CAP_SYS_ADMIN). */
-const canMountReadOnly = asRoot && spawnSync('unshare', ['-m', 'true']).status === 0;
+/** Why this process may not make a read-only bind mount in a mount namespace of its own (that takes root with CAP_SYS_ADMIN), if it may not. */
+function whyNoReadOnlyMount(): string | undefined {
+  if (!asRoot) return `a read-only bind mount takes root, and the tests run as uid ${process.getuid?.()}`;
+  const unshare = spawnSync('unshare', ['-m', 'true'], { encoding: 'utf8' });
+  if (unshare.status === 0) return undefined;
+  return `unshare -m failed (${(unshare.error?.message ?? unshare.stderr.trim()) || `exit ${unshare.status}`}): a read-only bind mount takes CAP_SYS_ADMIN (a privileged container)`;
+}
+const noReadOnlyMount = skipping('The read-only volume test', whyNoReadOnlyMount());
 
 /** `cli.ts args` with `dir` mounted read-only at `at` (in a mount namespace of its own). */
 function runOnReadOnlyVolume(dir: string, at: string, args: string[]) {
@@ -163,8 +170,8 @@ function runOnReadOnlyVolume(dir: string, at: string, args: string[]) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-describe.skipIf(!canMountReadOnly)('a library shipped on a read-only volume (a read-only bind mount)', () => {
-  it('stats, search, topic and digest list read it; ingest says the file system is read-only', () => {
+describe.skipIf(noReadOnlyMount)('a library shipped on a read-only volume (a read-only bind mount)', () => {
+  it('stats, search, topic and digest list read it; ingest says the file system is read-only', { timeout: 120_000 }, () => {
     // A library as an import by the CLI leaves it: database closed cleanly (no -wal), index snapshot beside it.
     const library = join(base, 'library');
     const imported = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'adapters/cli/cli.ts'), 'ingest', FIXTURE_PAPERS], {

@@ -252,7 +252,7 @@ describe.each(BACKENDS)('PaperStore on $name', (backend) => {
   });
 
   it('writers at once (two instances where they can be in one process): every paper lands, one generation each, none lost', async () => {
-    const b = backend.concurrentInstances ? await store.instance() : a;
+    const b = backend.noConcurrentInstances === undefined ? await store.instance() : a;
     await Promise.all([
       ...[0, 1, 2].map((n) => a.papers.write((tx) => tx.upsertBatch(papers(n * 20, 20), options('a')))),
       ...[3, 4, 5].map((n) => b.papers.write((tx) => tx.upsertBatch(papers(n * 20, 20), options('b')))),

@@ -99,8 +99,9 @@ describe('resolveTopic', () => {
     const start = performance.now();
     const r = resolveTopic(taxonomy, big);
     expect(performance.now() - start).toBeLessThan(1000);
-    expect('topic' in r || 'suggestions' in r).toBe(true);
-    expect(() => resolveTopic(taxonomy, 'x'.repeat(10_000))).not.toThrow();
+    // What the words name, however often they are said.
+    expect(resolved(r), JSON.stringify(suggested(r))).toBe('deep-learning/large-language-models');
+    expect(resolveTopic(taxonomy, 'x'.repeat(10_000))).toEqual({ suggestions: [] });
   });
 
   it('never throws and always returns a well-formed answer (property)', () => {
@@ -146,7 +147,7 @@ describe('suggestTopics', () => {
     expect(suggestTopics(taxonomy, 'llm')[0]?.id).toBe('deep-learning/large-language-models');
     expect(suggestTopics(taxonomy, 'caus')[0]?.id).toBe('general-machine-learning/causality');
     expect(suggestTopics(taxonomy, 'grap').map((t) => t.id)).toContain('deep-learning/graph-neural-networks');
-    expect(suggestTopics(taxonomy, 'robo').slice(0, 5).every((t) => t.area === 'Robotics')).toBe(true);
+    expect(suggestTopics(taxonomy, 'robo').slice(0, 5).map((t) => t.area)).toEqual(Array(5).fill('Robotics'));
     expect(suggestTopics(taxonomy, 'class').length).toBeGreaterThan(0);
   });
 

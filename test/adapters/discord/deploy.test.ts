@@ -186,6 +186,7 @@ describe('deploy:discord', () => {
 
   it('reads what Discord has with its localizations, and registers a changed translation', async () => {
     const gets = fake.requests.filter((r) => r.kind === 'commands' && r.method === 'GET');
+    expect(gets.length).toBeGreaterThan(0);
     expect(gets.every((r) => r.query.with_localizations === 'true')).toBe(true);
     const saved = fake.commands.get('global')!;
     fake.commands.set('global', saved.map((c) => (c.name === 'topic' ? { ...c, description_localizations: { 'zh-CN': '旧说明', 'zh-TW': '旧说明' } } : c)));

@@ -74,6 +74,7 @@ describe('Discord adapter', () => {
     expect(detail.embeds[0].description).toContain('We propose the Transformer');
     expect(detail.embeds[0].description).toContain('[PDF](https://arxiv.org/pdf/1706.03762)');
     expect(detail.embeds[1].title).toBe('Similar papers');
+    expect(menuValues(detail).length).toBeGreaterThan(0);
     expect(menuValues(detail).every((v) => /^paper:open:\d+$/.test(v))).toBe(true);
     const back = await bot.fake.interact(buttonClick(bot.fake, button(detail, /Back/).custom_id, botMessage(bot.fake, detail)));
     expect(messageOf(back).embeds[0].title).toBe('1. Attention Is All You Need');

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import axe from 'axe-core';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipping } from '../../helpers/skip.js';
 import { startTestSite, type SiteUnderTest } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -18,15 +19,14 @@ declare const document: any;
 declare const window: any;
 
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROME = existsSync(CHROME);
-if (!HAVE_CHROME) process.stderr.write(`Browser tests skipped: no Chromium at ${CHROME} (apt-get install chromium, or set CHROME_PATH).\n`);
+const NO_CHROME = skipping('Browser tests', existsSync(CHROME) ? undefined : `no Chromium at ${CHROME} (apt-get install chromium, or set CHROME_PATH)`, { required: true });
 /** axe-core's script, run in each page as @axe-core/puppeteer runs it (whose peer dependency, full puppeteer, would download a browser at install). */
 const AXE_SOURCE = axe.source;
 
 let site: SiteUnderTest;
 let browser: Browser;
 
-describe.skipIf(!HAVE_CHROME)(`in Chromium (${CHROME})`, () => {
+describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
   beforeAll(async () => {
     // One browser loading page after page as fast as it can is faster than any reader: the
     // rate limit is tested over HTTP (site.test.ts), not here.

@@ -2,7 +2,8 @@
  * The BibTeX export read by the programs LaTeX users run: classic `bibtex` (with the standard
  * `plain` and `abbrv` styles) and `biber` (in tool mode, which reads and rewrites a .bib the
  * way biblatex documents have it read). Debian's `texlive-binaries`, `texlive-base` and
- * `biber` packages provide them; without them these tests are skipped, and say so.
+ * `biber` packages provide them (.ci/run installs them); without them these tests are skipped,
+ * and say so.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,12 +13,23 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toBibtex } from '../../../src/papers/export/bibtex.js';
 import { citationKeys, describeAll } from '../../../src/papers/export/entry.js';
+import { skipping } from '../../helpers/skip.js';
 import { hostilePapers } from './hostile.js';
 import { REALISTIC, rawPaper } from './papers.js';
 
-const has = (tool: string): boolean => spawnSync(tool, ['--version'], { encoding: 'utf8' }).status === 0;
-const missing = ['bibtex', 'biber'].filter((tool) => !has(tool));
-if (missing.length > 0) process.stderr.write(`BibTeX tool tests skipped: ${missing.join(', ')} not installed\n`);
+const runs = (command: string, args: string[]): boolean => spawnSync(command, args, { encoding: 'utf8' }).status === 0;
+/** What these tests need, each with the Debian package that brings it. */
+const NEEDED = [
+  { what: 'bibtex', found: () => runs('bibtex', ['--version']), from: 'texlive-binaries' },
+  { what: 'the standard styles (plain.bst, abbrv.bst)', found: () => runs('kpsewhich', ['-must-exist', 'plain.bst']) && runs('kpsewhich', ['-must-exist', 'abbrv.bst']), from: 'texlive-base' },
+  { what: 'biber', found: () => runs('biber', ['--version']), from: 'biber' },
+];
+const absent = NEEDED.filter((need) => !need.found());
+const missing = skipping(
+  'BibTeX tool tests',
+  absent.length === 0 ? undefined : `${absent.map((need) => need.what).join(', ')} not installed (apt-get install ${absent.map((need) => need.from).join(' ')})`,
+  { required: true },
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'paperscout-bibtex-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +58,7 @@ function biber(name: string, bib: string): { out: string; log: string; status: n
 /** Exit codes: 0, or 1 for warnings (an empty title); 2 and up are errors. */
 const READ = /^[01]$/;
 
-describe.skipIf(missing.length > 0)('the BibTeX export in bibtex and biber', { timeout: 60_000 }, () => {
+describe.skipIf(missing)('the BibTeX export in bibtex and biber', { timeout: 60_000 }, () => {
   it('is read by bibtex, which sorts and abbreviates accented names by their letters', () => {
     const emile = rawPaper({ id: 'borel', title: 'Le{\u00e7}ons', authors: ['Émile Borel'], year: 1898, venue: 'Nature', externalIds: { doi: '10.1000/x' } });
     const papers = [...REALISTIC, emile];

@@ -121,6 +121,7 @@ describe('harvestArxiv', () => {
     server.serve(CS_AND_STAT, oaiKey);
     await harvest();
     const gaps = server.requests.slice(1).map((r, i) => r.at - server.requests[i]!.at);
+    expect(gaps.length).toBeGreaterThan(0);
     expect(gaps.every((gap) => gap >= 3000)).toBe(true);
     expect(server.requests[0]!.headers['user-agent']).toBe('PaperScout/0.1 (paper-search bot for research groups; mailto:lab-admin@example.org)');
     expect(Object.fromEntries(server.requests[0]!.url.searchParams)).toEqual({ verb: 'ListRecords', metadataPrefix: 'arXiv', set: 'cs', from: '2024-01-01' });

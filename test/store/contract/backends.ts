@@ -58,12 +58,11 @@ export interface StoreBackend {
   /** Why this backend's suites are skipped, if they are. */
   skip: string | undefined;
   /**
-   * Whether two instances may write papers at once in one test process. Not SQLite's: its
+   * Why two instances may not write at once in one test process, where they may not: SQLite's
    * writers wait for the lock synchronously (better-sqlite3), so a second connection in the
-   * process of the first waits for a transaction that cannot finish meanwhile. Two SQLite
-   * writers are two processes (test/digest/processes.test.ts, test/ingest/kill.test.ts).
+   * process of the first waits for a transaction that cannot finish meanwhile.
    */
-  concurrentInstances: boolean;
+  noConcurrentInstances: string | undefined;
   create(): Promise<TestStore>;
 }
 
@@ -72,7 +71,8 @@ const READING_LIST_TABLES = ['reading_list_entries', 'channel_shares', 'channel_
 const sqlite: StoreBackend = {
   name: 'sqlite',
   skip: undefined,
-  concurrentInstances: false,
+  noConcurrentInstances:
+    'SQLite writers in one process wait for the lock synchronously, so a second waits for a transaction that cannot finish; two SQLite writers are two processes in test/digest/processes.test.ts and test/ingest/kill.test.ts',
   async create() {
     const dir = mkdtempSync(join(tmpdir(), 'paperscout-contract-'));
     const path = join(dir, 'paperscout.db');
@@ -108,7 +108,7 @@ const sqlite: StoreBackend = {
 const postgres: StoreBackend = {
   name: 'postgres',
   skip: postgresMissing,
-  concurrentInstances: true,
+  noConcurrentInstances: undefined,
   async create() {
     const url = await createTestDatabase();
     const opened: Instance[] = [];
