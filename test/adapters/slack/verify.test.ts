@@ -174,10 +174,19 @@ describe('signatureProblem', () => {
 
 describe('readSlackBody', () => {
   it.each([
-    ['an event', '{"type":"event_callback","event":{}}', 'application/json', 'request'],
+    ['an event', '{"type":"event_callback","event":{"type":"app_mention"}}', 'application/json', 'request'],
     ['url_verification', '{"type":"url_verification","challenge":"c"}', 'application/json', 'request'],
     ['a command', 'command=%2Fpaper&text=a', FORM, 'request'],
-    ['an interaction', `payload=${encodeURIComponent('{"type":"block_actions","actions":[]}')}`, FORM, 'request'],
+    ['an interaction', `payload=${encodeURIComponent('{"type":"block_actions","actions":[{"action_id":"a"}],"user":{"id":"U1"}}')}`, FORM, 'request'],
+    ['a click without actions', `payload=${encodeURIComponent('{"type":"block_actions","user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click with actions null', `payload=${encodeURIComponent('{"type":"block_actions","actions":null,"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click with no action', `payload=${encodeURIComponent('{"type":"block_actions","actions":[],"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click whose action is null', `payload=${encodeURIComponent('{"type":"block_actions","actions":[null],"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click from no user or team', `payload=${encodeURIComponent('{"type":"block_actions","actions":[{}],"user":null}')}`, FORM, 'refused'],
+    ['a view submission without its view', `payload=${encodeURIComponent('{"type":"view_submission","view":null,"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['an event that is a string', '{"type":"event_callback","event":"x"}', 'application/json', 'refused'],
+    ['an event whose item is a string', '{"type":"event_callback","event":{"type":"reaction_added","item":"x"}}', 'application/json', 'refused'],
+    ['authorizations holding null', '{"type":"event_callback","event":{"type":"app_mention"},"authorizations":[null]}', 'application/json', 'refused'],
     ['the SSL check', 'ssl_check=1&token=t', FORM, 'ssl-check'],
     ['null', 'null', 'application/json', 'refused'],
     ['a form sent as JSON', 'command=%2Fpaper', 'application/json', 'refused'],
