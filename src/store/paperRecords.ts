@@ -20,8 +20,22 @@ export interface PaperRow extends PaperColumns {
 /** A paper row to write: all but its document number (the store numbers new papers). */
 export type PaperWrite = Omit<PaperRow, 'doc'> & { updated_at: string };
 
-/** The columns of the index's rows, for a SELECT. */
-export const INDEX_COLUMNS = 'doc, id, title, authors, abstract, keywords, venue, year, status, topics, first_seen';
+/**
+ * The citation columns a paper is read with (see {@link PAPERS_READ}): NULL for a paper without
+ * a match, and absent from a row read for merging.
+ */
+export interface CitationColumns {
+  cite_openalex?: number | null;
+  cite_count?: number | null;
+  cite_fetched?: string | null;
+}
+
+/** Papers as callers read them (`SELECT ${PAPERS_READ} WHERE p.…`): each row with its count, if it has one (`citationRows.ts`). */
+export const PAPERS_READ = 'p.*, c.openalex AS cite_openalex, c.cited_by AS cite_count, c.fetched AS cite_fetched FROM papers p LEFT JOIN paper_citations c ON c.doc = p.doc';
+
+/** The columns of the index's rows and where they come from, for a SELECT (`p` the papers, `c` their citations). */
+export const INDEX_COLUMNS = 'p.doc, p.id, p.title, p.authors, p.abstract, p.keywords, p.venue, p.year, p.status, p.topics, p.first_seen, c.cited_by';
+export const INDEX_FROM = 'papers p LEFT JOIN paper_citations c ON c.doc = p.doc';
 
 /** Alias kinds in the order that decides which existing paper a record merges into. */
 const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:'];
@@ -366,7 +380,8 @@ function sortKeys<T extends object>(obj: T): Partial<T> {
   return out;
 }
 
-export function toPaper(row: Omit<PaperRow, 'doc'>): Paper {
+export function toPaper(row: Omit<PaperRow, 'doc'> & CitationColumns): Paper {
+  const counted = row.cite_count !== undefined && row.cite_count !== null && row.cite_openalex !== undefined && row.cite_openalex !== null;
   return {
     id: row.id,
     title: row.title,
@@ -383,10 +398,11 @@ export function toPaper(row: Omit<PaperRow, 'doc'>): Paper {
     ...(row.published ? { published: row.published } : {}),
     ...(row.tldr ? { tldr: row.tldr } : {}),
     firstSeen: row.first_seen,
+    ...(counted ? { citations: { count: Number(row.cite_count), openalex: `W${row.cite_openalex}`, fetched: row.cite_fetched! } } : {}),
   };
 }
 
-export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'status' | 'topics' | 'first_seen'>): IndexRow {
+export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'status' | 'topics' | 'first_seen'> & { cited_by: number | null }): IndexRow {
   return {
     doc: row.doc,
     id: row.id,
@@ -399,5 +415,6 @@ export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors
     status: row.status,
     topics: JSON.parse(row.topics) as string[],
     firstSeen: row.first_seen,
+    citedBy: row.cited_by,
   };
 }

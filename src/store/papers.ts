@@ -94,6 +94,11 @@ export interface IndexRow {
   status: string;
   topics: string[];
   firstSeen: string;
+  /**
+   * How many works cite it (OpenAlex's `cited_by_count`, `citations.ts`), or null where the
+   * library has no count. A changed count is a write of the paper: a new generation.
+   */
+  citedBy: number | null;
 }
 
 /** A paper with its document number: the handle search results, cards and buttons use. */

@@ -214,4 +214,17 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX installation_teams_key ON installation_teams (installation_key);
   `,
+  // 8: citations from OpenAlex (citationRows.ts says what the table holds): a row per paper asked
+  // about, its references a bigint[] whose GIN index finds the papers that reference a work.
+  `
+  CREATE TABLE paper_citations (
+    doc bigint PRIMARY KEY,
+    openalex bigint,
+    cited_by integer,
+    fetched timestamptz NOT NULL,
+    refs bigint[]
+  );
+  CREATE INDEX paper_citations_openalex ON paper_citations (openalex);
+  CREATE INDEX paper_citations_refs ON paper_citations USING gin (refs);
+  `,
 ];
