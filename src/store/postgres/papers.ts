@@ -30,7 +30,7 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, INDEX_FROM, PAPERS_READ, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { CITATIONS_JOIN, fallbackLookups, INDEX_COLUMNS, INDEX_FROM, PAPERS_READ, PAPER_READ_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
 import { TITLE_COLUMNS, TextUpgradePlanner, reclassified, restatusedRow, sharedAliases, statusRenames, type TextUpgradeRow } from '../paperUpgrades.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
@@ -163,6 +163,19 @@ export class PgPaperStore implements PaperStore {
   async findByRef(ref: PaperRef): Promise<StoredPaper | undefined> {
     const row = await findByAlias(this.db, refAlias(ref), true);
     return row && { doc: row.doc, paper: toPaper(row) };
+  }
+
+  async papersByAliases(aliases: readonly string[]): Promise<Map<string, StoredPaper>> {
+    const out = new Map<string, StoredPaper>();
+    const keys = [...new Set(aliases.filter((a) => typeof a === 'string'))];
+    if (keys.length === 0) return out;
+    const { rows } = await this.db.query<PaperRow & { matched_alias: string }>(
+      `SELECT v.alias AS matched_alias, ${PAPER_READ_COLUMNS} FROM unnest($1::text[]) AS v(alias)
+       JOIN papers p ON p.id = coalesce((SELECT paper_id FROM paper_aliases a WHERE a.alias = v.alias), v.alias) ${CITATIONS_JOIN}`,
+      [keys],
+    );
+    for (const row of rows) out.set(row.matched_alias, { doc: row.doc, paper: toPaper(row) });
+    return out;
   }
 
   async findByTitle(title: string, firstAuthor: string | undefined): Promise<Paper | undefined> {
@@ -360,10 +373,14 @@ export async function nextGeneration(client: Query): Promise<number> {
 async function upsertBatch(client: Query, records: readonly PaperRecord[], options: UpsertOptions, generation: () => Promise<number>): Promise<UpsertResult[]> {
   const lookups = lookupsFor(records, options.prepared);
   const owners = new Map<string, string>();
-  if (lookups.aliases.length > 0) {
-    const { rows } = await client.query<{ alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias = ANY($1::text[])', [lookups.aliases]);
+  const readOwners = async (aliases: readonly string[]) => {
+    if (aliases.length === 0) return;
+    const { rows } = await client.query<{ alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias = ANY($1::text[])', [aliases]);
     for (const row of rows) owners.set(row.alias, row.paper_id);
-  }
+  };
+  await readOwners(lookups.aliases);
+  // Records that none of their identifiers found may belong to a paper of the same title whose first author is another of theirs.
+  await readOwners(fallbackLookups(records, lookups.aliasLists, owners));
   const rows = new Map<string, PaperRow | PaperWrite>();
   const ids = [...new Set([...owners.values(), ...lookups.ids])];
   for (const row of (await client.query<PaperRow>('SELECT * FROM papers WHERE id = ANY($1::text[])', [ids])).rows) rows.set(row.id, row);

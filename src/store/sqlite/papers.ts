@@ -23,7 +23,7 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, INDEX_FROM, PAPERS_READ, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { CITATIONS_JOIN, fallbackLookups, INDEX_COLUMNS, INDEX_FROM, PAPERS_READ, PAPER_READ_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
 import { TITLE_COLUMNS, TextUpgradePlanner, reclassified, restatusedRow, sharedAliases, statusRenames, type TextUpgradeRow } from '../paperUpgrades.js';
 import { forgetCitations } from './citations.js';
 import type { Db } from './db.js';
@@ -54,6 +54,10 @@ export class SqlitePaperStore implements PaperStore {
       /** Rows to merge records into: the papers alone. */
       rowsByIds: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id IN (SELECT value FROM json_each(?))'),
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
+      byAliases: db.prepare<[string], PaperRow & { matched_alias: string }>(
+        `SELECT v.value AS matched_alias, ${PAPER_READ_COLUMNS} FROM json_each(?) v
+         JOIN papers p ON p.id = coalesce((SELECT paper_id FROM paper_aliases WHERE alias = v.value), v.value) ${CITATIONS_JOIN}`,
+      ),
       aliasOwners: db.prepare<[string], { alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))'),
       insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
       fileAlias: db.prepare<[string, string]>('INSERT INTO paper_aliases (alias, paper_id) VALUES (?, ?) ON CONFLICT(alias) DO UPDATE SET paper_id = excluded.paper_id'),
@@ -147,6 +151,15 @@ export class SqlitePaperStore implements PaperStore {
     const owner = this.stmts.aliasOwner.get(alias)?.paper_id ?? alias;
     const row = this.stmts.byId.get(owner);
     return row && { doc: row.doc, paper: toPaper(row) };
+  }
+
+  async papersByAliases(aliases: readonly string[]): Promise<Map<string, StoredPaper>> {
+    const out = new Map<string, StoredPaper>();
+    const keys = [...new Set(aliases.filter((a) => typeof a === 'string'))];
+    for (let i = 0; i < keys.length; i += LOOKUP_CHUNK) {
+      for (const row of this.stmts.byAliases.all(JSON.stringify(keys.slice(i, i + LOOKUP_CHUNK)))) out.set(row.matched_alias, { doc: row.doc, paper: toPaper(row) });
+    }
+    return out;
   }
 
   async findByTitle(title: string, firstAuthor: string | undefined): Promise<Paper | undefined> {
@@ -295,9 +308,14 @@ export class SqlitePaperStore implements PaperStore {
   private upsertBatch(records: readonly PaperRecord[], options: UpsertOptions, generation: () => number): UpsertResult[] {
     const lookups = lookupsFor(records, options.prepared);
     const owners = new Map<string, string>();
-    for (let i = 0; i < lookups.aliases.length; i += LOOKUP_CHUNK) {
-      for (const row of this.stmts.aliasOwners.all(JSON.stringify(lookups.aliases.slice(i, i + LOOKUP_CHUNK)))) owners.set(row.alias, row.paper_id);
-    }
+    const readOwners = (aliases: readonly string[]) => {
+      for (let i = 0; i < aliases.length; i += LOOKUP_CHUNK) {
+        for (const row of this.stmts.aliasOwners.all(JSON.stringify(aliases.slice(i, i + LOOKUP_CHUNK)))) owners.set(row.alias, row.paper_id);
+      }
+    };
+    readOwners(lookups.aliases);
+    // Records that none of their identifiers found may belong to a paper of the same title whose first author is another of theirs.
+    readOwners(fallbackLookups(records, lookups.aliasLists, owners));
     const rows = new Map<string, PaperRow | PaperWrite>();
     const ids = [...new Set([...owners.values(), ...lookups.ids])];
     for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
