@@ -143,6 +143,10 @@ describe.each(BACKENDS)('CitationStore on $name', (backend) => {
     expect(await citations.citedBy(doc[3]!, page)).toEqual({ entries: [], total: 0 });
     expect(docsOf(await citations.references(doc[5]!, page))).toEqual([]);
     expect(await citations.stats()).toEqual({ matched: 6, unmatched: 0, references: 4 });
+    // An empty list says it references none.
+    await citations.put([entry(6, 106, 1, { references: [] })]);
+    expect(await citations.stats()).toEqual({ matched: 6, unmatched: 0, references: 2 });
+    expect(await citations.references(doc[6]!, page)).toEqual({ entries: [], total: 0 });
     // Hostile pages.
     await expect(citations.references(doc[1]!, { offset: -1, limit: 5 })).rejects.toThrow(RangeError);
     await expect(citations.citedBy(doc[1]!, { offset: 0, limit: 1e9 })).rejects.toThrow(RangeError);

@@ -1,7 +1,9 @@
 /**
  * Citations in PostgreSQL, shared by every instance (the interface is in `../citations.ts`, the
  * rules and the layout both stores share in `../citationRows.ts`). A paper's references are a
- * `bigint[]` on its row; the GIN index on it answers "which papers reference this work".
+ * `bigint[]` in `citation_refs`, written only when they change (a refresh of counts rewrites
+ * narrow rows, not the arrays and their index entries); its GIN index answers "which papers
+ * reference this work".
  *
  * A write that may change counts takes the generation lock first, as writes of papers do (so
  * the two take turns, and a paper's removal cannot cross a count's write), and moves to the next
@@ -17,10 +19,14 @@ import { checkCitationPage, checkFetchQuery, docList, isDoc, planPut, toCitation
 import type { CitationEntry, CitationPage, CitationStats, CitationStore, CitationWrite, FetchQuery, FetchTarget, PaperCitations } from '../citations.js';
 import { openAlexNumber } from '../../papers/ids.js';
 
-const PUT = `INSERT INTO paper_citations (doc, openalex, cited_by, fetched, refs)
-  SELECT u.doc, u.openalex, u.cited_by, u.fetched, u.refs::bigint[]
-  FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::timestamptz[], $5::text[]) AS u(doc, openalex, cited_by, fetched, refs)
-  ON CONFLICT (doc) DO UPDATE SET openalex = excluded.openalex, cited_by = excluded.cited_by, fetched = excluded.fetched, refs = excluded.refs`;
+const PUT = `INSERT INTO paper_citations (doc, openalex, cited_by, fetched)
+  SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::timestamptz[])
+  ON CONFLICT (doc) DO UPDATE SET openalex = excluded.openalex, cited_by = excluded.cited_by, fetched = excluded.fetched`;
+/** Papers' references as they now are (`$2`: each list as text, `{1,2,3}`); an empty list deletes the row. */
+const PUT_REFS = `WITH u AS (SELECT * FROM unnest($1::bigint[], $2::text[]) AS u(doc, works)),
+  gone AS (DELETE FROM citation_refs r USING u WHERE r.doc = u.doc AND u.works = '{}')
+  INSERT INTO citation_refs (doc, works) SELECT doc, works::bigint[] FROM u WHERE works <> '{}'
+  ON CONFLICT (doc) DO UPDATE SET works = excluded.works`;
 
 /**
  * A page of `hits` (a query of `doc, cited_by` as `c`, with `$1` the document) and their total,
@@ -29,12 +35,12 @@ const PUT = `INSERT INTO paper_citations (doc, openalex, cited_by, fetched, refs
 const paged = (hits: string) => `WITH hits AS (${hits})
   SELECT (SELECT count(*) FROM hits) AS total, h.doc, h.cited_by
   FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT * FROM hits c ORDER BY ${MOST_CITED_FIRST} LIMIT $2 OFFSET $3) h ON true`;
-const REFERENCES = paged(`SELECT c.doc, c.cited_by FROM paper_citations c JOIN papers p ON p.doc = c.doc
-  WHERE c.openalex = ANY((SELECT refs FROM paper_citations WHERE doc = $1)::bigint[]) AND c.doc <> $1`);
-const CITED_BY = paged(`SELECT c.doc, c.cited_by FROM paper_citations c JOIN papers p ON p.doc = c.doc
-  WHERE c.refs @> ARRAY[(SELECT openalex FROM paper_citations WHERE doc = $1)] AND c.doc <> $1`);
+const REFERENCES = paged(`SELECT c.doc, c.cited_by FROM citation_refs r CROSS JOIN LATERAL unnest(r.works) AS w(work)
+  JOIN paper_citations c ON c.openalex = w.work JOIN papers p ON p.doc = c.doc WHERE r.doc = $1 AND c.doc <> $1`);
+const CITED_BY = paged(`SELECT c.doc, c.cited_by FROM citation_refs r JOIN paper_citations c ON c.doc = r.doc JOIN papers p ON p.doc = c.doc
+  WHERE r.works @> ARRAY[(SELECT openalex FROM paper_citations WHERE doc = $1)] AND r.doc <> $1`);
 
-type StoredRow = CitationRow & { refs: string[] | null };
+type StoredRow = CitationRow & { refs: Array<string | number> | null };
 
 export class PgCitationStore implements CitationStore {
   constructor(private readonly db: Postgres) {}
@@ -44,13 +50,18 @@ export class PgCitationStore implements CitationStore {
     return this.db.transaction(async (c) => {
       await lockGeneration(c);
       const stored = new Map<number, StoredCitation>();
-      const { rows } = await c.query<StoredRow>('SELECT doc, openalex, cited_by, fetched, refs FROM paper_citations WHERE doc = ANY($1::bigint[])', [docs]);
+      const { rows } = await c.query<StoredRow>(
+        'SELECT c.doc, c.openalex, c.cited_by, c.fetched, r.works AS refs FROM paper_citations c LEFT JOIN citation_refs r ON r.doc = c.doc WHERE c.doc = ANY($1::bigint[])',
+        [docs],
+      );
       for (const row of rows) stored.set(row.doc, { row, refs: (row.refs ?? []).map(Number) });
       const held = await c.query<{ doc: number }>('SELECT doc FROM papers WHERE doc = ANY($1::bigint[])', [docs]);
       const plan = planPut(entries, stored, new Set(held.rows.map((r) => r.doc)));
       if (plan.rows.length > 0) {
         const column = <K extends 'doc' | 'openalex' | 'cited_by' | 'fetched'>(k: K) => plan.rows.map((r) => r[k]);
-        await c.query(PUT, [column('doc'), column('openalex'), column('cited_by'), column('fetched'), plan.rows.map((r) => (r.refs.length > 0 ? `{${r.refs.join(',')}}` : null))]);
+        await c.query(PUT, [column('doc'), column('openalex'), column('cited_by'), column('fetched')]);
+        const moved = plan.rows.filter((r) => r.refs.length !== r.before.length || r.refs.some((n, i) => n !== r.before[i]));
+        if (moved.length > 0) await c.query(PUT_REFS, [moved.map((r) => r.doc), moved.map((r) => `{${r.refs.join(',')}}`)]);
       }
       await stamp(c, plan.report.countsChanged);
       return plan.report;
@@ -74,6 +85,7 @@ export class PgCitationStore implements CitationStore {
     return this.db.transaction(async (c) => {
       await lockGeneration(c);
       const { rows } = await c.query<{ doc: number; cited_by: number | null }>('DELETE FROM paper_citations WHERE doc = ANY($1::bigint[]) RETURNING doc, cited_by', [list]);
+      await c.query('DELETE FROM citation_refs WHERE doc = ANY($1::bigint[])', [list]);
       await stamp(c, rows.filter((r) => r.cited_by !== null).map((r) => r.doc));
       return rows.length;
     });
@@ -125,7 +137,8 @@ export class PgCitationStore implements CitationStore {
 
   async stats(): Promise<CitationStats> {
     const { rows } = await this.db.query<{ matched: number; unmatched: number; refs: number }>(
-      'SELECT count(openalex)::int AS matched, (count(*) - count(openalex))::int AS unmatched, coalesce(sum(cardinality(refs)), 0)::bigint AS refs FROM paper_citations',
+      `SELECT count(openalex)::int AS matched, (count(*) - count(openalex))::int AS unmatched,
+        (SELECT coalesce(sum(cardinality(works)), 0) FROM citation_refs)::bigint AS refs FROM paper_citations`,
     );
     const { matched, unmatched, refs } = rows[0]!;
     return { matched, unmatched, references: refs };

@@ -201,6 +201,7 @@ export class PgPaperStore implements PaperStore {
           await client.query('INSERT INTO paper_tombstones (doc, gen) VALUES ($1, $2) ON CONFLICT (doc) DO UPDATE SET gen = excluded.gen', [gone.doc, await generation()]);
           await client.query('DELETE FROM paper_aliases WHERE paper_id = $1', [id]);
           await client.query('DELETE FROM paper_citations WHERE doc = $1', [gone.doc]);
+          await client.query('DELETE FROM citation_refs WHERE doc = $1', [gone.doc]);
           return true;
         },
         setMeta: (key, value) => setMeta(client, key, value),

@@ -1,7 +1,9 @@
 /**
  * Citations in the SQLite database (the interface is in `../citations.ts`, the rules and the
  * layout both stores share in `../citationRows.ts`). A paper's references are a blob on its row
- * and rows of `citation_refs (work, doc)`, kept in step in the transaction that writes the row.
+ * and a row of `citation_refs`, a contentless FTS5 index whose rowid is the document and whose
+ * words are the works' numbers, kept in step in the transaction that writes the row: an FTS5
+ * row is deleted by giving its words again, which the blob keeps.
  *
  * Every write is one BEGIN IMMEDIATE transaction. One that changes counts takes the next store
  * generation, as a write of papers does (the `generation` meta row, read and moved on inside the
@@ -17,7 +19,6 @@ import {
   encodeWorks,
   isDoc,
   planPut,
-  referenceChanges,
   toCitations,
   workId,
   type CitationRow,
@@ -47,8 +48,8 @@ export class SqliteCitationStore implements CitationStore {
         `INSERT INTO paper_citations (doc, openalex, cited_by, fetched, refs) VALUES (@doc, @openalex, @cited_by, @fetched, @refs)
          ON CONFLICT (doc) DO UPDATE SET openalex = excluded.openalex, cited_by = excluded.cited_by, fetched = excluded.fetched, refs = excluded.refs`,
       ),
-      addRef: db.prepare<[number, number]>('INSERT OR IGNORE INTO citation_refs (work, doc) VALUES (?, ?)'),
-      dropRef: db.prepare<[number, number]>('DELETE FROM citation_refs WHERE work = ? AND doc = ?'),
+      addRefs: db.prepare<[number, string]>('INSERT INTO citation_refs (rowid, works) VALUES (?, ?)'),
+      dropRefs: db.prepare<[number, string]>("INSERT INTO citation_refs (citation_refs, rowid, works) VALUES ('delete', ?, ?)"),
       dropRow: db.prepare<[number]>('DELETE FROM paper_citations WHERE doc = ?'),
       miss: db.prepare<[string, string]>(
         `INSERT INTO paper_citations (doc, fetched) SELECT doc, ? FROM papers WHERE doc ${IN_DOCS}
@@ -66,14 +67,15 @@ export class SqliteCitationStore implements CitationStore {
       referencesTotal: db.prepare<{ doc: number; works: string }, number>(
         `SELECT count(*) FROM paper_citations c JOIN papers p ON p.doc = c.doc WHERE c.openalex IN (SELECT value FROM json_each(@works)) AND c.doc <> @doc`,
       ).pluck(),
-      citedByPage: db.prepare<PageParams, Listed>(
-        `SELECT c.doc, c.cited_by FROM citation_refs r JOIN paper_citations c ON c.doc = r.doc JOIN papers p ON p.doc = r.doc
-         WHERE r.work = (SELECT openalex FROM paper_citations WHERE doc = @doc) AND r.doc <> @doc
+      workOf: db.prepare<[number], number | null>('SELECT openalex FROM paper_citations WHERE doc = ?').pluck(),
+      citedByPage: db.prepare<PageParams & { work: string }, Listed>(
+        `SELECT c.doc, c.cited_by FROM paper_citations c JOIN papers p ON p.doc = c.doc
+         WHERE c.doc IN (SELECT rowid FROM citation_refs WHERE citation_refs MATCH @work) AND c.doc <> @doc
          ORDER BY ${MOST_CITED_FIRST} LIMIT @limit OFFSET @offset`,
       ),
-      citedByTotal: db.prepare<{ doc: number }, number>(
-        `SELECT count(*) FROM citation_refs r JOIN papers p ON p.doc = r.doc
-         WHERE r.work = (SELECT openalex FROM paper_citations WHERE doc = @doc) AND r.doc <> @doc`,
+      citedByTotal: db.prepare<{ doc: number; work: string }, number>(
+        `SELECT count(*) FROM paper_citations c JOIN papers p ON p.doc = c.doc
+         WHERE c.doc IN (SELECT rowid FROM citation_refs WHERE citation_refs MATCH @work) AND c.doc <> @doc`,
       ).pluck(),
       toFetch: db.prepare<{ after: number; limit: number; counts: string; misses: string }, { doc: number; openalex: number | null; fetched: string | null }>(
         `SELECT p.doc, c.openalex, c.fetched FROM papers p LEFT JOIN paper_citations c ON c.doc = p.doc
@@ -84,7 +86,7 @@ export class SqliteCitationStore implements CitationStore {
         `SELECT c.doc, c.openalex FROM paper_citations c JOIN papers p ON p.doc = c.doc WHERE c.openalex ${IN_DOCS} ORDER BY c.doc`,
       ),
       stats: db.prepare<[], { matched: number; unmatched: number }>('SELECT count(openalex) AS matched, count(*) - count(openalex) AS unmatched FROM paper_citations'),
-      references: db.prepare<[], number>('SELECT count(*) FROM citation_refs').pluck(),
+      allRefs: db.prepare<[], Buffer>('SELECT refs FROM paper_citations WHERE refs IS NOT NULL').pluck(),
     };
     this.stmts = s;
 
@@ -96,9 +98,9 @@ export class SqliteCitationStore implements CitationStore {
       for (let i = 0; i < docs.length; i += CHUNK) s.stamp.run(gen, JSON.stringify(docs.slice(i, i + CHUNK)));
     };
     const write = (doc: number, before: readonly number[], after: readonly number[]) => {
-      const { added, removed } = referenceChanges(before, after);
-      for (const work of removed) s.dropRef.run(work, doc);
-      for (const work of added) s.addRef.run(work, doc);
+      if (sameWorks(before, after)) return;
+      if (before.length > 0) s.dropRefs.run(doc, worksText(before));
+      if (after.length > 0) s.addRefs.run(doc, worksText(after));
     };
     this.tx = {
       put: db.transaction((entries: readonly CitationEntry[]): CitationWrite => {
@@ -174,8 +176,10 @@ export class SqliteCitationStore implements CitationStore {
 
   async citedBy(doc: number, page: { offset: number; limit: number }): Promise<CitationPage> {
     checkCitationPage(page);
-    if (!isDoc(doc)) return { entries: [], total: 0 };
-    return { entries: this.stmts.citedByPage.all({ doc, ...page }).map(toCited), total: this.stmts.citedByTotal.get({ doc })! };
+    const work = isDoc(doc) ? this.stmts.workOf.get(doc) : undefined;
+    if (work === undefined || work === null) return { entries: [], total: 0 };
+    const params = { doc, work: worksQuery(work) };
+    return { entries: this.stmts.citedByPage.all({ ...params, ...page }).map(toCited), total: this.stmts.citedByTotal.get(params)! };
   }
 
   async toFetch(query: FetchQuery): Promise<FetchTarget[]> {
@@ -202,7 +206,9 @@ export class SqliteCitationStore implements CitationStore {
 
   async stats(): Promise<CitationStats> {
     const { matched, unmatched } = this.stmts.stats.get()!;
-    return { matched, unmatched, references: this.stmts.references.get()! };
+    let references = 0;
+    for (const refs of this.stmts.allRefs.iterate()) references += decodeWorks(refs).length;
+    return { matched, unmatched, references };
   }
 }
 
@@ -214,10 +220,24 @@ export class SqliteCitationStore implements CitationStore {
  */
 export function forgetCitations(db: Db): (doc: number) => void {
   const refs = db.prepare<[number], Buffer | null>('DELETE FROM paper_citations WHERE doc = ? RETURNING refs').pluck();
-  const drop = db.prepare<[number, number]>('DELETE FROM citation_refs WHERE work = ? AND doc = ?');
+  const drop = db.prepare<[number, string]>("INSERT INTO citation_refs (citation_refs, rowid, works) VALUES ('delete', ?, ?)");
   return (doc) => {
-    for (const blob of refs.all(doc)) for (const work of decodeWorks(blob)) drop.run(work, doc);
+    for (const blob of refs.all(doc)) if (blob) drop.run(doc, worksText(decodeWorks(blob)));
   };
+}
+
+/** A list of works as the words of its `citation_refs` row. */
+function worksText(works: readonly number[]): string {
+  return works.join(' ');
+}
+
+/** The FTS5 query for the rows that hold a work (a quoted string: a bare number would do, but a quoted one is never syntax). */
+function worksQuery(work: number): string {
+  return `"${work}"`;
+}
+
+function sameWorks(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
 function toCited(row: Listed): { doc: number; count: number } {

@@ -261,7 +261,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX installation_teams_key ON installation_teams(installation_key);
   `,
   // Citations from OpenAlex (citationRows.ts says what each table holds): a row per paper asked
-  // about, and its references indexed by work.
+  // about, and its references indexed by work (an FTS5 index of numbers: rowid the document).
   `
   CREATE TABLE paper_citations (
     doc INTEGER PRIMARY KEY,
@@ -271,11 +271,7 @@ const MIGRATIONS: readonly string[] = [
     refs BLOB
   );
   CREATE INDEX paper_citations_openalex ON paper_citations(openalex);
-  CREATE TABLE citation_refs (
-    work INTEGER NOT NULL,
-    doc INTEGER NOT NULL,
-    PRIMARY KEY (work, doc)
-  ) WITHOUT ROWID;
+  CREATE VIRTUAL TABLE citation_refs USING fts5(works, content='', detail=none, columnsize=0);
   `,
 ];
 
