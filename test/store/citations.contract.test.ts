@@ -8,7 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PaperRecord } from '../../src/papers/model.js';
-import { MAX_CITED_BY, MAX_REFERENCES, type CitationEntry, type CitationStore } from '../../src/store/citations.js';
+import { MAX_CITED_BY, MAX_REFERENCES, type CitationEntry, type CitationStore, type CitationWrite } from '../../src/store/citations.js';
 import type { UpsertOptions } from '../../src/store/papers.js';
 import { BACKENDS, type Instance, type TestStore } from './contract/backends.js';
 
@@ -206,6 +206,24 @@ describe.each(BACKENDS)('CitationStore on $name', (backend) => {
     expect(await a.papers.generation()).toBe(gen);
     expect([...(await citations.counts([doc[1]!, doc[2]!, doc[3]!])).entries()].map(([d, c]) => [doc.indexOf(d), c.count])).toEqual([[1, 5], [2, 9]]);
     expect(docsOf(await citations.references(doc[1]!, page))).toEqual([[2, 9]]);
+  });
+
+  it('writes at once (two instances where they can be in one process), beside a write of papers: every count lands, each change of counts one generation', async () => {
+    const b = backend.noConcurrentInstances === undefined ? await store.instance() : a;
+    const gen = await a.papers.generation();
+    const writes = await Promise.all([
+      a.citations.put([entry(1, 101, 1, { references: ['W102'] }), entry(2, 102, 2)]),
+      b.citations.put([entry(2, 102, 2), entry(3, 103, 3, { references: ['W101'] })]),
+      b.papers.write((tx) => tx.upsertBatch([record(8)], options)),
+      a.citations.put([entry(4, 104, 4)]),
+      b.citations.markUnmatched([doc[5]!], day(2)),
+    ]);
+    const counted = writes.filter((w): w is CitationWrite => typeof w === 'object' && 'countsChanged' in w);
+    expect(counted.map((w) => w.countsChanged.length).reduce((x, y) => x + y)).toBe(4);
+    expect(await a.papers.generation()).toBe(gen + 4);
+    expect([...(await b.citations.counts(doc.slice(1))).values()].map((c) => c.count).sort()).toEqual([1, 2, 3, 4]);
+    expect(docsOf(await b.citations.citedBy(doc[1]!, page))).toEqual([[3, 3]]);
+    expect((await a.papers.rowsChanged(gen, gen + 4, 0, 20)).filter((r) => r.citedBy !== null)).toHaveLength(4);
   });
 
   it('forgets the citations of a paper removed, and those remove() is given, under a new generation', async () => {
