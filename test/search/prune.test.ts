@@ -56,6 +56,7 @@ function rowsOf(seed: number, count: number, firstDoc: number, hyphens = false):
     status: '',
     topics: [TOPICS[Math.floor(next() * 2)]!],
     firstSeen: new Date(Date.UTC(2026, 0, 1 + (i % 300))).toISOString(),
+    citedBy: null,
   }));
 }
 
