@@ -14,6 +14,7 @@
 import type { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { Pruner } from './prune.js';
+import { anyFullMatch } from './fullMatch.js';
 import { positionOf } from './index/postings.js';
 import { QueryPlan, coverageStep, localTerm, type PlannedGroup, type PlannedVariant, type PostingCursor } from './queryPlan.js';
 import type { TermGroup } from './expand.js';
@@ -39,8 +40,13 @@ export interface ScoreOptions {
   requireAll?: boolean;
   /** Score everything (the reference the pruned scores are tested against). */
   exhaustive?: boolean;
-  /** Count common words' abstracts for every document found, not only those that have every word before (see {@link QueryPlan.coverAll}). */
-  coverAll?: boolean;
+  /**
+   * Count common words' abstracts for every document found, not only those that have every word
+   * before (see {@link QueryPlan.coverAll}); `'unlessFull'`: where no document `admits` lets
+   * through has every word, when that is quick to find out before the walk ({@link anyFullMatch};
+   * else the plan's `coverAll` stays false and the caller may find out from the walk).
+   */
+  coverAll?: boolean | 'unlessFull';
 }
 
 /** Documents per block: the block's accumulators (~45 bytes a document) fit in a core's L2 cache. */
@@ -105,6 +111,13 @@ export class Scorer {
   private readonly pick: Int32Array;
   /** The found documents {@link cover} looks for. */
   private readonly needy: Int32Array;
+  /**
+   * The block's documents that match every group walked so far (kept only where {@link cover}
+   * counts for them alone, see {@link QueryPlan.covered}): the few it looks among, where the
+   * found documents may be a hundred times as many.
+   */
+  private readonly whole: Int32Array;
+  private wholeCount = 0;
 
   constructor(
     private readonly view: IndexView,
@@ -127,11 +140,13 @@ export class Scorer {
     this.unscored = new Int32Array(words);
     this.pick = new Int32Array(blockSize);
     this.needy = new Int32Array(blockSize);
+    this.whole = new Int32Array(blockSize);
   }
 
   /** Scores every group, replacing the previous query's results. */
   scoreGroups(groups: readonly TermGroup[], options: ScoreOptions = {}): void {
-    const plan = new QueryPlan(this.view, groups, options.typedWords ?? 0, options.coverAll);
+    const plan = new QueryPlan(this.view, groups, options.typedWords ?? 0, options.coverAll === true);
+    if (options.coverAll === 'unlessFull' && plan.covering) plan.coverAll = anyFullMatch(plan.required, this.view.dead, options.admits) === false;
     this.plan = plan;
     this.touchedCount = 0;
     if (plan.required.length === 0) return;
@@ -179,6 +194,7 @@ export class Scorer {
     const weak = pruner === undefined ? 0 : single ? pruner.weakFields() : pruner.weakFieldsOfFirst();
     this.filtering = weak !== 0;
     if (this.filtering) this.markCandidates(single ? [...plan.required, ...plan.optional] : plan.required.slice(0, 1), weak, lo, hi);
+    const keepWhole = plan.covering && !plan.coverAll;
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
@@ -200,6 +216,7 @@ export class Scorer {
       }
       if (group.covering) this.cover(group, position, stamp, lo, hi, members, pruner);
       if (members) this.keepMembers(lo, hi);
+      if (keepWhole) this.keepWhole(position);
     });
     if (this.filtering) {
       pruner!.countUnscored(lo, this.unscored, hi - lo);
@@ -227,9 +244,10 @@ export class Scorer {
           if ((weak >>> field.f) & 1) continue;
           for (const list of field.lists) {
             const { docs } = list;
+            const from = blockStart(list, lo);
             const stop = blockEnd(list, hi);
             const shift = list.base - lo;
-            for (let i = list.at; i < stop; i++) {
+            for (let i = from; i < stop; i++) {
               const j = shift + docs[i]!;
               candidate[j >>> 5]! |= 1 << (j & 31);
             }
@@ -257,18 +275,22 @@ export class Scorer {
    * without a score. Documents not found are not looked at: the word alone finds nothing. A
    * long list is read only if the found documents to look for are not few: pruning, those that
    * cannot matter even so are not looked for ({@link pickNeedy}). With `members`, every
-   * document of those lists gets its `candidate` bit (see {@link keepMembers}).
+   * document of those lists gets its `candidate` bit (see {@link keepMembers}). Where no
+   * document is to be looked for, the lists are not read at all (not even where the block's
+   * postings start: their pages stay out of memory).
    */
   private cover(group: PlannedGroup, position: number, stamp: number, lo: number, hi: number, members: boolean, pruner: Pruner | undefined): void {
     const { mark, seen, cov, candidate, pick } = this;
     const stamped = stamp << 2;
     const coverAll = this.plan!.coverAll;
-    // The found documents to look for, picked once a list is long enough to be worth it.
-    let needy = -1;
+    // The found documents to look for: without coverAll, those that have every word before
+    // (often none); with it, picked once a list is long enough to be worth it.
+    let needy = coverAll ? -1 : this.pickNeedy(position, stamped, undefined);
     for (const variant of group.variants) {
       for (const list of variant.covering) {
+        if (!members && (needy === 0 || this.foundCount === 0)) return;
         const { docs } = list;
-        const from = list.at;
+        const from = blockStart(list, lo);
         const stop = blockEnd(list, hi);
         list.at = stop;
         if (stop === from) continue;
@@ -282,7 +304,8 @@ export class Scorer {
         const length = stop - from;
         // Found documents fewer than the list, but not few: those that matter may be (and
         // without coverAll, only those that have every word before count).
-        if (needy < 0 && (!coverAll || (this.foundCount < length && this.foundCount * LOOKUP_COST >= length))) needy = this.pickNeedy(position, stamped, coverAll ? pruner : undefined);
+        if (needy < 0 && this.foundCount < length && this.foundCount * LOOKUP_COST >= length) needy = this.pickNeedy(position, stamped, pruner);
+        else if (needy > 0) needy = this.stillNeedy(needy, stamped);
         const count = needy < 0 ? this.foundCount : needy;
         if (count * LOOKUP_COST < length) {
           // Few documents to look for, a long list: look each one up instead of reading it all.
@@ -312,17 +335,52 @@ export class Scorer {
     }
   }
 
+  /** Keeps the first `n` of `needy` that no list of the group has counted yet; returns how many. */
+  private stillNeedy(n: number, stamped: number): number {
+    const { needy, seen } = this;
+    let kept = 0;
+    for (let q = 0; q < n; q++) {
+      const j = needy[q]!;
+      needy[kept] = j;
+      kept += (seen[j]! & ~3) === stamped ? 0 : 1;
+    }
+    return kept;
+  }
+
+  /**
+   * After required group `position`: keeps in `whole` the documents that match every group so
+   * far (after the first group, every document found).
+   */
+  private keepWhole(position: number): void {
+    const { whole, cov } = this;
+    if (position === 0) {
+      whole.set(this.found.subarray(0, this.foundCount));
+      this.wholeCount = this.foundCount;
+      return;
+    }
+    let n = 0;
+    for (let q = 0; q < this.wholeCount; q++) {
+      const j = whole[q]!;
+      whole[n] = j;
+      n += (cov[j]! & 0xff) === position + 1 ? 1 : 0;
+    }
+    this.wholeCount = n;
+  }
+
   /**
    * Into `needy`, the found documents {@link cover} must look for: those the group did not
    * reach, that it counts for ({@link QueryPlan.covered}), and, with `pruner`, that may matter
-   * once it does ({@link Pruner.needsCover}). Returns how many.
+   * once it does ({@link Pruner.needsCover}). Returns how many. (Where it counts only for the
+   * documents that match every group before, those are `whole`.)
    */
   private pickNeedy(position: number, stamped: number, pruner: Pruner | undefined): number {
-    const { found, needy, seen, score, cov } = this;
+    const { needy, seen, score, cov } = this;
     const plan = this.plan!;
+    const among = plan.coverAll ? this.found : this.whole;
+    const count = plan.coverAll ? this.foundCount : this.wholeCount;
     let n = 0;
-    for (let q = 0; q < this.foundCount; q++) {
-      const j = found[q]!;
+    for (let q = 0; q < count; q++) {
+      const j = among[q]!;
       const c = cov[j]! & 0xff;
       if ((seen[j]! & ~3) === stamped || !plan.covered(c, position) || (pruner !== undefined && !pruner.needsCover(position, score[j]!, c))) continue;
       needy[n++] = j;
@@ -409,8 +467,10 @@ export class Scorer {
       // Only documents found already or holding the group in another field (`candidate`).
       const joined = !restricted && ((join >>> field.f) & 1) === 1;
       for (const list of field.lists) {
+        // Restricted to none: nothing to read (the cursor stays behind, and catches up when next needed).
+        if (restricted && foundCount === 0 && !members) continue;
         const { docs, tfs, lengths, masked } = list;
-        const from = list.at;
+        const from = blockStart(list, lo);
         const stop = blockEnd(list, hi);
         list.at = stop;
         if (stop === from) continue;
@@ -596,6 +656,14 @@ export class Scorer {
     }
     return this.variantStamp;
   }
+}
+
+/**
+ * Moves a list's cursor to its first posting of a document at or after `lo` (global) and returns
+ * it: a cursor left behind in blocks where the list was not read catches up here.
+ */
+function blockStart(list: PostingCursor, lo: number): number {
+  return (list.at = blockEnd(list, lo));
 }
 
 /** Where a list's postings of documents before `hi` (global) end, from its cursor on. */
