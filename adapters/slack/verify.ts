@@ -15,7 +15,8 @@
  *   slash command's `command`. Where Bolt reads inside the object without a check, that part
  *   must be there as Slack sends it ({@link payloadProblem}): a click's `actions` (an empty
  *   list went unacknowledged for 3 s and answered 404; `null` threw), a view's `view`, an event's
- *   `event`, the `user` and `authorizations` it takes the workspace from.
+ *   `event` (and its `user`, `channel`, `item`), an interaction's `user` and `channel`, the
+ *   `authorizations` it takes the workspace from.
  * Unsigned or stale requests get 401, malformed ones 400, oversized ones 413, each logged at
  * most once a minute with a count. `ssl_check=1` gets 200 unsigned, as Bolt answered it.
  */
@@ -163,9 +164,13 @@ function readable(value: unknown, notTyped: string): { kind: 'request' } | { kin
   return problem === undefined ? { kind: 'request' } : { kind: 'refused', reason: problem };
 }
 
+/** Interactions Bolt knows by their type alone (others by their `actions` or `name`). */
+const INTERACTION_TYPES: ReadonlySet<string> = new Set(['block_suggestion', 'dialog_submission', 'shortcut', 'message_action', 'view_submission', 'view_closed']);
+
 /**
  * What Bolt would read inside a typed body without a check and find missing, or undefined: the
- * parts Slack always sends for that type, as objects where Bolt reads their fields.
+ * parts Slack always sends for that type, as objects where Bolt reads their fields (its
+ * `getTypeAndConversation` and `buildSource`).
  * @example payloadProblem({ type: 'block_actions', actions: [] }) // 'a block_actions payload without actions'
  * @example payloadProblem({ type: 'block_actions', actions: [{ action_id: 'a' }], user: { id: 'U1' } }) // undefined
  */
@@ -178,18 +183,29 @@ export function payloadProblem(body: Record<string, unknown>): string | undefine
     return `a ${type} payload without actions`;
   }
   if ((type === 'view_submission' || type === 'view_closed') && !isObject(body.view)) return `a ${type} payload without a view`;
-  if (type === 'event_callback') {
-    if (!typedObject(body.event)) return 'an event_callback without an event';
-    const item = (body.event as Record<string, unknown>).item;
-    if (item !== undefined && !isObject(item)) return "an event whose item is not an object";
+  if (type === 'event_callback' && !typedObject(body.event)) return 'an event_callback without an event';
+  if (present('event')) {
+    const problem = isObject(body.event) ? eventProblem(body.event) : 'an event that is not an object';
+    if (problem) return problem;
   }
-  if (present('event') && !isObject(body.event)) return 'an event that is not an object';
   if (present('authorizations') && !(Array.isArray(body.authorizations) && body.authorizations.every(isObject))) return 'authorizations that are not a list of objects';
-  // The workspace is read from `team.id`, else from `user.team_id`.
+  // Bolt reads `channel.id` wherever a channel is given, and every interaction's `user.id` (the
+  // workspace from `team.id`, else from `user.team_id`).
+  if (present('channel') && !isObject(body.channel)) return 'a channel that is not an object';
   if (present('user') && !isObject(body.user)) return 'a user that is not an object';
-  if ((present('actions') || type === 'shortcut' || type === 'message_action' || type === 'block_suggestion') && !isObject(body.team) && !isObject(body.user)) {
-    return 'an interaction without its team or user';
+  const interaction = !present('command') && (present('actions') || present('name') || INTERACTION_TYPES.has(type));
+  if (interaction && !isObject(body.user)) return 'an interaction without its user';
+  return undefined;
+}
+
+/** What Bolt reads of an event without a check: its `item`, its `user` and `channel` (text or an object), its `subteam`. */
+function eventProblem(event: Record<string, unknown>): string | undefined {
+  const has = (key: string) => Object.hasOwn(event, key);
+  if (has('item') && !isObject(event.item)) return 'an event whose item is not an object';
+  for (const key of ['user', 'channel']) {
+    if (has(key) && typeof event[key] !== 'string' && !isObject(event[key])) return `an event whose ${key} is neither text nor an object`;
   }
+  if (has('subteam') && !isObject(event.subteam)) return 'an event whose subteam is not an object';
   return undefined;
 }
 
