@@ -169,7 +169,7 @@ function cardPlan(card: PaperCard, m: Messages): EmbedPlan {
   const inField = detail && everyone.length > EMBED_AUTHOR_MAX;
   const authors = detail && !inField ? everyone : shortAuthors(names, detail ? DETAIL_AUTHORS : CARD_AUTHORS, m);
   const title = markdown([...(card.position !== undefined ? [{ markup: `${card.position}. ` }] : []), clean(card.title) || m.t('paper.untitled')], EMBED_TITLE_MAX);
-  const meta = [clean(card.venue), card.year ?? '', clean(card.status)].filter((x) => x !== '').join(' · ');
+  const meta = [clean(card.venue), card.year ?? '', clean(card.status), clean(card.citedBy?.text ?? '')].filter((x) => x !== '').join(' · ');
   const links = card.links.filter((l) => detail || CARD_LINKS.has(l.kind)).filter((l) => safeUrl(l.url));
   const body: Inline[] = detail ? [clean(card.abstract ?? '', { multiline: true })] : segments(card.snippet ?? []);
   const fields: APIEmbedField[] = inField ? [{ name: plain(m.t('paper.authorsField'), EMBED_FIELD_NAME_MAX), value: markdown([everyone], EMBED_FIELD_VALUE_MAX) }] : [];

@@ -85,6 +85,9 @@ export const en = {
   'paper.link.openreview': 'OpenReview',
   'paper.link.doi': 'DOI',
   'paper.tldr': 'TL;DR: {tldr}',
+  // OpenAlex's count of the works citing a paper: exact in a detail view, compact on a result card.
+  'paper.citedBy': 'cited by {count, number}',
+  'paper.citedByShort': 'cited by {count, number, ::compact-short}',
 
   // ── Statuses (src/papers/status.ts): the store keeps the English word, a card shows these ──
   'status.oral': 'Oral',

@@ -82,6 +82,8 @@ export const zhCN: Catalog = {
   'paper.link.openreview': 'OpenReview',
   'paper.link.doi': 'DOI',
   'paper.tldr': '一句话总结：{tldr}',
+  'paper.citedBy': '被引 {count, number} 次',
+  'paper.citedByShort': '被引 {count, number, ::compact-short}',
 
   // ── 论文状态（库中保存英文词，卡片上显示这些）──
   'status.oral': '口头报告',

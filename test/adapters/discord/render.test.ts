@@ -164,6 +164,11 @@ describe('renderMessage', () => {
     } satisfies DiscordMessage);
   });
 
+  it('renders a count with venue, year and status', () => {
+    const card = { ...RESULTS.blocks[2], paper: { ...(RESULTS.blocks[2] as { paper: PaperCard }).paper, citedBy: { count: 12345, text: 'cited by 12k' } } } as const;
+    expect(renderMessage({ ...RESULTS, blocks: [card] }).embeds[0]!.description).toMatch(/^NeurIPS · 2020 · Poster · cited by 12k\n/);
+  });
+
   it('renders an error as private content only', () => {
     expect(renderMessage(messageReply('Type what to look for: a title, an author or some keywords.', { ephemeral: true }))).toEqual({
       content: 'Type what to look for: a title, an author or some keywords.',
@@ -354,6 +359,7 @@ describe('renderMessage with hostile data', () => {
     venue: text,
     year: fc.option(fc.integer({ min: 1900, max: 2100 }), { nil: null }),
     status: text,
+    citedBy: fc.option(fc.record({ count: fc.nat(), text: longText }), { nil: undefined }),
     topics: fc.array(text, { maxLength: 10 }),
     snippet: fc.option(fc.array(fc.record({ text: longText, match: fc.boolean() }), { maxLength: 12 }), { nil: undefined }),
     abstract: fc.option(longText, { nil: undefined }),

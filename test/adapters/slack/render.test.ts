@@ -123,6 +123,11 @@ describe('renderReply', () => {
     });
   });
 
+  it('renders a count with venue, year and status', () => {
+    const counted = renderReply({ ...results, blocks: [{ kind: 'paper', paper: { ...card, citedBy: { count: 123456, text: 'cited by 123k' } } }] });
+    expect((counted.blocks[0] as { text: { text: string } }).text.text).toContain('\nNeurIPS · 2017 · Oral · cited by 123k\n');
+  });
+
   it('renders a message, a divider and list items whose actions no button or menu offers', () => {
     const reply: Reply = {
       fallback: 'Pick one',
@@ -267,6 +272,7 @@ const paper: fc.Arbitrary<PaperCard> = fc.record({
   venue: text(300),
   year: fc.option(fc.integer({ min: -1, max: 3000 }), { nil: null }),
   status: text(200),
+  citedBy: fc.option(fc.record({ count: fc.nat(), text: text(300) }), { nil: undefined }),
   topics: fc.array(text(120), { maxLength: 30 }),
   snippet: fc.option(segments, { nil: undefined }),
   abstract: fc.option(text(10_000), { nil: undefined }),

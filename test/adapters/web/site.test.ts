@@ -194,6 +194,19 @@ describe('language', () => {
   });
 });
 
+describe('citations', () => {
+  it("shows a paper's count exactly on its page and compact on a result card", async () => {
+    expect((await page('/paper/arxiv%3A1706.03762')).text).toContain('<span class="cites">cited by 123,456</span>');
+    expect((await page('/search?q=attention+is+all+you+need')).text).toContain('<span class="cites">cited by 123k</span>');
+  });
+
+  it('says nothing of citations on the page of a paper without any', async () => {
+    const { text } = await page('/paper/arxiv%3A2304.02643');
+    expect(text).toContain('<h1>Segment Anything</h1>');
+    expect(text).not.toMatch(/cited by/i);
+  });
+});
+
 describe('the API', () => {
   it('/api/search answers the hits as `paperscout search --json` prints them, with the total', async () => {
     const res = await get('/api/search?q=lattice&limit=5&offset=10');
@@ -202,7 +215,11 @@ describe('the API', () => {
     const body = (await res.json()) as any;
     const result = await site.app.library.search('lattice', { limit: 15 });
     expect(body).toEqual({ query: 'lattice', total: 45, offset: 10, limit: 5, cut: false, notes: [], hits: await hitsJson(site.app.library, result.hits.slice(10)) });
-    expect(Object.keys(body.hits[0])).toEqual(['id', 'title', 'authors', 'venue', 'year', 'status', 'score', 'topics', 'url']);
+    expect(Object.keys(body.hits[0])).toEqual(['id', 'title', 'authors', 'venue', 'year', 'status', 'score', 'topics', 'url', 'cited_by', 'openalex']);
+    // The count and work where OpenAlex matched the paper, nulls where not.
+    const attention = (await (await get('/api/search?q=attention+is+all+you+need&limit=1')).json()) as any;
+    expect(attention.hits[0]).toMatchObject({ id: 'arxiv:1706.03762', cited_by: 123456, openalex: 'W2963403868' });
+    expect(body.hits[0]).toMatchObject({ cited_by: null, openalex: null });
   });
 
   it('/api/search says what is wrong with a request in one line', async () => {
