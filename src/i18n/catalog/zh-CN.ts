@@ -84,6 +84,8 @@ export const zhCN: Catalog = {
   'paper.tldr': '一句话总结：{tldr}',
   'paper.citedBy': '被引 {count, number} 次',
   'paper.citedByShort': '被引 {count, number, ::compact-short}',
+  'paper.references': '库中的参考文献（{total, number} 篇）',
+  'paper.citedByList': '库中引用本文的论文（{total, number} 篇）',
 
   // ── 论文状态（库中保存英文词，卡片上显示这些）──
   'status.oral': '口头报告',
@@ -535,6 +537,14 @@ export const zhCN: Catalog = {
   'web.status': '状态',
   'web.cite': '引用',
   'web.citeHint': 'BibTeX，可粘贴到文献管理软件：',
+  'web.references': '库中的参考文献',
+  'web.citedBy': '库中引用本文的论文',
+  'web.allReferences': '库中全部 {total, number} 篇参考文献 →',
+  'web.allCitedBy': '库中全部 {total, number} 篇引用本文的论文 →',
+  'web.backToPaper': '返回“{title}”',
+  'web.mostCited': '被引最多的在前',
+  'web.noReferences': '库中没有已知被本文引用的论文。',
+  'web.noCitedBy': '库中没有已知引用本文的论文。',
   'web.newest': '最新优先',
   'web.notFoundTitle': '未找到',
   'web.errorTitle': '出错了',
