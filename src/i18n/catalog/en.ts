@@ -91,6 +91,8 @@ export const en = {
   // An opened paper's citations within the library (OpenAlex's references, resolved to the library's papers).
   'paper.references': 'References in the library ({total, number})',
   'paper.citedByList': 'Cited by, in the library ({total, number})',
+  'paper.allReferences': 'All {total, number} references in the library ↗',
+  'paper.allCitedBy': 'All {total, number} papers in the library citing it ↗',
 
   // ── Statuses (src/papers/status.ts): the store keeps the English word, a card shows these ──
   'status.oral': 'Oral',

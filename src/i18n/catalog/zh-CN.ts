@@ -86,6 +86,8 @@ export const zhCN: Catalog = {
   'paper.citedByShort': '被引 {count, number, ::compact-short}',
   'paper.references': '库中的参考文献（{total, number} 篇）',
   'paper.citedByList': '库中引用本文的论文（{total, number} 篇）',
+  'paper.allReferences': '库中全部 {total, number} 篇参考文献 ↗',
+  'paper.allCitedBy': '库中全部 {total, number} 篇引用本文的论文 ↗',
 
   // ── 论文状态（库中保存英文词，卡片上显示这些）──
   'status.oral': '口头报告',
