@@ -9,6 +9,7 @@ import { readCsv, sniffDelimiter, type CsvDelimiter } from './csv.js';
 import { describeStart, type SourceItem, type TextChunks } from './types.js';
 import { mapPaperlists, parsePaperlistsFileName } from './formats/paperlists.js';
 import { mapArxiv } from './formats/arxiv.js';
+import { isOpenAlexWork } from './formats/openalex.js';
 import { csvColumns, mapGeneric } from './formats/generic.js';
 import type { Mapper } from './formats/fields.js';
 
@@ -16,6 +17,8 @@ import type { Mapper } from './formats/fields.js';
 export type Detection =
   | { kind: 'paperlists'; venueCode: string; year: number }
   | { kind: 'arxiv' }
+  /** OpenAlex works, one a line: citations for the papers they match (`works.ts`), not papers. */
+  | { kind: 'openalex-works' }
   | { kind: 'generic'; container: 'json-array' | 'jsonl' }
   | { kind: 'generic'; container: 'csv'; delimiter: CsvDelimiter }
   | { kind: 'empty' }
@@ -30,7 +33,8 @@ const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.tsv']);
 /**
  * Recognizes a file's format: `.csv` and `.tsv` by name (the separator sniffed from the head); a first character `[` as a JSON array (paperlists
  * when the name is `<venue><year>.json` and its records have an `author` string); `{` as JSON
- * Lines (the arXiv snapshot when records carry `authors_parsed` or `versions`).
+ * Lines (the arXiv snapshot when records carry `authors_parsed` or `versions`; OpenAlex's works
+ * when they are works: an OpenAlex work id and a field only works have).
  * @example detectFormat('icml2019.json', '[{"title":"T","author":"A; B"}]') // { kind: 'paperlists', venueCode: 'icml', year: 2019 }
  */
 export function detectFormat(fileName: string, head: string): Detection {
@@ -54,7 +58,8 @@ export function detectFormat(fileName: string, head: string): Detection {
       };
     }
     const first = sample[0]!;
-    return 'authors_parsed' in first || 'versions' in first ? { kind: 'arxiv' } : { kind: 'generic', container: 'jsonl' };
+    if ('authors_parsed' in first || 'versions' in first) return { kind: 'arxiv' };
+    return isOpenAlexWork(first) ? { kind: 'openalex-works' } : { kind: 'generic', container: 'jsonl' };
   }
   return {
     kind: 'unknown',
@@ -75,6 +80,7 @@ export interface FilePlan {
  * @example planFile('data/mine.csv', { kind: 'generic', container: 'csv', delimiter: ';' }).source // 'file:mine'
  */
 export function planFile(path: string, detection: Extract<Detection, { kind: 'paperlists' | 'arxiv' | 'generic' }>): FilePlan {
+  // (A works file is not a file of papers: ingest.ts reads it with works.ts.)
   switch (detection.kind) {
     case 'paperlists': {
       const file = { venueCode: detection.venueCode, year: detection.year };

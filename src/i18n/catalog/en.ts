@@ -521,7 +521,6 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'ingest.works.ambiguous': 'ambiguous: {file}:{line} {work} "{title}" fits {papers}: no count given to any of them',
   'ingest.works.refused': 'refused: {file}:{line} {work}: {reason}',
   'ingest.works.more': '… and {count, number} more',
-  'ingest.works.noCitations': 'an OpenAlex works file: counts go to the papers it matches, which this library cannot keep here',
   'ingest.stopped': 'Stopped before the end: run the same command again to finish (what is in is kept).',
   'ingest.fileFailed': '{file}: {reason}',
   'ingest.fileEmpty': '{file}: nothing usable: {records, plural, =0 {no records in it} one {its one record was rejected} other {all # records were rejected}}',

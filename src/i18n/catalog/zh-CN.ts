@@ -515,7 +515,6 @@ export const zhCN: Catalog = {
   'ingest.works.ambiguous': '无法区分：{file}:{line} {work}“{title}”与 {papers} 都相符：没有为其中任何一篇写入被引数',
   'ingest.works.refused': '拒收：{file}:{line} {work}：{reason}',
   'ingest.works.more': '…… 另有 {count, number} 条',
-  'ingest.works.noCitations': 'OpenAlex 作品文件：被引数要写入它匹配到的论文，而这个论文库无法在此保存',
   'ingest.stopped': '导入在结束前停止：再次运行同一命令即可完成（已导入的内容会保留）。',
   'ingest.fileFailed': '{file}：{reason}',
   'ingest.fileEmpty': '{file}：没有可用的内容：{records, plural, =0 {文件中没有记录} other {全部 # 条记录都被拒收}}',

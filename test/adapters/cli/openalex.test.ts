@@ -1,7 +1,8 @@
 /**
  * `paperscout sync openalex` as an operator runs it: a child process with the real clock and
  * fetch against the loopback OpenAlex, killed (SIGKILL) while a request is out, then run again:
- * the batches stored before the kill are not asked again, and the rerun finishes the job.
+ * the batches stored before the kill are not asked again, and the rerun finishes the job. And
+ * `paperscout ingest` of a works file: counts for the papers it matches, papers only with --add.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeOpenAlex, openAlexWork } from '../../sources/helpers/fakeOpenAlex.js';
@@ -88,3 +90,23 @@ it('resumes after a kill without asking again what it stored, and finishes', asy
   expect(nothing.out).toContain('OpenAlex: no paper to ask about');
   expect(server.requests).toHaveLength(0);
 }, 90_000);
+
+it('ingests a works file: counts for the papers it matches, and new papers only with --add', async () => {
+  const works = [
+    ...Array.from({ length: PAPERS }, (_, i) => openAlexWork({ n: 7000 + i, title: `Invented Killable Paper ${i}`, year: 2021, authors: ['Aino Virtanen'], cited: 1000 + i, doi: `10.5555/kill.${i}` })),
+    openAlexWork({ n: 9999, title: 'An Invented Work the Library Lacks', year: 2022, authors: ['Mei Chen'], cited: 3, doi: '10.5555/lacking' }),
+  ];
+  const file = join(dataDir, 'part_000.gz');
+  writeFileSync(file, gzipSync(`${works.map((w) => JSON.stringify(w)).join('\n')}\n`));
+  const plain = await start(['ingest', file]).done;
+  expect(plain.code, plain.err).toBe(0);
+  expect(plain.out).toContain('121 OpenAlex works: 120 matched to papers (120 with a new or changed count), 1 unmatched, 0 ambiguous, 0 counts refused');
+  expect(plain.out).toMatch(/Library: 120 papers in /);
+  expect(plain.err).toContain('--add makes them papers of the library');
+  const added = await start(['ingest', file, '--add']).done;
+  expect(added.code, added.err).toBe(0);
+  expect(added.out).toContain('121 OpenAlex works: 120 matched to papers (1 with a new or changed count), 0 unmatched, 0 ambiguous, 0 counts refused; 1 added as new papers');
+  expect(added.out).toMatch(/Library: 121 papers in /);
+  const search = await start(['show', 'doi:10.5555/lacking', '--json']).done;
+  expect(JSON.parse(search.out)).toMatchObject({ title: 'An Invented Work the Library Lacks', citations: { count: 3, openalex: 'W9999' } });
+}, 60_000);
