@@ -12,8 +12,9 @@
  * *How, per page of papers.* Papers matched before (a refresh) are asked for by their works'
  * ids, {@link OPENALEX_BATCH} in one request (`filter=openalex:W1|W2|…`). Papers with a DOI or an
  * arXiv id, by those (an arXiv id as arXiv's DOI `10.48550/arxiv.<id>`), up to 50 values a
- * request (`filter=doi:a|b|…`). The rest, and those the first two did not find, with one request
- * each: the title as a title search within a year of the paper's. Every work that comes back is
+ * request (`filter=doi:a|b|…`). The rest, and those the first two did not find but a paper
+ * with a DOI (OpenAlex lacking the DOI lacks the paper), with one request each: the title as a
+ * title search within a year of the paper's. Every work that comes back is
  * matched by the library's rule (`papers/matchWork.ts`: DOI, arXiv id, then title with the year
  * within one and agreeing authors); a title that fits two papers gives neither a count, and is
  * reported. A paper that was asked about and matched nothing is recorded as such
@@ -143,6 +144,8 @@ class Sync {
   readonly summary: OpenAlexSyncSummary;
   private readonly client: OpenAlexClient;
   private readonly cutoff: Date | undefined;
+  /** Papers with ids held over from the page before, to fill a batch of {@link OPENALEX_BATCH}. */
+  private waiting: Asked[] = [];
 
   constructor(
     private readonly deps: OpenAlexSyncDeps,
@@ -167,8 +170,9 @@ class Sync {
         after = targets.at(-1)!.doc;
         const held = await papers.papersByDocs(targets.map((t) => t.doc));
         const asked = targets.flatMap((target) => (held.has(target.doc) ? [{ doc: target.doc, paper: held.get(target.doc)!, target }] : []));
-        await this.page(asked);
+        await this.page(asked, targets.length < PAGE);
       }
+      if (this.waiting.length > 0) await this.page([], true);
     } catch (error) {
       if (!(error instanceof FetchError || error instanceof OpenAlexError)) {
         if (!this.options.signal?.aborted) throw error;
@@ -183,17 +187,31 @@ class Sync {
     return this.summary;
   }
 
-  /** One page of papers: by work id, then by DOI or arXiv id, then by title, each stage passing on what it did not find. */
-  private async page(asked: Asked[]): Promise<void> {
+  /**
+   * One page of papers: by work id, then by DOI or arXiv id, then by title, each stage passing on
+   * what it did not find. Unless it is the `last`, a batch of ids short of 50 waits for the next
+   * page's ({@link waiting}): a library whose DOIs are spread thin would otherwise spend a request
+   * a page on a few of them. They are not stored yet, so a sync stopped meanwhile asks them again.
+   */
+  private async page(asked: Asked[], last: boolean): Promise<void> {
     const byWork = asked.filter((a) => a.target.openalex !== undefined);
     let rest = asked.filter((a) => a.target.openalex === undefined);
     for (let i = 0; i < byWork.length && !this.stopped(); i += OPENALEX_BATCH) rest.push(...(await this.byWorks(byWork.slice(i, i + OPENALEX_BATCH))));
-    rest = rest.sort((a, b) => a.doc - b.doc);
+    rest = [...this.waiting, ...rest].sort((a, b) => a.doc - b.doc);
+    this.waiting = [];
     const withIds = rest.filter((a) => filterValues(a.paper).length > 0);
     const byTitle = rest.filter((a) => filterValues(a.paper).length === 0);
-    for (const batch of idBatches(withIds)) {
+    const batches = idBatches(withIds);
+    const short = batches.at(-1);
+    if (!last && short && short.reduce((n, a) => n + filterValues(a.paper).length, 0) < OPENALEX_BATCH && short.every((a) => filterValues(a.paper).every(filterSafe))) this.waiting = batches.pop()!;
+    for (const batch of batches) {
       if (this.stopped()) return;
-      byTitle.push(...(await this.byIds(batch)));
+      const { notFound, unasked } = await this.byIds(batch);
+      // A DOI is the paper's identity: OpenAlex lacking it lacks the paper (a refresh asks again). An
+      // arXiv id is not: OpenAlex files a preprint under its published version's DOI, found by title.
+      const [missed, arxivOnly] = partition(notFound, (a) => hasDoi(a.paper));
+      if (missed.length > 0) await this.write(missed, { entries: [], refused: [], ambiguous: [], unmatched: [] }, 'ids', new Set());
+      byTitle.push(...arxivOnly, ...unasked);
     }
     for (let i = 0; i < byTitle.length && !this.stopped(); i += TITLE_GROUP) await this.byTitles(byTitle.slice(i, i + TITLE_GROUP));
   }
@@ -216,8 +234,8 @@ class Sync {
     return batch.filter((a) => !byId.has(a.target.openalex!));
   }
 
-  /** Papers asked for by their DOIs and arXiv ids, up to 50 values a request; resolves those not found. */
-  private async byIds(batch: Asked[]): Promise<Asked[]> {
+  /** Papers asked for by their DOIs and arXiv ids, up to 50 values a request; resolves those not found, and those OpenAlex would not take. */
+  private async byIds(batch: Asked[]): Promise<{ notFound: Asked[]; unasked: Asked[] }> {
     const values = [...new Set(batch.flatMap((a) => filterValues(a.paper)))];
     let works: CitedWork[];
     try {
@@ -228,14 +246,14 @@ class Sync {
       if (!(error instanceof FetchError && error.status === 400)) throw error;
       // A DOI OpenAlex cannot take in a filter: the papers are asked by title instead.
       this.deps.log.warn({ values, reason: error.message }, 'OpenAlex refused a batch of DOIs; asking for those papers by title');
-      return batch;
+      return { notFound: [], unasked: batch };
     }
     const assignment = await this.assign(works);
     const found = new Set([...assignment.entries.map((e) => e.doc), ...assignment.ambiguous.flatMap((x) => x.docs), ...assignment.refused.flatMap((r) => (r.doc === undefined ? [] : [r.doc]))]);
     const missing = new Set(batch.map((a) => a.doc).filter((doc) => !found.has(doc)));
     const settled = batch.filter((a) => !missing.has(a.doc));
     await this.write(settled, assignment, 'ids', new Set());
-    return batch.filter((a) => missing.has(a.doc));
+    return { notFound: batch.filter((a) => missing.has(a.doc)), unasked: [] };
   }
 
   /** Papers asked for by title, one request each; every paper of the group is settled by one write. */
@@ -334,6 +352,17 @@ export function filterValues(paper: Pick<Paper, 'externalIds'>): string[] {
   const doi = paper.externalIds.doi ? normalizeDoi(paper.externalIds.doi) : undefined;
   const arxiv = paper.externalIds.arxiv ? normalizeArxivId(paper.externalIds.arxiv) : undefined;
   return [...new Set([doi, arxiv && arxivDoi(arxiv)].filter((v): v is string => typeof v === 'string'))];
+}
+
+function hasDoi(paper: Pick<Paper, 'externalIds'>): boolean {
+  return paper.externalIds.doi !== undefined && normalizeDoi(paper.externalIds.doi) !== undefined;
+}
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }
 
 /** Whether a DOI can stand in a filter: `,` separates filters and `|` values. */

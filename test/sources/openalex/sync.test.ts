@@ -175,6 +175,34 @@ describe.each(BACKENDS)('sync openalex on $name', (backend) => {
     expect([...stored.values()].map((c) => c.count).sort((a, b) => a - b)).toEqual(many.map((_, i) => i));
   });
 
+  it('takes a DOI OpenAlex lacks as a miss, and looks for a preprint it lacks by arXiv DOI by its title', async () => {
+    const more = [
+      paper('An Invented Paper Whose DOI OpenAlex Lacks', { externalIds: { doi: '10.5555/lacking' } }),
+      paper('An Invented Preprint Published Under Another DOI', { externalIds: { arxiv: '2301.00001' } }),
+    ];
+    await db.papers.write((tx) => tx.upsertBatch(more, { source: 'test', classify: () => [], now: clock.now() }));
+    server.load([...WORKS, openAlexWork({ n: 200, title: 'An Invented Preprint Published Under Another DOI', year: 2020, authors: ['Aino Virtanen'], cited: 77, doi: '10.5555/published' })]);
+    const summary = await sync();
+    const titles = server.filters.filter((f) => f.startsWith('title.search:')).map((f) => f.split(',')[0]);
+    expect(titles).toContain('title.search:an invented preprint published under another doi');
+    expect(titles).not.toContain('title.search:an invented paper whose doi openalex lacks');
+    expect(summary).toMatchObject({ asked: 9, matched: 4, unmatched: 2, requests: 1 + 5 });
+    const preprint = await db.papers.findByRef({ kind: 'arxiv', id: '2301.00001' });
+    expect((await db.citations.counts([preprint!.doc])).get(preprint!.doc)).toMatchObject({ openalex: 'W200', count: 77 });
+  });
+
+  it('fills batches of 50 across pages of papers when DOIs are spread thin', async () => {
+    // 1,500 papers, one in 25 with a DOI: each page of 500 holds 20 of them.
+    const spread = Array.from({ length: 1500 }, (_, i) => paper(`Invented Spread Paper Number ${i}`, i % 25 === 0 ? { externalIds: { doi: `10.5555/spread.${i}` } } : {}));
+    await db.papers.write((tx) => tx.upsertBatch(spread, { source: 'test', classify: () => [], now: clock.now() }));
+    server.load([...WORKS, ...spread.map((p, i) => openAlexWork({ n: 9000 + i, title: p.title, year: 2020, authors: ['Aino Virtanen'], cited: i, ...(p.externalIds.doi && { doi: p.externalIds.doi }) }))]);
+    const summary = await sync();
+    // 3 of the library's values and 60 DOIs: two requests, not one a page.
+    expect(server.filters.filter((f) => f.startsWith('doi:')).map((f) => f.slice(4).split('|').length)).toEqual([50, 13]);
+    expect(server.filters.filter((f) => f.startsWith('title.search:'))).toHaveLength(4 + 1440);
+    expect(summary).toMatchObject({ asked: 7 + 1500, matched: 3 + 1500, by: { ids: 2 + 60, title: 1 + 1440 } });
+  }, 60_000);
+
   it('waits as a 429 Retry-After says, retries 5xx and bodies that are not JSON, and finishes', async () => {
     server.fail(
       { status: 429, headers: { 'retry-after': '7', 'content-type': 'application/json' }, body: '{"error":"Rate limit exceeded"}' },
