@@ -190,7 +190,7 @@ export const ConfigSchema = z.object({
     .meta(about('lookup', '`on`: fetch them from arXiv, OpenAlex or OpenReview, show them and add them to the library. `off`: never fetch them (no outbound call from `/paper`, mentions or unfurls).')),
   OPENALEX_API_URL: url('https://api.openalex.org')
     .default('https://api.openalex.org')
-    .meta(about('openalex', 'The OpenAlex API base URL: citation counts, and DOIs the library lacks.')),
+    .meta(about('openalex', 'The OpenAlex API base URL: citation counts, and DOIs the library lacks. Point it at another server that answers as OpenAlex does: a mirror, or the loopback OpenAlex of the tests and `npm run bench`.')),
   OPENALEX_MAILTO: checked((v) => EMAIL.test(v), 'must be an email address, e.g. lab-admin@example.org').meta(
     about(
       'openalex',
