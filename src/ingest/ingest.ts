@@ -10,6 +10,7 @@ import type { PaperRecord } from '../papers/model.js';
 import { detectFormat, planFile } from './detect.js';
 import { describeFsError, listInputFiles } from './files.js';
 import { InputError, isUrl, localInput, remoteInput, type Input, type Opened } from './inputs.js';
+import { readJsonArray } from './jsonArray.js';
 import { readJsonLines } from './jsonLines.js';
 import { FormatError, type SourceItem } from './types.js';
 import { WorksImport, emptyWorksSummary, type WorksSummary } from './works.js';
@@ -221,7 +222,7 @@ class Run {
       return done(detection.kind === 'empty' ? 'done' : this.fail(path, detection.reason));
     }
     if (detection.kind === 'openalex-works') {
-      const outcome = await this.worksFile(path, opened, () => (records += 1), () =>
+      const outcome = await this.worksFile(path, opened, detection.container, () => (records += 1), () =>
         this.deps.onProgress?.({ file: path, bytesDone: this.bytesBefore + fileBytes, bytesTotal: this.bytesTotal, records: this.records }),
       );
       return done(outcome);
@@ -258,7 +259,7 @@ class Run {
    * Reads an OpenAlex works file: its works are matched to the library's papers and give them
    * counts (works.ts), in batches; a line that is not a work is rejected as a record is.
    */
-  private async worksFile(path: string, opened: Opened, counted: () => void, report: () => void): Promise<'done' | 'aborted'> {
+  private async worksFile(path: string, opened: Opened, container: 'json-array' | 'jsonl', counted: () => void, report: () => void): Promise<'done' | 'aborted'> {
     this.summary.works ??= emptyWorksSummary(this.deps.addWorks === true);
     this.worksImport ??= new WorksImport(
       { store: this.deps.store, citations: this.deps.citations!, classify: this.deps.classify, now: this.deps.now ?? (() => new Date()), add: this.deps.addWorks === true },
@@ -271,7 +272,7 @@ class Run {
     await this.drain();
     let read = 0;
     try {
-      for await (const item of readJsonLines(opened.chunks)) {
+      for await (const item of (container === 'jsonl' ? readJsonLines : readJsonArray)(opened.chunks)) {
         this.records++;
         counted();
         await works.push(path, item);

@@ -61,8 +61,11 @@ const WORKS: Work[] = [
 const lines = (works: readonly unknown[]) => `${works.map((w) => (typeof w === 'string' ? w : JSON.stringify(w))).join('\n')}\n`;
 
 it('recognizes a works file among the formats, and nothing else as one', () => {
-  expect(detectFormat('part_000', lines(WORKS))).toEqual({ kind: 'openalex-works' });
-  expect(detectFormat('works.jsonl', lines([{ id: 'W42', cited_by_count: 1 }]))).toEqual({ kind: 'openalex-works' });
+  expect(detectFormat('part_000', lines(WORKS))).toEqual({ kind: 'openalex-works', container: 'jsonl' });
+  expect(detectFormat('works.jsonl', lines([{ id: 'W42', cited_by_count: 1 }]))).toEqual({ kind: 'openalex-works', container: 'jsonl' });
+  // A query's results saved as an array (jq .results) are works too.
+  expect(detectFormat('results.json', JSON.stringify(WORKS))).toEqual({ kind: 'openalex-works', container: 'json-array' });
+  expect(detectFormat('mine.json', JSON.stringify([{ id: 'W42', title: 'A paper' }]))).toEqual({ kind: 'generic', container: 'json-array' });
   // A file of papers whose ids happen to look like a work's, and the arXiv snapshot, stay what they were.
   expect(detectFormat('mine.jsonl', lines([{ id: 'W42', title: 'A paper', authors: ['A. B.'] }]))).toEqual({ kind: 'generic', container: 'jsonl' });
   expect(detectFormat('arxiv.json', lines([{ id: '0704.0001', authors_parsed: [['Balázs', 'C.', '']], title: 'T' }]))).toEqual({ kind: 'arxiv' });
@@ -124,6 +127,12 @@ describe.each(BACKENDS)('ingest of an OpenAlex works file on $name', (backend) =
     const again = await ingestPaths([file], deps());
     expect(again.works).toMatchObject({ matched: 3, countsChanged: 0 });
     expect(await db.papers.count()).toBe(LIBRARY.length);
+  });
+
+  it('reads works saved as a JSON array the same way', async () => {
+    const summary = await ingestPaths([write('results.json', JSON.stringify(WORKS))], deps());
+    expect(await db.papers.count()).toBe(LIBRARY.length);
+    expect(summary.works).toMatchObject({ works: 7, matched: 3, unmatched: 2, ambiguous: 1, refused: 1 });
   });
 
   it('keeps the most cited of the works that are one paper, over the whole file', async () => {
