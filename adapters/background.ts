@@ -3,7 +3,8 @@
  * another process wrote papers), the search index catches up with the store: a sync, a lookup, an
  * import by another process or instance becomes a small delta segment, built in slices; every
  * minute, the digests that are due (unless DIGEST_SCHEDULER=off); once a day, the arXiv sync, the
- * OpenReview venues that are due (OPENREVIEW_VENUES) and a purge of expired button state; the
+ * OpenReview venues that are due (OPENREVIEW_VENUES), citation counts from OpenAlex
+ * (OPENALEX_SYNC) and a purge of expired button state; the
  * syncs run once across the processes and instances sharing the store (job leases). When the
  * deltas have grown (and the store has settled), or the snapshot is missing or damaged, a child
  * process merges or rebuilds the snapshot (one process at a time) and the bot swaps it in.
@@ -26,6 +27,8 @@ import { fetchHttpGet } from '../src/sources/arxiv/client.js';
 import { scheduleArxivSync, type ScheduleDeps } from '../src/sources/arxiv/schedule.js';
 import { fetchHttp } from '../src/sources/http.js';
 import { scheduleOpenReviewSync } from '../src/sources/openreview/schedule.js';
+import { scheduleOpenAlexSync } from '../src/sources/openalex/schedule.js';
+import { OPENALEX_JOB } from '../src/sources/openalex/sync.js';
 import { isStoreUnavailable } from '../src/store/errors.js';
 
 /** stderr kept from a failed index rebuild, for the log. */
@@ -198,8 +201,9 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
 
   let sync: ReturnType<typeof scheduleArxivSync> | undefined;
   let openreview: ReturnType<typeof scheduleOpenReviewSync> | undefined;
+  let openalex: ReturnType<typeof scheduleOpenAlexSync> | undefined;
   if (app.demo) {
-    log.info('arXiv and OpenReview syncs are off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
+    log.info('arXiv, OpenReview and OpenAlex syncs are off while the library is the demo corpus: import papers or run `paperscout sync arxiv` once');
   } else {
     sync = scheduleArxivSync({
       store: app.store,
@@ -224,6 +228,16 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       once: { jobs: app.jobs, job: 'openreview-sync' },
     });
     openreview.start();
+    openalex = scheduleOpenAlexSync({
+      papers: app.store,
+      citations: app.stores.citations,
+      config: app.config.openalex,
+      log,
+      onChange: () => ensureIndexFresh(),
+      // The same lease as `paperscout sync openalex`: one process syncs at a time, once a day.
+      once: { jobs: app.jobs, job: OPENALEX_JOB },
+    });
+    openalex.start();
   }
   if (!app.config.digestScheduler) log.info('DIGEST_SCHEDULER=off: digests are left to `paperscout digest run-due`');
 
@@ -238,6 +252,7 @@ export function startBackgroundJobs(app: App, senders: Partial<Record<ChatPlatfo
       daily.stop();
       await sync?.stop();
       await openreview?.stop();
+      await openalex?.stop();
       await Promise.allSettled([pass, rebuilding]);
     },
   };

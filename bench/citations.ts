@@ -6,6 +6,8 @@
  * on disk, and the reads a paper's page makes (references and citing papers in the library, five
  * each with their totals; five papers' counts), p50 and p99, and a full read of the index rows.
  *
+ * `npm run bench` prints it for the 95k library's size (bench/run.ts).
+ *
  *   npx tsx bench/citations.ts [--store sqlite|postgres|both] [--papers N] [--samples N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -140,33 +142,43 @@ async function sqliteTarget(): Promise<Target> {
   };
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { store: { type: 'string', default: 'both' }, papers: { type: 'string', default: '95126' }, samples: { type: 'string', default: '2000' } } });
-  const papers = Number(values.papers);
-  const samples = Number(values.samples);
-  if (values.store !== 'postgres') {
+/**
+ * The citation store at `papers` papers on SQLite (unless `sqlite` is false) and, unless `postgres` is false or the server's
+ * binaries are missing, on a private PostgreSQL server.
+ * @example console.log((await benchCitationStores({ papers: 95_126, samples: 2000, postgres: true })).join('\n'))
+ */
+export async function benchCitationStores(options: { papers: number; samples: number; sqlite?: boolean; postgres: boolean }): Promise<string[]> {
+  const { papers, samples } = options;
+  const lines: string[] = [];
+  if (options.sqlite !== false) {
     const target = await sqliteTarget();
     try {
-      console.log((await benchCitations(target, papers, samples)).join('\n'));
+      lines.push(...(await benchCitations(target, papers, samples)));
     } finally {
       await target.close();
     }
   }
-  if (values.store !== 'sqlite') {
-    const found = postgresBinaries();
-    if ('missing' in found) return void console.log(`PostgreSQL skipped: ${found.missing}`);
-    const cluster = await startPostgresCluster({ durable: true });
-    try {
-      const pg = await openPostgres(await cluster.createDatabase('bench_citations'), { log: silentLog, patience: 10_000 });
-      const size = async () => Number((await pg.db.query<{ n: string }>("SELECT pg_total_relation_size('paper_citations') + pg_total_relation_size('citation_refs') AS n")).rows[0]!.n);
-      // Autovacuum analyzes the tables soon after a bulk load; until it has, plans are the planner's guesses.
-      const settle = async () => void (await pg.db.query('VACUUM ANALYZE'));
-      console.log((await benchCitations({ name: 'PostgreSQL', papers: pg.papers, citations: pg.citations, size, settle, close: () => pg.close() }, papers, samples)).join('\n'));
-      await pg.close();
-    } finally {
-      await cluster.stop();
-    }
+  if (!options.postgres) return lines;
+  const found = postgresBinaries();
+  if ('missing' in found) return [...lines, `PostgreSQL skipped: ${found.missing}`];
+  const cluster = await startPostgresCluster({ durable: true });
+  try {
+    const pg = await openPostgres(await cluster.createDatabase('bench_citations'), { log: silentLog, patience: 10_000 });
+    const size = async () => Number((await pg.db.query<{ n: string }>("SELECT pg_total_relation_size('paper_citations') + pg_total_relation_size('citation_refs') AS n")).rows[0]!.n);
+    // Autovacuum analyzes the tables soon after a bulk load; until it has, plans are the planner's guesses.
+    const settle = async () => void (await pg.db.query('VACUUM ANALYZE'));
+    lines.push(...(await benchCitations({ name: 'PostgreSQL', papers: pg.papers, citations: pg.citations, size, settle, close: () => pg.close() }, papers, samples)));
+    await pg.close();
+  } finally {
+    await cluster.stop();
   }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { store: { type: 'string', default: 'both' }, papers: { type: 'string', default: '95126' }, samples: { type: 'string', default: '2000' } } });
+  const options = { papers: Number(values.papers), samples: Number(values.samples), sqlite: values.store !== 'postgres', postgres: values.store !== 'sqlite' };
+  console.log((await benchCitationStores(options)).join('\n'));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -12,13 +12,20 @@
  * on PostgreSQL next to SQLite (bench/postgres.ts: a private server of its own, skipped without
  * Debian's postgresql package), and reading lists at issue 30's scale: /library mine and channel
  * through the registry on the corpus, the store's reads on both stores, exports of 1,000 papers
- * (bench/libraryCommands.ts, bench/readingLists.ts, bench/export.ts); and an opened paper with its
+ * (bench/libraryCommands.ts, bench/readingLists.ts, bench/export.ts); an opened paper with its
  * citation lists, on a copy of the library given counts and references (bench/openedPaper.ts).
+ * Citations (issue 39): the
+ * citation store at the library's size on both stores (bench/citations.ts), and with a works file
+ * (--works, or BENCH_WORKS) its ingest into copies of the library and a sync of the library against
+ * a loopback OpenAlex, requests per paper with and without a DOI (bench/openalex.ts).
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --skip-postgres     leave out the PostgreSQL section
  *   --pg-ingest-runs N  import the corpus N times into each store for the PostgreSQL comparison
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
+ *                       (only read by the citation benches: they write into copies)
+ *   --works FILE        an OpenAlex works file for the library (snapshot format, .gz or not),
+ *                       e.g. from a works generator; without it the works ingest and sync are skipped
  *   --scale N           instead: the scale table for 95k (real), 300k and N recombined papers
  *                       (bench/scale/run.ts; --seed S, --keep, --libraries DIR to build them once
  *                       into DIR and reuse them)
@@ -35,12 +42,14 @@ import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { benchCitationStores } from './citations.js';
 import { benchDigest, benchLibraryDigest } from './digest.js';
 import { benchRecommend } from './recommend.js';
 import { benchDiscord } from './discord.js';
 import { benchExport } from './export.js';
 import { benchLibraryCommands } from './libraryCommands.js';
 import { benchOpenedPaper } from './openedPaper.js';
+import { benchOpenAlexSync, benchWorksIngest, readWorks } from './openalex.js';
 import { benchPostgres, timedIngest } from './postgres.js';
 import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
 import { benchSlack } from './slack.js';
@@ -59,6 +68,7 @@ const { values } = parseArgs({
     'skip-postgres': { type: 'boolean', default: false },
     'pg-ingest-runs': { type: 'string', default: '1' },
     'data-dir': { type: 'string' },
+    works: { type: 'string' },
     runs: { type: 'string', default: '3' },
     scale: { type: 'string' },
     seed: { type: 'string', default: '42' },
@@ -186,6 +196,14 @@ out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on 
 const sourceLines = await benchSources();
 out('Measuring reading lists at issue 30’s scale (10,000 members × 100 papers, 1,000 channels × 500 links) and exports of 1,000 papers…');
 const listLines = [...libraryLines, '', ...(await benchReadingListStores(ISSUE_SCALE, { postgres: !values['skip-postgres'] })), '', ...benchExport()];
+out(`Measuring citations: the store at ${papers.toLocaleString('en-US')} papers, then a works file's ingest and a sync against a loopback OpenAlex…`);
+const citationLines = await benchCitationStores({ papers, samples: 2000, postgres: !values['skip-postgres'] });
+const worksFile = values.works ?? process.env.BENCH_WORKS;
+if (worksFile === undefined) citationLines.push('works ingest and sync openalex: skipped (give --works FILE, an OpenAlex works file for this library)');
+else {
+  citationLines.push(...(await benchWorksIngest({ cli, dataDir, works: resolve(worksFile), runs })));
+  citationLines.push(...(await benchOpenAlexSync({ dataDir, works: await readWorks(resolve(worksFile)) })));
+}
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
 interface MiniBuild {
@@ -239,6 +257,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...openedLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...openedLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines, '', ...citationLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -142,6 +142,17 @@ export interface LookupConfig {
   openalexUrl: string;
 }
 
+export interface OpenAlexConfig {
+  /** The API base URL, without a trailing slash (OPENALEX_API_URL). */
+  apiUrl: string;
+  /** Sent as `mailto=` and in the User-Agent: OpenAlex's polite pool (OPENALEX_MAILTO, else PAPERSCOUT_CONTACT when an email). */
+  mailto?: string;
+  /** The User-Agent of requests to OpenAlex, naming {@link mailto}. */
+  userAgent: string;
+  /** When `npm start` syncs counts each day, HH:MM in UTC; undefined when OPENALEX_SYNC is off. */
+  syncTime?: string;
+}
+
 export interface WebConfig {
   /** Whether `npm start` serves the site (WEB=on, the default). */
   enabled: boolean;
@@ -186,6 +197,7 @@ export interface Config {
   arxiv: ArxivConfig;
   openreview: OpenReviewConfig;
   lookup: LookupConfig;
+  openalex: OpenAlexConfig;
   /** Who runs this bot (PAPERSCOUT_CONTACT): an email or URL sent in the User-Agent to arXiv, OpenReview and OpenAlex. */
   contact?: string;
   /** The User-Agent every outbound request sends. */
@@ -265,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       upstream: raw.LOOKUP_UPSTREAM === 'on',
       openalexUrl: raw.OPENALEX_API_URL.replace(/\/+$/, ''),
     },
+    openalex: openAlexConfig(raw),
     ...(raw.PAPERSCOUT_CONTACT && { contact: raw.PAPERSCOUT_CONTACT }),
     userAgent: userAgent(raw.PAPERSCOUT_CONTACT),
     secrets: secretValues(env),
@@ -300,6 +313,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           port: raw.PORT,
         },
       }),
+  };
+}
+
+/** OpenAlex's settings: the polite pool's address is OPENALEX_MAILTO, else PAPERSCOUT_CONTACT when that is an email. */
+function openAlexConfig(raw: RawConfig): OpenAlexConfig {
+  const contact = raw.PAPERSCOUT_CONTACT;
+  const mailto = raw.OPENALEX_MAILTO ?? (contact && !/^https?:/i.test(contact) ? contact : undefined);
+  return {
+    apiUrl: raw.OPENALEX_API_URL.replace(/\/+$/, ''),
+    ...(mailto && { mailto }),
+    userAgent: userAgent(mailto ?? contact),
+    ...(raw.OPENALEX_SYNC !== 'off' && { syncTime: raw.OPENALEX_SYNC }),
   };
 }
 

@@ -35,6 +35,11 @@ export const CONFIG_SECTIONS = {
   arxiv: { title: 'arXiv', intro: 'The live source: `paperscout sync arxiv`, and daily in `npm start`. See [docs/sources.md](docs/sources.md).' },
   openreview: { title: 'OpenReview', intro: '`paperscout sync openreview --venue …`, and lookups of OpenReview links.' },
   lookup: { title: 'Papers the library lacks', intro: 'Named in `/paper`, a Slack mention or a pasted link (arXiv, DOI, OpenReview).' },
+  openalex: {
+    title: 'OpenAlex: citation counts',
+    intro:
+      "`paperscout sync openalex`, daily in `npm start`, and `paperscout ingest` of an OpenAlex works file for big libraries. See [docs/operator-guide.md](docs/operator-guide.md#citation-counts-from-openalex).",
+  },
   contact: { title: 'Who runs this bot', intro: '' },
   language: {
     title: 'Language of the terminal and the command line',
@@ -72,6 +77,11 @@ export const VENUE_ID = /^[A-Za-z0-9][\w.-]*(\/[\w.-]+)+$/;
 
 /** What `npm start` and `paperscout sync arxiv` follow unless ARXIV_CATEGORIES says otherwise. */
 export const DEFAULT_ARXIV_CATEGORIES = ['cs.LG', 'cs.CL', 'cs.CV', 'cs.AI', 'cs.RO', 'stat.ML'];
+
+/** A time of day, HH:MM (UTC). */
+const SYNC_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** An email address, as PAPERSCOUT_CONTACT takes one. */
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 const SITE_ALONE = 'must be the address of the site alone, without ? or #, e.g. https://papers.lab.example';
 
@@ -160,7 +170,7 @@ export const ConfigSchema = z.object({
   ARXIV_API_URL: url('https://export.arxiv.org/api/query')
     .default('https://export.arxiv.org/api/query')
     .meta(about('arxiv', "arXiv's API query endpoint: announcement days the feeds missed, and arXiv ids the library lacks.")),
-  ARXIV_SYNC_TIME: checked((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30')
+  ARXIV_SYNC_TIME: checked((v) => SYNC_TIME.test(v), 'must be a time of day HH:MM (UTC), e.g. 02:30')
     .default('02:30')
     .meta(about('arxiv', "When `npm start` syncs each day, HH:MM in UTC (after arXiv's nightly announcement).")),
   ARXIV_OAI_URL: url('https://oaipmh.arxiv.org/oai')
@@ -175,12 +185,29 @@ export const ConfigSchema = z.object({
     about('openreview', 'An OpenReview account (its email), for queries OpenReview refuses to anonymous clients ("ChallengeRequiredError"). Set it and `OPENREVIEW_PASSWORD` both, or neither.'),
   ),
   OPENREVIEW_PASSWORD: optionalText.meta(about('openreview', "That account's password.", { secret: true })),
-  OPENALEX_API_URL: url('https://api.openalex.org').default('https://api.openalex.org').meta(about('lookup', 'The OpenAlex API base URL, for DOIs.')),
   LOOKUP_UPSTREAM: onOff()
     .default('on')
     .meta(about('lookup', '`on`: fetch them from arXiv, OpenAlex or OpenReview, show them and add them to the library. `off`: never fetch them (no outbound call from `/paper`, mentions or unfurls).')),
+  OPENALEX_API_URL: url('https://api.openalex.org')
+    .default('https://api.openalex.org')
+    .meta(about('openalex', 'The OpenAlex API base URL: citation counts, and DOIs the library lacks. Point it at another server that answers as OpenAlex does: a mirror, or the loopback OpenAlex of the tests and `npm run bench`.')),
+  OPENALEX_MAILTO: checked((v) => EMAIL.test(v), 'must be an email address, e.g. lab-admin@example.org').meta(
+    about(
+      'openalex',
+      "The email address OpenAlex may reach you at: sent as `mailto=` with every request and in the User-Agent, which puts the requests in OpenAlex's polite pool (faster, more reliable).",
+      { defaultText: '`PAPERSCOUT_CONTACT`, when that is an email address' },
+    ),
+  ),
+  OPENALEX_SYNC: checked((v) => v === 'off' || SYNC_TIME.test(v), 'must be off or a time of day HH:MM (UTC), e.g. 04:10')
+    .default('04:10')
+    .meta(
+      about(
+        'openalex',
+        '`npm start` asks OpenAlex each day at this time, HH:MM in UTC, for the counts of the papers added since, counts older than 30 days and papers not found 30 days ago (once across instances). `off`: only `paperscout sync openalex` does.',
+      ),
+    ),
   PAPERSCOUT_CONTACT: checked(
-    (v) => /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v) || /^https?:\/\/\S+$/.test(v),
+    (v) => EMAIL.test(v) || /^https?:\/\/\S+$/.test(v),
     'must be an email address or an http(s) URL where the people running this bot can be reached, e.g. lab-admin@example.org',
   ).meta(
     about('contact', "An email address or URL where the people running this bot can be reached. Sent in the User-Agent to arXiv, OpenReview and OpenAlex (and as OpenAlex's `mailto`), as they ask of harvesters."),

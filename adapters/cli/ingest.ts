@@ -1,6 +1,7 @@
 /**
- * `paperscout ingest <file-or-dir-or-URL>...`: import papers into DATA_DIR, then bring the search
- * index up to date. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
+ * `paperscout ingest <file-or-dir-or-URL>... [--add]`: import papers into DATA_DIR, then bring the
+ * search index up to date. An OpenAlex works file gives counts to the papers it matches, and adds
+ * papers only with `--add`. Ctrl-C stops after the batch being written (and, past 32 MB, the one batch
  * already read and being prepared); running the same command again finishes the job.
  *
  * The counts go to stdout, what did not go in and why to stderr. Exit code 0 when every input
@@ -10,6 +11,7 @@
  * store or a fault (cli.ts).
  */
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/config.js';
 import { UserError } from '../../src/errors.js';
@@ -31,7 +33,8 @@ const INPUT_UNUSABLE = 2;
 /** Imports larger than this are prepared (topics, rows) and indexed while they run, by worker threads on the second core. */
 const BACKGROUND_INDEX_BYTES = 32 << 20;
 
-export async function runIngest(paths: string[], config: Config, log: Logger, m: Messages): Promise<number> {
+export async function runIngest(args: string[], config: Config, log: Logger, m: Messages): Promise<number> {
+  const { values, positionals: paths } = parseArgs({ args, allowPositionals: true, options: { add: { type: 'boolean', default: false } } });
   if (paths.length === 0) throw new UserError('cli.giveFiles');
   const { taxonomy, taxonomyHash, classify, taxonomyPath } = loadTopics();
   const stores = await openStores(config, { log, bulk: true });
@@ -61,6 +64,8 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
       signal: stop.signal,
       userAgent: config.userAgent,
       details,
+      citations: stores.citations,
+      addWorks: values.add,
     });
     bar.done();
     await preparer?.close();
@@ -78,7 +83,7 @@ export async function runIngest(paths: string[], config: Config, log: Logger, m:
     const papers = await store.count();
     process.stdout.write(`${m.t('cli.libraryTimed', { papers, dir: config.dataDir, importSeconds: ingestSeconds, indexSeconds })}\n`);
     if (unusable === 0) return 0;
-    const wentIn = summary.added + summary.updated + summary.unchanged + summary.merged > 0;
+    const wentIn = summary.added + summary.updated + summary.unchanged + summary.merged + (summary.works?.works ?? 0) > 0;
     process.stderr.write(`${wentIn ? m.t('ingest.someUnusable', { count: unusable }) : m.t('ingest.nothingUsable')}\n`);
     return INPUT_UNUSABLE;
   } finally {

@@ -3,6 +3,7 @@
  * arXiv categories. With `--from YYYY-MM-DD [--until YYYY-MM-DD]`: a backfill over arXiv's
  * OAI-PMH interface, resumable (run the same command again after a kill).
  * `paperscout sync openreview --venue ICLR.cc/2025/Conference`: all of a venue's submissions.
+ * `paperscout sync openalex [--refresh]`: citation counts (openalex.ts).
  * Each brings the search index up to date at the end. Ctrl-C stops before the next request;
  * what was stored stays stored.
  */
@@ -17,6 +18,7 @@ import { harvestArxiv, type HarvestProgress } from '../../src/sources/arxiv/harv
 import { formatHarvestSummary, formatSyncSummary } from '../../src/sources/arxiv/summary.js';
 import { syncArxiv } from '../../src/sources/arxiv/sync.js';
 import { systemClock } from '../../src/clock.js';
+import { runOpenAlexSync } from './openalex.js';
 import { runOpenReviewSync } from './openreview.js';
 import { syncExit, syncLibrary } from './syncLibrary.js';
 
@@ -26,12 +28,22 @@ export async function runSync(args: string[], config: Config, log: Logger, m: Me
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { categories: { type: 'string' }, from: { type: 'string' }, until: { type: 'string' }, venue: { type: 'string', multiple: true } },
+    options: {
+      categories: { type: 'string' },
+      from: { type: 'string' },
+      until: { type: 'string' },
+      venue: { type: 'string', multiple: true },
+      refresh: { type: 'boolean', default: false },
+    },
   });
   const [source, ...extra] = positionals;
+  if (source === 'openalex' && extra.length === 0 && !values.venue && !values.categories && !values.from && !values.until) {
+    return runOpenAlexSync(values.refresh, config, log, m);
+  }
+  if (values.refresh) throw new UserError('cli.syncRefreshIsOpenAlex');
   if (source === 'openreview' && extra.length === 0) return runOpenReviewSync(values.venue ?? [], config, log, m);
   if (source !== 'arxiv' || extra.length > 0) {
-    throw source && source !== 'arxiv' && source !== 'openreview' ? new UserError('cli.syncSourceNot', { source }) : new UserError('cli.syncSource');
+    throw source && source !== 'arxiv' && source !== 'openreview' && source !== 'openalex' ? new UserError('cli.syncSourceNot', { source }) : new UserError('cli.syncSource');
   }
   if (values.venue) throw new UserError('cli.venueIsOpenReview');
   const categories = values.categories?.split(',').map((c) => c.trim()).filter(Boolean) ?? config.arxiv.categories;

@@ -9,6 +9,7 @@ import { readCsv, sniffDelimiter, type CsvDelimiter } from './csv.js';
 import { describeStart, type SourceItem, type TextChunks } from './types.js';
 import { mapPaperlists, parsePaperlistsFileName } from './formats/paperlists.js';
 import { mapArxiv } from './formats/arxiv.js';
+import { isOpenAlexWork } from './formats/openalex.js';
 import { csvColumns, mapGeneric } from './formats/generic.js';
 import type { Mapper } from './formats/fields.js';
 
@@ -16,6 +17,8 @@ import type { Mapper } from './formats/fields.js';
 export type Detection =
   | { kind: 'paperlists'; venueCode: string; year: number }
   | { kind: 'arxiv' }
+  /** OpenAlex works, one a line or in an array: citations for the papers they match (`works.ts`), not papers. */
+  | { kind: 'openalex-works'; container: 'json-array' | 'jsonl' }
   | { kind: 'generic'; container: 'json-array' | 'jsonl' }
   | { kind: 'generic'; container: 'csv'; delimiter: CsvDelimiter }
   | { kind: 'empty' }
@@ -30,7 +33,9 @@ const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.tsv']);
 /**
  * Recognizes a file's format: `.csv` and `.tsv` by name (the separator sniffed from the head); a first character `[` as a JSON array (paperlists
  * when the name is `<venue><year>.json` and its records have an `author` string); `{` as JSON
- * Lines (the arXiv snapshot when records carry `authors_parsed` or `versions`).
+ * Lines (the arXiv snapshot when records carry `authors_parsed` or `versions`). Records that are
+ * OpenAlex works (an OpenAlex work id and a field only works have), a line each or in an array,
+ * are a works file.
  * @example detectFormat('icml2019.json', '[{"title":"T","author":"A; B"}]') // { kind: 'paperlists', venueCode: 'icml', year: 2019 }
  */
 export function detectFormat(fileName: string, head: string): Detection {
@@ -42,7 +47,8 @@ export function detectFormat(fileName: string, head: string): Detection {
     const file = parsePaperlistsFileName(name);
     const sample = sampleValues(new JsonArraySplitter().push(head));
     const hasAuthor = sample.length > 0 ? sample.some((v) => typeof v['author'] === 'string') : /"author"\s*:\s*"/.test(head);
-    return file && hasAuthor ? { kind: 'paperlists', ...file } : { kind: 'generic', container: 'json-array' };
+    if (file && hasAuthor) return { kind: 'paperlists', ...file };
+    return sample[0] && isOpenAlexWork(sample[0]) ? { kind: 'openalex-works', container: 'json-array' } : { kind: 'generic', container: 'json-array' };
   }
   if (start[0] === '{') {
     const lines = new JsonLinesSplitter();
@@ -54,7 +60,8 @@ export function detectFormat(fileName: string, head: string): Detection {
       };
     }
     const first = sample[0]!;
-    return 'authors_parsed' in first || 'versions' in first ? { kind: 'arxiv' } : { kind: 'generic', container: 'jsonl' };
+    if ('authors_parsed' in first || 'versions' in first) return { kind: 'arxiv' };
+    return isOpenAlexWork(first) ? { kind: 'openalex-works', container: 'jsonl' } : { kind: 'generic', container: 'jsonl' };
   }
   return {
     kind: 'unknown',
@@ -75,6 +82,7 @@ export interface FilePlan {
  * @example planFile('data/mine.csv', { kind: 'generic', container: 'csv', delimiter: ';' }).source // 'file:mine'
  */
 export function planFile(path: string, detection: Extract<Detection, { kind: 'paperlists' | 'arxiv' | 'generic' }>): FilePlan {
+  // (A works file is not a file of papers: ingest.ts reads it with works.ts.)
   switch (detection.kind) {
     case 'paperlists': {
       const file = { venueCode: detection.venueCode, year: detection.year };

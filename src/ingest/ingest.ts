@@ -4,12 +4,16 @@
  * a mapper and write them to the store in batches, one transaction a batch, so an interrupted
  * import leaves whole batches behind and a rerun finishes it.
  */
+import type { CitationStore } from '../store/citations.js';
 import type { KeptApart, PaperStore, PreparedRecord, UpsertOptions } from '../store/papers.js';
 import type { PaperRecord } from '../papers/model.js';
 import { detectFormat, planFile } from './detect.js';
 import { describeFsError, listInputFiles } from './files.js';
 import { InputError, isUrl, localInput, remoteInput, type Input, type Opened } from './inputs.js';
+import { readJsonArray } from './jsonArray.js';
+import { readJsonLines } from './jsonLines.js';
 import { FormatError, type SourceItem } from './types.js';
+import { WorksImport, emptyWorksSummary, type WorksSummary } from './works.js';
 
 /** Records written per store transaction unless told otherwise. */
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -45,6 +49,10 @@ export interface IngestDeps {
   prepareAhead?: (records: readonly PaperRecord[]) => Promise<PreparedRecord[] | undefined>;
   /** Hears of every rejected record and every record kept apart, as the import meets them (the summary keeps the first). */
   details?: IngestDetails;
+  /** Where an OpenAlex works file's counts go; without it, such a file cannot be imported. */
+  citations?: CitationStore;
+  /** `--add`: the works of a works file that match no paper become papers. */
+  addWorks?: boolean;
 }
 
 /** Where every rejected record and every record kept apart goes (`DetailsFile`), not only those a summary keeps. */
@@ -100,6 +108,8 @@ export interface IngestSummary {
   emptyFiles: Array<{ file: string; records: number }>;
   /** The signal stopped the import before every file was read. */
   aborted: boolean;
+  /** What OpenAlex works files gave (`works.ts`), when the import read one. */
+  works?: WorksSummary;
 }
 
 interface PendingRecord {
@@ -170,6 +180,8 @@ class Run {
   private readonly used = new Map<string, number>();
   /** Files that failed: not counted as read to their end. */
   private readonly failed = new Set<string>();
+  /** The works of the import's OpenAlex works files, once one is met. */
+  private worksImport: WorksImport | undefined;
 
   constructor(
     private readonly deps: IngestDeps,
@@ -203,10 +215,17 @@ class Run {
       this.bytesTotal += opened.bytes;
     }
     const detection = detectFormat(input.fileName, opened.head);
-    if (detection.kind === 'empty' || detection.kind === 'unknown') {
+    if (detection.kind === 'empty' || detection.kind === 'unknown' || (detection.kind === 'openalex-works' && !this.deps.citations)) {
       // Nothing more will be read: close the file or download now rather than when it is collected.
       await opened.close();
+      if (detection.kind === 'openalex-works') return done(this.fail(path, 'an OpenAlex works file, whose counts go to the papers it matches: this library keeps no citations'));
       return done(detection.kind === 'empty' ? 'done' : this.fail(path, detection.reason));
+    }
+    if (detection.kind === 'openalex-works') {
+      const outcome = await this.worksFile(path, opened, detection.container, () => (records += 1), () =>
+        this.deps.onProgress?.({ file: path, bytesDone: this.bytesBefore + fileBytes, bytesTotal: this.bytesTotal, records: this.records }),
+      );
+      return done(outcome);
     }
     const plan = planFile(input.fileName, detection);
     const report = () =>
@@ -234,6 +253,45 @@ class Run {
     }
     await this.queue(path, plan.source, batch, report);
     return done('done');
+  }
+
+  /**
+   * Reads an OpenAlex works file: its works are matched to the library's papers and give them
+   * counts (works.ts), in batches; a line that is not a work is rejected as a record is.
+   */
+  private async worksFile(path: string, opened: Opened, container: 'json-array' | 'jsonl', counted: () => void, report: () => void): Promise<'done' | 'aborted'> {
+    this.summary.works ??= emptyWorksSummary(this.deps.addWorks === true);
+    this.worksImport ??= new WorksImport(
+      { store: this.deps.store, citations: this.deps.citations!, classify: this.deps.classify, now: this.deps.now ?? (() => new Date()), add: this.deps.addWorks === true },
+      this.summary.works,
+      (item, file, reason) => this.reject(file, { line: item.line, index: item.index }, reason),
+    );
+    const works = this.worksImport;
+    const before = this.summary.works.works;
+    // Papers of the files before are written first: a work may be theirs.
+    await this.drain();
+    let read = 0;
+    try {
+      for await (const item of (container === 'jsonl' ? readJsonLines : readJsonArray)(opened.chunks)) {
+        this.records++;
+        counted();
+        await works.push(path, item);
+        if (++read % this.batchSize === 0) report();
+        if (this.deps.signal?.aborted) {
+          await works.flush();
+          return 'aborted';
+        }
+      }
+    } catch (error) {
+      if (error instanceof InputError) this.fail(path, error.message);
+      else if (isFsError(error)) this.fail(path, describeFsError(error));
+      else throw error;
+    } finally {
+      if (this.summary.works.works > before) this.used.set(path, this.summary.works.works - before);
+    }
+    await works.flush();
+    report();
+    return 'done';
   }
 
   /**

@@ -5,6 +5,7 @@
 import { messages as messagesFor, type Messages } from '../i18n/index.js';
 import type { KeptApart } from '../store/papers.js';
 import type { ApartGroup, IngestSummary, KeptApartRecord, RejectedRecord } from './ingest.js';
+import type { WorksSummary } from './works.js';
 
 /** Rejected records listed one per line; the rest are counted (and listed in the details file). */
 export const SUMMARY_REJECT_LINES = 20;
@@ -33,8 +34,37 @@ export function formatSummary(summary: IngestSummary, options: SummaryOptions = 
  * @example summaryHeadline(summary) // '5 records from 2 files: 3 added, 0 updated, 0 unchanged, 1 duplicate merged, 1 rejected'
  */
 export function summaryHeadline(summary: IngestSummary, m: Messages = messagesFor()): string {
-  const { added, updated, unchanged, merged, rejected } = summary;
-  return m.t('ingest.summary', { records: added + updated + unchanged + merged + rejected, files: summary.files, added, updated, unchanged, merged, rejected });
+  const { added, updated, unchanged, merged, works } = summary;
+  const rejected = summary.rejected - (works?.rejected ?? 0);
+  const records = added + updated + unchanged + merged + rejected;
+  const lines: string[] = [];
+  if (!works || records > 0) lines.push(m.t('ingest.summary', { records, files: summary.files, added, updated, unchanged, merged, rejected }));
+  if (works) lines.push(worksHeadline(works, m));
+  return lines.join('\n');
+}
+
+/**
+ * What OpenAlex works files gave, in one line.
+ * @example worksHeadline(works, m) // '3 OpenAlex works: 1 matched to papers (1 with a new or changed count), 1 unmatched, 1 ambiguous, 0 counts refused'
+ */
+export function worksHeadline(works: WorksSummary, m: Messages = messagesFor()): string {
+  const { matched, countsChanged, unmatched, ambiguous, refused } = works;
+  const line = m.t('ingest.works', { works: works.works, matched, changed: countsChanged, unmatched, ambiguous, refused });
+  return works.adding ? `${line}${m.t('ingest.works.added', { count: works.added })}` : line;
+}
+
+/** The works that gave no count, and why: those that fit several papers, the counts refused; and how to add the rest. */
+function worksNotes(works: WorksSummary, m: Messages): string[] {
+  const lines: string[] = [];
+  const listed = <T>(items: readonly T[], total: number, line: (item: T) => string) => {
+    const shown = items.slice(0, SUMMARY_REJECT_LINES);
+    for (const item of shown) lines.push(`  ${line(item)}`);
+    if (total > shown.length) lines.push(`  ${m.t('ingest.works.more', { count: total - shown.length })}`);
+  };
+  listed(works.ambiguities, works.ambiguous, (a) => m.t('ingest.works.ambiguous', { file: a.file, line: String(a.line), work: a.work, title: a.title, papers: a.papers.join(', ') }));
+  listed(works.refusals, works.refused, (r) => m.t('ingest.works.refused', { file: r.file, line: String(r.line), work: r.work, reason: r.reason }));
+  if (!works.adding && works.unmatched > 0) lines.push(m.t('ingest.works.addTip'));
+  return lines;
 }
 
 /**
@@ -56,6 +86,7 @@ export function summaryNotes(summary: IngestSummary, options: SummaryOptions = {
   const more = summary.rejected - shown.length;
   if (more > 0) lines.push(`  ${file ? m.t('ingest.moreInFile', { count: more, total: summary.rejected, file }) : m.t('ingest.more', { count: more })}`);
   lines.push(...apartLines(summary, m, (g) => importApartGroup(g, m), file));
+  if (summary.works) lines.push(...worksNotes(summary.works, m));
   return lines;
 }
 

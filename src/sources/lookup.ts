@@ -44,7 +44,7 @@ export interface LookupDeps {
   classify: UpsertOptions['classify'];
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'arxiv' | 'openreview' | 'lookup' | 'contact' | 'userAgent'>;
+  config: Pick<Config, 'arxiv' | 'openreview' | 'lookup' | 'openalex' | 'userAgent'>;
   /** The network (default: fetch with Paper Scout's User-Agent). */
   http?: HttpRequest;
   timeoutMs?: number;
@@ -164,8 +164,8 @@ export class UpstreamLookup implements PaperLookup {
   }
 
   private async fromOpenAlex(doi: string, signal: AbortSignal): Promise<Fetched> {
-    const contact = this.deps.config.contact;
-    const query = contact && contact.includes('@') && !/^https?:/i.test(contact) ? `?${new URLSearchParams({ mailto: contact })}` : '';
+    const { mailto } = this.deps.config.openalex;
+    const query = mailto ? `?${new URLSearchParams({ mailto })}` : '';
     const url = `${this.deps.config.lookup.openalexUrl}/works/doi:${doi.split('/').map(encodeURIComponent).join('/')}${query}`;
     const { status, body } = await this.openalex.lookup(url, signal);
     if (status === 404) return { missing: msg('lookup.notFound.doi', { id: doi }) };

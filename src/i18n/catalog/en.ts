@@ -310,6 +310,9 @@ export const en = {
   ingest <file-or-dir>...                 import papers: Paper Copilot paperlists JSON, the arXiv
                                           metadata snapshot (JSONL), or JSONL/CSV with the paper fields
   ingest <https URL>                      import a remote file of those formats (gzip too)
+  ingest <works.jsonl[.gz]> [--add]       an OpenAlex works file (the snapshot's format): counts, ids and
+                                          references for the papers it matches; --add also makes
+                                          the works it does not match papers of the library
   sync arxiv [--categories cs.LG,cs.CL]   fetch the new submissions of arXiv categories (default:
                                           ARXIV_CATEGORIES), one request every 3 s as arXiv asks
   sync arxiv --from YYYY-MM-DD [--until YYYY-MM-DD] [--categories …]
@@ -317,6 +320,9 @@ export const en = {
                                           after an interruption to resume where it stopped
   sync openreview --venue <venue id>      all submissions of an OpenReview venue, with decisions
                                           (e.g. ICLR.cc/2025/Conference; default: OPENREVIEW_VENUES)
+  sync openalex [--refresh]               citation counts from OpenAlex for the papers not asked about
+                                          yet; --refresh also asks again about counts older than
+                                          30 days; run it again after an interruption to resume
   search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
   search --stdin --json                   one query a line in, one JSON array of hits a line out
   show <id|arXiv id|DOI|URL> [--json]     one paper in full
@@ -381,8 +387,8 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.lineTooLong': 'Line {line} is longer than {max, number} kB and was skipped.',
   'cli.badStdinLine': 'Line {line} is not a recommendation request: write one JSON object a line, such as {example}.',
   'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest paperlists/iclr (docs/operator-guide.md, "Importing papers", says where to get them)',
-  'cli.syncSource': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference',
-  'cli.syncSourceNot': 'paperscout sync knows two sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], or paperscout sync openreview --venue ICLR.cc/2025/Conference (not "{source}")',
+  'cli.syncSource': 'paperscout sync knows three sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], paperscout sync openreview --venue ICLR.cc/2025/Conference, or paperscout sync openalex [--refresh]',
+  'cli.syncSourceNot': 'paperscout sync knows three sources: paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL], paperscout sync openreview --venue ICLR.cc/2025/Conference, or paperscout sync openalex [--refresh] (not "{source}")',
   'cli.venueIsOpenReview': '--venue is for OpenReview: paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.untilNeedsFrom': '--until needs --from: paperscout sync arxiv --from 2024-01-01 --until 2024-12-31',
   'cli.badDay': '{flag} takes a day as YYYY-MM-DD, e.g. 2024-01-31 (not "{value}")',
@@ -421,6 +427,11 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'cli.sync.categories': 'Syncing {count, number} arXiv categories, one request every 3 s as arXiv asks…',
   'cli.progress.records': 'records',
   'cli.progress.submissions': 'submissions',
+  'cli.progress.papersAsked': 'papers asked about',
+  'cli.progress.openalex': '{matched, number} matched, {requests, plural, one {# request} other {# requests}}',
+  'cli.sync.openalex': 'Asking OpenAlex for citation counts{refresh, select, yes { (and again for those older than {days, number} days)} other {}}, at most 10 requests a second…',
+  'cli.sync.mailtoTip': "Tip: set OPENALEX_MAILTO (an email) to use OpenAlex's polite pool, as OpenAlex asks.",
+  'cli.syncRefreshIsOpenAlex': '--refresh is for OpenAlex: paperscout sync openalex --refresh',
   'cli.progress.harvestPage': 'set {set}, page {page, number}',
   'cli.progress.harvestPageUpTo': 'set {set}, page {page, number}, up to {date}',
   'cli.digest.due':
@@ -493,11 +504,31 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'sync.openreview.skipped': 'page {page, number}, note {index} skipped: {reason}',
   'sync.openreview.skippedId': 'page {page, number}, note {index} ({id}) skipped: {reason}',
   'sync.openreview.failed': 'failed: {error}',
+  'sync.openalex.summary':
+    'OpenAlex: {asked, plural, one {# paper} other {# papers}} asked about: {matched, number} matched ({changed, number} with a new or changed count), ' +
+    '{unmatched, number} not found, {ambiguous, number} ambiguous, {refused, plural, one {# count} other {# counts}} refused; {requests, plural, one {# request} other {# requests}}',
+  'sync.openalex.nothing':
+    'OpenAlex: no paper to ask about: each has a count or was asked about already{refresh, select, yes {} other { (--refresh asks again about those older than {days, number} days)}}; {requests, plural, one {# request} other {# requests}}',
+  'sync.openalex.by': 'found by their OpenAlex work {work, number}, by DOI or arXiv id {ids, number}, by title {title, number}',
+  'sync.openalex.ambiguous': 'ambiguous: {work} "{title}" fits {papers}: no count given to any of them',
+  'sync.openalex.refused': 'refused: {work} for {paper}: {reason}',
+  'sync.openalex.skipped': 'skipped: {paper}: {reason} (asked again at the next sync)',
+  'sync.openalex.more': '… and {count, number} more',
+  'sync.openalex.aborted': 'stopped before the end: what was stored stays; run the same command again to resume.',
+  'sync.openalex.stopped': 'stopped: {error}. What was stored stays, no count was lost; run the same command again to resume.',
 
   // ── paperscout ingest: the summary (src/ingest/summary.ts) and its details file ─────────────
   'ingest.summary':
     '{records, plural, one {# record} other {# records}} from {files, plural, one {# file} other {# files}}: {added, number} added, {updated, number} updated, ' +
     '{unchanged, number} unchanged, {merged, plural, one {# duplicate} other {# duplicates}} merged, {rejected, number} rejected',
+  'ingest.works':
+    '{works, plural, one {# OpenAlex work} other {# OpenAlex works}}: {matched, number} matched to papers ({changed, number} with a new or changed count), ' +
+    '{unmatched, number} unmatched, {ambiguous, number} ambiguous, {refused, plural, one {# count} other {# counts}} refused',
+  'ingest.works.added': '; {count, number} added as new papers',
+  'ingest.works.addTip': 'Works that match no paper were left out: paperscout ingest <file> --add makes them papers of the library.',
+  'ingest.works.ambiguous': 'ambiguous: {file}:{line} {work} "{title}" fits {papers}: no count given to any of them',
+  'ingest.works.refused': 'refused: {file}:{line} {work}: {reason}',
+  'ingest.works.more': '… and {count, number} more',
   'ingest.stopped': 'Stopped before the end: run the same command again to finish (what is in is kept).',
   'ingest.fileFailed': '{file}: {reason}',
   'ingest.fileEmpty': '{file}: nothing usable: {records, plural, =0 {no records in it} one {its one record was rejected} other {all # records were rejected}}',

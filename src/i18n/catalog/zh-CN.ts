@@ -305,6 +305,8 @@ export const zhCN: Catalog = {
   ingest <文件或文件夹>...                导入论文：Paper Copilot 的 paperlists JSON、arXiv 元数据快照
                                           （JSONL），或带论文字段的 JSONL/CSV
   ingest <https URL>                      导入上述格式的远程文件（也支持 gzip）
+  ingest <works.jsonl[.gz]> [--add]       OpenAlex 作品文件（快照格式）：为匹配到的论文写入被引数、
+                                          编号和参考文献；加 --add 则把没有匹配到的作品也收为论文
   sync arxiv [--categories cs.LG,cs.CL]   抓取 arXiv 分类的新投稿（默认：ARXIV_CATEGORIES），
                                           按 arXiv 的要求每 3 秒一个请求
   sync arxiv --from YYYY-MM-DD [--until YYYY-MM-DD] [--categories …]
@@ -312,6 +314,9 @@ export const zhCN: Catalog = {
                                           会从停下的地方继续
   sync openreview --venue <会议编号>      一个 OpenReview 会议的全部投稿及其录用结果
                                           （如 ICLR.cc/2025/Conference；默认：OPENREVIEW_VENUES）
+  sync openalex [--refresh]               从 OpenAlex 获取还没有查询过的论文的被引数；加 --refresh
+                                          则重新查询超过 30 天的被引数；中断后再次运行，会从停下的
+                                          地方继续
   search "<检索词>" [--limit N] [--json]  检索论文库（检索语法：机器人中的 /help）
   search --stdin --json                   每行读入一个检索，每行输出一个命中结果的 JSON 数组
   show <id|arXiv 编号|DOI|URL> [--json]   一篇论文的完整信息
@@ -374,8 +379,8 @@ export const zhCN: Catalog = {
   'cli.lineTooLong': '第 {line} 行超过 {max, number} kB，已跳过。',
   'cli.badStdinLine': '第 {line} 行不是推荐请求：每行写一个 JSON 对象，例如 {example}。',
   'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest paperlists/iclr（docs/operator-guide.md 的“Importing papers”一节说明从哪里获取）',
-  'cli.syncSource': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference',
-  'cli.syncSourceNot': 'paperscout sync 支持两个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]，或 paperscout sync openreview --venue ICLR.cc/2025/Conference（而不是“{source}”）',
+  'cli.syncSource': 'paperscout sync 支持三个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]、paperscout sync openreview --venue ICLR.cc/2025/Conference，或 paperscout sync openalex [--refresh]',
+  'cli.syncSourceNot': 'paperscout sync 支持三个来源：paperscout sync arxiv [--from YYYY-MM-DD [--until YYYY-MM-DD]] [--categories cs.LG,cs.CL]、paperscout sync openreview --venue ICLR.cc/2025/Conference，或 paperscout sync openalex [--refresh]（而不是“{source}”）',
   'cli.venueIsOpenReview': '--venue 用于 OpenReview：paperscout sync openreview --venue ICLR.cc/2025/Conference',
   'cli.untilNeedsFrom': '--until 需要与 --from 一起使用：paperscout sync arxiv --from 2024-01-01 --until 2024-12-31',
   'cli.badDay': '{flag} 需要 YYYY-MM-DD 格式的日期，例如 2024-01-31（而不是“{value}”）',
@@ -414,6 +419,11 @@ export const zhCN: Catalog = {
   'cli.sync.categories': '正在同步 {count, number} 个 arXiv 分类，按 arXiv 的要求每 3 秒一个请求…',
   'cli.progress.records': '条记录',
   'cli.progress.submissions': '篇投稿',
+  'cli.progress.papersAsked': '篇论文已查询',
+  'cli.progress.openalex': '匹配 {matched, number} 篇，{requests, plural, other {# 个请求}}',
+  'cli.sync.openalex': '正在向 OpenAlex 查询被引数{refresh, select, yes {（并重新查询超过 {days, number} 天的）} other {}}，每秒最多 10 个请求……',
+  'cli.sync.mailtoTip': '提示：设置 OPENALEX_MAILTO（一个电子邮件地址）即可按 OpenAlex 的要求使用其 polite pool。',
+  'cli.syncRefreshIsOpenAlex': '--refresh 用于 OpenAlex：paperscout sync openalex --refresh',
   'cli.progress.harvestPage': '集合 {set}，第 {page, number} 页',
   'cli.progress.harvestPageUpTo': '集合 {set}，第 {page, number} 页，截至 {date}',
   'cli.digest.due':
@@ -486,11 +496,31 @@ export const zhCN: Catalog = {
   'sync.openreview.skipped': '跳过了第 {page, number} 页第 {index} 条：{reason}',
   'sync.openreview.skippedId': '跳过了第 {page, number} 页第 {index} 条（{id}）：{reason}',
   'sync.openreview.failed': '失败：{error}',
+  'sync.openalex.summary':
+    'OpenAlex：查询了 {asked, plural, other {# 篇论文}}：匹配 {matched, number} 篇（被引数新增或变化 {changed, number} 篇），' +
+    '未找到 {unmatched, number} 篇，无法区分 {ambiguous, number} 篇，拒收 {refused, plural, other {# 个被引数}}；{requests, plural, other {# 个请求}}',
+  'sync.openalex.nothing':
+    'OpenAlex：没有需要查询的论文：每篇都已有被引数或已经查询过{refresh, select, yes {} other {（--refresh 会重新查询超过 {days, number} 天的）}}；{requests, plural, other {# 个请求}}',
+  'sync.openalex.by': '通过 OpenAlex 作品编号找到 {work, number} 篇，通过 DOI 或 arXiv 编号 {ids, number} 篇，通过标题 {title, number} 篇',
+  'sync.openalex.ambiguous': '无法区分：{work}“{title}”与 {papers} 都相符：没有为其中任何一篇写入被引数',
+  'sync.openalex.refused': '拒收：{work}（{paper}）：{reason}',
+  'sync.openalex.skipped': '跳过：{paper}：{reason}（下次同步时重新查询）',
+  'sync.openalex.more': '…… 另有 {count, number} 条',
+  'sync.openalex.aborted': '在结束前停止了：已保存的内容会保留；再次运行同一命令即可继续。',
+  'sync.openalex.stopped': '已停止：{error}。已保存的内容会保留，没有丢失任何被引数；再次运行同一命令即可继续。',
 
   // ── paperscout ingest：导入摘要及其明细文件 ──
   'ingest.summary':
     '{files, plural, other {# 个文件}}中的 {records, plural, other {# 条记录}}：新增 {added, number}，更新 {updated, number}，未变 {unchanged, number}，' +
     '合并重复 {merged, plural, other {# 条}}，拒收 {rejected, number}',
+  'ingest.works':
+    '{works, plural, other {# 个 OpenAlex 作品}}：匹配到论文 {matched, number} 个（被引数新增或变化 {changed, number} 篇），' +
+    '未匹配 {unmatched, number} 个，无法区分 {ambiguous, number} 个，拒收 {refused, plural, other {# 个被引数}}',
+  'ingest.works.added': '；新增为论文 {count, number} 篇',
+  'ingest.works.addTip': '没有匹配到任何论文的作品没有导入：paperscout ingest <文件> --add 会把它们收为论文库中的论文。',
+  'ingest.works.ambiguous': '无法区分：{file}:{line} {work}“{title}”与 {papers} 都相符：没有为其中任何一篇写入被引数',
+  'ingest.works.refused': '拒收：{file}:{line} {work}：{reason}',
+  'ingest.works.more': '…… 另有 {count, number} 条',
   'ingest.stopped': '导入在结束前停止：再次运行同一命令即可完成（已导入的内容会保留）。',
   'ingest.fileFailed': '{file}：{reason}',
   'ingest.fileEmpty': '{file}：没有可用的内容：{records, plural, =0 {文件中没有记录} other {全部 # 条记录都被拒收}}',

@@ -62,6 +62,14 @@ export function parseWork(body: string): OpenAlexWork {
   } catch {
     throw new OpenAlexError(`expected a work as JSON from OpenAlex, got ${JSON.stringify(collapseWhitespace(body.slice(0, 80)))}`);
   }
+  return workOf(value);
+}
+
+/**
+ * Reads a work already parsed from JSON (a line of a works file).
+ * @example workOf({ id: 'https://openalex.org/W1', display_name: 'T', authorships: [] }).title // 'T'
+ */
+export function workOf(value: unknown): OpenAlexWork {
   if (!isObject(value) || typeof value['id'] !== 'string') throw new OpenAlexError('expected a work from OpenAlex (an object with an "id")');
   const title = collapseWhitespace(str(value['title']) ?? str(value['display_name']) ?? '');
   const authorships = Array.isArray(value['authorships']) ? value['authorships'] : [];

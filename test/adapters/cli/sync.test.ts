@@ -94,7 +94,8 @@ describe('paperscout sync arxiv', () => {
 
   it('explains usage mistakes', async () => {
     server.serve({});
-    expect(await cli(['sync'])).toMatchObject({ code: 2, err: expect.stringMatching(/paperscout sync knows two sources: paperscout sync arxiv/) });
+    expect(await cli(['sync'])).toMatchObject({ code: 2, err: expect.stringMatching(/paperscout sync knows three sources: paperscout sync arxiv .*, or paperscout sync openalex \[--refresh\]/) });
+    expect(await cli(['sync', 'arxiv', '--refresh'])).toMatchObject({ code: 2, err: expect.stringMatching(/--refresh is for OpenAlex: paperscout sync openalex --refresh/) });
     expect(await cli(['sync', 'pubmed'])).toMatchObject({ code: 2, err: expect.stringMatching(/\(not "pubmed"\)/) });
     expect(await cli(['sync', 'arxiv', '--categories', 'cs.LG,not a category'])).toMatchObject({ code: 2, err: expect.stringMatching(/--categories takes arXiv categories .* \(not "not a category"\)/) });
     expect(server.requests).toHaveLength(0);
