@@ -94,6 +94,11 @@ export interface IndexRow {
   status: string;
   topics: string[];
   firstSeen: string;
+  /**
+   * How many works cite the paper (OpenAlex's `cited_by_count`): null or absent when unknown.
+   * Search weighs it into broad queries (`search/standing.ts`).
+   */
+  citedBy?: number | null;
 }
 
 /** A paper with its document number: the handle search results, cards and buttons use. */
