@@ -19,7 +19,8 @@
  *   --pg-ingest-runs N  import the corpus N times into each store for the PostgreSQL comparison
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
  *   --scale N           instead: the scale table for 95k (real), 300k and N recombined papers
- *                       (bench/scale/run.ts; --seed S, --keep)
+ *                       (bench/scale/run.ts; --seed S, --keep, --libraries DIR to build them once
+ *                       into DIR and reuse them)
  *   --load              instead: the load run (bench/load.ts), 1,000 commands a minute for
  *                       --minutes (10) with digests, an import and a held write lock
  *                       (--rate, --lock-minute: 0 for no lock)
@@ -60,6 +61,7 @@ const { values } = parseArgs({
     scale: { type: 'string' },
     seed: { type: 'string', default: '42' },
     keep: { type: 'boolean', default: false },
+    libraries: { type: 'string' },
     load: { type: 'boolean', default: false },
     minutes: { type: 'string', default: '10' },
     rate: { type: 'string', default: '1000' },
@@ -82,7 +84,7 @@ if (values.scale !== undefined) {
     process.exit(2);
   }
   const { runScaleBench } = await import('./scale/run.js');
-  await runScaleBench({ scale, seed: Number(values.seed) || 42, keep: values.keep === true, corpus, evalFile });
+  await runScaleBench({ scale, seed: Number(values.seed) || 42, keep: values.keep === true, ...(values.libraries !== undefined && { libraries: resolve(values.libraries) }), corpus, evalFile });
   process.exit(0);
 }
 

@@ -77,6 +77,17 @@ export function scrubSecrets(text: string, known: readonly string[] = []): strin
   return out;
 }
 
+/**
+ * The secrets as a finished line carries them: JSON writes a `"`, a `\` or a control character
+ * in one escaped (`pa\"ss`), which the secret as given does not match. Longest first, as
+ * {@link scrubSecrets} takes them.
+ * @example asWritten(['pa"ss-w0rd']) // ['pa\\"ss-w0rd', 'pa"ss-w0rd']
+ */
+function asWritten(secrets: readonly string[]): string[] {
+  const forms = new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]));
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
 interface LineSink {
   write(line: string): unknown;
 }
@@ -90,7 +101,7 @@ export function createLogger(
 ): Logger {
   const usePretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && stream.isTTY === true);
   const options = { level: config.logLevel, base: { app: 'paperscout' }, redact: { paths: REDACT_PATHS, censor: REDACTED } };
-  const known = config.secrets ?? [];
+  const known = asWritten(config.secrets ?? []);
   const sink: LineSink = usePretty
     ? loadPretty()({ destination: stream, colorize: stream.isTTY === true, sync: true, ignore: 'pid,hostname,app' })
     : stream === process.stderr

@@ -12,7 +12,7 @@ import { REDACTED, createLogger } from '../src/logger.js';
 const SECRET_NAME = /TOKEN|SECRET|PASSWORD|_KEY$|CREDENTIAL/;
 
 /** A logger as `npm start` creates it, into an array of lines. */
-function capture(secrets: readonly string[]) {
+function capture(secrets: readonly string[], logFormat: 'json' | 'pretty' = 'json') {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -20,7 +20,7 @@ function capture(secrets: readonly string[]) {
       done();
     },
   });
-  return { log: createLogger({ logLevel: 'trace', logFormat: 'json', secrets }, stream as unknown as NodeJS.WriteStream), text: () => lines.join('') };
+  return { log: createLogger({ logLevel: 'trace', logFormat, secrets }, stream as unknown as NodeJS.WriteStream), text: () => lines.join('') };
 }
 
 describe('secret settings', () => {
@@ -75,5 +75,16 @@ describe('secret settings', () => {
     expect(text()).not.toContain('marker-7f3c9e21d4b8a605');
     expect(text()).toContain(REDACTED);
     expect(text()).toContain('db.internal:5432');
+  });
+
+  it.each(['json', 'pretty'] as const)('never reach a %s line when JSON escapes them: a quote, a backslash or a control character in a password', (format) => {
+    const password = 'pa"ss\\wo\trd-7f3c9e21';
+    const config = loadConfig({ OPENREVIEW_USERNAME: 'scout', OPENREVIEW_PASSWORD: password, DATABASE_URL: `postgres://scout:${encodeURIComponent(password)}@db.internal/papers` });
+    const { log, text } = capture(config.secrets, format);
+    log.error({ err: new Error(`login refused for ${password}`) }, `upstream said: bad password ${password}`);
+    log.info({ value: password }, 'a field');
+    // Either spelling of what JSON would write: the characters, or their escapes.
+    expect(text()).not.toContain('7f3c9e21');
+    expect(text()).toContain(REDACTED);
   });
 });

@@ -50,7 +50,9 @@ export function registerEvents(bolt: BoltApp, app: App): void {
   });
 
   bolt.event('link_shared', async ({ event, body, client }) => {
-    const urls = [...new Set(event.links.slice(0, MAX_UNFURLS).map((l) => l.url).filter((u): u is string => typeof u === 'string'))];
+    // Request data: a list of objects with a url as Slack sends it, or read as none.
+    const links: unknown[] = Array.isArray(event.links) ? event.links.slice(0, MAX_UNFURLS) : [];
+    const urls = [...new Set(links.map((l) => (typeof l === 'object' && l !== null ? (l as { url?: unknown }).url : undefined)).filter((u): u is string => typeof u === 'string'))];
     if (urls.length === 0) return;
     // Slack has no workspace language: the card speaks the language of whoever shared the link.
     const team = (body as { team_id?: string }).team_id;

@@ -50,16 +50,22 @@ export function registerUninstallEvents(bolt: BoltApp, app: App, installs: Insta
   bolt.event('app_uninstalled', async ({ body }) => removed(body, 'app_uninstalled'));
   bolt.event('tokens_revoked', async ({ body, event }) => {
     // Only the bot's token matters: a revoked user token leaves the bot working.
-    if ((event.tokens.bot ?? []).length > 0) await removed(body, 'tokens_revoked');
+    const bot: unknown = (event.tokens as { bot?: unknown } | null | undefined)?.bot;
+    if (Array.isArray(bot) && bot.length > 0) await removed(body, 'tokens_revoked');
   });
   bolt.event('team_access_granted', async ({ body, event }) => {
     const key = enterpriseOf(body);
-    if (key !== undefined) await teamsAdded(app, installs, key, event.team_ids);
+    if (key !== undefined) await teamsAdded(app, installs, key, teamIds(event.team_ids));
   });
   bolt.event('team_access_revoked', async ({ body, event }) => {
     const key = enterpriseOf(body);
-    if (key !== undefined) await teamsRemoved(app, installs, key, event.team_ids);
+    if (key !== undefined) await teamsRemoved(app, installs, key, teamIds(event.team_ids));
   });
+}
+
+/** Request data: the workspace ids of a team_access event, as strings, or none. */
+function teamIds(ids: unknown): string[] {
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
 function enterpriseOf(body: EventBody): string | undefined {

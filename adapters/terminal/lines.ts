@@ -58,17 +58,26 @@ export async function* readLines(input: AsyncIterable<Buffer | string>, maxBytes
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = afterCr && bytes[0] === LF ? 1 : 0;
     afterCr = false;
+    // The next line end of each kind, looked for again only once passed: a chunk of many short
+    // lines and no `\r` would otherwise be searched to its end for one at every line.
+    let lf = bytes.indexOf(LF, start);
+    let cr = bytes.indexOf(CR, start);
     while (start < bytes.length) {
-      const lf = bytes.indexOf(LF, start);
-      const cr = bytes.indexOf(CR, start);
+      if (lf !== -1 && lf < start) lf = bytes.indexOf(LF, start);
+      if (cr !== -1 && cr < start) cr = bytes.indexOf(CR, start);
       const stop = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
       if (stop === -1) {
         if (add(bytes.subarray(start))) yield LINE_TOO_LONG;
         break;
       }
-      if (add(bytes.subarray(start, stop))) yield LINE_TOO_LONG;
-      const text = end();
-      if (text !== undefined) yield text;
+      if (size === 0 && !dropping && stop - start <= maxBytes) {
+        // A whole line inside the chunk: decoded where it is, without a copy.
+        yield bytes.toString('utf8', start, stop);
+      } else {
+        if (add(bytes.subarray(start, stop))) yield LINE_TOO_LONG;
+        const text = end();
+        if (text !== undefined) yield text;
+      }
       start = stop + 1;
       if (bytes[stop] === CR) {
         if (start === bytes.length) afterCr = true;

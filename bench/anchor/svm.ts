@@ -10,6 +10,7 @@
  * and stops when the projected gradient's spread is at most `tol` or after `maxIter` passes.
  * The coordinate order is a seeded shuffle each pass, so a run is repeatable.
  */
+import { rng } from '../scale/generate.js';
 import type { SparseRows } from './tfidf.js';
 
 export interface SvmOptions {
@@ -58,7 +59,7 @@ export function trainLinearSvc(x: SparseRows, positive: Uint8Array, options: Svm
     order[i] = i;
   }
 
-  const random = mulberry32(options.seed);
+  const random = rng(options.seed);
   let active = n;
   // liblinear's shrinking keeps PGmax and PGmin of the last pass; with the squared hinge loss
   // αᵢ has no upper bound, so only PGmax (rows at αᵢ = 0) ever shrinks one.
@@ -125,16 +126,4 @@ export function decision(x: SparseRows, model: LinearModel, i: number): number {
   let sum = model.bias;
   for (let k = x.indptr[i]!; k < x.indptr[i + 1]!; k++) sum += model.w[x.indices[k]!]! * x.values[k]!;
   return sum;
-}
-
-/** A small seeded generator of uniform numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -6,12 +6,15 @@
  * query by query (bench/scale/interleave.ts), which is what the growth ratio is computed from.
  * Prints a table; asserts nothing.
  *
- *   --scale N      the largest library (default 1,000,000); 300k is measured when N is larger
- *   --seed S       the recombination seed (default 42)
- *   --keep         keep the generated libraries (their paths are printed)
+ *   --scale N        the largest library (default 1,000,000); 300k is measured when N is larger
+ *   --seed S         the recombination seed (default 42)
+ *   --keep           keep the generated libraries (their paths are printed)
+ *   --libraries DIR  build the libraries into DIR once, and reuse them in later runs: each run
+ *                    serves a fresh copy of each (serving imports 1,000 new papers and adds
+ *                    subscriptions), and prints the ingest figures of the build
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +35,7 @@ interface SizeResult {
   interleaved?: { p50: number; p99: number; max: number; byKind: Record<string, { p99: number }> };
 }
 
-export async function runScaleBench(options: { scale: number; seed: number; keep: boolean; corpus: string; evalFile: string }): Promise<void> {
+export async function runScaleBench(options: { scale: number; seed: number; keep: boolean; libraries?: string; corpus: string; evalFile: string }): Promise<void> {
   const out = (line = '') => process.stdout.write(`${line}\n`);
   out(`Paper Scout scale benchmark · ${new Date().toISOString()} · node ${process.version} · seed ${options.seed}`);
   out('Building (tsc): start-up is measured on compiled JavaScript…');
@@ -53,21 +56,42 @@ export async function runScaleBench(options: { scale: number; seed: number; keep
     for (const size of sizes) {
       const label = size === 0 ? `${Math.round(realCount / 1000)}k (real)` : `${size >= 1_000_000 ? `${size / 1_000_000}M` : `${Math.round(size / 1000)}k`}`;
       out(`\n── ${label} ──`);
-      const dir = join(work, `lib-${size}`);
-      const generated = size === 0 ? { files: [], sampleTitles: [] as string[] } : await generateLibrary(pools, Math.max(0, size - realCount), join(dir, 'generated'), options.seed);
-      // Named apart from the library's own files: these are new papers, not new versions of some.
-      const newPapers = await generateLibrary(pools, 1000, join(dir, 'new'), options.seed + size + 1, 'new');
-      const titles = generated.sampleTitles.length > 0 ? generated.sampleTitles : pools.titles.slice(0, 500).map((t) => t.join(' '));
+      const dir = join(options.libraries ?? work, `lib-${size}`);
+      const built = join(dir, 'ingest.json');
+      const reused = options.libraries !== undefined && existsSync(built);
       const titlesFile = join(dir, 'titles.json');
-      writeFileSync(titlesFile, JSON.stringify(titles));
-      const dataDir = join(dir, 'data');
-      out(`ingesting ${options.corpus}${generated.files.length ? ` + ${generated.files.length} generated files` : ''}…`);
-      const ingest = await timedIngest(dataDir, [options.corpus, ...generated.files]);
-      out(`  ${ingest.papers.toLocaleString('en-US')} papers: ${ingest.wallS.toFixed(1)} s wall, ${ingest.cpuS.toFixed(1)} s CPU, peak RSS ${Math.round(ingest.peakRssMb)} MB`);
+      const newPapers = join(dir, 'new', 'new-000.jsonl');
+      let dataDir = join(dir, 'data');
+      let ingest: SizeResult['ingest'] & { papers: number };
+      if (reused) {
+        ingest = JSON.parse(readFileSync(built, 'utf8')) as typeof ingest;
+        out(`  reusing the library in ${dir} (built earlier: ${ingest.papers.toLocaleString('en-US')} papers, ${ingest.wallS.toFixed(1)} s wall)`);
+      } else {
+        const generated = size === 0 ? { files: [], sampleTitles: [] as string[] } : await generateLibrary(pools, Math.max(0, size - realCount), join(dir, 'generated'), options.seed);
+        // Named apart from the library's own files: these are new papers, not new versions of some.
+        await generateLibrary(pools, 1000, join(dir, 'new'), options.seed + size + 1, 'new');
+        const titles = generated.sampleTitles.length > 0 ? generated.sampleTitles : pools.titles.slice(0, 500).map((t) => t.join(' '));
+        writeFileSync(titlesFile, JSON.stringify(titles));
+        out(`ingesting ${options.corpus}${generated.files.length ? ` + ${generated.files.length} generated files` : ''}…`);
+        // (What an interrupted build left goes: a library is reused only once built whole.)
+        rmSync(dataDir, { recursive: true, force: true });
+        ingest = await timedIngest(dataDir, [options.corpus, ...generated.files]);
+        out(`  ${ingest.papers.toLocaleString('en-US')} papers: ${ingest.wallS.toFixed(1)} s wall, ${ingest.cpuS.toFixed(1)} s CPU, peak RSS ${Math.round(ingest.peakRssMb)} MB`);
+        if (options.libraries !== undefined) {
+          writeFileSync(built, JSON.stringify(ingest));
+          rmSync(join(dir, 'generated'), { recursive: true, force: true });
+        }
+      }
+      if (options.libraries !== undefined) {
+        // Serving changes a library: this run serves a copy, and the next one the library as built.
+        const copy = join(work, `lib-${size}`, 'data');
+        cpSync(dataDir, copy, { recursive: true });
+        dataDir = copy;
+      }
       const coldStartMs: number[] = [];
       for (let i = 0; i < 5; i++) coldStartMs.push(await coldStart(dataDir));
       out(`  cold start → first answer: ${coldStartMs.map((c) => Math.round(c)).join(', ')} ms`);
-      const serve = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/serve.ts'), dataDir, queriesFile, titlesFile, newPapers.files[0]!, cli], {
+      const serve = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/scale/serve.ts'), dataDir, queriesFile, titlesFile, newPapers, cli], {
         cwd: root,
         encoding: 'utf8',
         maxBuffer: 1 << 24,
@@ -79,6 +103,7 @@ export async function runScaleBench(options: { scale: number; seed: number; keep
       results.push({ label, papers: ingest.papers, ingest, coldStartMs, serve: measured });
       dataDirs.push(dataDir);
       // The library stays for the interleaved timing; its input files can go.
+      if (options.libraries !== undefined) continue;
       if (!options.keep) for (const sub of ['generated', 'new']) rmSync(join(dir, sub), { recursive: true, force: true });
       else out(`  kept in ${dir}`);
     }

@@ -33,6 +33,52 @@ export function normalizeDoi(raw: string): string | undefined {
   return match[1]!.replace(/[.,;)\]]+$/, '').toLowerCase();
 }
 
+/** The DOI prefix DataCite gave arXiv: OpenAlex knows arXiv papers as `10.48550/arxiv.<id>`. */
+export const ARXIV_DOI_PREFIX = '10.48550/arxiv.';
+
+/**
+ * The DOI arXiv's papers have (lowercase, as {@link normalizeDoi} writes DOIs), from an arXiv id.
+ * @example arxivDoi('1706.03762') // '10.48550/arxiv.1706.03762'
+ */
+export function arxivDoi(arxivId: string): string | undefined {
+  const id = normalizeArxivId(arxivId);
+  return id && `${ARXIV_DOI_PREFIX}${id}`;
+}
+
+/**
+ * The arXiv id an arXiv DOI names, or undefined for any other DOI: the other way of
+ * {@link arxivDoi}, so that a work OpenAlex knows only by its arXiv DOI finds the library's paper
+ * filed by its arXiv id.
+ * @example arxivIdOfDoi('10.48550/arXiv.1706.03762') // '1706.03762'
+ */
+export function arxivIdOfDoi(doi: string): string | undefined {
+  const normalized = normalizeDoi(doi);
+  return normalized?.startsWith(ARXIV_DOI_PREFIX) ? normalizeArxivId(normalized.slice(ARXIV_DOI_PREFIX.length)) : undefined;
+}
+
+/** An OpenAlex work id: `W` and its number, bare or as the URL OpenAlex writes it. */
+const OPENALEX_WORK = /^(?:https?:\/\/(?:api\.)?openalex\.org\/(?:works\/)?)?[Ww]([1-9]\d{0,14})$/;
+
+/**
+ * The number of an OpenAlex work id (`W2741809807`, its URL, or `w…`), which the store keys
+ * works by; undefined for anything else, and for numbers past 2^53 (OpenAlex's are ~10 digits).
+ * @example openAlexNumber('https://openalex.org/W2741809807') // 2741809807
+ */
+export function openAlexNumber(raw: string): number | undefined {
+  const match = OPENALEX_WORK.exec(raw.trim());
+  const n = match ? Number(match[1]) : undefined;
+  return n !== undefined && Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * An OpenAlex work id in the form the store gives back and OpenAlex's API takes: `W` and its number.
+ * @example normalizeOpenAlexId('https://openalex.org/W2741809807') // 'W2741809807'
+ */
+export function normalizeOpenAlexId(raw: string): string | undefined {
+  const n = openAlexNumber(raw);
+  return n === undefined ? undefined : `W${n}`;
+}
+
 /** An OpenReview forum id, from a bare id or a forum/pdf URL. */
 export function normalizeOpenReviewId(raw: string): string | undefined {
   const text = raw.trim();

@@ -69,6 +69,19 @@ export const PaperRecordSchema = z.object({
 export type PaperRecord = z.infer<typeof PaperRecordSchema>;
 export type PaperRecordInput = z.input<typeof PaperRecordSchema>;
 
+/**
+ * A paper's standing as OpenAlex counts it, where the library has matched the paper to an
+ * OpenAlex work (`src/store/citations.ts`): kept beside the paper, never part of its record.
+ */
+export interface PaperCitations {
+  /** How many works cite it (OpenAlex's `cited_by_count`) when it was fetched. */
+  count: number;
+  /** The OpenAlex work it is, `W2741809807`. */
+  openalex: string;
+  /** When the count was fetched (ISO instant). */
+  fetched: string;
+}
+
 /** A paper as the store holds it. */
 export interface Paper extends PaperRecord {
   /** Stable across re-ingest: `arxiv:2401.01234`, `openreview:B11bwYgfM`, `doi:…` or `icml2019:3768`. */
@@ -77,6 +90,8 @@ export interface Paper extends PaperRecord {
   topics: string[];
   /** When the store first saw this paper (ISO 8601); digests select "new since" on it. */
   firstSeen: string;
+  /** Its citation count and OpenAlex work, once matched (see {@link PaperCitations}); absent until then. */
+  citations?: PaperCitations;
 }
 
 const VENUE_NAMES: ReadonlyMap<string, string> = new Map(Object.entries({

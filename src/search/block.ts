@@ -6,7 +6,7 @@
  * Only state and its bookkeeping live here; what is added to it, and in which order, is the
  * scorer's.
  */
-import type { PlannedGroup } from './queryPlan.js';
+import type { PlannedGroup, PostingCursor } from './queryPlan.js';
 import { postingsBefore } from './index/postings.js';
 
 /** Group and variant stamps wrap before they would overflow an int32 shifted left by 2. */
@@ -51,6 +51,13 @@ export class Block {
   readonly pick: Int32Array;
   /** The found documents the scorer's `cover` looks for. */
   readonly needy: Int32Array;
+  /**
+   * The documents that match every group walked so far (kept only where the scorer's `cover`
+   * counts for them alone, see {@link QueryPlan.covered}): the few it looks among, where the
+   * found documents may be a hundred times as many.
+   */
+  readonly whole: Int32Array;
+  wholeCount = 0;
   private groupStamp = 0;
   private variantStamp = 0;
 
@@ -72,6 +79,7 @@ export class Block {
     this.unscored = new Int32Array(words);
     this.pick = new Int32Array(size);
     this.needy = new Int32Array(size);
+    this.whole = new Int32Array(size);
   }
 
   /** A stamp for the next group's visit, distinct from every one in `seen`. */
@@ -105,9 +113,10 @@ export class Block {
           if ((weak >>> field.f) & 1) continue;
           for (const list of field.lists) {
             const { docs } = list;
-            const stop = postingsBefore(docs, list.at, list.end, hi - list.base);
+            const from = cursorAt(list, lo);
+            const stop = postingsBefore(docs, from, list.end, hi - list.base);
             const shift = list.base - lo;
-            for (let i = list.at; i < stop; i++) {
+            for (let i = from; i < stop; i++) {
               const j = shift + docs[i]!;
               candidate[j >>> 5]! |= 1 << (j & 31);
             }
@@ -115,6 +124,38 @@ export class Block {
         }
       }
     }
+  }
+
+  /**
+   * After required group `position`: keeps in `whole` the documents that match every group so
+   * far (after the first group, every document found).
+   */
+  keepWhole(position: number): void {
+    const { whole, cov } = this;
+    if (position === 0) {
+      whole.set(this.found.subarray(0, this.foundCount));
+      this.wholeCount = this.foundCount;
+      return;
+    }
+    let n = 0;
+    for (let q = 0; q < this.wholeCount; q++) {
+      const j = whole[q]!;
+      whole[n] = j;
+      n += (cov[j]! & 0xff) === position + 1 ? 1 : 0;
+    }
+    this.wholeCount = n;
+  }
+
+  /** Keeps the first `n` of `needy` not yet stamped `stamped` (counted by a list of the group); returns how many. */
+  stillNeedy(n: number, stamped: number): number {
+    const { needy, seen } = this;
+    let kept = 0;
+    for (let q = 0; q < n; q++) {
+      const j = needy[q]!;
+      needy[kept] = j;
+      kept += (seen[j]! & ~3) === stamped ? 0 : 1;
+    }
+    return kept;
   }
 
   /**
@@ -127,4 +168,12 @@ export class Block {
     const words = (hi - lo + 31) >>> 5;
     for (let w = 0; w < words; w++) unscored[w]! &= candidate[w]!;
   }
+}
+
+/**
+ * Moves a list's cursor to its first posting of a document at or after `lo` (global) and returns
+ * it: a cursor left behind in blocks where the list was not read catches up here.
+ */
+export function cursorAt(list: PostingCursor, lo: number): number {
+  return (list.at = postingsBefore(list.docs, list.at, list.end, lo - list.base));
 }

@@ -244,15 +244,17 @@ export class SearchEngine {
     const depth = Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0);
     // Only the best `depth` are re-ranked: documents that cannot be among them need not be scored.
     const filtered = filter.active || filter.candidates !== undefined;
-    const score = (typedWords: number, coverAll = false) =>
+    const score = (typedWords: number, coverAll: boolean | 'unlessFull') =>
       scorer.scoreGroups(groups, { typedWords, keep: depth, ...(filtered && { admits }), exhaustive: this.options.exhaustive, coverAll });
     const typed = query.text.split(/\s+/).filter(Boolean).length;
-    score(typed);
+    // Where no paper has all the words, the answer is the papers that have the most: the
+    // abstracts common words are left out of count for every one (known before the walk where
+    // that is quick, else from the walk, then walked again).
+    score(typed, 'unlessFull');
     // Common words left out of abstracts must not leave a query with nothing: where only
-    // abstracts have them all, they are scored there after all. And where no paper has them
-    // all, the answer is the papers that have the most: their abstracts count for every one.
-    if (scorer.plan?.abstractsLeftOut && scorer.touchedCount === 0 && !scorer.unlisted.any) score(0);
-    else if (scorer.plan?.required.some((group) => group.covering) && !this.anyFull(g, admits)) score(typed, true);
+    // abstracts have them all, they are scored there after all.
+    if (scorer.plan?.abstractsLeftOut && scorer.touchedCount === 0 && !scorer.unlisted.any) score(0, false);
+    else if (scorer.plan?.covering && !scorer.plan.coverAll && !this.anyFull(g, admits)) score(typed, true);
     const { touched, scores, covs } = scorer;
     const plan = scorer.plan!;
     const nameForms = query.words.length >= 2 ? authorNameForms(query.words, this.vocab) : undefined;

@@ -111,6 +111,8 @@ export class QueryPlan {
   readonly optionalBound: number;
   /** Whether some word was left out of abstracts as common. */
   readonly abstractsLeftOut: boolean;
+  /** Whether a required group has {@link PlannedVariant.covering} lists. */
+  readonly covering: boolean;
   private byField: Float64Array | undefined;
   /** Per walk position: sums of the m largest bounds of the groups from there on, by m. */
   private readonly boundSums: number[][] = [];
@@ -125,13 +127,14 @@ export class QueryPlan {
   /**
    * `coverAll`: the abstracts a common word is left out of count for every document a group
    * walked before reached; otherwise only for those that have every word walked before (the
-   * ones that may have them all: see {@link PlannedVariant.covering}).
+   * ones that may have them all: see {@link PlannedVariant.covering}). It may be set until the
+   * walk starts.
    */
   constructor(
     private readonly view: IndexView,
     groups: readonly TermGroup[],
     typedWords: number,
-    readonly coverAll = false,
+    public coverAll = false,
   ) {
     // In a query of several words, one in a good share of all abstracts decides nothing there
     // (the papers that matter have the other words too, mostly in their titles): it is scored in
@@ -179,6 +182,7 @@ export class QueryPlan {
     this.required.push(...required.map((r) => r.group));
     this.optionalBound = this.optional.reduce((sum, g) => sum + g.bound, 0);
     this.abstractsLeftOut = leftOut;
+    this.covering = this.required.some((group) => group.covering);
     this.variants = [...this.required, ...this.optional].flatMap((g) => g.variants);
     this.variantFlagsOf = new Uint8Array(this.variants.length);
     // No document's base score reaches the span: every group's bound and the bonus, doubled.

@@ -13,8 +13,9 @@
  * accumulators are a {@link Block}.
  */
 import type { IndexView } from './index/view.js';
-import { Block } from './block.js';
+import { Block, cursorAt } from './block.js';
 import { Pruner } from './prune.js';
+import { anyFullMatch } from './fullMatch.js';
 import { positionOf, postingsBefore } from './index/postings.js';
 import { QueryPlan, coverageStep, type PlannedGroup, type PlannedVariant } from './queryPlan.js';
 import type { TermGroup } from './expand.js';
@@ -40,8 +41,13 @@ export interface ScoreOptions {
   requireAll?: boolean;
   /** Score everything (the reference the pruned scores are tested against). */
   exhaustive?: boolean;
-  /** Count common words' abstracts for every document found, not only those that have every word before (see {@link QueryPlan.coverAll}). */
-  coverAll?: boolean;
+  /**
+   * Count common words' abstracts for every document found, not only those that have every word
+   * before (see {@link QueryPlan.coverAll}); `'unlessFull'`: where no document `admits` lets
+   * through has every word, when that is quick to find out before the walk ({@link anyFullMatch};
+   * else the plan's `coverAll` stays false and the caller may find out from the walk).
+   */
+  coverAll?: boolean | 'unlessFull';
 }
 
 /** Documents per block: the block's accumulators (~45 bytes a document) fit in a core's L2 cache. */
@@ -77,7 +83,8 @@ export class Scorer {
 
   /** Scores every group, replacing the previous query's results. */
   scoreGroups(groups: readonly TermGroup[], options: ScoreOptions = {}): void {
-    const plan = new QueryPlan(this.view, groups, options.typedWords ?? 0, options.coverAll);
+    const plan = new QueryPlan(this.view, groups, options.typedWords ?? 0, options.coverAll === true);
+    if (options.coverAll === 'unlessFull' && plan.covering) plan.coverAll = anyFullMatch(plan.required, this.view.dead, options.admits) === false;
     this.plan = plan;
     this.touchedCount = 0;
     if (plan.required.length === 0) return;
@@ -126,6 +133,7 @@ export class Scorer {
     const weak = pruner === undefined ? 0 : single ? pruner.weakFields() : pruner.weakFieldsOfFirst();
     this.filtering = weak !== 0;
     if (this.filtering) block.markCandidates(single ? [...plan.required, ...plan.optional] : plan.required.slice(0, 1), weak, lo, hi);
+    const keepWhole = plan.covering && !plan.coverAll;
     plan.required.forEach((group, position) => {
       // The first group is walked whole: every document that matches all groups is found.
       let restricted = pruner !== undefined && position > 0 && pruner.canRestrict(position, 0);
@@ -147,6 +155,7 @@ export class Scorer {
       }
       if (group.covering) this.cover(group, position, stamp, lo, hi, members, pruner);
       if (members) block.keepMembers(lo, hi);
+      if (keepWhole) block.keepWhole(position);
     });
     if (this.filtering) {
       pruner!.countUnscored(lo, block.unscored, hi - lo);
@@ -168,19 +177,23 @@ export class Scorer {
    * without a score. Documents not found are not looked at: the word alone finds nothing. A
    * long list is read only if the found documents to look for are not few: pruning, those that
    * cannot matter even so are not looked for ({@link pickNeedy}). With `members`, every
-   * document of those lists gets its `candidate` bit (see {@link Block.keepMembers}).
+   * document of those lists gets its `candidate` bit (see {@link Block.keepMembers}). Where no
+   * document is to be looked for, the lists are not read at all (not even where the block's
+   * postings start: their pages stay out of memory).
    */
   private cover(group: PlannedGroup, position: number, stamp: number, lo: number, hi: number, members: boolean, pruner: Pruner | undefined): void {
     const block = this.block;
     const { mark, seen, cov, candidate, pick } = block;
     const stamped = stamp << 2;
     const coverAll = this.plan!.coverAll;
-    // The found documents to look for, picked once a list is long enough to be worth it.
-    let needy = -1;
+    // The found documents to look for: without coverAll, those that have every word before
+    // (often none); with it, picked once a list is long enough to be worth it.
+    let needy = coverAll ? -1 : this.pickNeedy(position, stamped, undefined);
     for (const variant of group.variants) {
       for (const list of variant.covering) {
+        if (!members && (needy === 0 || block.foundCount === 0)) return;
         const { docs } = list;
-        const from = list.at;
+        const from = cursorAt(list, lo);
         const stop = postingsBefore(docs, from, list.end, hi - list.base);
         list.at = stop;
         if (stop === from) continue;
@@ -194,7 +207,8 @@ export class Scorer {
         const length = stop - from;
         // Found documents fewer than the list, but not few: those that matter may be (and
         // without coverAll, only those that have every word before count).
-        if (needy < 0 && (!coverAll || (block.foundCount < length && block.foundCount * LOOKUP_COST >= length))) needy = this.pickNeedy(position, stamped, coverAll ? pruner : undefined);
+        if (needy < 0 && block.foundCount < length && block.foundCount * LOOKUP_COST >= length) needy = this.pickNeedy(position, stamped, pruner);
+        else if (needy > 0) needy = block.stillNeedy(needy, stamped);
         const count = needy < 0 ? block.foundCount : needy;
         if (count * LOOKUP_COST < length) {
           // Few documents to look for, a long list: look each one up instead of reading it all.
@@ -227,15 +241,18 @@ export class Scorer {
   /**
    * Into `needy`, the found documents {@link cover} must look for: those the group did not
    * reach, that it counts for ({@link QueryPlan.covered}), and, with `pruner`, that may matter
-   * once it does ({@link Pruner.needsCover}). Returns how many.
+   * once it does ({@link Pruner.needsCover}). Returns how many. (Where it counts only for the
+   * documents that match every group before, those are the block's `whole`.)
    */
   private pickNeedy(position: number, stamped: number, pruner: Pruner | undefined): number {
     const block = this.block;
-    const { found, needy, seen, score, cov } = block;
+    const { needy, seen, score, cov } = block;
     const plan = this.plan!;
+    const among = plan.coverAll ? block.found : block.whole;
+    const count = plan.coverAll ? block.foundCount : block.wholeCount;
     let n = 0;
-    for (let q = 0; q < block.foundCount; q++) {
-      const j = found[q]!;
+    for (let q = 0; q < count; q++) {
+      const j = among[q]!;
       const c = cov[j]! & 0xff;
       if ((seen[j]! & ~3) === stamped || !plan.covered(c, position) || (pruner !== undefined && !pruner.needsCover(position, score[j]!, c))) continue;
       needy[n++] = j;
@@ -323,8 +340,10 @@ export class Scorer {
       // Only documents found already or holding the group in another field (`candidate`).
       const joined = !restricted && ((join >>> field.f) & 1) === 1;
       for (const list of field.lists) {
+        // Restricted to none: nothing to read (the cursor stays behind, and catches up when next needed).
+        if (restricted && foundCount === 0 && !members) continue;
         const { docs, tfs, lengths, masked } = list;
-        const from = list.at;
+        const from = cursorAt(list, lo);
         const stop = postingsBefore(docs, from, list.end, hi - list.base);
         list.at = stop;
         if (stop === from) continue;

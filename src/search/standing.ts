@@ -15,10 +15,10 @@
  * formula can change without a new index format.
  */
 
-/** How the index records an unknown citation count. */
+import { MAX_CITED_BY } from '../store/citations.js';
+
+/** How the index records an unknown citation count (a store's `IndexRow.citedBy` of null). */
 export const UNKNOWN_CITED = 0xffff_ffff;
-/** Counts beyond this are no count (OpenAlex's most cited work has about 400,000). */
-export const MAX_CITED = 10_000_000;
 
 /**
  * How a venue presented a paper: its decision and track, from the status the store keeps
@@ -78,12 +78,12 @@ export function trackOf(status: string, authors: readonly string[]): Track {
 
 /**
  * The index's value for a row's citation count: the count, or {@link UNKNOWN_CITED} for none,
- * a negative, fractional or absurd one (beyond {@link MAX_CITED}).
+ * a negative, fractional or absurd one (beyond the store's `MAX_CITED_BY`, which the store refuses already).
  * @example citedByColumn(1234) // 1234
  * @example citedByColumn(null) === UNKNOWN_CITED // true
  */
 export function citedByColumn(count: number | null | undefined): number {
-  if (count === null || count === undefined || !Number.isInteger(count) || count < 0 || count > MAX_CITED) return UNKNOWN_CITED;
+  if (count === null || count === undefined || !Number.isInteger(count) || count < 0 || count > MAX_CITED_BY) return UNKNOWN_CITED;
   return count;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { CitationStore } from './citations.js';
 import type { DigestStore } from './digests.js';
 import type { HarvestStore } from './harvests.js';
 import type { InstallationRows } from './installations.js';
@@ -18,6 +19,7 @@ import { dirname } from 'node:path';
 import { SetupError } from '../errors.js';
 import { SERVING_BUSY_TIMEOUT_MS, openDatabase, setBusyTimeout, tuneForBulkWrites, type Db } from './sqlite/db.js';
 import { checkDatabaseWritable, ensureDirectory } from './sqlite/access.js';
+import { SqliteCitationStore } from './sqlite/citations.js';
 import { SqliteDigestStore } from './sqlite/digests.js';
 import { SqliteHarvestStore } from './sqlite/harvests.js';
 import { SqliteInstallationRows } from './sqlite/installations.js';
@@ -66,6 +68,8 @@ export interface Stores {
   harvests: HarvestStore;
   /** Members' and channels' reading lists, and channels' archives of shared papers. */
   readingLists: ReadingListStore;
+  /** Papers' citation counts from OpenAlex, their works and references. */
+  citations: CitationStore;
   /** Installations of the Slack app (OAuth), as rows: `SealedInstallationStore` seals and opens their tokens. */
   installationRows: InstallationRows;
   /**
@@ -133,6 +137,7 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
     readingLists: new SqliteReadingListStore(db),
+    citations: new SqliteCitationStore(db),
     installationRows: new SqliteInstallationRows(db),
     serve: () => void setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS),
     async close({ checkpoint = false } = {}) {
@@ -186,6 +191,7 @@ function openReadOnlyStores(config: Config): Stores {
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
     readingLists: new SqliteReadingListStore(lists),
+    citations: new SqliteCitationStore(db),
     installationRows: new SqliteInstallationRows(db),
     serve: () => undefined,
     async close() {

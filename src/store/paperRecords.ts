@@ -8,6 +8,7 @@
 import { hash } from 'node:crypto';
 import { standingOf, venueKey, type Paper, type PaperRecord } from '../papers/model.js';
 import { normalizeUrl, titleAuthorAlias } from '../papers/ids.js';
+import { MAX_AUTHORS_COMPARED, fitByTitle, isGenericTitle, nameLookupWords, rankFits, type TitleFit } from '../papers/sameWork.js';
 import type { IndexRow, KeptApart, PaperColumns, PreparedRecord, StrongKind, UpsertOptions, UpsertResult } from './papers.js';
 
 /** A paper as both stores keep it: its columns, document number, source and first sighting (ISO time). */
@@ -20,8 +21,26 @@ export interface PaperRow extends PaperColumns {
 /** A paper row to write: all but its document number (the store numbers new papers). */
 export type PaperWrite = Omit<PaperRow, 'doc'> & { updated_at: string };
 
-/** The columns of the index's rows, for a SELECT. */
-export const INDEX_COLUMNS = 'doc, id, title, authors, abstract, keywords, venue, year, status, topics, first_seen';
+/**
+ * The citation columns a paper is read with (see {@link PAPERS_READ}): NULL for a paper without
+ * a match, and absent from a row read for merging.
+ */
+export interface CitationColumns {
+  cite_openalex?: number | null;
+  cite_count?: number | null;
+  cite_fetched?: string | null;
+}
+
+/** A paper's columns as callers read them, `p` the paper and `c` its citations (joined by {@link CITATIONS_JOIN}). */
+export const PAPER_READ_COLUMNS = 'p.*, c.openalex AS cite_openalex, c.cited_by AS cite_count, c.fetched AS cite_fetched';
+/** What joins a paper `p` to its citations `c`, if it has any (`citationRows.ts`). */
+export const CITATIONS_JOIN = 'LEFT JOIN paper_citations c ON c.doc = p.doc';
+/** Papers as callers read them (`SELECT ${PAPERS_READ} WHERE p.…`): each row with its count, if it has one. */
+export const PAPERS_READ = `${PAPER_READ_COLUMNS} FROM papers p ${CITATIONS_JOIN}`;
+
+/** The columns of the index's rows and where they come from, for a SELECT (`p` the papers, `c` their citations). */
+export const INDEX_COLUMNS = 'p.doc, p.id, p.title, p.authors, p.abstract, p.keywords, p.venue, p.year, p.status, p.topics, p.first_seen, c.cited_by';
+export const INDEX_FROM = 'papers p LEFT JOIN paper_citations c ON c.doc = p.doc';
 
 /** Alias kinds in the order that decides which existing paper a record merges into. */
 const ALIAS_PRIORITY = ['arxiv:', 'doi:', 'openreview:', 'key:', 'title:', 'url:'];
@@ -85,6 +104,40 @@ export function lookupsFor(records: readonly PaperRecord[], prepared?: UpsertOpt
   const aliasLists = records.map((r, i) => ahead[i]?.aliases ?? aliasesOf(r));
   const ids = records.map((r, i) => ahead[i]?.id ?? preferredId(r, aliasLists[i]));
   return { aliasLists, aliases: [...new Set(aliasLists.flat())], ids: [...new Set(ids)] };
+}
+
+/**
+ * The title keys a record's paper may be filed under when its first author is not the paper's:
+ * its title with each word of each author's name (the title alias keeps the paper's first
+ * author's last word). None for a record without a year or with a title that names no paper by
+ * itself (`isGenericTitle`): the fallback that reads them needs both.
+ * @example titleFallbacks(record) // ['title:image transformer|ashish', 'title:image transformer|vaswani', 'title:image transformer|niki', …]
+ */
+export function titleFallbacks(record: PaperRecord): string[] {
+  if (record.year === null || isGenericTitle(record.title)) return [];
+  const keys = new Set<string>();
+  for (const name of record.authors.slice(0, MAX_AUTHORS_COMPARED)) {
+    for (const word of nameLookupWords(name)) {
+      const key = titleAuthorAlias(record.title, word);
+      if (key) keys.add(key);
+    }
+  }
+  return [...keys];
+}
+
+/**
+ * What the store must also look up, once it has read the owners of the batch's identifiers
+ * (`owners`): the {@link titleFallbacks} of the records that none of their identifiers found,
+ * and that it has not read.
+ * @example const more = fallbackLookups(records, lookups.aliasLists, owners);
+ */
+export function fallbackLookups(records: readonly PaperRecord[], aliasLists: readonly string[][], owners: ReadonlyMap<string, string>): string[] {
+  const out = new Set<string>();
+  for (const [i, record] of records.entries()) {
+    if (aliasLists[i]!.some((alias) => owners.has(alias))) continue;
+    for (const key of titleFallbacks(record)) if (!owners.has(key)) out.add(key);
+  }
+  return [...out];
 }
 
 /** The rows a batch writes, in the order to write them, and each record's outcome. */
@@ -235,7 +288,35 @@ function findOwner(
       }
     }
   }
+  const owner = ownerByTitle(record, owners, rows);
+  if (owner) return apart ? { owner, apart, stale } : { owner, stale };
   return apart ? { apart, stale } : { stale };
+}
+
+/**
+ * The paper a record belongs to that none of its identifiers named: the one its title, year
+ * (within one) and an author fit best (`sameWork.ts`), among the papers filed under its
+ * {@link titleFallbacks}, and never one whose arXiv id, DOI or OpenReview id differs. Papers
+ * that fit equally well are ambiguous: the record is none of them.
+ */
+function ownerByTitle(record: PaperRecord, owners: ReadonlyMap<string, string>, rows: ReadonlyMap<string, PaperRow | PaperWrite>): { id: string; row: PaperRow | PaperWrite; paper: Paper } | undefined {
+  const fits: Array<TitleFit<Paper & { row: PaperRow | PaperWrite }>> = [];
+  const seen = new Set<string>();
+  for (const key of titleFallbacks(record)) {
+    const id = owners.get(key);
+    if (id === undefined || id === SHARED_OWNER || seen.has(id)) continue;
+    seen.add(id);
+    const row = rows.get(id);
+    if (!row) continue;
+    const paper = toPaper(row);
+    if (differsFrom(record, [], paper, key) !== undefined) continue;
+    const fit = fitByTitle(record, { ...paper, row });
+    if (fit) fits.push(fit);
+  }
+  const { best } = rankFits(fits);
+  if (!best) return undefined;
+  const { row, ...paper } = best.paper;
+  return { id: paper.id, row, paper };
 }
 
 /**
@@ -366,7 +447,8 @@ function sortKeys<T extends object>(obj: T): Partial<T> {
   return out;
 }
 
-export function toPaper(row: Omit<PaperRow, 'doc'>): Paper {
+export function toPaper(row: Omit<PaperRow, 'doc'> & CitationColumns): Paper {
+  const counted = row.cite_count !== undefined && row.cite_count !== null && row.cite_openalex !== undefined && row.cite_openalex !== null;
   return {
     id: row.id,
     title: row.title,
@@ -383,10 +465,11 @@ export function toPaper(row: Omit<PaperRow, 'doc'>): Paper {
     ...(row.published ? { published: row.published } : {}),
     ...(row.tldr ? { tldr: row.tldr } : {}),
     firstSeen: row.first_seen,
+    ...(counted ? { citations: { count: Number(row.cite_count), openalex: `W${row.cite_openalex}`, fetched: row.cite_fetched! } } : {}),
   };
 }
 
-export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'status' | 'topics' | 'first_seen'>): IndexRow {
+export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors' | 'abstract' | 'keywords' | 'venue' | 'year' | 'status' | 'topics' | 'first_seen'> & { cited_by: number | null }): IndexRow {
   return {
     doc: row.doc,
     id: row.id,
@@ -399,5 +482,6 @@ export function toIndexRow(row: Pick<PaperRow, 'doc' | 'id' | 'title' | 'authors
     status: row.status,
     topics: JSON.parse(row.topics) as string[],
     firstSeen: row.first_seen,
+    citedBy: row.cited_by,
   };
 }

@@ -95,10 +95,11 @@ export interface IndexRow {
   topics: string[];
   firstSeen: string;
   /**
-   * How many works cite the paper (OpenAlex's `cited_by_count`): null or absent when unknown.
-   * Search weighs it into broad queries (`search/standing.ts`).
+   * How many works cite it (OpenAlex's `cited_by_count`, `citations.ts`), or null where the
+   * library has no count. A changed count is a write of the paper: a new generation. Search
+   * weighs it into broad queries (`search/standing.ts`).
    */
-  citedBy?: number | null;
+  citedBy: number | null;
 }
 
 /** A paper with its document number: the handle search results, cards and buttons use. */
@@ -185,6 +186,13 @@ export interface PaperStore {
   abstractsOf(docs: readonly number[]): Promise<Map<number, string>>;
   /** The paper filed under an identifier (arXiv id, DOI, OpenReview id or one of its URLs). */
   findByRef(ref: PaperRef): Promise<StoredPaper | undefined>;
+  /**
+   * The papers filed under identifiers (alias keys as the store files them: `arxiv:…`, `doi:…`,
+   * `title:<title>|<first author's last word>`, `url:…`), or whose id they are, in one read;
+   * keys that name no paper are left out. What matching an OpenAlex work reads (`papers/matchWork.ts`).
+   * @example (await store.papersByAliases(['doi:10.1038/nature14539'])).get('doi:10.1038/nature14539')?.doc
+   */
+  papersByAliases(aliases: readonly string[]): Promise<Map<string, StoredPaper>>;
   /** The paper whose normalized title and first author match, if the store has one. */
   findByTitle(title: string, firstAuthor: string | undefined): Promise<Paper | undefined>;
 

@@ -16,7 +16,7 @@ export interface ImportGraph {
 }
 
 /** The `.ts` files under `dir`, recursively. */
-function tsFiles(dir: string, out: string[] = []): string[] {
+export function tsFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) tsFiles(path, out);

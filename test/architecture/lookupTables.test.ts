@@ -5,22 +5,14 @@
  * `Record<string, …>` is such a table, and is refused here; tables keyed by a closed union
  * (`Record<ExportFormat, …>`) are checked by the compiler instead.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from './importGraph.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-function tsFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) tsFiles(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
 
 /** The module-level constants of a file's text typed as tables keyed by any string, as `name: type`. */
 function stringKeyedTables(text: string): string[] {

@@ -5,22 +5,14 @@
  * once why the PostgreSQL tests are skipped. No `.todo`, no `.only`, no unconditional `.skip`
  * without "skipped: why" in its name. Read from the test files' syntax (TypeScript's parser).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { tsFiles } from './importGraph.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
-function testFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) testFiles(path, out);
-    else if (name.endsWith('.test.ts')) out.push(path);
-  }
-  return out;
-}
 
 const RUNNERS = new Set(['describe', 'it', 'test']);
 /** Reasons said elsewhere: the PostgreSQL global setup (test/setup/postgres.ts) prints why once. */
@@ -76,7 +68,7 @@ function silentSkips(file: string, text: string): string[] {
 
 describe('skips', () => {
   it('say why, everywhere in the suite', () => {
-    const files = testFiles(join(ROOT, 'test'));
+    const files = tsFiles(join(ROOT, 'test')).filter((path) => path.endsWith('.test.ts'));
     expect(files.length).toBeGreaterThan(100);
     const silent = files.flatMap((path) => silentSkips(relative(ROOT, path), readFileSync(path, 'utf8')));
     expect(silent, 'skip through skipping() (test/helpers/skip.ts), which says why').toEqual([]);

@@ -108,7 +108,7 @@ function maxGradient(x: SparseRows, positive: Uint8Array, model: LinearModel): n
 
 describe('the anchor', () => {
   const paper = (id: string, title: string, year: number, extra: Partial<IndexRow> = {}): IndexRow => ({
-    doc: 0, id, title, year, authors: ['Ann Lee'], abstract: '', keywords: [], venue: 'ICML', status: 'Poster', topics: [], firstSeen: '2026-01-01T00:00:00Z', ...extra,
+    doc: 0, id, title, year, authors: ['Ann Lee'], abstract: '', keywords: [], venue: 'ICML', status: 'Poster', topics: [], firstSeen: '2026-01-01T00:00:00Z', citedBy: null, ...extra,
   });
   const rows = [
     paper('s1', 'Graph neural networks for molecules', 2020),

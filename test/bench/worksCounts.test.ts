@@ -37,7 +37,7 @@ describe('bench-only counts', () => {
     await writeWorks(path, works);
     expect(gunzipSync(readFileSync(path)).toString('utf8').trim().split('\n').length).toBe(works.length);
     const counts = await readWorkCounts(path);
-    const row = (p: WorkPaper) => ({ doc: 1, id: p.arxiv ? `arxiv:${p.arxiv}` : p.doi ? `doi:${p.doi}` : `x:${p.id}`, title: p.title, authors: p.authors, abstract: '', keywords: [], venue: '', year: p.year, status: '', topics: [], firstSeen: '' });
+    const row = (p: WorkPaper) => ({ doc: 1, id: p.arxiv ? `arxiv:${p.arxiv}` : p.doi ? `doi:${p.doi}` : `x:${p.id}`, title: p.title, authors: p.authors, abstract: '', keywords: [], venue: '', year: p.year, status: '', topics: [], firstSeen: '', citedBy: null });
     for (const p of list) {
       const work = works.find((w) => w.title.replace(/\.$/, '').toLowerCase() === p.title.toLowerCase());
       expect(countOf(row(p), counts)).toBe(work ? work.cited_by_count : null);

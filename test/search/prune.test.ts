@@ -15,6 +15,8 @@ import { planWords } from '../../src/search/expand.js';
 import { parseQuery } from '../../src/search/query.js';
 import { Pruner } from '../../src/search/prune.js';
 import { Scorer } from '../../src/search/scorer.js';
+import { QueryPlan, coverageOf } from '../../src/search/queryPlan.js';
+import { anyFullMatch } from '../../src/search/fullMatch.js';
 import type { IndexRow } from '../../src/store/papers.js';
 
 /** Words by falling frequency (the first ones in most papers, as "learning" is). */
@@ -56,6 +58,7 @@ function rowsOf(seed: number, count: number, firstDoc: number, hyphens = false):
     status: '',
     topics: [TOPICS[Math.floor(next() * 2)]!],
     firstSeen: new Date(Date.UTC(2026, 0, 1 + (i % 300))).toISOString(),
+    citedBy: null,
   }));
 }
 
@@ -212,6 +215,44 @@ describe('pruning', () => {
     const long = rowsOf(10, 600, 1201).map((r) => ({ ...r, title: `${r.title} ${r.title} ${r.title}`, abstract: Array(6).fill(r.abstract).join(' ') }));
     view.apply(buildSegment(long, { ...options, generation: 2 }));
     await check();
+  });
+
+  it('knows before the walk whether a paper has every word, as the walk finds, and walks once where none has', async () => {
+    // Where none has, common words' abstracts count for every paper found: the walk must know
+    // from its start, or walk twice. What is known before is what the walk finds, filtered or
+    // not; past its budget the look gives up (and the walk finds out).
+    const view = libraryOf(13, 1500, true);
+    const scorer = new Scorer(view, 64);
+    const admitsArb = fc.constantFrom(undefined, (d: number) => d % 3 === 0, (d: number) => d % 50 === 1);
+    let none = 0;
+    fc.assert(
+      fc.property(queryArb, admitsArb, (q, admits) => {
+        const groups = planWords(parseQuery(q), view.vocab, view.liveCount);
+        const typedWords = q.split(' ').length;
+        scorer.scoreGroups(groups, { typedWords, exhaustive: true });
+        const plan = scorer.plan!;
+        if (!plan.covering) return;
+        let full = false;
+        for (let i = 0; i < scorer.touchedCount; i++) full ||= coverageOf(scorer.covs[i]!) === plan.required.length && (!admits || admits(scorer.touched[i]!));
+        const fresh = new QueryPlan(view, groups, typedWords);
+        expect(anyFullMatch(fresh.required, view.dead, admits, Infinity), q).toBe(full);
+        expect([undefined, full], q).toContain(anyFullMatch(new QueryPlan(view, groups, typedWords).required, view.dead, admits, 3));
+        if (!full) none++;
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+    expect(none).toBeGreaterThan(5);
+    const { pruned, exhaustive } = engines(view);
+    const walks = vi.spyOn(Scorer.prototype, 'scoreGroups');
+    try {
+      const q = 'learning large zebra deep segmentaton quantum learner';
+      await expectSameAnswers(pruned, exhaustive, q);
+      walks.mockClear();
+      expect((await pruned.search(q, { limit: 200 })).partial).toBe(true);
+      expect(walks).toHaveBeenCalledTimes(1);
+    } finally {
+      walks.mockRestore();
+    }
   });
 
   it('scores a document on its own exactly as the walk does', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BLEND, blendOrder, isBroad, phraseInside, stems, type BreadthSignals, type BroadCandidate } from '../../src/search/broad.js';
-import { MAX_CITED, TRACK_PRIOR, Track, UNKNOWN_CITED, citedByColumn, paperStanding, trackOf, typicalCitations } from '../../src/search/standing.js';
+import { MAX_CITED_BY } from '../../src/store/citations.js';
+import { TRACK_PRIOR, Track, UNKNOWN_CITED, citedByColumn, paperStanding, trackOf, typicalCitations } from '../../src/search/standing.js';
 
 describe('trackOf', () => {
   it.each([
@@ -31,8 +32,8 @@ describe('citedByColumn', () => {
   it.each([
     [0, 0],
     [1234, 1234],
-    [MAX_CITED, MAX_CITED],
-    [MAX_CITED + 1, UNKNOWN_CITED],
+    [MAX_CITED_BY, MAX_CITED_BY],
+    [MAX_CITED_BY + 1, UNKNOWN_CITED],
     [-1, UNKNOWN_CITED],
     [2.5, UNKNOWN_CITED],
     [Number.NaN, UNKNOWN_CITED],

@@ -1,8 +1,10 @@
 /**
  * Which records are one paper, on SQLite and PostgreSQL: a record never merges into a paper
  * whose arXiv id, DOI or OpenReview id of the same kind differs, whatever link or title they
- * share, and a link that papers with different identifiers share identifies none of them. Each
- * result says the paper's document number and what the record was kept apart from.
+ * share, and a link that papers with different identifiers share identifies none of them. A
+ * record none of its identifiers finds is the paper of its title whose year is within one and
+ * whose authors agree, whatever its first author, unless several fit alike. Each result says the
+ * paper's document number and what the record was kept apart from.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PaperRecord } from '../../src/papers/model.js';
@@ -135,5 +137,44 @@ describe.each(BACKENDS)('paper identity on $name', (backend) => {
     const docs = [await a.papers.docOf('arxiv:1703.05175'), await a.papers.docOf((results[1] as { id: string }).id)];
     expect(results.map((r) => 'doc' in r && r.doc)).toEqual([docs[0], docs[1], docs[0]]);
     expect(new Set(docs).size).toBe(2);
+  });
+
+  it('takes a record for the paper of its title whose year is within one and whose authors agree, whoever is first, in one batch or two', async () => {
+    const iclr = record({ title: 'Image Transformer', authors: ['Ashish Vaswani', 'Niki Parmar'], venue: 'ICLR', year: 2018, status: 'Rejected', externalIds: { openreview: 'r16Vyf-0-' } });
+    const icml = record({ sourceKey: 'icml2018:2430', title: 'Image transformer', authors: ['Niki Parmar', 'Ashish Vaswani', 'Jakob Uszkoreit'], venue: 'ICML', year: 2018, status: 'Oral' });
+    const preprint = record({ title: 'Image Transformer.', authors: ['N. Parmar', 'A. Vaswani', 'J. Uszkoreit'], venue: 'arXiv', year: 2017, externalIds: { arxiv: '1802.05751' } });
+    expect(await put(a.papers, [iclr])).toMatchObject([{ outcome: 'added', id: 'openreview:r16Vyf-0-' }]);
+    const fromVenues = { ...options, source: 'paperlists:icml2018' };
+    expect(await a.papers.write((tx) => tx.upsertBatch([icml, preprint], fromVenues))).toMatchObject([
+      { outcome: 'updated', id: 'openreview:r16Vyf-0-' },
+      { outcome: 'updated', id: 'openreview:r16Vyf-0-' },
+    ]);
+    expect(await a.papers.count()).toBe(1);
+    const paper = (await a.papers.get('openreview:r16Vyf-0-'))!;
+    expect(paper).toMatchObject({ venue: 'ICML', status: 'Oral', externalIds: { openreview: 'r16Vyf-0-', arxiv: '1802.05751' } });
+    // Read again, each finds the paper by its own identifiers and changes nothing.
+    expect(await put(a.papers, [iclr])).toMatchObject([{ outcome: 'unchanged' }]);
+    expect((await a.papers.write((tx) => tx.upsertBatch([icml, preprint], fromVenues))).map((r) => 'outcome' in r && r.outcome)).toEqual(['unchanged', 'unchanged']);
+  });
+
+  it('keeps apart records of one title that are other papers: another year, too few authors in common, another id, ties', async () => {
+    const results = await put(a.papers, [
+      // The Nature article and the book: one year apart, one author of three in common.
+      record({ title: 'Deep learning', authors: ['Yann LeCun', 'Yoshua Bengio', 'Geoffrey Hinton'], venue: 'Nature', year: 2015, externalIds: { doi: '10.1038/nature14539' } }),
+      record({ sourceKey: 'mit:dl', title: 'Deep Learning', authors: ['Ian Goodfellow', 'Yoshua Bengio', 'Aaron Courville'], year: 2016 }),
+      // The same authors two years apart, or with no year said.
+      record({ sourceKey: 'a:1', title: 'Learning to Learn Quickly', authors: ['Ann Lee', 'Bo Chen'], year: 2018 }),
+      record({ sourceKey: 'a:2', title: 'Learning to Learn Quickly', authors: ['Bo Chen', 'Ann Lee'], year: 2020 }),
+      record({ sourceKey: 'a:3', title: 'Learning to Learn Quickly', authors: ['Cara Diaz', 'Bo Chen', 'Ann Lee'], year: null }),
+      // Front matter by the same editors.
+      record({ sourceKey: 'acml2011:p', title: 'Preface', authors: ['Chun-Nan Hsu', 'Wee Sun Lee'], year: 2011 }),
+      record({ sourceKey: 'acml2012:p', title: 'Preface', authors: ['Wee Sun Lee', 'Chun-Nan Hsu'], year: 2011 }),
+      // Withdrawn twins (other OpenReview ids), and a record that fits both equally: none of them.
+      record({ title: 'Towards Robust Sequence Labeling', authors: ['Liyuan Liu', 'Jingbo Shang'], venue: 'ICLR', year: 2018, status: 'Withdrawn', externalIds: { openreview: 'SJvq-EcCZ' } }),
+      record({ title: 'Towards robust sequence labeling', authors: ['Jingbo Shang', 'Liyuan Liu'], venue: 'ICLR', year: 2018, status: 'Withdrawn', externalIds: { openreview: 'rkrqgCWMG' } }),
+      record({ sourceKey: 'ws2018:4', title: 'Towards Robust Sequence Labeling', authors: ['Xiang Ren', 'Liyuan Liu', 'Jingbo Shang'], year: 2018, status: 'Withdrawn' }),
+    ]);
+    expect(results.map((r) => 'outcome' in r && r.outcome)).toEqual(Array(10).fill('added'));
+    expect(await a.papers.count()).toBe(10);
   });
 });

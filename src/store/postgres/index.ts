@@ -2,6 +2,7 @@
  * The PostgreSQL store: connects (waiting for the server as `patience` says), migrates under the
  * advisory lock, and returns one implementation per store interface over a shared pool.
  */
+import type { CitationStore } from '../citations.js';
 import type { DigestStore } from '../digests.js';
 import type { HarvestStore } from '../harvests.js';
 import type { InstallationRows } from '../installations.js';
@@ -10,6 +11,7 @@ import type { PaperStore } from '../papers.js';
 import type { ReadingListStore } from '../readingLists.js';
 import type { SeenEvents } from '../seenEvents.js';
 import type { StateStore } from '../states.js';
+import { PgCitationStore } from './citations.js';
 import { connectPostgres, type ConnectOptions, type Postgres } from './connection.js';
 import { PgDigestStore } from './digests.js';
 import { PgHarvestStore } from './harvests.js';
@@ -31,6 +33,7 @@ export interface PostgresStores {
   jobs: JobLeases;
   harvests: HarvestStore;
   readingLists: ReadingListStore;
+  citations: CitationStore;
   installationRows: InstallationRows;
   /** Calls `onChange` whenever a write of papers commits (and once per reconnection of the listener). */
   watchPapers(onChange: () => void): Listener;
@@ -57,6 +60,7 @@ export async function openPostgres(url: string, options: ConnectOptions): Promis
     jobs: new PgJobLeases(db),
     harvests: new PgHarvestStore(db),
     readingLists: new PgReadingListStore(db),
+    citations: new PgCitationStore(db),
     installationRows: new PgInstallationRows(db),
     watchPapers: (onChange) => listen(db, PAPERS_CHANNEL, options.log, () => onChange()),
     close: () => db.end(),

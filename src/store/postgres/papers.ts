@@ -30,10 +30,13 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { CITATIONS_JOIN, fallbackLookups, INDEX_COLUMNS, INDEX_FROM, PAPERS_READ, PAPER_READ_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
 import { TITLE_COLUMNS, TextUpgradePlanner, reclassified, restatusedRow, sharedAliases, statusRenames, type TextUpgradeRow } from '../paperUpgrades.js';
 import type { Postgres } from './connection.js';
 import { PUT_HARVEST } from './harvests.js';
+
+/** A row of the index's columns (`INDEX_COLUMNS`). */
+type IndexedRow = Parameters<typeof toIndexRow>[0];
 
 /** The channel a write that changed papers notifies, with its generation. */
 export const PAPERS_CHANNEL = 'paperscout_papers';
@@ -119,7 +122,7 @@ export class PgPaperStore implements PaperStore {
   }
 
   async get(id: string): Promise<Paper | undefined> {
-    const row = (await this.db.query<PaperRow>('SELECT * FROM papers WHERE id = $1', [id])).rows[0];
+    const row = (await this.db.query<PaperRow>(`SELECT ${PAPERS_READ} WHERE p.id = $1`, [id])).rows[0];
     return row && toPaper(row);
   }
 
@@ -130,14 +133,14 @@ export class PgPaperStore implements PaperStore {
   async papersByDocs(docs: readonly number[]): Promise<Map<number, Paper>> {
     const out = new Map<number, Paper>();
     if (docs.length === 0) return out;
-    for (const row of (await this.db.query<PaperRow>('SELECT * FROM papers WHERE doc = ANY($1::bigint[])', [docs])).rows) out.set(row.doc, toPaper(row));
+    for (const row of (await this.db.query<PaperRow>(`SELECT ${PAPERS_READ} WHERE p.doc = ANY($1::bigint[])`, [docs])).rows) out.set(row.doc, toPaper(row));
     return out;
   }
 
   async papersByIds(ids: readonly string[]): Promise<Map<string, StoredPaper>> {
     const out = new Map<string, StoredPaper>();
     if (ids.length === 0) return out;
-    for (const row of (await this.db.query<PaperRow>('SELECT * FROM papers WHERE id = ANY($1::text[])', [ids])).rows) out.set(row.id, { doc: row.doc, paper: toPaper(row) });
+    for (const row of (await this.db.query<PaperRow>(`SELECT ${PAPERS_READ} WHERE p.id = ANY($1::text[])`, [ids])).rows) out.set(row.id, { doc: row.doc, paper: toPaper(row) });
     return out;
   }
 
@@ -162,6 +165,19 @@ export class PgPaperStore implements PaperStore {
     return row && { doc: row.doc, paper: toPaper(row) };
   }
 
+  async papersByAliases(aliases: readonly string[]): Promise<Map<string, StoredPaper>> {
+    const out = new Map<string, StoredPaper>();
+    const keys = [...new Set(aliases.filter((a) => typeof a === 'string'))];
+    if (keys.length === 0) return out;
+    const { rows } = await this.db.query<PaperRow & { matched_alias: string }>(
+      `SELECT v.alias AS matched_alias, ${PAPER_READ_COLUMNS} FROM unnest($1::text[]) AS v(alias)
+       JOIN papers p ON p.id = coalesce((SELECT paper_id FROM paper_aliases a WHERE a.alias = v.alias), v.alias) ${CITATIONS_JOIN}`,
+      [keys],
+    );
+    for (const row of rows) out.set(row.matched_alias, { doc: row.doc, paper: toPaper(row) });
+    return out;
+  }
+
   async findByTitle(title: string, firstAuthor: string | undefined): Promise<Paper | undefined> {
     const alias = titleAuthorAlias(title, firstAuthor);
     const row = alias === undefined ? undefined : await findByAlias(this.db, alias, false);
@@ -184,6 +200,8 @@ export class PgPaperStore implements PaperStore {
           if (!gone) return false;
           await client.query('INSERT INTO paper_tombstones (doc, gen) VALUES ($1, $2) ON CONFLICT (doc) DO UPDATE SET gen = excluded.gen', [gone.doc, await generation()]);
           await client.query('DELETE FROM paper_aliases WHERE paper_id = $1', [id]);
+          await client.query('DELETE FROM paper_citations WHERE doc = $1', [gone.doc]);
+          await client.query('DELETE FROM citation_refs WHERE doc = $1', [gone.doc]);
           return true;
         },
         setMeta: (key, value) => setMeta(client, key, value),
@@ -292,7 +310,7 @@ export class PgPaperStore implements PaperStore {
 
   async *rowsForIndex(): AsyncIterable<IndexRow> {
     for (let after = 0; ; ) {
-      const { rows } = await this.db.query<PaperRow>(`SELECT ${INDEX_COLUMNS} FROM papers WHERE doc > $1 ORDER BY doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
+      const { rows } = await this.db.query<IndexedRow>(`SELECT ${INDEX_COLUMNS} FROM ${INDEX_FROM} WHERE p.doc > $1 ORDER BY p.doc LIMIT $2`, [after, INDEX_PAGE_ROWS]);
       for (const row of rows) yield toIndexRow(row);
       if (rows.length < INDEX_PAGE_ROWS) return;
       after = rows.at(-1)!.doc;
@@ -300,7 +318,7 @@ export class PgPaperStore implements PaperStore {
   }
 
   async rowsChanged(from: number, to: number, afterDoc: number, limit: number): Promise<IndexRow[]> {
-    const { rows } = await this.db.query<PaperRow>(`SELECT ${INDEX_COLUMNS} FROM papers WHERE gen > $1 AND gen <= $2 AND doc > $3 ORDER BY doc LIMIT $4`, [
+    const { rows } = await this.db.query<IndexedRow>(`SELECT ${INDEX_COLUMNS} FROM ${INDEX_FROM} WHERE p.gen > $1 AND p.gen <= $2 AND p.doc > $3 ORDER BY p.doc LIMIT $4`, [
       from,
       to,
       afterDoc,
@@ -331,8 +349,8 @@ export class PgPaperStore implements PaperStore {
 async function findByAlias(db: Query, alias: string, orId: boolean): Promise<PaperRow | undefined> {
   const { rows } = await db.query<PaperRow>(
     orId
-      ? 'SELECT p.* FROM papers p WHERE p.id = coalesce((SELECT paper_id FROM paper_aliases WHERE alias = $1), $1)'
-      : 'SELECT p.* FROM paper_aliases a JOIN papers p ON p.id = a.paper_id WHERE a.alias = $1',
+      ? `SELECT ${PAPERS_READ} WHERE p.id = coalesce((SELECT paper_id FROM paper_aliases WHERE alias = $1), $1)`
+      : `SELECT ${PAPERS_READ} JOIN paper_aliases a ON a.paper_id = p.id WHERE a.alias = $1`,
     [alias],
   );
   return rows[0];
@@ -343,12 +361,12 @@ async function setMeta(db: Query, key: string, value: string): Promise<void> {
 }
 
 /** Waits for the writers of papers before this one (the row stays locked until the transaction ends). */
-async function lockGeneration(client: Query): Promise<void> {
+export async function lockGeneration(client: Query): Promise<void> {
   await client.query("SELECT value FROM meta WHERE key = 'generation' FOR UPDATE");
 }
 
 /** Moves to the next generation (call after {@link lockGeneration}). */
-async function nextGeneration(client: Query): Promise<number> {
+export async function nextGeneration(client: Query): Promise<number> {
   const { rows } = await client.query<{ value: string }>("UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation' RETURNING value");
   return Number(rows[0]!.value);
 }
@@ -356,10 +374,14 @@ async function nextGeneration(client: Query): Promise<number> {
 async function upsertBatch(client: Query, records: readonly PaperRecord[], options: UpsertOptions, generation: () => Promise<number>): Promise<UpsertResult[]> {
   const lookups = lookupsFor(records, options.prepared);
   const owners = new Map<string, string>();
-  if (lookups.aliases.length > 0) {
-    const { rows } = await client.query<{ alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias = ANY($1::text[])', [lookups.aliases]);
+  const readOwners = async (aliases: readonly string[]) => {
+    if (aliases.length === 0) return;
+    const { rows } = await client.query<{ alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias = ANY($1::text[])', [aliases]);
     for (const row of rows) owners.set(row.alias, row.paper_id);
-  }
+  };
+  await readOwners(lookups.aliases);
+  // Records that none of their identifiers found may belong to a paper of the same title whose first author is another of theirs.
+  await readOwners(fallbackLookups(records, lookups.aliasLists, owners));
   const rows = new Map<string, PaperRow | PaperWrite>();
   const ids = [...new Set([...owners.values(), ...lookups.ids])];
   for (const row of (await client.query<PaperRow>('SELECT * FROM papers WHERE id = ANY($1::text[])', [ids])).rows) rows.set(row.id, row);

@@ -214,4 +214,21 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX installation_teams_key ON installation_teams (installation_key);
   `,
+  // 8: citations from OpenAlex (citationRows.ts says what each table holds): a row per paper
+  // asked about, and apart from it (a refresh of counts leaves them be) its references, a
+  // bigint[] whose GIN index finds the papers that reference a work.
+  `
+  CREATE TABLE paper_citations (
+    doc bigint PRIMARY KEY,
+    openalex bigint,
+    cited_by integer,
+    fetched timestamptz NOT NULL
+  );
+  CREATE INDEX paper_citations_openalex ON paper_citations (openalex);
+  CREATE TABLE citation_refs (
+    doc bigint PRIMARY KEY,
+    works bigint[] NOT NULL
+  );
+  CREATE INDEX citation_refs_works ON citation_refs USING gin (works);
+  `,
 ];

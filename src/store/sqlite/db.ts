@@ -260,6 +260,19 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX installation_teams_key ON installation_teams(installation_key);
   `,
+  // Citations from OpenAlex (citationRows.ts says what each table holds): a row per paper asked
+  // about, and its references indexed by work (an FTS5 index of numbers: rowid the document).
+  `
+  CREATE TABLE paper_citations (
+    doc INTEGER PRIMARY KEY,
+    openalex INTEGER,
+    cited_by INTEGER,
+    fetched TEXT NOT NULL,
+    refs BLOB
+  );
+  CREATE INDEX paper_citations_openalex ON paper_citations(openalex);
+  CREATE VIRTUAL TABLE citation_refs USING fts5(works, content='', detail=none, columnsize=0);
+  `,
 ];
 
 /**

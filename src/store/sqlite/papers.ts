@@ -23,16 +23,22 @@ import {
   type UpsertOptions,
   type UpsertResult,
 } from '../papers.js';
-import { INDEX_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
+import { CITATIONS_JOIN, fallbackLookups, INDEX_COLUMNS, INDEX_FROM, PAPERS_READ, PAPER_READ_COLUMNS, lookupsFor, planUpserts, settleDocs, toIndexRow, toPaper, type PaperRow, type PaperWrite } from '../paperRecords.js';
 import { TITLE_COLUMNS, TextUpgradePlanner, reclassified, restatusedRow, sharedAliases, statusRenames, type TextUpgradeRow } from '../paperUpgrades.js';
+import { forgetCitations } from './citations.js';
 import type { Db } from './db.js';
 import { PUT_HARVEST } from './harvests.js';
+
+/** A row of the index's columns (`INDEX_COLUMNS`). */
+type IndexedRow = Parameters<typeof toIndexRow>[0];
 
 /** Identifiers looked up per statement (one JSON array parameter). */
 const LOOKUP_CHUNK = 5000;
 
 export class SqlitePaperStore implements PaperStore {
   private readonly stmts;
+  /** Deletes a removed paper's citations (in the transaction that removes it). */
+  private readonly forgetCitations: (doc: number) => void;
   /** The write under way in this process: the next one waits for it. */
   private writing: Promise<unknown> = Promise.resolve();
 
@@ -40,11 +46,18 @@ export class SqlitePaperStore implements PaperStore {
     private readonly db: Db,
     private readonly options: { ownsDatabase?: boolean } = {},
   ) {
+    this.forgetCitations = forgetCitations(db);
     this.stmts = {
-      byId: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id = ?'),
-      byIds: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id IN (SELECT value FROM json_each(?))'),
-      byDocs: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE doc IN (SELECT value FROM json_each(?))'),
+      byId: db.prepare<[string], PaperRow>(`SELECT ${PAPERS_READ} WHERE p.id = ?`),
+      byIds: db.prepare<[string], PaperRow>(`SELECT ${PAPERS_READ} WHERE p.id IN (SELECT value FROM json_each(?))`),
+      byDocs: db.prepare<[string], PaperRow>(`SELECT ${PAPERS_READ} WHERE p.doc IN (SELECT value FROM json_each(?))`),
+      /** Rows to merge records into: the papers alone. */
+      rowsByIds: db.prepare<[string], PaperRow>('SELECT * FROM papers WHERE id IN (SELECT value FROM json_each(?))'),
       aliasOwner: db.prepare<[string], { paper_id: string }>('SELECT paper_id FROM paper_aliases WHERE alias = ?'),
+      byAliases: db.prepare<[string], PaperRow & { matched_alias: string }>(
+        `SELECT v.value AS matched_alias, ${PAPER_READ_COLUMNS} FROM json_each(?) v
+         JOIN papers p ON p.id = coalesce((SELECT paper_id FROM paper_aliases WHERE alias = v.value), v.value) ${CITATIONS_JOIN}`,
+      ),
       aliasOwners: db.prepare<[string], { alias: string; paper_id: string }>('SELECT alias, paper_id FROM paper_aliases WHERE alias IN (SELECT value FROM json_each(?))'),
       insertAlias: db.prepare<[string, string]>('INSERT OR IGNORE INTO paper_aliases (alias, paper_id) VALUES (?, ?)'),
       fileAlias: db.prepare<[string, string]>('INSERT INTO paper_aliases (alias, paper_id) VALUES (?, ?) ON CONFLICT(alias) DO UPDATE SET paper_id = excluded.paper_id'),
@@ -70,12 +83,12 @@ export class SqlitePaperStore implements PaperStore {
       abstracts: db.prepare<[string], { doc: number; abstract: string }>('SELECT doc, abstract FROM papers WHERE doc IN (SELECT value FROM json_each(?))'),
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-      page: db.prepare<[number, number], PaperRow>(`SELECT ${INDEX_COLUMNS} FROM papers WHERE doc > ? ORDER BY doc LIMIT ?`),
+      page: db.prepare<[number, number], IndexedRow>(`SELECT ${INDEX_COLUMNS} FROM ${INDEX_FROM} WHERE p.doc > ? ORDER BY p.doc LIMIT ?`),
       // The page's documents are picked from the generation index alone (sorting only numbers),
       // then read: sorting the rows themselves for each page took 1.7x as long (60k rows at 1M).
-      changed: db.prepare<[number, number, number, number], PaperRow>(
-        `SELECT ${INDEX_COLUMNS} FROM papers WHERE doc IN
-          (SELECT doc FROM papers INDEXED BY papers_gen WHERE gen > ? AND gen <= ? AND doc > ? ORDER BY doc LIMIT ?) ORDER BY doc`,
+      changed: db.prepare<[number, number, number, number], IndexedRow>(
+        `SELECT ${INDEX_COLUMNS} FROM ${INDEX_FROM} WHERE p.doc IN
+          (SELECT doc FROM papers INDEXED BY papers_gen WHERE gen > ? AND gen <= ? AND doc > ? ORDER BY doc LIMIT ?) ORDER BY p.doc`,
       ),
     };
   }
@@ -138,6 +151,15 @@ export class SqlitePaperStore implements PaperStore {
     const owner = this.stmts.aliasOwner.get(alias)?.paper_id ?? alias;
     const row = this.stmts.byId.get(owner);
     return row && { doc: row.doc, paper: toPaper(row) };
+  }
+
+  async papersByAliases(aliases: readonly string[]): Promise<Map<string, StoredPaper>> {
+    const out = new Map<string, StoredPaper>();
+    const keys = [...new Set(aliases.filter((a) => typeof a === 'string'))];
+    for (let i = 0; i < keys.length; i += LOOKUP_CHUNK) {
+      for (const row of this.stmts.byAliases.all(JSON.stringify(keys.slice(i, i + LOOKUP_CHUNK)))) out.set(row.matched_alias, { doc: row.doc, paper: toPaper(row) });
+    }
+    return out;
   }
 
   async findByTitle(title: string, firstAuthor: string | undefined): Promise<Paper | undefined> {
@@ -267,6 +289,7 @@ export class SqlitePaperStore implements PaperStore {
         if (!gone) return false;
         this.stmts.tombstone.run(gone.doc, generation());
         this.stmts.deleteAliases.run(id);
+        this.forgetCitations(gone.doc);
         return true;
       },
       setMeta: (key, value) => this.setMeta(key, value),
@@ -285,13 +308,18 @@ export class SqlitePaperStore implements PaperStore {
   private upsertBatch(records: readonly PaperRecord[], options: UpsertOptions, generation: () => number): UpsertResult[] {
     const lookups = lookupsFor(records, options.prepared);
     const owners = new Map<string, string>();
-    for (let i = 0; i < lookups.aliases.length; i += LOOKUP_CHUNK) {
-      for (const row of this.stmts.aliasOwners.all(JSON.stringify(lookups.aliases.slice(i, i + LOOKUP_CHUNK)))) owners.set(row.alias, row.paper_id);
-    }
+    const readOwners = (aliases: readonly string[]) => {
+      for (let i = 0; i < aliases.length; i += LOOKUP_CHUNK) {
+        for (const row of this.stmts.aliasOwners.all(JSON.stringify(aliases.slice(i, i + LOOKUP_CHUNK)))) owners.set(row.alias, row.paper_id);
+      }
+    };
+    readOwners(lookups.aliases);
+    // Records that none of their identifiers found may belong to a paper of the same title whose first author is another of theirs.
+    readOwners(fallbackLookups(records, lookups.aliasLists, owners));
     const rows = new Map<string, PaperRow | PaperWrite>();
     const ids = [...new Set([...owners.values(), ...lookups.ids])];
     for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
-      for (const row of this.stmts.byIds.all(JSON.stringify(ids.slice(i, i + LOOKUP_CHUNK)))) rows.set(row.id, row);
+      for (const row of this.stmts.rowsByIds.all(JSON.stringify(ids.slice(i, i + LOOKUP_CHUNK)))) rows.set(row.id, row);
     }
     const plan = planUpserts(records, lookups.aliasLists, owners, rows, options);
     if (plan.inserts.length + plan.updates.length > 0) {

@@ -97,6 +97,18 @@ describe('values and action ids that are no text', () => {
     }
   });
 
+  it('a click without an action Bolt can read is refused at once, and the next click is answered', async () => {
+    for (const actions of [null, [], [null], undefined]) {
+      const res = await h.action({ ...clickPayload({ type: 'button', action_id: 'ps:act:1', value: 'paper:page:x:1' }), actions });
+      expect(res.status, JSON.stringify(actions)).toBe(400);
+      expect(res.ms).toBeLessThan(2000);
+    }
+    expect(await click('ps:act:1', 'paper:constructor')).toEqual({ status: 200, text: STALE });
+    // Refusals are logged once a minute, with a count of those left out.
+    expect(warnings.map((w) => JSON.parse(w).msg)).toEqual(['Slack: refused a signed request whose body cannot be read (400)']);
+    warnings.length = 0;
+  });
+
   it('any value at all gets one private answer and never an error (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.constantFrom(...PROTOTYPE_NAMES.flatMap(hostileHandles)), fc.string()), async (value) => {

@@ -107,6 +107,40 @@ describe('bodies Bolt cannot read', () => {
     expect(res.status).toBe(400);
   });
 
+  /** A payload as Slack sends it for `type`, with `change` made to it (a key set to undefined is left out). */
+  const interaction = (type: string, change: Json): Json => {
+    const base: Json = { type, team: { id: 'T0LAB', domain: 'lab' }, user: { id: 'U0ALICE', team_id: 'T0LAB' }, api_app_id: 'A0PAPERSCOUT', trigger_id: '1.2.3' };
+    const kinds: Record<string, Json> = {
+      view_submission: { view: { id: 'V1', callback_id: 'x', state: { values: {} } } },
+      shortcut: { callback_id: 'x' },
+      message_action: { callback_id: 'x', channel: { id: 'C0GENERAL' }, message: { ts: '1.2', text: 'x' } },
+      block_suggestion: { action_id: 'a', block_id: 'b', value: 'x', channel: { id: 'C0GENERAL' } },
+    };
+    return JSON.parse(JSON.stringify({ ...base, ...kinds[type], ...change })) as Json;
+  };
+  const mention = (change: Json): Json => {
+    const event = fixture<Json>('app-mention');
+    return { ...event, event_id: `Ev${randomUUID()}`, event: JSON.parse(JSON.stringify({ ...event.event, ...change })) as Json };
+  };
+  it.each([
+    ['a click from a team but no user', () => ({ kind: 'action', body: { ...clickPayload(next), user: undefined } })],
+    ['a click whose channel is null', () => ({ kind: 'action', body: { ...clickPayload(next), channel: null } })],
+    ['a view submission from no user', () => ({ kind: 'action', body: interaction('view_submission', { user: undefined }) })],
+    ['a shortcut from no user', () => ({ kind: 'action', body: interaction('shortcut', { user: undefined }) })],
+    ['a message action whose channel is null', () => ({ kind: 'action', body: interaction('message_action', { channel: null }) })],
+    ['an options request whose channel is null', () => ({ kind: 'action', body: interaction('block_suggestion', { channel: null }) })],
+    ['a mention whose user is null', () => ({ kind: 'event', body: mention({ user: null }) })],
+    ['a mention whose channel is null', () => ({ kind: 'event', body: mention({ channel: null }) })],
+    ['a mention with neither user nor channel, whose channel is a number', () => ({ kind: 'event', body: mention({ user: undefined, channel: 7 }) })],
+    ['an event whose subteam is null', () => ({ kind: 'event', body: { ...mention({}), event: { type: 'subteam_created', subteam: null, event_ts: '1.2' } } })],
+  ] as Array<[string, () => { kind: 'action' | 'event'; body: Json }]>)('refuses %s, correctly signed, with 400 before Bolt reads it', async (_, make) => {
+    const before = logs.length;
+    const { kind, body } = make();
+    const res = kind === 'action' ? await h.action(body, { timestamp: NOW }) : await h.event(body, { timestamp: NOW });
+    expect(res.status).toBe(400);
+    expect(logs.slice(before).filter((l) => l.level >= 50)).toEqual([]);
+  });
+
   it('answers Slack’s SSL check without a signature, as Bolt did', async () => {
     const res = await fetch(h.url, { method: 'POST', headers: { 'content-type': FORM }, body: 'ssl_check=1&token=x' });
     expect(res.status).toBe(200);
@@ -174,10 +208,19 @@ describe('signatureProblem', () => {
 
 describe('readSlackBody', () => {
   it.each([
-    ['an event', '{"type":"event_callback","event":{}}', 'application/json', 'request'],
+    ['an event', '{"type":"event_callback","event":{"type":"app_mention"}}', 'application/json', 'request'],
     ['url_verification', '{"type":"url_verification","challenge":"c"}', 'application/json', 'request'],
     ['a command', 'command=%2Fpaper&text=a', FORM, 'request'],
-    ['an interaction', `payload=${encodeURIComponent('{"type":"block_actions","actions":[]}')}`, FORM, 'request'],
+    ['an interaction', `payload=${encodeURIComponent('{"type":"block_actions","actions":[{"action_id":"a"}],"user":{"id":"U1"}}')}`, FORM, 'request'],
+    ['a click without actions', `payload=${encodeURIComponent('{"type":"block_actions","user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click with actions null', `payload=${encodeURIComponent('{"type":"block_actions","actions":null,"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click with no action', `payload=${encodeURIComponent('{"type":"block_actions","actions":[],"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click whose action is null', `payload=${encodeURIComponent('{"type":"block_actions","actions":[null],"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['a click from no user or team', `payload=${encodeURIComponent('{"type":"block_actions","actions":[{}],"user":null}')}`, FORM, 'refused'],
+    ['a view submission without its view', `payload=${encodeURIComponent('{"type":"view_submission","view":null,"user":{"id":"U1"}}')}`, FORM, 'refused'],
+    ['an event that is a string', '{"type":"event_callback","event":"x"}', 'application/json', 'refused'],
+    ['an event whose item is a string', '{"type":"event_callback","event":{"type":"reaction_added","item":"x"}}', 'application/json', 'refused'],
+    ['authorizations holding null', '{"type":"event_callback","event":{"type":"app_mention"},"authorizations":[null]}', 'application/json', 'refused'],
     ['the SSL check', 'ssl_check=1&token=t', FORM, 'ssl-check'],
     ['null', 'null', 'application/json', 'refused'],
     ['a form sent as JSON', 'command=%2Fpaper', 'application/json', 'refused'],

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { skipping } from '../../helpers/skip.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const TOO_LONG = 'That line was too long and was not run: a command is 64 kB at most.';
@@ -85,10 +86,9 @@ describe('npm start fed a line that does not end', () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  const canMeasure = existsSync('/proc/self/status');
-  if (!canMeasure) process.stdout.write('endless.test.ts: no /proc here, so the memory of the process fed zeros is not measured\n');
+  const noProc = skipping('The endless-input memory test', existsSync('/proc/self/status') ? undefined : 'no /proc here to read the memory of the process fed zeros');
 
-  it.runIf(canMeasure)('reads 256 MB of zero bytes in bounded memory, answering at once, and reads on', async () => {
+  it.skipIf(noProc)('reads 256 MB of zero bytes in bounded memory, answering at once, and reads on', async () => {
     const terminal = await startTerminal();
     await terminal.write('/help\n');
     await terminal.answered('/paper');

@@ -59,8 +59,12 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
     const page = await tab(options);
     await page.goto(`${site.origin}/`, { waitUntil: 'load' });
     if (options.javascript) {
-      // The script's shortcut: "/" from anywhere on the page focuses the box.
+      // The script's shortcut: "/" from anywhere on the page focuses the box. The home page's
+      // box has autofocus, which Chromium may apply after `load`: once it has, blur it, so that
+      // "/" is pressed with the focus elsewhere (a late autofocus had typed it into the box).
+      await page.waitForFunction(() => document.activeElement?.id === 'q');
       await page.evaluate(() => document.activeElement?.blur());
+      expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('q');
       await page.keyboard.press('/');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
     } else {

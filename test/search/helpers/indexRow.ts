@@ -14,6 +14,7 @@ export function indexRow(doc: number, title: string, over: Partial<IndexRow> = {
     status: '',
     topics: [],
     firstSeen: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+    citedBy: null,
     ...over,
   };
 }

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CitationStore } from '../../../src/store/citations.js';
 import type { DigestStore } from '../../../src/store/digests.js';
 import type { HarvestStore } from '../../../src/store/harvests.js';
 import type { InstallationRows } from '../../../src/store/installations.js';
@@ -16,6 +17,7 @@ import type { ReadingListStore } from '../../../src/store/readingLists.js';
 import { openPostgres } from '../../../src/store/postgres/index.js';
 import type { SeenEvents } from '../../../src/store/seenEvents.js';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
+import { SqliteCitationStore } from '../../../src/store/sqlite/citations.js';
 import { SqliteDigestStore } from '../../../src/store/sqlite/digests.js';
 import { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
 import { SqliteInstallationRows } from '../../../src/store/sqlite/installations.js';
@@ -36,9 +38,12 @@ export interface Instance {
   jobs: JobLeases;
   harvests: HarvestStore;
   readingLists: ReadingListStore;
+  citations: CitationStore;
   installationRows: InstallationRows;
   /** Raw SQL on the store, for tests that look at what is at rest. */
   rawRows(sql: string): Promise<Record<string, unknown>[]>;
+  /** Raw SQL that returns nothing (a trigger that makes a write fail where a test wants it to). */
+  rawExec(sql: string): Promise<void>;
   /** Files what is filed under alias `from` under `to` instead, as an older version filed it (for tests of libraries it wrote). */
   renameAlias(from: string, to: string): Promise<void>;
   /** Every row of the reading-list tables, as the database holds them (to look for what should be gone). */
@@ -88,8 +93,10 @@ const sqlite: StoreBackend = {
           jobs: new SqliteJobLeases(db),
           harvests: new SqliteHarvestStore(db),
           readingLists: new SqliteReadingListStore(db),
+          citations: new SqliteCitationStore(db),
           installationRows: new SqliteInstallationRows(db),
           rawRows: async (sql) => db.prepare(sql).all() as Record<string, unknown>[],
+          rawExec: async (sql) => void db.exec(sql),
           renameAlias: async (from, to) => void db.prepare('UPDATE paper_aliases SET alias = ? WHERE alias = ?').run(to, from),
           readingListRows: async () => Object.fromEntries(READING_LIST_TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t}`).all()])),
           close: async () => void (db.open && db.close()),
@@ -119,6 +126,7 @@ const postgres: StoreBackend = {
         const instance: Instance = {
           ...pg,
           rawRows: async (sql) => (await pg.db.query(sql)).rows as Record<string, unknown>[],
+          rawExec: async (sql) => void (await pg.db.query(sql)),
           renameAlias: async (from, to) => void (await pg.db.query('UPDATE paper_aliases SET alias = $1 WHERE alias = $2', [to, from])),
           readingListRows: async () => Object.fromEntries(await Promise.all(READING_LIST_TABLES.map(async (t) => [t, (await pg.db.query(`SELECT * FROM ${t}`)).rows]))),
           close: async () => void (closed || ((closed = true), await pg.close())),
