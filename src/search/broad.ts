@@ -23,7 +23,7 @@ import type { IndexView, Part } from './index/view.js';
 import type { Candidate } from './rerank.js';
 import { coverageFactor } from './bm25.js';
 import { positionOf } from './index/postings.js';
-import { paperStanding, UNKNOWN_CITED, type Track } from './standing.js';
+import { paperNames, paperStanding, UNKNOWN_CITED, type Track } from './standing.js';
 
 /** When a query is broad (see the module's comment). */
 export const BROAD = {
@@ -58,10 +58,19 @@ export const BLEND = {
   /**
    * Standing counts in full for a paper whose words score at least this share of the best
    * candidate's, and in proportion below: a famous paper that mentions the words in passing
-   * ("topic" and "models" in an abstract on adversarial attacks) does not lead a field's query.
+   * ("topic" and "models" in an abstract on adversarial attacks) does not lead a field's query,
+   * and the seminal paper whose title lacks them ("Training Very Deep Networks" for highway
+   * networks) still can. A known count is trusted further from the words than a guess.
    */
-  relevant: 0.25,
-} as const;
+  relevant: 0.12,
+  /** {@link BLEND}.relevant for a paper whose count is unknown. */
+  relevantUnknown: 0.5,
+  /**
+   * For an unknown count: how much being named counts ({@link mentionStanding}: the log of the
+   * abstracts that name the paper per title holding its name).
+   */
+  mention: 0.5,
+};
 
 /** Papers of highest standing the scan adds to the candidates, at most. */
 export const SCAN_KEEP = 16;
@@ -177,7 +186,7 @@ export function blendOrder(candidates: BroadCandidate[], g: number, keep: number
       c.tier = 0;
       c.score = c.base;
     }
-    const weight = best > 0 ? Math.min(1, words / best / BLEND.relevant) : 1;
+    const weight = best > 0 ? Math.min(1, words / best / (isKnown[i] === 1 ? BLEND.relevant : BLEND.relevantUnknown)) : 1;
     const blend =
       Math.log(Math.max(words, 1e-3)) +
       weight * (BLEND.standing * standing(c.doc) + (isKnown[i] === 1 ? 0 : BLEND.older * unknown * older)) -
@@ -218,14 +227,54 @@ function upperBound(sorted: Float64Array, value: number): number {
  * ({@link StandingIndex.scan}): a known count of 100 citations a year (about the top 3% of papers).
  */
 export const ELITE_STANDING = Math.log1p(100);
+/** A paper of unknown count whose {@link mentionStanding} is this or more (named in 8 abstracts by its only owner) is one of high standing for the scan. */
+export let NAMED_ELITE = Math.log1p(8);
+/** Tuning only: sets {@link NAMED_ELITE}. */
+export function setNamedElite(value: number): void {
+  NAMED_ELITE = value;
+}
 /** A segment's papers of high standing are walked instead of a word's postings when these are more than this many times as many. */
 const ELITE_WALK_COST = 4;
 
 /** Per segment, its documents' standing for the library's newest year, and those of high standing, best first. */
 interface StandingTable {
   newestYear: number;
+  /** {@link BLEND}.mention when computed (tuning changes it). */
+  mention: number;
   values: Float32Array;
+  /** 1 for a document of high standing: {@link ELITE_STANDING}, or named ({@link NAMED_ELITE}) where its count is unknown. */
+  isElite: Uint8Array;
   elite: Uint32Array;
+}
+
+/** A name in more abstracts dated before its paper (by two years or more) than this share of those after was a word in use already. */
+export const NAMED_BEFORE = 0.1;
+
+/**
+ * What being named says of a paper whose count is unknown, from the years of the abstracts
+ * and titles that hold one of its names ({@link paperNames}), sorted: `ln(1 + the abstracts of
+ * its year or later that name it, its own left out)`; 0 where the name was in use before the
+ * paper (a title two years older holds it, or more than {@link NAMED_BEFORE} of the abstracts
+ * that hold it are that old: "lead", "etc", "HRL" are words, "FCN" is a paper). "TRPO" (2015),
+ * in 15 abstracts from 2015 on and none before: 2.6.
+ * @example mentionStanding(2015, Float64Array.of(2015, 2016, 2017), Float64Array.of(2015)) // Math.log(3)
+ */
+export function mentionStanding(year: number, abstracts: Float64Array, titles: Float64Array, owners = 1): number {
+  const before = lowerBound(abstracts, year - 1);
+  const after = abstracts.length - lowerBound(abstracts, year);
+  if (lowerBound(titles, year - 1) > 0 || before > NAMED_BEFORE * after) return 0;
+  return Math.log1p(Math.max(0, after - owners) / owners);
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -236,6 +285,7 @@ interface StandingTable {
 export class StandingIndex {
   private readonly tables = new WeakMap<SegmentData, StandingTable>();
   private newest = { docs: -1, live: -1, year: 0 };
+  private owners = { docs: -1, live: -1, names: new Map<string, number>() };
   private mark = new Uint32Array(0);
   private stamp = 0;
 
@@ -291,7 +341,7 @@ export class StandingIndex {
   private scanPostings(part: Part, table: StandingTable, terms: readonly number[], heap: StandingHeap, skip: (g: number) => boolean): void {
     const { mark, stamp } = this;
     const { dead } = this.view;
-    const { values } = table;
+    const { values, isElite } = table;
     const base = part.docBase;
     for (const term of terms) {
       for (const f of SCAN_FIELDS) {
@@ -299,7 +349,7 @@ export class StandingIndex {
         for (let i = offsets[term]!, end = offsets[term + 1]!; i < end; i++) {
           const local = docs[i]!;
           const value = values[local]!;
-          if (value < ELITE_STANDING || !heap.wants(value)) continue;
+          if (isElite[local] === 0 || !heap.wants(value)) continue;
           const g = base + local;
           if (mark[g] === stamp || dead[g] === 1) continue;
           mark[g] = stamp;
@@ -349,28 +399,81 @@ export class StandingIndex {
   private tableOf(part: Part): StandingTable {
     const year = this.newestYear();
     let table = this.tables.get(part.data);
-    if (!table || table.newestYear !== year) {
+    if (!table || table.newestYear !== year || table.mention !== BLEND.mention) {
       const { docCount, citedBy, years, track } = part.data;
+      const named = this.namedOf(part);
       const values = new Float32Array(docCount);
       const elite: number[] = [];
       // An unknown count's standing depends on year and track alone: computed once for each pair.
       const priors = new Map<number, number>();
+      const isElite = new Uint8Array(docCount);
       for (let d = 0; d < docCount; d++) {
         const cited = citedBy[d]!;
         if (cited === UNKNOWN_CITED) {
           const key = years[d]! * 8 + track[d]!;
           let prior = priors.get(key);
           if (prior === undefined) priors.set(key, (prior = paperStanding(cited, years[d]!, track[d] as Track, year)));
-          values[d] = prior;
+          const n = named(d);
+          values[d] = prior + BLEND.mention * n;
+          if (n >= NAMED_ELITE) isElite[d] = 1;
         } else values[d] = paperStanding(cited, years[d]!, track[d] as Track, year);
-        if (values[d]! >= ELITE_STANDING) elite.push(d);
+        if (values[d]! >= ELITE_STANDING) isElite[d] = 1;
+        if (isElite[d] === 1) elite.push(d);
       }
       const { storeDocs } = part.data;
       elite.sort((a, b) => values[b]! - values[a]! || storeDocs[a]! - storeDocs[b]!);
-      table = { newestYear: year, values, elite: Uint32Array.from(elite) };
+      table = { newestYear: year, mention: BLEND.mention, values, isElite, elite: Uint32Array.from(elite) };
       this.tables.set(part.data, table);
     }
     return table;
+  }
+
+  /**
+   * For a segment, each document's {@link mentionStanding} (0 where its count is known: the
+   * count says more). Abstracts and titles are counted over the whole view when the table is
+   * made (a later segment's abstracts count from the next newest year on).
+   */
+  private namedOf(part: Part): (d: number) => number {
+    const view = this.view;
+    const cache = new Map<number, { abstracts: Float64Array; titles: Float64Array }>();
+    // The years of the live papers holding `term` in `field`, sorted.
+    const yearsOf = (term: number, field: Field) => {
+      const out: number[] = [];
+      for (const p of view.parts) {
+        const t = termIn(p, term);
+        if (t < 0) continue;
+        const { offsets, docs } = p.data.fields[field]!;
+        for (let i = offsets[t]!, end = offsets[t + 1]!; i < end; i++) if (view.dead[p.docBase + docs[i]!] === 0) out.push(p.data.years[docs[i]!]!);
+      }
+      return Float64Array.from(out).sort();
+    };
+    const owners = this.nameOwners();
+    return (d) => {
+      const year = part.data.years[d]!;
+      if (part.data.citedBy[d] !== UNKNOWN_CITED || year <= 0) return 0;
+      let best = 0;
+      for (const name of paperNames(view.title(part.docBase + d))) {
+        const term = view.vocab.id(name);
+        if (term === undefined) continue;
+        let held = cache.get(term);
+        if (held === undefined) cache.set(term, (held = { abstracts: yearsOf(term, Field.Abstract), titles: yearsOf(term, Field.Title) }));
+        best = Math.max(best, mentionStanding(year, held.abstracts, held.titles, owners.get(name) ?? 1));
+      }
+      return best;
+    };
+  }
+
+  /** How many live papers go by each name ({@link paperNames}): an acronym of a field's phrase ("UDA") names many. */
+  private nameOwners(): Map<string, number> {
+    const view = this.view;
+    if (this.owners.docs === view.docCount && this.owners.live === view.liveCount) return this.owners.names;
+    const names = new Map<string, number>();
+    for (let g = 0; g < view.docCount; g++) {
+      if (view.dead[g] === 1) continue;
+      for (const name of paperNames(view.title(g))) names.set(name, (names.get(name) ?? 0) + 1);
+    }
+    this.owners = { docs: view.docCount, live: view.liveCount, names };
+    return names;
   }
 
   /** The newest year of a live paper (what citations per year count up to), read again when the view changed. */

@@ -98,6 +98,43 @@ export function typicalCitations(age: number): number {
 }
 const TYPICAL_GROWTH = Math.log(35 / 6) / Math.log(16);
 
+/** Words that end a title's leading phrase (its acronym is of the words before). */
+const PHRASE_ENDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'into', 'is', 'of', 'on', 'or', 'over', 'the', 'through', 'to', 'toward', 'towards', 'under', 'using', 'via', 'with', 'without']);
+/** A name is a word of this many letters at least (shorter acronyms name too many things). */
+const MIN_NAME = 3;
+/** A leading phrase of more words than this has no acronym people use. */
+const MAX_ACRONYM = 5;
+
+/**
+ * The names other papers may call a paper by, as the index's words (lowercase): the one word
+ * its title opens with before a colon ("FaceNet: A Unified…" facenet, "Adam: A Method…" adam),
+ * and the acronym of its leading capitalized phrase ("Trust Region Policy Optimization" trpo,
+ * "Fully Convolutional Networks for…" fcn, "Soft Actor-Critic: Off-Policy…" sac). How many abstracts name
+ * a paper is what the library itself knows of its standing when its count is unknown.
+ * @example paperNames('FaceNet: A Unified Embedding for Face Recognition') // ['facenet']
+ * @example paperNames('Trust Region Policy Optimization') // ['trpo']
+ * @example paperNames('Learning with Noisy Labels') // []
+ */
+export function paperNames(title: string): string[] {
+  const names: string[] = [];
+  const colon = title.indexOf(':');
+  const head = colon > 0 ? title.slice(0, colon) : title;
+  if (colon > 0) {
+    const word = head.trim();
+    if (/^[\p{L}\p{N}]+$/u.test(word) && word.length >= MIN_NAME && /\p{L}/u.test(word)) names.push(word.toLowerCase());
+  }
+  const lead: string[] = [];
+  for (const word of head.split(/[^\p{L}\p{N}]+/u)) {
+    if (word === '') continue;
+    if (PHRASE_ENDS.has(word.toLowerCase())) break;
+    lead.push(word);
+  }
+  if (lead.length >= MIN_NAME && lead.length <= MAX_ACRONYM && lead.every((w) => /^\p{Lu}/u.test(w))) {
+    names.push(lead.map((w) => w[0]!.toLowerCase()).join(''));
+  }
+  return names;
+}
+
 /** A year-less paper is taken to be this old. */
 const UNKNOWN_AGE = 5;
 

@@ -10,7 +10,7 @@ import { IndexView } from '../../src/search/index/view.js';
 import { SearchEngine, type EngineOptions } from '../../src/search/engine.js';
 import type { IndexRow } from '../../src/store/papers.js';
 import { indexRow } from './helpers/indexRow.js';
-import { wordSignals } from '../../src/search/broad.js';
+import { BLEND, mentionStanding, wordSignals } from '../../src/search/broad.js';
 import { planWords } from '../../src/search/expand.js';
 import { parseQuery } from '../../src/search/query.js';
 
@@ -92,6 +92,26 @@ describe('standing in search', () => {
     expect(none[0]).toBe('Scalable Graph Neural Networks');
   });
 
+  it('weighs how many later abstracts name a paper where no count is known', async () => {
+    const rows = library(false);
+    const zoom = 'Zoom: Graph Neural Networks That Zoom';
+    rows.push(indexRow(rows.length + 1, zoom, { year: 2018, status: 'Poster' }));
+    // Later papers of another field name it.
+    for (let i = 0; i < 20; i++) rows.push(indexRow(rows.length + 1, `Pelican Migration Study ${i}`, { year: 2019 + (i % 5), abstract: 'We extend Zoom to birds.' }));
+    const open = async (list: IndexRow[]) => (await titles(engine(list), 'graph neural networks'))[0];
+    expect(await open(rows)).toBe(zoom);
+    const weight = BLEND.mention;
+    BLEND.mention = 0;
+    try {
+      expect(await open(rows)).not.toBe(zoom);
+    } finally {
+      BLEND.mention = weight;
+    }
+    // A word in use before the paper names no paper.
+    const older = Array.from({ length: 3 }, (_, i) => indexRow(rows.length + 1 + i, `Camera Optics ${i}`, { year: 2010, abstract: 'A zoom lens.' }));
+    expect(await open([...rows, ...older])).not.toBe(zoom);
+  });
+
   it('answers a broad query over segments as a full rebuild does', async () => {
     const rows = library(true);
     const view = new IndexView(buildSegment(rows.slice(0, 20), options));
@@ -129,5 +149,23 @@ describe('wordSignals', () => {
   ])('%j: %j', (text, expected) => {
     const query = parseQuery(text);
     expect(wordSignals(planWords(query, view.vocab, view.liveCount), view, query.lastIsPrefix)).toEqual(expected);
+  });
+});
+
+describe('mentionStanding', () => {
+  const years = (...y: number[]) => Float64Array.from(y).sort();
+  it.each([
+    // Named by 15 abstracts of its year or later, its own among them: ln 15.
+    [2015, years(...Array.from({ length: 15 }, (_, i) => 2015 + (i % 5))), years(2015), 1, Math.log(15)],
+    // Its only mention is its own abstract.
+    [2015, years(2015), years(2015), 1, 0],
+    // A word in use before: abstracts two years older.
+    [2015, years(2010, 2011, 2015, 2016, 2017), years(2015), 1, 0],
+    // A title two years older holds the name.
+    [2015, years(2016, 2017, 2018), years(2012, 2015), 1, 0],
+    // A name four papers go by is shared by them.
+    [2015, years(...Array.from({ length: 13 }, () => 2016)), years(2015), 4, Math.log1p(9 / 4)],
+  ])('%i', (year, abstracts, titles, owners, expected) => {
+    expect(mentionStanding(year, abstracts, titles, owners)).toBeCloseTo(expected, 10);
   });
 });

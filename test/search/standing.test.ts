@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BLEND, blendOrder, isBroad, phraseInside, stems, type BreadthSignals, type BroadCandidate } from '../../src/search/broad.js';
 import { MAX_CITED_BY } from '../../src/store/citations.js';
-import { TRACK_PRIOR, Track, UNKNOWN_CITED, citedByColumn, paperStanding, trackOf, typicalCitations } from '../../src/search/standing.js';
+import { TRACK_PRIOR, Track, UNKNOWN_CITED, citedByColumn, paperNames, paperStanding, trackOf, typicalCitations } from '../../src/search/standing.js';
 
 describe('trackOf', () => {
   it.each([
@@ -141,7 +141,7 @@ describe('blendOrder', () => {
       candidate(0, 40, { titleKind: 'prefix', tier: 20_400 }), // begins with the query: a bonus, not a tier
       candidate(1, 30),
       candidate(2, 12), // cited 3,000 times a year, the words in its abstract
-      candidate(3, 4), // as cited, the words in passing
+      candidate(3, 2), // as cited, the words in passing
       candidate(4, 10, { titleKind: 'exact', tier: 40_000 }), // the title typed whole
       candidate(5, 5, { coverage: 1 }), // lacks a word: its words score 40, scaled by (1/2)³
     ];
@@ -151,11 +151,11 @@ describe('blendOrder', () => {
       [2, 0, 10.485],
       [0, 0, 5.689],
       [1, 0, 4.901],
-      [3, 0, 4.586],
       [5, 0, 4.189],
+      [3, 0, 4.026],
     ]);
-    // The passing mention (words 4 of the best 40, under BLEND.relevant) gets standing in part only.
-    expect(order.find((c) => c.doc === 3)!.blend).toBeCloseTo(Math.log(4) + (4 / 40 / BLEND.relevant) * 8, 9);
+    // The passing mention (words 2 of the best 40, under BLEND.relevant) gets standing in part only.
+    expect(order.find((c) => c.doc === 3)!.blend).toBeCloseTo(Math.log(2) + (2 / 40 / BLEND.relevant) * 8, 9);
   });
 
   it('weighs age only for unknown counts, and keeps the best ones asked for', () => {
@@ -181,5 +181,24 @@ describe('the index', () => {
     const segment = buildSegment(rows, { generation: 1, taxonomyHash: 'h', topicIds: [] });
     expect(Array.from(segment.citedBy)).toEqual([1234, UNKNOWN_CITED, UNKNOWN_CITED, UNKNOWN_CITED]);
     expect(Array.from(segment.track)).toEqual([Track.Oral, Track.Secondary, Track.Rejected, Track.Record]);
+  });
+});
+
+describe('paperNames', () => {
+  it.each([
+    ['FaceNet: A Unified Embedding for Face Recognition and Clustering', ['facenet']],
+    ['Adam: A Method for Stochastic Optimization', ['adam']],
+    ['Trust Region Policy Optimization', ['trpo']],
+    ['Fully Convolutional Networks for Semantic Segmentation', ['fcn']],
+    ['Soft Actor-Critic: Off-Policy Maximum Entropy Deep Reinforcement Learning', ['sac']],
+    // Too short a name, a lowercase word in the phrase, too long a phrase, no phrase at all.
+    ['RT-2: Vision-Language-Action Models', []],
+    ['Learning with Noisy Labels', []],
+    ['Intriguing properties of neural networks', []],
+    ['Deep Very Large Scale Visual Recognition Networks', []],
+    ['', []],
+    [':::', []],
+  ])('%j', (title, names) => {
+    expect(paperNames(title)).toEqual(names);
   });
 });
