@@ -112,6 +112,25 @@ describe('standing in search', () => {
     expect(await open([...rows, ...older])).not.toBe(zoom);
   });
 
+  it('weighs a paper\'s most prolific author where no count is known', async () => {
+    const rows = library(false);
+    const peers = ['Graph Neural Networks for Llamas', 'Graph Neural Networks for Alpacas'];
+    // Two papers of the field's oldest year, the later stored by an author of many papers in the library.
+    rows.push(indexRow(rows.length + 1, peers[1]!, { year: 2015, authors: ['Solo Writer'] }));
+    rows.push(indexRow(rows.length + 1, peers[0]!, { year: 2015, authors: ['Grace Hopper'] }));
+    for (let i = 0; i < 30; i++) rows.push(indexRow(rows.length + 1, `Compilers, Part ${i}`, { year: 2000 + (i % 20), authors: ['Grace Hopper'] }));
+    const order = async () => (await titles(engine(rows), 'graph neural networks', { limit: 50 })).filter((t) => peers.includes(t));
+    expect(await order()).toEqual(peers);
+    const weight = BLEND.authors;
+    BLEND.authors = 0;
+    try {
+      // Words and age alone: a tie, broken by store document.
+      expect(await order()).toEqual([...peers].reverse());
+    } finally {
+      BLEND.authors = weight;
+    }
+  });
+
   it('answers a broad query over segments as a full rebuild does', async () => {
     const rows = library(true);
     const view = new IndexView(buildSegment(rows.slice(0, 20), options));
