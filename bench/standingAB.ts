@@ -10,6 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openApp, loadTopics } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -19,64 +20,94 @@ import { IndexView } from '../src/search/index/view.js';
 import { openSnapshot } from '../src/search/index/format.js';
 import { writeSegmentFile } from '../src/search/index/writer.js';
 import { SearchEngine } from '../src/search/engine.js';
-import type { IndexRow } from '../src/store/papers.js';
+import type { IndexRow, PaperStore } from '../src/store/papers.js';
 import { KEYWORD_QUERIES } from './queries.js';
 import { percentile } from './stats.js';
-import { countOf, readWorkCounts } from './worksCounts.js';
+import { countOf, readWorkCounts, type WorkCounts } from './worksCounts.js';
 import { readBroadCases } from './broadEval.js';
 
-const { values } = parseArgs({
-  options: {
-    works: { type: 'string' },
-    eval: { type: 'string', default: '../shared/eval/relevance-dev.jsonl' },
-    broad: { type: 'string', default: '../shared/eval/broad-dev.jsonl' },
-    passes: { type: 'string', default: '5' },
-  },
-});
-const app = await openApp(loadConfig(), createLogger({ logLevel: 'warn', logFormat: 'auto' }), { demoWhenEmpty: false });
-const dir = mkdtempSync(join(tmpdir(), 'standing-ab-'));
-try {
-  const counts = values.works === undefined ? undefined : await readWorkCounts(values.works);
-  const rows: IndexRow[] = [];
-  for await (const row of app.store.rowsForIndex()) rows.push({ ...row, citedBy: counts ? countOf(row, counts) : null });
-  const { taxonomy, taxonomyHash } = loadTopics();
-  // Written to a file and mapped, as a library's base segment is.
-  const file = join(dir, 'index.bin');
-  writeSegmentFile(file, buildSegment(rows, { generation: await app.store.generation(), taxonomyHash, topicIds: taxonomy.topics.map((t) => t.id) }));
-  rows.length = 0;
-  const view = new IndexView(openSnapshot(file).segment);
-  const deps = { resolveTopic: () => ({ error: { key: 'search.noTopic' } }) as never, lookupAbstracts: async () => new Map<number, string>() };
-  const engines = [new SearchEngine(view, deps, { standing: false }), new SearchEngine(view, deps)];
-  const cases = [
-    ...readFileSync(values.eval, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { kind: string; query: string }),
-    ...KEYWORD_QUERIES.map((query) => ({ kind: 'keywords', query })),
-    ...readBroadCases(values.broad).map((c) => ({ kind: 'broad', query: c.query })),
-  ];
-  for (const c of cases) for (const engine of engines) await engine.search(c.query, { limit: 10 });
-  const ms = [new Map<string, number[]>(), new Map<string, number[]>()];
-  const passes = Math.max(1, Number(values.passes) || 5);
-  for (let pass = 0; pass < passes; pass++) {
-    for (const [i, c] of cases.entries()) {
-      for (const e of (i + pass) % 2 === 0 ? [0, 1] : [1, 0]) {
-        const started = performance.now();
-        await engines[e]!.search(c.query, { limit: 10 });
-        const took = performance.now() - started;
-        for (const kind of [c.kind, 'all']) {
-          const list = ms[e]!.get(kind) ?? [];
-          list.push(took);
-          ms[e]!.set(kind, list);
+/** What {@link benchStandingAB} times. */
+export interface StandingABOptions {
+  /** Relevance queries by kind (`{ kind, query }` a line). */
+  evalFile: string;
+  /** Broad queries (`{ query, targets }` a line). */
+  broadFile: string;
+  /** Counts for the index (BENCH-ONLY), or none. */
+  counts?: WorkCounts;
+  passes?: number;
+}
+
+/**
+ * Times search with and without standing over one index of `store`'s papers (see the module's
+ * comment); returns the table's lines. `npm run bench` prints them.
+ */
+export async function benchStandingAB(store: PaperStore, options: StandingABOptions): Promise<string[]> {
+  const { counts } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'standing-ab-'));
+  try {
+    const rows: IndexRow[] = [];
+    for await (const row of store.rowsForIndex()) rows.push(counts ? { ...row, citedBy: countOf(row, counts) } : row);
+    const { taxonomy, taxonomyHash } = loadTopics();
+    // Written to a file and mapped, as a library's base segment is.
+    const file = join(dir, 'index.bin');
+    writeSegmentFile(file, buildSegment(rows, { generation: await store.generation(), taxonomyHash, topicIds: taxonomy.topics.map((t) => t.id) }));
+    rows.length = 0;
+    const view = new IndexView(openSnapshot(file).segment);
+    const deps = { resolveTopic: () => ({ error: { key: 'search.noTopic' } }) as never, lookupAbstracts: async () => new Map<number, string>() };
+    const engines = [new SearchEngine(view, deps, { standing: false }), new SearchEngine(view, deps)];
+    const cases = [
+      ...readFileSync(options.evalFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as { kind: string; query: string }),
+      ...KEYWORD_QUERIES.map((query) => ({ kind: 'keywords', query })),
+      ...readBroadCases(options.broadFile).map((c) => ({ kind: 'broad', query: c.query })),
+    ];
+    for (const c of cases) for (const engine of engines) await engine.search(c.query, { limit: 10 });
+    const ms = [new Map<string, number[]>(), new Map<string, number[]>()];
+    const passes = Math.max(1, options.passes ?? 5);
+    for (let pass = 0; pass < passes; pass++) {
+      for (const [i, c] of cases.entries()) {
+        for (const e of (i + pass) % 2 === 0 ? [0, 1] : [1, 0]) {
+          const started = performance.now();
+          await engines[e]!.search(c.query, { limit: 10 });
+          const took = performance.now() - started;
+          for (const kind of [c.kind, 'all']) {
+            const list = ms[e]!.get(kind) ?? [];
+            list.push(took);
+            ms[e]!.set(kind, list);
+          }
         }
       }
     }
+    const cell = (list: number[]) => `${percentile(list, 0.5).toFixed(2)} / ${percentile(list, 0.99).toFixed(2)} ms`;
+    const ratio = (kind: string, q: number) => percentile(ms[1]!.get(kind)!, q) / percentile(ms[0]!.get(kind)!, q);
+    const lines = [
+      `Search p50 / p99 over ${view.liveCount.toLocaleString('en-US')} papers${counts ? ' with counts' : ', no counts'}, A/B in turns, ${passes} passes`,
+      `${'kind'.padEnd(16)}${'A: words'.padEnd(22)}${'B: standing'.padEnd(22)}B/A p50, p99`,
+    ];
+    for (const kind of ms[0]!.keys()) lines.push(`${kind.padEnd(16)}${cell(ms[0]!.get(kind)!).padEnd(22)}${cell(ms[1]!.get(kind)!).padEnd(22)}${ratio(kind, 0.5).toFixed(2)}, ${ratio(kind, 0.99).toFixed(2)}`);
+    return lines;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  const cell = (list: number[]) => `${percentile(list, 0.5).toFixed(2)} / ${percentile(list, 0.99).toFixed(2)} ms`;
-  process.stdout.write(`Search p50 / p99 over ${view.liveCount.toLocaleString('en-US')} papers${counts ? ` with counts from ${values.works}` : ', no counts'}, ${passes} passes\n`);
-  process.stdout.write(`${'kind'.padEnd(16)}${'A: words'.padEnd(22)}B: standing\n`);
-  for (const kind of ms[0]!.keys()) process.stdout.write(`${kind.padEnd(16)}${cell(ms[0]!.get(kind)!).padEnd(22)}${cell(ms[1]!.get(kind)!)}\n`);
-} finally {
-  await app.close();
-  rmSync(dir, { recursive: true, force: true });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({
+    options: {
+      works: { type: 'string' },
+      eval: { type: 'string', default: '../shared/eval/relevance-dev.jsonl' },
+      broad: { type: 'string', default: '../shared/eval/broad-dev.jsonl' },
+      passes: { type: 'string', default: '5' },
+    },
+  });
+  const app = await openApp(loadConfig(), createLogger({ logLevel: 'warn', logFormat: 'auto' }), { demoWhenEmpty: false });
+  try {
+    const counts = values.works === undefined ? undefined : await readWorkCounts(values.works);
+    const lines = await benchStandingAB(app.store, { evalFile: values.eval, broadFile: values.broad, counts, passes: Number(values.passes) || 5 });
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await app.close();
+  }
 }
