@@ -10,7 +10,8 @@ import { IndexView } from '../../src/search/index/view.js';
 import { SearchEngine, type EngineOptions } from '../../src/search/engine.js';
 import type { IndexRow } from '../../src/store/papers.js';
 import { indexRow } from './helpers/indexRow.js';
-import { BLEND, mentionStanding, wordSignals } from '../../src/search/broad.js';
+import { BLEND, wordSignals } from '../../src/search/broad.js';
+import { mentionStanding } from '../../src/search/librarySignals.js';
 import { planWords } from '../../src/search/expand.js';
 import { parseQuery } from '../../src/search/query.js';
 
