@@ -8,7 +8,9 @@
  *  - every word is in the index as typed, none corrected or still being typed;
  *  - the query is a field's name: papers carry it as a phrase inside their titles, not only at
  *    their start ({@link BROAD}.phraseTitles; "face recognition" is in "Deep Face Recognition",
- *    "Development and Control of" opens a few titles and is inside none).
+ *    "Development and Control of" opens a few titles and is inside none); or it describes a
+ *    topic in three words or more that no candidate's title holds all of ("explaining model
+ *    predictions", "gan evaluation metric"): no title is being looked for.
  * Then the candidates (the walk's best by words, the titles the query begins, and the papers of
  * highest standing holding the rarest words, {@link StandingIndex.scan}, which the walk's best
  * few hundred by words may not reach) are ordered by a blend of words and standing
@@ -99,6 +101,11 @@ export interface BreadthSignals {
   typing: boolean;
   /** Titles holding the query as a phrase after their first word (counted up to {@link BROAD}.phraseTitles). */
   phraseTitles: number;
+  /**
+   * Candidates whose titles hold every word (a description no title holds is broad from three
+   * words); undefined where the query cannot be a description (it has hyphenated compounds).
+   */
+  wholeTitles?: number;
 }
 
 /**
@@ -106,7 +113,7 @@ export interface BreadthSignals {
  * @example isBroad({ words: 2, fullCount: 1603, author: false, rare: false, typing: false, phraseTitles: 8 }) // true
  */
 export function isBroad(s: BreadthSignals): boolean {
-  return s.words > 0 && s.words <= BROAD.maxWords && s.fullCount >= BROAD.minMatches && !s.author && !s.rare && !s.typing && s.phraseTitles >= BROAD.phraseTitles;
+  return s.words > 0 && s.words <= BROAD.maxWords && s.fullCount >= BROAD.minMatches && !s.author && !s.rare && !s.typing && (s.phraseTitles >= BROAD.phraseTitles || (s.words >= 3 && s.wholeTitles === 0));
 }
 
 /**

@@ -392,10 +392,14 @@ export class SearchEngine {
     const { rare, typing } = wordSignals(groups, this.view, query.lastIsPrefix);
     if (rare || typing) return undefined;
     let phraseTitles = 0;
+    let wholeTitles = 0;
     for (const r of ranked) {
+      if (r.inTitle === 1) wholeTitles++;
       if (r.inTitle === 1 && phraseInside(query.words, this.view.title(r.doc)) && ++phraseTitles >= BROAD.phraseTitles) break;
     }
-    if (!isBroad({ words: g, fullCount, author: false, rare, typing, phraseTitles })) return undefined;
+    // Hyphenated compounds ("many-to-one knowledge-transfer") are pasted from one paper: never a description of a topic.
+    const described = query.compounds.length > 0 ? undefined : wholeTitles;
+    if (!isBroad({ words: g, fullCount, author: false, rare, typing, phraseTitles, wholeTitles: described })) return undefined;
     const { scorer, standing } = this;
     const { candidateMark: seen, stamp } = this;
     const answer = ranked.filter((r) => r.coverage === g || r.tier > 0);

@@ -93,6 +93,17 @@ describe('standing in search', () => {
     expect(none[0]).toBe('Scalable Graph Neural Networks');
   });
 
+  it('takes a description of three words or more that no title holds as broad', async () => {
+    const rows = library(true);
+    for (let i = 0; i < 22; i++) rows.push(indexRow(rows.length + 1, `Chemistry Study ${i}`, { year: 2018 + (i % 6), abstract: 'Message passing over small molecules.', citedBy: 3 + i }));
+    const seminal = 'Neural Networks for Quantum Chemistry';
+    rows.push(indexRow(rows.length + 1, seminal, { year: 2017, abstract: 'A framework of message passing for learning on molecules, with long abstracts that dilute the words of the query.', citedBy: 20_000 }));
+    expect((await titles(engine(rows, { standing: false }), 'message passing molecules'))[0]).not.toBe(seminal);
+    expect((await titles(engine(rows), 'message passing molecules'))[0]).toBe(seminal);
+    // Compounds are pasted from one paper: such a query is never a description.
+    expect((await titles(engine(rows), 'message-passing molecules small'))[0]).not.toBe(seminal);
+  });
+
   it('weighs how many later abstracts name a paper where no count is known', async () => {
     const rows = library(false);
     const zoom = 'Zoom: Graph Neural Networks That Zoom';

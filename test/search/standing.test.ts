@@ -85,6 +85,10 @@ describe('isBroad', () => {
     ['a corrected word', { rare: true }, false],
     ['a word being typed', { typing: true }, false],
     ['a title fragment (no title holds it inside)', { phraseTitles: 7 }, false],
+    ['a description no title holds, of three words', { words: 3, fullCount: 43, phraseTitles: 0, wholeTitles: 0 }, true],
+    ['a description no title holds, of two words', { words: 2, fullCount: 43, phraseTitles: 0, wholeTitles: 0 }, false],
+    ['three words a title holds', { words: 3, fullCount: 43, phraseTitles: 0, wholeTitles: 1 }, false],
+    ['three words, few matches', { words: 3, fullCount: 19, phraseTitles: 0, wholeTitles: 0 }, false],
     ['a pasted title', { words: 9 }, false],
     ['no words', { words: 0 }, false],
   ])('%s: %s', (_, over, expected) => {
