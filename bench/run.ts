@@ -4,6 +4,9 @@
  *
  *   BENCH_CORPUS  the paperlists tree (default ../shared/corpus/paperlists)
  *   BENCH_EVAL    relevance queries by kind (default ../shared/eval/relevance-dev.jsonl)
+ *   BENCH_BROAD   broad queries with their seminal papers (default ../shared/eval/broad-dev.jsonl):
+ *                 their MRR and hit@5, and search timed with standing against words alone
+ *                 (bench/standingAB.ts)
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
  * loopback, Slack for 100 workspaces installed through the OAuth flow at 10 requests a second
  * (bench/slackWorkspaces.ts), the search site (bench/web.ts), `digest run-due` for 1,000
@@ -59,6 +62,8 @@ import { runLoad } from './load.js';
 import { benchStart } from './start.js';
 import { benchWeb } from './web.js';
 import { KEYWORD_QUERIES, timeAutocomplete } from './queries.js';
+import { broadLine, readBroadCases, scoreBroad } from './broadEval.js';
+import { benchStandingAB } from './standingAB.js';
 import { fmtMb, fmtMs, median, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -82,6 +87,7 @@ const { values } = parseArgs({
 });
 const corpus = resolve(process.env.BENCH_CORPUS ?? join(root, '../shared/corpus/paperlists'));
 const evalFile = resolve(process.env.BENCH_EVAL ?? join(root, '../shared/eval/relevance-dev.jsonl'));
+const broadFile = resolve(process.env.BENCH_BROAD ?? join(root, '../shared/eval/broad-dev.jsonl'));
 const runs = Math.max(1, Number(values.runs) || 3);
 
 if (!existsSync(corpus)) {
@@ -170,6 +176,14 @@ for (let r = 0; r < runs; r++) {
 }
 const suggestMs = timeAutocomplete((p) => app.library.suggest(p, 25), runs * 3);
 const papers = app.library.size;
+// Broad queries on the library as it is (its own counts, if any), and what standing costs search.
+const broadLines: string[] = [];
+if (existsSync(broadFile)) {
+  out('Measuring broad queries, and search with standing against words alone (A/B in turns)…');
+  const broad = await scoreBroad(readBroadCases(broadFile), (q) => app.library.search(q, { limit: 20 }), { out: () => {} });
+  broadLines.push(`Broad queries (${broadFile}), the library's counts: ${broadLine('', broad).trim()}`);
+  broadLines.push(...(await benchStandingAB(app.store, { evalFile, broadFile, passes: runs })));
+} else broadLines.push(`Broad queries: skipped (no ${broadFile}; BENCH_BROAD names the file)`);
 out('Measuring the Discord and Slack adapters on loopback (Slack also with 100 workspaces, 20 s), and digest run-due…');
 const discord = await benchDiscord(app);
 const slackLines = [...(await benchSlack(app)), ...(await benchSlackWorkspaces(app))];
@@ -257,6 +271,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...openedLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines, '', ...citationLines]) out(line);
+for (const line of [...broadLines, '', ...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...openedLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines, '', ...citationLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });
