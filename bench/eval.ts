@@ -20,6 +20,8 @@ import { normalizeTitle } from '../src/text.js';
 import { percentile } from './stats.js';
 import { rareCompoundCases } from './compounds.js';
 import { runRecommendEval } from './recommendEval.js';
+import { broadLine, readBroadCases, scoreBroad } from './broadEval.js';
+import { libraryWithCounts, readWorkCounts } from './worksCounts.js';
 
 interface EvalCase {
   kind: string;
@@ -35,6 +37,9 @@ const { values, positionals } = parseArgs({
     compounds: { type: 'string', default: '80' },
     seed: { type: 'string', default: '1' },
     recommend: { type: 'string' },
+    broad: { type: 'string' },
+    works: { type: 'string' },
+    'without-counts': { type: 'boolean', default: false },
     'held-out': { type: 'boolean', default: false },
     anchor: { type: 'boolean', default: false },
     tune: { type: 'string', multiple: true, default: [] },
@@ -46,8 +51,17 @@ if (app.library.size === 0) {
   process.stderr.write(`The library in ${config.dataDir} is empty: ingest the corpus first (npm run cli -- ingest ../shared/corpus/paperlists).\n`);
   process.exit(1);
 }
+// BENCH-ONLY (worksCounts.ts): an index with the counts of a works file, or with none at all.
+const library = values.works !== undefined || values['without-counts'] ? await libraryWithCounts(app, values.works === undefined ? undefined : await readWorkCounts(values.works)) : app.library;
 if (values.recommend !== undefined) {
   await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune, anchor: values.anchor });
+  await app.close();
+  process.exit(0);
+}
+if (values.broad !== undefined) {
+  const cases = readBroadCases(values.broad);
+  const score = await scoreBroad(cases, (q) => library.search(q, { limit: 20 }), { verbose: values.verbose });
+  process.stdout.write(`Broad queries over ${library.size.toLocaleString('en-US')} papers on ${values.broad}\n${broadLine('broad', score)}\n`);
   await app.close();
   process.exit(0);
 }
@@ -68,12 +82,12 @@ interface KindStats {
 }
 const stats = new Map<string, KindStats>();
 // One warm-up pass so that the timings are of a running bot, not of a cold JIT.
-for (const c of cases) await app.library.search(c.query, { limit: 10 });
+for (const c of cases) await library.search(c.query, { limit: 10 });
 for (const c of cases) {
   const s = stats.get(c.kind) ?? { n: 0, hit1: 0, hit10: 0, rr: 0, share: 0, ms: [] };
   stats.set(c.kind, s);
   const started = performance.now();
-  const result = await app.library.search(c.query, { limit: 10 });
+  const result = await library.search(c.query, { limit: 10 });
   s.ms.push(performance.now() - started);
   s.n++;
   if (c.kind === 'author') {
@@ -99,5 +113,5 @@ const rows = [...stats].map(([kind, s]) => {
   const quality = kind === 'author' ? `share ${(s.share / s.n).toFixed(3)}` : `hit@1 ${(s.hit1 / s.n).toFixed(2)}  hit@10 ${(s.hit10 / s.n).toFixed(2)}  MRR ${(s.rr / s.n).toFixed(3)}`;
   return `${kind.padEnd(13)} n=${String(s.n).padEnd(4)} ${quality.padEnd(40)} p50 ${percentile(s.ms, 0.5).toFixed(2)} ms  p99 ${percentile(s.ms, 0.99).toFixed(2)} ms`;
 });
-process.stdout.write(`Relevance of ${app.library.size.toLocaleString('en-US')} papers on ${file}\n${rows.join('\n')}\n`);
+process.stdout.write(`Relevance of ${library.size.toLocaleString('en-US')} papers on ${file}\n${rows.join('\n')}\n`);
 await app.close();

@@ -11,6 +11,8 @@
  *     is those papers (and the title matches of 2);
  *  5. BM25F over title, authors, keywords and abstract, with the finer orders of rerank.ts
  *     (compounds as typed, all words in the title, withdrawn and anonymous records last).
+ * A broad query (a field's name, which many papers match about equally: broad.ts) is answered
+ * by words and the papers' standing (standing.ts) blended instead, after a title typed whole.
  * Ties break by newer year, then by the store's document number (never by how the index is
  * split into segments: a segmented index answers exactly as a full rebuild).
  */
@@ -31,7 +33,8 @@ import { TopK } from './topk.js';
 import type { Vocabulary } from './vocab.js';
 import { authorNameForms, authorNameMatch } from './authors.js';
 import { titlePrefixDocs } from './titles.js';
-import { byRank, type Candidate } from './rerank.js';
+import { byRank } from './rerank.js';
+import { blendOrder, isBroad, phraseInside, SCAN_KEEP, StandingIndex, wordSignals, BROAD, type BroadCandidate } from './broad.js';
 import { isCompoundTerm } from './compounds.js';
 
 /** Most hits one search returns. */
@@ -107,6 +110,8 @@ export interface EngineOptions {
   exhaustive?: boolean;
   /** Documents per block of the walk (default: the scorer's BLOCK; tests use small blocks). */
   blockSize?: number;
+  /** Let standing weigh in on broad queries (default true; false ranks by words alone, the A of an A/B). */
+  standing?: boolean;
 }
 
 export interface Suggestion {
@@ -119,6 +124,7 @@ export interface Suggestion {
 export class SearchEngine {
   readonly vocab: Vocabulary;
   private readonly scorer: Scorer;
+  private readonly standing: StandingIndex;
   private excludedMark = new Uint32Array(0);
   private candidateMark = new Uint32Array(0);
   private stamp = 0;
@@ -130,6 +136,7 @@ export class SearchEngine {
   ) {
     this.vocab = view.vocab;
     this.scorer = new Scorer(view, options.blockSize);
+    this.standing = new StandingIndex(view);
   }
 
   get size(): number {
@@ -177,7 +184,7 @@ export class SearchEngine {
       .filter((g) => !g.compound)
       .map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)).filter((form) => !isCompoundTerm(form)) }));
 
-    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text);
+    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text, options);
     let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
     if (query.phrases.length > 0) ordered = await this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
@@ -230,7 +237,7 @@ export class SearchEngine {
   }
 
   /** Ranks by relevance; returns candidates best first. */
-  private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string) {
+  private rank(query: ParsedQuery, groups: TermGroup[], filter: CompiledFilter, result: SearchResult, input: string, options: SearchOptions) {
     const { scorer, view } = this;
     const g = groups.filter((group) => !group.optional).length;
     const admits = (d: number) => (!filter.active || filter.allows(d)) && (!filter.candidates || binaryHas(filter.candidates, d));
@@ -260,18 +267,19 @@ export class SearchEngine {
     if (unlisted.any) bestCoverage = g;
     // Papers whose title is or starts with the query, even if words alone ranked them low.
     const pulled = query.words.length > 0 ? titlePrefixDocs(view, normalizeTitle(query.text), PREFIX_PULL_LIMIT) : [];
-    let ranked: Candidate[] = [];
+    let ranked: BroadCandidate[] = [];
     // The candidates so far, marked with this search's stamp.
     const { candidateMark: seen, stamp } = this;
     const compounds = query.compounds.length > 0 ? plan : undefined;
-    const titleTier = (doc: number) => tierOf(matchTitle(query.words, view.title(doc), tokenize, query.lastIsPrefix), query.words.length);
+    const titleMatch = (doc: number) => matchTitle(query.words, view.title(doc), tokenize, query.lastIsPrefix);
     for (const { doc: i } of top.sorted()) {
       const doc = touched[i]!;
       const cov = covs[i]!;
       const author = authorLevel.get(doc);
       const named = author === undefined ? 0 : author === 2 ? TIER_AUTHOR_EXACT : TIER_AUTHOR;
       seen[doc] = stamp;
-      ranked.push(this.candidate(doc, baseScore(scores[i]!, coverageOf(cov), titleCoverageOf(cov), g), cov, named + titleTier(doc), g, compounds));
+      const match = titleMatch(doc);
+      ranked.push(this.candidate(doc, baseScore(scores[i]!, coverageOf(cov), titleCoverageOf(cov), g), cov, named + tierOf(match, query.words.length), g, compounds, match?.kind));
     }
     for (const d of pulled) {
       if (seen[d] === stamp || !admits(d)) continue;
@@ -279,14 +287,15 @@ export class SearchEngine {
       const at = scorer.indexOf(d);
       const { score, cov } = at >= 0 ? { score: scorer.scores[at]!, cov: scorer.covs[at]! } : scorer.evaluate(d);
       seen[d] = stamp;
-      ranked.push(this.candidate(d, baseScore(score, coverageOf(cov), titleCoverageOf(cov), g), cov, titleTier(d), g, compounds));
+      const match = titleMatch(d);
+      ranked.push(this.candidate(d, baseScore(score, coverageOf(cov), titleCoverageOf(cov), g), cov, tierOf(match, query.words.length), g, compounds, match?.kind));
     }
     // A title pasted whole is that paper, even where its text reads as query syntax
     // ("… System, -Development of …" is not an exclusion).
     const rawKey = normalizeTitle(input);
     if (rawKey !== normalizeTitle(query.text)) {
       for (const d of titlePrefixDocs(view, rawKey, PREFIX_PULL_LIMIT)) {
-        if (normalizeTitle(view.title(d)) === rawKey && seen[d] !== stamp) ranked.push(this.candidate(d, 0, scorer.evaluate(d).cov, TIER_EXACT, g, compounds));
+        if (normalizeTitle(view.title(d)) === rawKey && seen[d] !== stamp) ranked.push(this.candidate(d, 0, scorer.evaluate(d).cov, TIER_EXACT, g, compounds, 'exact'));
       }
     }
     if (authorLevel.size > 0 && query.phrases.length === 0) {
@@ -304,7 +313,13 @@ export class SearchEngine {
       // Some paper matches every word: the answer is those papers (every one of them counted,
       // the best listed), and those whose title the query is or begins. Papers matching only
       // some of the words are listed only when none matches them all, and then every one listed
-      // is counted.
+      // is counted. A broad query's answer also holds the papers of high standing that lack
+      // one of three words or more (broad.ts).
+      const broad = this.broad(query, groups, g, ranked, fullCount, admits, compounds, options);
+      if (broad) {
+        result.total = fullCount + broad.partial;
+        return broad.ranked;
+      }
       ranked = ranked.filter((r) => r.coverage === g || r.tier > 0);
       for (const r of ranked) if (r.coverage < g) fullCount++;
     }
@@ -364,13 +379,56 @@ export class SearchEngine {
   }
 
   /**
-   * A candidate of {@link rank}: document `doc` with `base` score and packed coverage `cov` of
-   * `g` words, `tier` points of exactness, and, when the query has compounds, those it holds.
+   * For a broad query (broad.ts), its answer: the candidates matching every word (or whose title
+   * is or begins with the query) and the papers of highest standing that hold its rarest words,
+   * the best of them (as many as asked for) in the blend's order, and how many papers lacking a
+   * word it holds; undefined for any other query. Papers lacking one word are added only where
+   * the query has three or more and their citation count is known.
    */
-  private candidate(doc: number, base: number, cov: number, tier: number, g: number, compounds: QueryPlan | undefined): Candidate {
+  private broad(query: ParsedQuery, groups: TermGroup[], g: number, ranked: BroadCandidate[], fullCount: number, admits: (d: number) => boolean, compounds: QueryPlan | undefined, options: SearchOptions): { ranked: BroadCandidate[]; partial: number } | undefined {
+    // Where new papers are what is asked for, words alone rank: sort:new, digests, this week's.
+    if (this.options.standing === false || query.sort === 'new' || options.firstSeenAfter !== undefined || query.phrases.length > 0) return undefined;
+    if (fullCount < BROAD.minMatches || g > BROAD.maxWords) return undefined;
+    const { rare, typing } = wordSignals(groups, this.view, query.lastIsPrefix);
+    if (rare || typing) return undefined;
+    let phraseTitles = 0;
+    for (const r of ranked) {
+      if (r.inTitle === 1 && phraseInside(query.words, this.view.title(r.doc)) && ++phraseTitles >= BROAD.phraseTitles) break;
+    }
+    if (!isBroad({ words: g, fullCount, author: false, rare, typing, phraseTitles })) return undefined;
+    const { scorer, standing } = this;
+    const { candidateMark: seen, stamp } = this;
+    const answer = ranked.filter((r) => r.coverage === g || r.tier > 0);
+    // Papers of high standing the walk's best by words may have missed (their counts are known).
+    for (const d of standing.scan(groups, g >= 3, SCAN_KEEP, (d) => seen[d] === stamp || !admits(d))) {
+      // Words held in any field or as a stem count here (StandingIndex.wordsHeld: no read of the
+      // forward index for papers that lack two), and score as the words the scorer found do.
+      const c = standing.wordsHeld(groups, d);
+      if (c < g && (c < g - 1 || g < 3)) continue;
+      const { score, cov } = scorer.evaluate(d);
+      const scored = coverageOf(cov);
+      seen[d] = stamp;
+      const candidate = this.candidate(d, baseScore(scored > 0 && scored < c ? (score * c) / scored : score, c, titleCoverageOf(cov), g), cov, 0, g, compounds);
+      candidate.coverage = c;
+      answer.push(candidate);
+    }
+    let partial = 0;
+    for (const r of answer) if (r.coverage < g) partial++;
+    const keep = Math.max(1, Math.min(options.limit ?? 50, MAX_RESULTS));
+    return { ranked: blendOrder(answer, g, keep, (d) => standing.standing(d), (d) => standing.known(d)), partial };
+  }
+
+  /**
+   * A candidate of {@link rank}: document `doc` with `base` score and packed coverage `cov` of
+   * `g` words, `tier` points of exactness (from a title match of `titleKind`), and, when the
+   * query has compounds, those it holds.
+   */
+  private candidate(doc: number, base: number, cov: number, tier: number, g: number, compounds: QueryPlan | undefined, titleKind?: BroadCandidate['titleKind']): BroadCandidate {
     const view = this.view;
     return {
       doc,
+      base,
+      titleKind,
       tier,
       coverage: coverageOf(cov),
       compounds: compounds === undefined ? 0 : compounds.compoundsHeld(doc),
@@ -379,6 +437,7 @@ export class SearchEngine {
       score: base + tier,
       year: view.year(doc),
       key: view.storeDoc(doc),
+      blend: 0,
     };
   }
 

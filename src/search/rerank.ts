@@ -32,6 +32,8 @@ export interface Candidate {
   year: number;
   /** The store's document number. */
   key: number;
+  /** For a broad query, what orders it instead of the above (see broad.ts). */
+  blend?: number;
 }
 
 /**

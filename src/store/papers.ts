@@ -96,7 +96,8 @@ export interface IndexRow {
   firstSeen: string;
   /**
    * How many works cite it (OpenAlex's `cited_by_count`, `citations.ts`), or null where the
-   * library has no count. A changed count is a write of the paper: a new generation.
+   * library has no count. A changed count is a write of the paper: a new generation. Search
+   * weighs it into broad queries (`search/standing.ts`).
    */
   citedBy: number | null;
 }

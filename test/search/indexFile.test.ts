@@ -125,6 +125,18 @@ describe('index snapshot', () => {
     expect(readFileSync(path).toString('latin1', 0, 8)).toBe(MAGIC);
   });
 
+  it('rebuilds a format-6 snapshot (no tracks or citation counts), as the current format', async () => {
+    // Written by the format-6 code: three papers of CVPR, NeurIPS and arXiv.
+    const path = join(dir, 'index.bin');
+    copyFileSync(fileURLToPath(new URL('../fixtures/index-format6.bin', import.meta.url)), path);
+    expect(() => openSnapshot(path)).toThrow(expect.objectContaining({ problem: 'outdated', message: `index snapshot format 6, expected ${FORMAT_VERSION}` }));
+    const view = await openIndex(source(), path, silentLog);
+    expect(view.liveCount).toBe(await store.count());
+    const { segment } = openSnapshot(path);
+    expect(segment.track.length).toBe(segment.docCount);
+    expect(segment.citedBy.length).toBe(segment.docCount);
+  });
+
   it('rebuilds a snapshot written with another text normalization (its terms were folded otherwise)', async () => {
     const path = join(dir, 'index.bin');
     await openIndex(source(), path, silentLog);

@@ -11,6 +11,7 @@ import { GrowableArray, TextColumnBuilder, pushVarint } from './columns.js';
 import { TermTable, forEachWord } from '../../termTable.js';
 import { compoundTerm, forEachCompound } from '../compounds.js';
 import { recordStanding } from '../rerank.js';
+import { citedByColumn, trackOf } from '../standing.js';
 
 export interface BuildOptions {
   /** Store generation the segment reflects. */
@@ -44,6 +45,8 @@ export class SegmentBuilder {
   private readonly storeDocs = new GrowableArray(Uint32Array);
   private readonly years = new GrowableArray(Uint16Array);
   private readonly standing = new GrowableArray(Uint8Array);
+  private readonly track = new GrowableArray(Uint8Array);
+  private readonly citedBy = new GrowableArray(Uint32Array);
   private readonly venueOf = new GrowableArray(Uint32Array);
   private readonly firstSeen = new GrowableArray(Float64Array);
   private readonly topicBits = new GrowableArray(Uint32Array);
@@ -92,6 +95,8 @@ export class SegmentBuilder {
     this.storeDocs.push(row.doc);
     this.years.push(row.year ?? 0);
     this.standing.push(recordStanding(row.status, row.authors));
+    this.track.push(trackOf(row.status, row.authors));
+    this.citedBy.push(citedByColumn(row.citedBy));
     let venue = this.venueIndex.get(row.venue);
     if (venue === undefined) {
       venue = this.venues.length;
@@ -185,6 +190,8 @@ export class SegmentBuilder {
       newestOrder: newestOrder(docCount, (d) => years[d]!, (d) => standing[d]!, (d) => firstSeen[d]!, (d) => storeDocs[d]!),
       years,
       standing,
+      track: this.track.toArray(),
+      citedBy: this.citedBy.toArray(),
       venueOf: this.venueOf.toArray(),
       venues: this.venues,
       firstSeen,

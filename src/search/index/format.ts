@@ -1,12 +1,13 @@
 /**
- * The index snapshot file, format 6: a segment's arrays as they are in memory, each section
+ * The index snapshot file, format 7: a segment's arrays as they are in memory, each section
  * 8-byte aligned with its CRC-32 in the header, so that opening is a memory map plus views over
  * it — no decoding, no copying, whatever the library's size. The header records the text
  * normalization ({@link TEXT_VERSION}) the terms were made with; a snapshot of another is
  * rebuilt from the store. (Format 3 was the checksummed whole-index snapshot read into memory;
  * format 4 numbered venues in 16 bits, which a library of more than 65,536 venues overflows. It
  * was read as it was until text normalization 3, which every format-4 snapshot predates. Format
- * 5 lacked the joined forms of hyphenated compounds among the terms: see compounds.ts.)
+ * 5 lacked the joined forms of hyphenated compounds among the terms: see compounds.ts; format 6
+ * the papers' tracks and citation counts: see standing.ts.)
  *
  * Layout: magic (8 bytes), header length (uint32 LE), header CRC-32 (uint32 LE), JSON header,
  * then the sections.
@@ -19,7 +20,7 @@ import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } fr
 import { isMapped, mapFile } from './mmap.js';
 import { CHECK_AT_OPEN_BYTES, ELEMENT_BYTES, align8, sectionNamed, type SectionData, type SectionInfo, type TextName } from './sections.js';
 
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
 /**
  * Why a snapshot cannot be used: there is none, it is of another format version (both normal:
@@ -259,6 +260,8 @@ function viewsOf(buffer: ArrayBuffer, header: Header, bodyStart: number, file: E
     newestOrder: view('newestOrder'),
     years: view('years'),
     standing: view('standing'),
+    track: view('track'),
+    citedBy: view('citedBy'),
     venueOf: view('venueOf'),
     venues: header.venues,
     firstSeen: view('firstSeen'),
@@ -352,7 +355,7 @@ function checkShape(s: SegmentData, header: Header): void {
   };
   const n = s.docCount;
   const terms = header.termCount;
-  const perDoc = [s.storeDocs, s.years, s.standing, s.venueOf, s.titleOrder, s.newestOrder, s.firstSeen];
+  const perDoc = [s.storeDocs, s.years, s.standing, s.track, s.citedBy, s.venueOf, s.titleOrder, s.newestOrder, s.firstSeen];
   if (perDoc.some((a) => a.length !== n)) fail('document arrays');
   if (s.docFreq.length !== terms || s.terms.offsets.length !== terms + 1) fail('vocabulary');
   if (s.topicBits.length !== n * s.topicWords) fail('topics');

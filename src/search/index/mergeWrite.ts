@@ -61,6 +61,8 @@ export function writeSections(writer: SnapshotWriter, inputs: readonly MergeInpu
   );
   perDoc('years', (seg, d) => seg.years[d]!);
   perDoc('standing', (seg, d) => seg.standing[d]!);
+  perDoc('track', (seg, d) => seg.track[d]!);
+  perDoc('citedBy', (seg, d) => seg.citedBy[d]!);
   perDoc('venueOf', (seg, d, i) => merged.venueMap[i]![seg.venueOf[d]!]!);
   perDoc('firstSeen', (seg, d) => seg.firstSeen[d]!);
   out.begin('topicBits');

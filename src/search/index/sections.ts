@@ -85,6 +85,8 @@ export const SECTIONS: readonly Section[] = [
   { name: 'newestOrder', kind: 'u32', length: (c) => c.docs, of: (s) => s.newestOrder, docNumbers: true },
   { name: 'years', kind: 'u16', length: (c) => c.docs, of: (s) => s.years },
   { name: 'standing', kind: 'u8', length: (c) => c.docs, of: (s) => s.standing },
+  { name: 'track', kind: 'u8', length: (c) => c.docs, of: (s) => s.track },
+  { name: 'citedBy', kind: 'u32', length: (c) => c.docs, of: (s) => s.citedBy },
   { name: 'venueOf', kind: 'u32', length: (c) => c.docs, of: (s) => s.venueOf },
   { name: 'firstSeen', kind: 'f64', length: (c) => c.docs, of: (s) => s.firstSeen },
   { name: 'topicBits', kind: 'u32', length: (c) => c.docs * c.topicWords, of: (s) => s.topicBits },

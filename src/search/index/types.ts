@@ -68,6 +68,13 @@ export interface SegmentData {
   years: Uint16Array;
   /** How the venue received the paper: 3 oral, spotlight or award; 2 accepted; 1 rejected or undecided; 0 withdrawn or anonymous (`recordStanding`). */
   standing: Uint8Array;
+  /**
+   * How the paper was presented, finer than `standing` (oral, poster, findings, workshop,
+   * rejected, …): a {@link Track} per document (`trackOf` in standing.ts).
+   */
+  track: Uint8Array;
+  /** How many works cite each paper, or {@link UNKNOWN_CITED} (see standing.ts). */
+  citedBy: Uint32Array;
   /** Venue per document as an index into `venues` (display names). */
   venueOf: Uint32Array;
   venues: string[];

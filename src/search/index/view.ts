@@ -246,6 +246,16 @@ export class IndexView {
     const p = this.partOf(g);
     return p.data.standing[g - p.docBase]!;
   }
+  /** How the paper was presented (`Track` in standing.ts). */
+  track(g: number): number {
+    const p = this.partOf(g);
+    return p.data.track[g - p.docBase]!;
+  }
+  /** How many works cite the paper, or `UNKNOWN_CITED` (standing.ts). */
+  citedBy(g: number): number {
+    const p = this.partOf(g);
+    return p.data.citedBy[g - p.docBase]!;
+  }
   firstSeen(g: number): number {
     const p = this.partOf(g);
     return p.data.firstSeen[g - p.docBase]!;

@@ -34,7 +34,8 @@ const paperArb = fc.record({
   day: fc.integer({ min: 1, max: 28 }),
   authors: fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }),
   keywords: fc.array(fc.constantFrom(...WORDS), { maxLength: 2 }),
-  status: fc.constantFrom('', 'Oral', 'Reject'),
+  status: fc.constantFrom('', 'Oral', 'Reject', 'Findings', 'Workshop'),
+  citedBy: fc.option(fc.nat(200_000), { nil: null }),
   topics: fc.uniqueArray(fc.constantFrom(...TOPICS), { maxLength: 3 }),
 });
 type Paper = typeof paperArb extends fc.Arbitrary<infer T> ? T : never;
@@ -82,6 +83,8 @@ function sections(s: SegmentData) {
     newestOrder: Array.from(s.newestOrder),
     years: Array.from(s.years),
     standing: Array.from(s.standing),
+    track: Array.from(s.track),
+    citedBy: Array.from(s.citedBy),
     venues: s.venues,
     venueOf: Array.from(s.venueOf),
     firstSeen: Array.from(s.firstSeen),
