@@ -12,6 +12,7 @@
  */
 import { msg, type Message } from '../i18n/index.js';
 import { tokenize } from '../text.js';
+import { MAX_CITED_BY } from '../store/citations.js';
 import { compoundsOf, type Compound } from './compounds.js';
 
 /** Longest query read; the rest is dropped with a note. */
@@ -266,9 +267,6 @@ export function parseYears(value: string): YearRange | undefined {
   return undefined;
 }
 
-/** Most citations a `cited:` bound may name (OpenAlex's most cited work has about 400,000). */
-const MAX_CITED_BOUND = 10_000_000;
-
 /**
  * Reads a citation count range: `100` (at least 100), `>100`, `>=100`, `<50`, `<=50`,
  * `100..500`, `100-500`, `100..`, `..500`; counts may be written `1k`, `1.5k`, `1,000`.
@@ -280,7 +278,7 @@ export function parseCounts(value: string): CountRange | undefined {
     const m = /^(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k?)$/i.exec(s);
     if (!m) return undefined;
     const n = Number(m[1]!.replace(/,/g, '')) * (m[2] ? 1000 : 1);
-    return Number.isInteger(n) && n <= MAX_CITED_BOUND ? n : undefined;
+    return Number.isInteger(n) && n <= MAX_CITED_BY ? n : undefined;
   };
   let m = /^(>=|>|<=|<|≥|≤)(.+)$/.exec(value);
   if (m) {
