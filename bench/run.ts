@@ -12,7 +12,8 @@
  * on PostgreSQL next to SQLite (bench/postgres.ts: a private server of its own, skipped without
  * Debian's postgresql package), and reading lists at issue 30's scale: /library mine and channel
  * through the registry on the corpus, the store's reads on both stores, exports of 1,000 papers
- * (bench/libraryCommands.ts, bench/readingLists.ts, bench/export.ts).
+ * (bench/libraryCommands.ts, bench/readingLists.ts, bench/export.ts); and an opened paper with its
+ * citation lists, on a copy of the library given counts and references (bench/openedPaper.ts).
  *
  *   --skip-minisearch   leave out the (slow) baseline
  *   --skip-postgres     leave out the PostgreSQL section
@@ -39,6 +40,7 @@ import { benchRecommend } from './recommend.js';
 import { benchDiscord } from './discord.js';
 import { benchExport } from './export.js';
 import { benchLibraryCommands } from './libraryCommands.js';
+import { benchOpenedPaper } from './openedPaper.js';
 import { benchPostgres, timedIngest } from './postgres.js';
 import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
 import { benchSlack } from './slack.js';
@@ -169,6 +171,8 @@ const recommendLines = await benchRecommend(app);
 // It writes reading lists into the library: only into the run's own DATA_DIR.
 const libraryLines = ownDir ? await benchLibraryCommands(app) : ['/library commands: skipped (--data-dir is not the run’s own: the lists would be written into it)'];
 await app.close();
+out('Measuring an opened paper with its citation lists (on a copy of the library given counts and references)…');
+const openedLines = await benchOpenedPaper(dataDir);
 const postgresLines = values['skip-postgres']
   ? ['PostgreSQL: skipped (--skip-postgres)']
   : await benchPostgres({
@@ -235,6 +239,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines]) out(line);
+for (const line of [...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...openedLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -130,6 +130,8 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
     }
     const library = new Library({
       store,
+      // The demo's papers are numbered by its own store: the library's citations are not theirs.
+      ...(!demo && { citations: stores.citations }),
       taxonomy,
       taxonomyHash,
       topics: { resolve: (input) => resolveTopic(taxonomy, input), suggest: (prefix, limit) => suggestTopics(taxonomy, prefix, limit) },

@@ -3,13 +3,15 @@
  * surface. It holds the paper store, the topic taxonomy and the live search index
  * (`search/liveIndex.ts`, which follows the store), and puts them together: searches with
  * Chinese read as English and each one reported to the observer, papers by id or document
- * number, cards (`papers/cards.ts`) and recommendations (`recommend/`). Everything here
+ * number, cards (`papers/cards.ts`), citations in the library (`papers/citationLists.ts`) and
+ * recommendations (`recommend/`). Everything here
  * is a line or two; the work is in those modules.
  */
 import type { Logger } from 'pino';
 import { readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
 import { silentObserver, type Observer } from './observer.js';
 import { paperCard, resultCards, type CardOptions } from './papers/cards.js';
+import { citationLists, type CitationDirection, type CitationLists } from './papers/citationLists.js';
 import type { Paper } from './papers/model.js';
 import type { PaperCard } from './reply.js';
 import type { SearchOptions, SearchResult, Suggestion } from './search/engine.js';
@@ -21,12 +23,15 @@ import { LiveIndex } from './search/liveIndex.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
 import { siteLinks, type SiteLinks } from './site/links.js';
 import type { IndexStats } from './search/stats.js';
+import type { CitationStore } from './store/citations.js';
 import type { PaperStore, StoredPaper } from './store/papers.js';
 import { topicFilter, type TopicFinder } from './topics/resolve.js';
 import type { Taxonomy } from './topics/taxonomy.js';
 
 export interface LibraryOptions {
   store: PaperStore;
+  /** The papers' citations (`store/citations.ts`), read only; none for the demo library, whose papers are not the store's. */
+  citations?: Pick<CitationStore, 'references' | 'citedBy'>;
   taxonomy: Taxonomy;
   taxonomyHash: string;
   topics: TopicFinder;
@@ -259,6 +264,15 @@ export class Library {
 
   async paperByDoc(doc: number): Promise<Paper | undefined> {
     return (await this.store.papersByDocs([doc])).get(doc);
+  }
+
+  /**
+   * "References in the library" and "Cited by, in the library" of the paper `doc`, most cited
+   * first: a page of each (or of `directions`), the papers read in one go ({@link citationLists}).
+   * @example (await library.citations(doc, { offset: 0, limit: 5 })).citedBy?.total
+   */
+  citations(doc: number, page: { offset: number; limit: number }, directions?: readonly CitationDirection[]): Promise<CitationLists> {
+    return citationLists(this.options.citations, this.store, doc, page, directions);
   }
 
   /**

@@ -34,6 +34,13 @@ export interface PaperCard {
   venue: string;
   year: number | null;
   status: string;
+  /**
+   * How many works cite the paper, where OpenAlex has said (absent where it is unknown, never a
+   * 0 for unknown): the count, and how the card shows it in the reader's language: "cited by
+   * 12k" on a result card, "cited by 12,345" in a detail view. Renderers show `text` with the
+   * venue, year and status.
+   */
+  citedBy?: { count: number; text: string };
   /** Topic labels, "Area · Name", in the reader's language. */
   topics: string[];
   /** Where the query's words are in the abstract, marked. */

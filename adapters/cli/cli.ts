@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { openApp, type App } from '../../src/app.js';
-import { hitsJson } from '../../src/papers/hitJson.js';
+import { citationJson, hitsJson } from '../../src/papers/hitJson.js';
 import { SetupError, UserError } from '../../src/errors.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
 import { parsePaperRef } from '../../src/papers/ids.js';
@@ -130,7 +130,8 @@ async function show(app: App, args: string[]): Promise<number> {
   if (!found) throw new UserError('cli.noPaper', { key });
   const { paper, doc } = found;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(paper, null, 2)}\n`);
+    // The paper as stored, with its citation count and work named as `search --json` names them.
+    process.stdout.write(`${JSON.stringify({ ...paper, ...citationJson(paper) }, null, 2)}\n`);
     return 0;
   }
   const m = messages(locale);

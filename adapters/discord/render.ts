@@ -58,6 +58,8 @@ const META_MAX = 200;
 /** Where the card is on a reading list: who added or shared it, when, the note (500 characters). */
 const PROVENANCE_MAX = 800;
 const LINKS_MAX = 600;
+/** Characters of a description that lists' trailing fields give way to (see `fitEmbeds`). */
+const DESCRIPTION_FLOOR = 1000;
 /** One item of a list, before its detail. */
 const ITEM_TEXT_MAX = 200;
 const ITEM_DETAIL_MAX = 200;
@@ -169,7 +171,7 @@ function cardPlan(card: PaperCard, m: Messages): EmbedPlan {
   const inField = detail && everyone.length > EMBED_AUTHOR_MAX;
   const authors = detail && !inField ? everyone : shortAuthors(names, detail ? DETAIL_AUTHORS : CARD_AUTHORS, m);
   const title = markdown([...(card.position !== undefined ? [{ markup: `${card.position}. ` }] : []), clean(card.title) || m.t('paper.untitled')], EMBED_TITLE_MAX);
-  const meta = [clean(card.venue), card.year ?? '', clean(card.status)].filter((x) => x !== '').join(' · ');
+  const meta = [clean(card.venue), card.year ?? '', clean(card.status), clean(card.citedBy?.text ?? '')].filter((x) => x !== '').join(' · ');
   const links = card.links.filter((l) => detail || CARD_LINKS.has(l.kind)).filter((l) => safeUrl(l.url));
   const body: Inline[] = detail ? [clean(card.abstract ?? '', { multiline: true })] : segments(card.snippet ?? []);
   const fields: APIEmbedField[] = inField ? [{ name: plain(m.t('paper.authorsField'), EMBED_FIELD_NAME_MAX), value: markdown([everyone], EMBED_FIELD_VALUE_MAX) }] : [];
@@ -295,17 +297,21 @@ export function embedLength(embed: APIEmbed): number {
 
 /**
  * Builds the embeds within {@link EMBEDS_MAX} and {@link EMBEDS_TOTAL_MAX}: when they are too
- * long together, the longest descriptions are shortened first, to an equal share.
+ * long together, the trailing fields of lists give way while a description would otherwise be
+ * cut below {@link DESCRIPTION_FLOOR} (an opened paper keeps its abstract's opening before its
+ * lists keep their tails), then the longest descriptions are shortened, to an equal share.
  */
 function fitEmbeds(plans: readonly EmbedPlan[]): APIEmbed[] {
   const kept = plans.slice(0, EMBEDS_MAX);
   let embeds = kept.map((p) => p.build(EMBED_DESCRIPTION_MAX));
   const total = (list: APIEmbed[]) => list.reduce((n, e) => n + embedLength(e), 0);
+  const natural = () => embeds.map((e) => e.description?.length ?? 0);
+  const level = () => waterLevel(natural(), EMBEDS_TOTAL_MAX - embeds.reduce((n, e) => n + embedLength(e) - (e.description?.length ?? 0), 0));
+  while (total(embeds) > EMBEDS_TOTAL_MAX && level() < Math.min(DESCRIPTION_FLOOR, Math.max(...natural())) && dropLastField(embeds));
   if (total(embeds) > EMBEDS_TOTAL_MAX) {
-    const natural = embeds.map((e) => e.description?.length ?? 0);
-    const fixed = embeds.map((e, i) => embedLength(e) - natural[i]!);
-    const level = waterLevel(natural, EMBEDS_TOTAL_MAX - fixed.reduce((a, b) => a + b, 0));
-    embeds = embeds.map((e, i) => (natural[i]! > level ? kept[i]!.build(level) : e));
+    const cap = level();
+    const lengths = natural();
+    embeds = embeds.map((e, i) => (lengths[i]! > cap ? kept[i]!.build(cap) : e));
   }
   // Only fields and titles are left to cut: drop trailing fields, then trailing embeds.
   while (total(embeds) > EMBEDS_TOTAL_MAX) {
@@ -314,6 +320,18 @@ function fitEmbeds(plans: readonly EmbedPlan[]): APIEmbed[] {
     else embeds.pop();
   }
   return embeds.filter((e) => e.title || e.description || e.fields?.length);
+}
+
+/** Drops the last field of the last embed with more than one (in place); false when there is none to drop. */
+function dropLastField(embeds: APIEmbed[]): boolean {
+  for (let i = embeds.length - 1; i >= 0; i--) {
+    const fields = embeds[i]!.fields;
+    if (fields && fields.length > 1) {
+      embeds[i] = { ...embeds[i]!, fields: fields.slice(0, -1) };
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

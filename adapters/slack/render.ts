@@ -183,7 +183,7 @@ function authorsLine(paper: PaperCard, shown: number, max: number, m: Messages):
 }
 
 function metaLine(paper: PaperCard): string {
-  return mrkdwn([paper.venue, paper.year ?? '', paper.status].map(String).filter((s) => s.trim() !== '').join(' · '), META_MAX);
+  return mrkdwn([paper.venue, paper.year ?? '', paper.status, paper.citedBy?.text ?? ''].map(String).filter((s) => s.trim() !== '').join(' · '), META_MAX);
 }
 
 function renderList(heading: string | undefined, items: readonly ListItem[]): SlackBlock[] {

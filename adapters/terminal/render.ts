@@ -67,7 +67,7 @@ function renderPaper(paper: PaperCard, style: TextStyle, m: Messages): string[] 
   const number = paper.position !== undefined ? `${paper.position}. ` : '';
   const out = ['', bold(`${number}${sanitize(paper.title)}`, style)];
   const authors = shortAuthors(paper.authors, 6, m);
-  const meta = [authors, [paper.venue, paper.year].filter(Boolean).join(' '), paper.status].filter(Boolean).map(sanitize);
+  const meta = [authors, [paper.venue, paper.year].filter(Boolean).join(' '), paper.status, paper.citedBy?.text ?? ''].filter(Boolean).map(sanitize);
   if (meta.length > 0) out.push(`${indent}${meta.join(' · ')}`);
   // Where it is on a reading list: who added or shared it, when, the note.
   if (paper.provenance) out.push(...wrap(sanitize(paper.provenance), style.width - indent.length).map((l) => `${indent}${l}`));

@@ -57,6 +57,7 @@ nav.pages{display:flex;flex-wrap:wrap;gap:.5em 1.5em;align-items:center;justify-
 .abstract{white-space:pre-line}
 pre.bibtex{background:var(--card);border:1px solid var(--line);border-radius:.6em;padding:.8em;overflow-x:auto;font-size:.85em;white-space:pre-wrap;overflow-wrap:anywhere}
 ul.similar{padding-left:1.2em}
+.more{font-size:.9em;margin:.3em 0 0}
 footer.bottom{max-width:60rem;margin:0 auto;padding:1em;color:var(--muted);font-size:.85em;border-top:1px solid var(--line)}
 @media (max-width:30rem){.hero{padding-top:1.5em}.hero h1{font-size:1.6em}form.search button{padding:.65em .8em}}
 `.trim();

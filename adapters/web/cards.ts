@@ -63,12 +63,13 @@ function etAl(ctx: PageContext, list: Html): Html {
   return html`${before}${list}${after}`;
 }
 
-/** Venue · year · status, the venue and year linking to their filters. */
-export function metaHtml(ctx: PageContext, card: Pick<PaperCard, 'venue' | 'year' | 'status'>): Html {
+/** Venue · year · status · citations, the venue and year linking to their filters. */
+export function metaHtml(ctx: PageContext, card: Pick<PaperCard, 'venue' | 'year' | 'status' | 'citedBy'>): Html {
   const parts: Html[] = [];
   if (card.venue.trim()) parts.push(html`<a href="${withLang(ctx, ctx.links.search(filter('venue', card.venue)))}">${card.venue}</a>`);
   if (card.year !== null) parts.push(html`<a href="${withLang(ctx, ctx.links.search(filter('year', card.year)))}">${card.year}</a>`);
   if (card.status.trim()) parts.push(html`<span>${card.status}</span>`);
+  if (card.citedBy) parts.push(html`<span class="cites">${card.citedBy.text}</span>`);
   return parts.length > 0 ? html`<p class="meta">${join(parts, ' · ')}</p>` : html``;
 }
 

@@ -1,8 +1,10 @@
 /**
  * The site's pages, as pure functions of what they show: the home page (search box, the
- * library's size, the topic areas with their counts), a page of results, a paper, a topic's
- * papers, and a page that only says something (not found, too many requests).
+ * library's size, the topic areas with their counts), a page of results, a paper, a paper's
+ * references or citing papers in the library, a topic's papers, and a page that only says
+ * something (not found, too many requests).
  */
+import type { CitationDirection } from '../../src/papers/citationLists.js';
 import type { PaperCard } from '../../src/reply.js';
 import type { Taxonomy } from '../../src/topics/taxonomy.js';
 import { authorsHtml, cardHtml, linksHtml, metaHtml, topicsHtml } from './cards.js';
@@ -67,10 +69,33 @@ ${pager(ctx, view.page, view.pages, (n) => ctx.links.search(view.query, n))}`;
   return page(ctx, { title: `${heading} · ${SITE_NAME}`, body, query: view.query });
 }
 
-/** A paper's page: the card in full, its abstract, links, similar papers and a BibTeX entry. */
-export function paperPage(ctx: PageContext, card: PaperCard, similar: ReadonlyArray<{ id: string; title: string; detail: string }>, bibtex: string, topicIds: ReadonlyMap<string, string>): Html {
+/** A paper in a list on a paper's page: its id, title, and venue and year (and a count). */
+export interface RelatedPaper {
+  id: string;
+  title: string;
+  detail: string;
+}
+
+/** The first of a paper's references or citing papers in the library, and how many there are. */
+export interface CitedList {
+  direction: CitationDirection;
+  total: number;
+  papers: readonly RelatedPaper[];
+}
+
+/**
+ * A paper's page: the card in full, its abstract and links, its references and citing papers in
+ * the library (the first few, and a link to all of them; nothing where there are none), similar
+ * papers and a BibTeX entry.
+ */
+export function paperPage(ctx: PageContext, card: PaperCard, lists: { cited: readonly CitedList[]; similar: readonly RelatedPaper[] }, bibtex: string, topicIds: ReadonlyMap<string, string>): Html {
   const { m } = ctx;
   const title = card.title.trim() || m.t('paper.untitled');
+  const cited = lists.cited.filter((l) => l.papers.length > 0).map((l) => {
+    const heading = m.t(l.direction === 'references' ? 'paper.references' : 'paper.citedByList', { total: l.total });
+    const all = l.total > l.papers.length ? html`<p class="more"><a href="${withLang(ctx, ctx.links.citations(card.id, l.direction))}">${m.t(l.direction === 'references' ? 'web.allReferences' : 'web.allCitedBy', { total: l.total })}</a></p>` : '';
+    return html`<h2>${heading}</h2>${relatedHtml(ctx, l.papers)}${all}`;
+  });
   const body = html`<article class="paper">
 <h1>${title}</h1>
 ${authorsHtml(ctx, card.authors, Infinity)}
@@ -78,14 +103,49 @@ ${metaHtml(ctx, card)}
 ${topicsHtml(ctx, card.topics, topicIds)}
 ${card.abstract ? html`<h2>${m.t('web.abstract')}</h2><p class="abstract">${card.abstract}</p>` : ''}
 ${card.links.length > 0 ? html`<h2>${m.t('web.links')}</h2>${linksHtml(card)}` : ''}
-${similar.length > 0
-    ? html`<h2>${m.t('paper.similar')}</h2><ul class="similar">${similar.map((s) => html`<li><a href="${withLang(ctx, ctx.links.paper(s.id))}">${s.title.trim() || m.t('paper.untitled')}</a>${s.detail ? html` <span class="meta">${s.detail}</span>` : ''}</li>`)}</ul>`
-    : ''}
+${cited}
+${lists.similar.length > 0 ? html`<h2>${m.t('paper.similar')}</h2>${relatedHtml(ctx, lists.similar)}` : ''}
 <h2>${m.t('web.cite')}</h2>
 <p class="note">${m.t('web.citeHint')}</p>
 <pre class="bibtex">${bibtex}</pre>
 </article>`;
   return page(ctx, { title: `${shortened(title)} · ${SITE_NAME}`, body });
+}
+
+/** Papers as a list of links to their pages, each with its venue and year. */
+function relatedHtml(ctx: PageContext, papers: readonly RelatedPaper[]): Html {
+  const items = papers.map((p) => html`<li><a href="${withLang(ctx, ctx.links.paper(p.id))}">${p.title.trim() || ctx.m.t('paper.untitled')}</a>${p.detail ? html` <span class="meta">${p.detail}</span>` : ''}</li>`);
+  return html`<ul class="similar">${items}</ul>`;
+}
+
+/** A page of a paper's references, or of the papers citing it, in the library. */
+export interface CitationsView {
+  paper: { id: string; title: string };
+  direction: CitationDirection;
+  total: number;
+  cards: PaperCard[];
+  page: number;
+  pages: number;
+}
+
+/** A paper's references or citing papers in the library, most cited first, {@link SITE_PAGE_SIZE} to a page. */
+export function citationsPage(ctx: PageContext, view: CitationsView, topicIds: ReadonlyMap<string, string>): Html {
+  const { m } = ctx;
+  const references = view.direction === 'references';
+  const heading = m.t(references ? 'web.references' : 'web.citedBy');
+  const title = view.paper.title.trim() || m.t('paper.untitled');
+  const back = html`<p class="note"><a href="${withLang(ctx, ctx.links.paper(view.paper.id))}">${m.t('web.backToPaper', { title: shortened(title, 200) })}</a></p>`;
+  const body =
+    view.cards.length === 0
+      ? html`<div class="results-head"><h1>${heading}</h1>${back}<p>${m.t(references ? 'web.noReferences' : 'web.noCitedBy')}</p></div>`
+      : html`<div class="results-head">
+<h1>${heading}</h1>
+${back}
+<p class="note">${m.t('web.mostCited')} · ${m.t('web.count', { total: view.total, page: view.page, pages: view.pages })}</p>
+</div>
+<ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
+${pager(ctx, view.page, view.pages, (n) => ctx.links.citations(view.paper.id, view.direction, n))}`;
+  return page(ctx, { title: `${heading} · ${shortened(title)} · ${SITE_NAME}`, body });
 }
 
 /** A topic's papers, newest first. */

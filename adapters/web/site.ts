@@ -1,7 +1,8 @@
 /**
  * The search site: the library on web pages, served by the same process as the bot (beside
  * Slack's /slack/events and the health routes, or on its own in the terminal's mode). One
- * request listener: `/`, `/search`, `/paper/<id>`, `/topic/<area>/<name>`, `/api/search`,
+ * request listener: `/`, `/search`, `/paper/<id>` (and its `/references` and `/cited-by` in the
+ * library), `/topic/<area>/<name>`, `/api/search`,
  * `/api/suggest`, `/opensearch.xml` and the hashed assets. It reads through the core's
  * {@link Library} (the same search, glossary and cards as `/paper`) and shows only the public
  * library: nothing of members, their reading lists or their subscriptions.
@@ -19,14 +20,18 @@ import { UserError, errorReference } from '../../src/errors.js';
 import { loggable, throttledLog } from '../../src/logThrottle.js';
 import { messages } from '../../src/i18n/index.js';
 import type { Library } from '../../src/library.js';
+import { citedBy } from '../../src/papers/cards.js';
+import { CITATION_DIRECTIONS, type CitationDirection } from '../../src/papers/citationLists.js';
 import { toBibtex } from '../../src/papers/export/bibtex.js';
+import type { Paper } from '../../src/papers/model.js';
+import type { StoredPaper } from '../../src/store/papers.js';
 import { MAX_RESULTS } from '../../src/search/engine.js';
-import { siteLinks } from '../../src/site/links.js';
+import { CITATION_PATHS, siteLinks } from '../../src/site/links.js';
 import { apiSearch, apiSuggest, openSearchXml } from './api.js';
 import { ASSET_BY_PATH } from './assets.js';
 import { topicIdsByLabel } from './cards.js';
 import { OPENSEARCH_PATH, type PageContext } from './layout.js';
-import { homePage, messagePage, paperPage, resultsPage, topicPage, SITE_PAGE_SIZE, type ResultsView } from './pages.js';
+import { citationsPage, homePage, messagePage, paperPage, resultsPage, topicPage, SITE_PAGE_SIZE, type CitationsView, type RelatedPaper, type ResultsView } from './pages.js';
 import { RATE_PER_SECOND, rateLimiter } from './rateLimit.js';
 import { pageNumber, pickLocale, readHost, readQuery } from './request.js';
 
@@ -50,6 +55,11 @@ const PAGE_CACHE = 'public, max-age=60';
  */
 const HOST_PAGE_CACHE = 'private, max-age=60';
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
+/** Similar papers, and each list of references and citing papers, on a paper's page. */
+const SIMILAR_ON_PAGE = 5;
+const CITED_ON_PAGE = 5;
+/** The last page of a list of citations anyone may ask for (the offset stays a small number). */
+const MAX_CITATIONS_PAGE = 100_000;
 
 export interface SiteOptions {
   /**
@@ -137,8 +147,25 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
         const found = await library.findById(safeDecode(paper[1]!));
         if (!found) return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.noPaper')).value);
         const card = library.card(found.paper, found.doc, { detail: true, messages: m, site: links });
-        const similar = (await library.similar(found.paper, 5)).map((s) => ({ id: s.paper.id, title: s.paper.title, detail: [s.paper.venue, s.paper.year].filter(Boolean).join(' ') }));
-        return htmlPage(200, paperPage(ctx, card, similar, toBibtex([found.paper]), topicIds).value);
+        const [similar, cited] = await Promise.all([library.similar(found.paper, SIMILAR_ON_PAGE), library.citations(found.doc, { offset: 0, limit: CITED_ON_PAGE })]);
+        const lists = {
+          cited: CITATION_DIRECTIONS.map((direction) => ({
+            direction,
+            total: cited[direction]?.total ?? 0,
+            papers: (cited[direction]?.papers ?? []).map((p) => related(p.paper, citedBy(p.count, m, 'compact').text)),
+          })),
+          similar: similar.map((s) => related(s.paper)),
+        };
+        return htmlPage(200, paperPage(ctx, card, lists, toBibtex([found.paper]), topicIds).value);
+      }
+      const citing = /^\/paper\/([^/]+)\/([^/]+)$/.exec(path);
+      // The list's path segment as `siteLinks` writes it (`references`, `cited-by`); any other is not found.
+      const direction = citing && CITATION_DIRECTIONS.find((d) => CITATION_PATHS[d] === citing[2]);
+      if (citing && direction) {
+        const found = await library.findById(safeDecode(citing[1]!));
+        if (!found) return htmlPage(404, messagePage(ctx, m.t('web.notFoundTitle'), m.t('web.noPaper')).value);
+        const view = await citationsView(library, ctx, found, direction, url.searchParams.get('page'));
+        return htmlPage(200, citationsPage(ctx, view, topicIds).value);
       }
       const topicPath = /^\/topic\/([^/]+)\/([^/]+)$/.exec(path);
       if (topicPath) {
@@ -196,6 +223,25 @@ async function results(library: Library, ctx: PageContext, query: string, cut: b
   const page = pageNumber(rawPage, pages);
   const cards = await library.cards(result, (page - 1) * SITE_PAGE_SIZE, SITE_PAGE_SIZE, ctx.m, ctx.links);
   return { query, cut, total: shown === 0 ? 0 : Math.max(result.total, shown), shown, notes: result.notes.map((n) => ctx.m.text(n)), cards, page, pages };
+}
+
+/** A paper in a list on a paper's page: venue and year, and `more` (its count) after them. */
+function related(paper: Paper, more = ''): RelatedPaper {
+  return { id: paper.id, title: paper.title, detail: [[paper.venue, paper.year].filter(Boolean).join(' '), more].filter(Boolean).join(' · ') };
+}
+
+/**
+ * Page `rawPage` of a paper's references or citing papers in the library, {@link SITE_PAGE_SIZE}
+ * to a page; a page past the end is the last one (read again: the total is known only then).
+ */
+async function citationsView(library: Library, ctx: PageContext, found: StoredPaper, direction: CitationDirection, rawPage: string | null): Promise<CitationsView> {
+  const read = async (page: number) => (await library.citations(found.doc, { offset: (page - 1) * SITE_PAGE_SIZE, limit: SITE_PAGE_SIZE }, [direction]))[direction] ?? { papers: [], total: 0 };
+  let page = pageNumber(rawPage, MAX_CITATIONS_PAGE);
+  let list = await read(page);
+  const pages = Math.max(1, Math.ceil(list.total / SITE_PAGE_SIZE));
+  if (page > pages) list = await read((page = pages));
+  const cards = list.papers.map((p) => library.card(p.paper, p.doc, { messages: ctx.m, site: ctx.links }));
+  return { paper: { id: found.paper.id, title: found.paper.title }, direction, total: list.total, cards, page, pages };
 }
 
 /**

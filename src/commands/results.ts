@@ -6,7 +6,10 @@
  */
 import { UserError } from '../errors.js';
 import { messages as messagesFor, type Messages } from '../i18n/index.js';
-import { action, type Block, type Button, type PaperCard, type Reply } from '../reply.js';
+import { citedBy, paperLinks } from '../papers/cards.js';
+import { CITATION_DIRECTIONS, type CitationDirection, type CitationListPage } from '../papers/citationLists.js';
+import type { Paper } from '../papers/model.js';
+import { action, type Block, type Button, type ListItem, type PaperCard, type Reply } from '../reply.js';
 import { MAX_RESULTS, type SearchResult } from '../search/engine.js';
 import { loadSearch, saveSearch, type SearchState } from '../search/state.js';
 import type { SiteLinks } from '../site/links.js';
@@ -19,6 +22,8 @@ import { shorten } from '../text.js';
 export const PAGE_SIZE = 5;
 /** Similar papers shown in a detail view. */
 export const SIMILAR_COUNT = 5;
+/** References in the library, and papers citing it, shown in a detail view (each list). */
+export const CITATION_COUNT = 5;
 
 /**
  * Runs the search, saves it for the buttons, and renders its first page (without Prev/Next,
@@ -48,47 +53,62 @@ export async function showPage(ctx: CommandContext, stateId: string, page: numbe
 }
 
 /**
- * One paper in full: abstract, every link, similar papers, and a way back to the results it
- * was opened from (in the language of those results).
+ * One paper in full: abstract, every link, the papers it references and those citing it that
+ * the library holds (most cited first, each with its count, and a link to all of them on the
+ * search site), similar papers, and a way back to the results it was opened from (in the
+ * language of those results). A list with nothing in it is not shown at all.
  */
 export async function showPaper(ctx: CommandContext, doc: number, back?: { stateId: string; page: number }): Promise<Reply> {
   const [paper, from] = await Promise.all([ctx.library.paperByDoc(doc), back && loadSearch(ctx.states, back.stateId, ctx.now())]);
   if (!paper) throw new UserError('paper.gone');
   const m = from && from.locale ? messagesFor(from.locale) : ctx.i18n;
   const card = ctx.library.card(paper, doc, { detail: true, messages: m });
-  const similar = await ctx.library.similar(paper, SIMILAR_COUNT);
-  const blocks: Block[] = [{ kind: 'paper', paper: card }];
-  if (similar.length > 0) {
-    blocks.push({
-      kind: 'list',
-      heading: m.t('paper.similar'),
-      items: similar.map((s) => ({
-        text: s.paper.title,
-        detail: [s.paper.venue, s.paper.year].filter(Boolean).join(' '),
-        action: action('paper', 'open', s.doc),
-        ...(s.paper.links.page && { url: s.paper.links.page }),
-      })),
-    });
-  }
+  const [similar, cited] = await Promise.all([ctx.library.similar(paper, SIMILAR_COUNT), ctx.library.citations(doc, { offset: 0, limit: CITATION_COUNT })]);
+  const citations = CITATION_DIRECTIONS.flatMap((direction): Block[] => {
+    const list = cited[direction];
+    return list && list.papers.length > 0 ? [citationList(ctx, m, paper.id, direction, list)] : [];
+  });
+  const lists = [...citations, ...(similar.length > 0 ? [{ kind: 'list' as const, heading: m.t('paper.similar'), items: similar.map((s) => openItem(ctx, s.doc, s.paper)) }] : [])];
+  // Every paper listed, once, in the menu that opens them (the lists' order, so `/open N` reads top to bottom).
+  const listed = new Map([...cited.references?.papers ?? [], ...cited.citedBy?.papers ?? [], ...similar].map((s) => [action('paper', 'open', s.doc), s.paper]));
   const buttons: Button[] = listButtons(ctx, m, doc);
   if (back) buttons.unshift({ id: 'back', label: m.t('paper.back'), action: action('paper', 'page', back.stateId, back.page) });
   return {
     locale: m.locale,
     fallback: `${paper.title} (${[paper.venue, paper.year].filter(Boolean).join(' ')})`,
-    blocks,
+    blocks: [{ kind: 'paper', paper: card }, ...lists],
     ...(buttons.length > 0 && { buttons: [buttons] }),
-    ...(similar.length > 0 && {
+    ...(listed.size > 0 && {
       menu: {
-        placeholder: m.t('paper.openSimilarMenu'),
-        choices: similar.map((s) => ({
-          label: shorten(s.paper.title, 100),
-          action: action('paper', 'open', s.doc),
-          description: shorten([s.paper.authors[0], s.paper.venue, s.paper.year].filter(Boolean).join(' · '), 100),
+        placeholder: m.t(citations.length === 0 ? 'paper.openSimilarMenu' : 'paper.openMenu'),
+        choices: [...listed].map(([handle, p]) => ({
+          label: shorten(p.title, 100),
+          action: handle,
+          description: shorten([p.authors[0], p.venue, p.year].filter(Boolean).join(' · '), 100),
         })),
       },
     }),
     shareable: true,
   };
+}
+
+/**
+ * A paper in a list of an opened paper: its title, leading where a card's title does (its page
+ * on the search site, else its landing page), venue and year (and `more`), and a handle that opens it.
+ */
+function openItem(ctx: CommandContext, doc: number, paper: Paper, more = ''): ListItem {
+  const detail = [[paper.venue, paper.year].filter(Boolean).join(' '), more].filter(Boolean).join(' · ');
+  const url = ctx.library.site ? ctx.library.site.paper(paper.id) : paperLinks(paper)[0]?.url;
+  return { text: paper.title, ...(detail && { detail }), action: action('paper', 'open', doc), ...(url && { url }) };
+}
+
+/** "References in the library (12)" or "Cited by, in the library (40)": the first papers with their counts, and the way to all of them on the site when there are more. */
+function citationList(ctx: CommandContext, m: Messages, id: string, direction: CitationDirection, list: CitationListPage): Block {
+  const items = list.papers.map((p) => openItem(ctx, p.doc, p.paper, citedBy(p.count, m, 'compact').text));
+  const all = direction === 'references' ? 'paper.allReferences' : 'paper.allCitedBy';
+  const site = ctx.library.site;
+  if (site && list.total > list.papers.length) items.push({ text: m.t(all, { total: list.total }), url: site.citations(id, direction) });
+  return { kind: 'list', heading: m.t(direction === 'references' ? 'paper.references' : 'paper.citedByList', { total: list.total }), items };
 }
 
 /**

@@ -50,6 +50,7 @@ export function paperCard(taxonomy: Taxonomy, paper: Paper, doc: number, options
     venue: paper.venue,
     year: paper.year,
     status: statusText(paper.status, m),
+    ...(paper.citations && { citedBy: citedBy(paper.citations.count, m, options.detail ? 'exact' : 'compact') }),
     topics: paper.topics.flatMap((id) => {
       const topic = taxonomy.byId(id);
       return topic ? [taxonomy.label(topic, m.dataLocale)] : [];
@@ -113,6 +114,15 @@ export function paperLinks(paper: Pick<Paper, 'links' | 'externalIds'>): PaperLi
     out.push({ kind, label: english.t(`paper.link.${kind}`), url });
   }
   return out;
+}
+
+/**
+ * A citation count as a card shows it: compact on a result card ("cited by 12k", "被引 1.2万"),
+ * exact in a detail view ("cited by 12,345", "被引 12,345 次").
+ * @example citedBy(12345, messages('en'), 'compact') // { count: 12345, text: 'cited by 12k' }
+ */
+export function citedBy(count: number, m: Messages, form: 'compact' | 'exact'): NonNullable<PaperCard['citedBy']> {
+  return { count, text: m.t(form === 'compact' ? 'paper.citedByShort' : 'paper.citedBy', { count }) };
 }
 
 /** A stored status in the reader's language; one outside the vocabulary (a venue's own track name) as stored. */

@@ -1,7 +1,8 @@
 /**
  * Search hits as JSON, the one shape `paperscout search --json` prints and the site's
- * `/api/search` answers with (and every command-line list of papers: library, recommend): id, title, authors, venue, year, status, score, topic ids and the
- * landing page. Field names and meanings are the same in every language.
+ * `/api/search` answers with (and every command-line list of papers: library, recommend): id, title, authors, venue, year, status, score, topic ids, the
+ * landing page, and OpenAlex's citation count and work id (null where the paper has not been
+ * matched to a work). Field names and meanings are the same in every language.
  */
 import type { SearchHit } from '../search/engine.js';
 import type { PaperStore } from '../store/papers.js';
@@ -21,6 +22,10 @@ export interface HitJson {
   topics: string[];
   /** The paper's landing page, or null. */
   url: string | null;
+  /** How many works cite it, as OpenAlex counted when it was fetched; null where unknown (not 0). */
+  cited_by: number | null;
+  /** The OpenAlex work it was matched to (`W2741809807`), or null. */
+  openalex: string | null;
 }
 
 /**
@@ -47,5 +52,14 @@ export function hitJson(hit: Pick<SearchHit, 'id' | 'title'> & { score?: number 
     score: hit.score === undefined ? null : Math.round(hit.score * 1000) / 1000,
     topics: paper?.topics ?? [],
     url: (paper && paperLinks(paper)[0]?.url) ?? null,
+    ...citationJson(paper),
   };
+}
+
+/**
+ * A paper's citation count and OpenAlex work as `--json` and `/api/search` name them (nulls where unknown).
+ * @example citationJson(paper) // { cited_by: 12345, openalex: 'W2741809807' }
+ */
+export function citationJson(paper: Pick<Paper, 'citations'> | undefined): Pick<HitJson, 'cited_by' | 'openalex'> {
+  return { cited_by: paper?.citations?.count ?? null, openalex: paper?.citations?.openalex ?? null };
 }

@@ -85,6 +85,14 @@ export const en = {
   'paper.link.openreview': 'OpenReview',
   'paper.link.doi': 'DOI',
   'paper.tldr': 'TL;DR: {tldr}',
+  // OpenAlex's count of the works citing a paper: exact in a detail view, compact on a result card.
+  'paper.citedBy': 'cited by {count, number}',
+  'paper.citedByShort': 'cited by {count, number, ::compact-short}',
+  // An opened paper's citations within the library (OpenAlex's references, resolved to the library's papers).
+  'paper.references': 'References in the library ({total, number})',
+  'paper.citedByList': 'Cited by, in the library ({total, number})',
+  'paper.allReferences': 'All {total, number} references in the library ↗',
+  'paper.allCitedBy': 'All {total, number} papers in the library citing it ↗',
 
   // ── Statuses (src/papers/status.ts): the store keeps the English word, a card shows these ──
   'status.oral': 'Oral',
@@ -542,6 +550,14 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'web.status': 'Status',
   'web.cite': 'Cite',
   'web.citeHint': 'BibTeX, to paste into a reference manager:',
+  'web.references': 'References in the library',
+  'web.citedBy': 'Cited by, in the library',
+  'web.allReferences': 'All {total, number} references in the library →',
+  'web.allCitedBy': 'All {total, number} papers in the library citing it →',
+  'web.backToPaper': 'Back to “{title}”',
+  'web.mostCited': 'Most cited first',
+  'web.noReferences': 'No paper in the library is known to be referenced by this one.',
+  'web.noCitedBy': 'No paper in the library is known to cite this one.',
   'web.newest': 'Newest first',
   'web.notFoundTitle': 'Not found',
   'web.errorTitle': 'Something went wrong',

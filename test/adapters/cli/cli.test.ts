@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_PAPERS } from '../../helpers/corpus.js';
+import { SqliteCitationStore } from '../../../src/store/sqlite/citations.js';
+import { openDatabase } from '../../../src/store/sqlite/db.js';
+import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let dataDir: string;
@@ -60,12 +63,13 @@ describe('paperscout CLI', () => {
     expect(result.out).toMatch(/29 records from 1 file: 0 added, 0 updated, 29 unchanged, 0 duplicates merged, 0 rejected/);
   });
 
-  it('search --json gives id, title, authors, venue, year, status, score, topics and url', () => {
+  it('search --json gives id, title, authors, venue, year, status, score, topics, url, cited_by and openalex', () => {
     const result = cli(['search', 'attention is all you need', '--limit', '3', '--json']);
     expect(result.code).toBe(0);
     const hits = JSON.parse(result.out) as Array<Record<string, unknown>>;
     expect(hits[0]).toMatchObject({ id: 'arxiv:1706.03762', title: 'Attention Is All You Need', venue: 'NeurIPS', year: 2017, url: 'https://arxiv.org/abs/1706.03762' });
-    expect(Object.keys(hits[0]!).sort()).toEqual(['authors', 'id', 'score', 'status', 'title', 'topics', 'url', 'venue', 'year']);
+    expect(Object.keys(hits[0]!).sort()).toEqual(['authors', 'cited_by', 'id', 'openalex', 'score', 'status', 'title', 'topics', 'url', 'venue', 'year']);
+    expect(hits[0]).toMatchObject({ cited_by: null, openalex: null });
   });
 
   it('search --stdin --json answers one JSON array a line', () => {
@@ -96,6 +100,24 @@ describe('paperscout CLI', () => {
     expect(cli(['topics']).out).toMatch(/Deep Learning · Large Language Models\s+\d+/);
     expect(cli(['topic', 'llm', '--json']).code).toBe(0);
     expect(cli(['stats']).out).toMatch(/Papers: 30/);
+  });
+
+  it('search --json and show --json give the citation count and OpenAlex work once a sync has put them, and show says the count', async () => {
+    const db = openDatabase(join(dataDir, 'paperscout.db'));
+    try {
+      const doc = (await new SqlitePaperStore(db).papersByIds(['arxiv:1706.03762'])).get('arxiv:1706.03762')!.doc;
+      const written = await new SqliteCitationStore(db).put([{ doc, openalex: 'W2963403868', count: 123456, fetched: new Date('2026-03-01T00:00:00Z'), references: [] }]);
+      expect(written.written).toBe(1);
+    } finally {
+      db.close();
+    }
+    const hits = JSON.parse(cli(['search', 'attention is all you need', '--limit', '1', '--json']).out) as Array<Record<string, unknown>>;
+    expect(hits[0]).toMatchObject({ id: 'arxiv:1706.03762', cited_by: 123456, openalex: 'W2963403868' });
+    const shown = JSON.parse(cli(['show', 'arxiv:1706.03762', '--json']).out) as Record<string, unknown>;
+    expect(shown).toMatchObject({ id: 'arxiv:1706.03762', cited_by: 123456, openalex: 'W2963403868', citations: { count: 123456, openalex: 'W2963403868', fetched: '2026-03-01T00:00:00.000Z' } });
+    expect(JSON.parse(cli(['show', 'arxiv:1512.03385', '--json']).out)).toMatchObject({ cited_by: null, openalex: null });
+    expect(cli(['show', 'arxiv:1706.03762']).out).toContain('NeurIPS 2017 · Oral · cited by 123,456');
+    expect(cli(['search', 'attention is all you need', '--limit', '1']).out).toContain('cited by 123k');
   });
 
   it('explains mistakes with a non-zero exit', () => {

@@ -85,6 +85,36 @@ const DETAIL: Reply = {
   shareable: true,
 };
 
+const HOSTILE = '@everyone <b>Markdown</b> **bold** `code` <@123> <!channel> [link](http://evil.example)';
+const SITE = 'https://papers.lab.example';
+
+/** An opened paper with its count, its references and citing papers in the library, as `showPaper` makes it. */
+const CITED: Reply = {
+  fallback: 'Attention Is All You Need (NeurIPS 2017)',
+  blocks: [
+    { kind: 'paper', paper: { ...ATTENTION, url: `${SITE}/paper/arxiv%3A1706.03762`, authors: ['Ashish Vaswani', 'Noam Shazeer'], topics: [], links: [], abstract: 'We propose the Transformer.', citedBy: { count: 123456, text: 'cited by 123,456' } } },
+    {
+      kind: 'list',
+      heading: 'References in the library (6)',
+      items: [
+        { text: 'Deep Residual Learning for Image Recognition', detail: 'CVPR 2016 · cited by 201k', action: 'paper:open:11', url: `${SITE}/paper/arxiv%3A1512.03385` },
+        { text: 'All 6 references in the library ↗', url: `${SITE}/paper/arxiv%3A1706.03762/references` },
+      ],
+    },
+    { kind: 'list', heading: 'Cited by, in the library (1)', items: [{ text: HOSTILE, detail: 'HOSTILE 2024 · cited by 50k', action: 'paper:open:29' }] },
+    { kind: 'list', heading: 'Similar papers', items: [{ text: 'Graph Attention Networks', detail: 'ICLR 2018', action: 'paper:open:26' }] },
+  ],
+  menu: {
+    placeholder: 'Open a paper…',
+    choices: [
+      { label: 'Deep Residual Learning for Image Recognition', action: 'paper:open:11', description: 'Kaiming He · CVPR · 2016' },
+      { label: HOSTILE, action: 'paper:open:29' },
+      { label: 'Graph Attention Networks', action: 'paper:open:26' },
+    ],
+  },
+  shareable: true,
+};
+
 describe('renderMessage', () => {
   it('renders a results page: heading and count as content, a card per paper, the menu, then Prev/Next', () => {
     expect(renderMessage(RESULTS)).toEqual({
@@ -162,6 +192,81 @@ describe('renderMessage', () => {
       ],
       allowed_mentions: { parse: [] },
     } satisfies DiscordMessage);
+  });
+
+  it('renders a count with venue, year and status', () => {
+    const card = { ...RESULTS.blocks[2], paper: { ...(RESULTS.blocks[2] as { paper: PaperCard }).paper, citedBy: { count: 12345, text: 'cited by 12k' } } } as const;
+    expect(renderMessage({ ...RESULTS, blocks: [card] }).embeds[0]!.description).toMatch(/^NeurIPS · 2020 · Poster · cited by 12k\n/);
+  });
+
+  it('renders an opened paper’s count, and its references and citing papers as fields beside the similar papers', () => {
+    expect(renderMessage(CITED)).toEqual({
+      embeds: [
+        {
+          title: 'Attention Is All You Need',
+          url: `${SITE}/paper/arxiv%3A1706.03762`,
+          author: { name: 'Ashish Vaswani, Noam Shazeer' },
+          description: 'NeurIPS · 2017 · Oral · cited by 123,456\nWe propose the Transformer.',
+          color: 0x3b6ea5,
+        },
+        {
+          fields: [
+            {
+              name: 'References in the library (6)',
+              value:
+                `• [Deep Residual Learning for Image Recognition](${SITE}/paper/arxiv%3A1512.03385) — CVPR 2016 · cited by 201k\n` +
+                `• [All 6 references in the library ↗](${SITE}/paper/arxiv%3A1706.03762/references)`,
+            },
+            {
+              name: 'Cited by, in the library (1)',
+              value: '• @\u200beveryone \\<b\\>Markdown\\<\u200b/b\\> \\*\\*bold\\*\\* \\`code\\` \\<\u200b@123\\> \\<\u200b!channel\\> \\[link\\](http://evil.example) — HOSTILE 2024 · cited by 50k',
+            },
+            { name: 'Similar papers', value: '• Graph Attention Networks — ICLR 2018' },
+          ],
+          color: 0x3b6ea5,
+        },
+      ],
+      components: [
+        {
+          type: 1,
+          components: [
+            {
+              type: 3,
+              custom_id: 'menu',
+              placeholder: 'Open a paper…',
+              options: [
+                { label: 'Deep Residual Learning for Image Recognition', value: 'paper:open:11', description: 'Kaiming He · CVPR · 2016' },
+                { label: '@\u200beveryone <b>Markdown<\u200b/b> **bold** `code` <\u200b@123> <\u200b!channel> [link](http://evil.example)', value: 'paper:open:29' },
+                { label: 'Graph Attention Networks', value: 'paper:open:26' },
+              ],
+            },
+          ],
+        },
+      ],
+      allowed_mentions: { parse: [] },
+    } satisfies DiscordMessage);
+  });
+
+  it('keeps an opened paper with a long abstract and fifteen long listed titles within the embed limits, the lists’ last fields giving way before the abstract’s opening', () => {
+    const long = (n: number) => `${HOSTILE} `.repeat(n);
+    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ text: long(12), detail: `VENUE 2024 · cited by ${i}k`, action: `paper:open:${i}`, url: `${SITE}/paper/${'x'.repeat(300)}${i}` }));
+    const reply: Reply = {
+      ...CITED,
+      blocks: [
+        { kind: 'paper', paper: { ...ATTENTION, abstract: long(60), citedBy: { count: 1, text: 'cited by 1' } } },
+        { kind: 'list', heading: 'References in the library (600)', items: [...items(5), { text: 'All 600 references in the library ↗', url: `${SITE}/paper/x/references` }] },
+        { kind: 'list', heading: 'Cited by, in the library (9000)', items: items(5) },
+        { kind: 'list', heading: 'Similar papers', items: items(5) },
+      ],
+    };
+    const message = renderMessage(reply);
+    expect(messageProblems(message)).toEqual([]);
+    expect(message.embeds.reduce((n, e) => n + embedLength(e), 0)).toBeLessThanOrEqual(6000);
+    expect(message.embeds[0]!.description).toMatch(/^NeurIPS · 2017 · Oral · cited by 1\n/);
+    expect(message.embeds[0]!.description!.length).toBeGreaterThanOrEqual(1000);
+    expect(message.embeds[1]!.fields![0]!.name).toBe('References in the library (600)');
+    expect(message.embeds[1]!.fields!.map((f) => f.name)).not.toContain('Similar papers');
+    for (const shown of shownText(message)) expect(shown).not.toMatch(/@(everyone|here)|<[@#!]/i);
   });
 
   it('renders an error as private content only', () => {
@@ -354,6 +459,7 @@ describe('renderMessage with hostile data', () => {
     venue: text,
     year: fc.option(fc.integer({ min: 1900, max: 2100 }), { nil: null }),
     status: text,
+    citedBy: fc.option(fc.record({ count: fc.nat(), text: longText }), { nil: undefined }),
     topics: fc.array(text, { maxLength: 10 }),
     snippet: fc.option(fc.array(fc.record({ text: longText, match: fc.boolean() }), { maxLength: 12 }), { nil: undefined }),
     abstract: fc.option(longText, { nil: undefined }),

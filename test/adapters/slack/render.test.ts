@@ -123,6 +123,95 @@ describe('renderReply', () => {
     });
   });
 
+  it('renders a count with venue, year and status', () => {
+    const counted = renderReply({ ...results, blocks: [{ kind: 'paper', paper: { ...card, citedBy: { count: 123456, text: 'cited by 123k' } } }] });
+    expect((counted.blocks[0] as { text: { text: string } }).text.text).toContain('\nNeurIPS · 2017 · Oral · cited by 123k\n');
+  });
+
+  it('renders an opened paper’s count, and its references and citing papers as sections before the similar papers', () => {
+    const hostile = '@everyone <b>Markdown</b> **bold** `code` <@123> <!channel> [link](http://evil.example)';
+    const site = 'https://papers.lab.example';
+    const opened: Reply = {
+      fallback: 'Attention Is All You Need (NeurIPS 2017)',
+      blocks: [
+        { kind: 'paper', paper: { ...card, authors: ['Ashish Vaswani'], position: undefined, snippet: undefined, topics: [], links: [], abstract: 'We propose the Transformer.', citedBy: { count: 123456, text: 'cited by 123,456' } } },
+        {
+          kind: 'list',
+          heading: 'References in the library (6)',
+          items: [
+            { text: 'Deep Residual Learning for Image Recognition', detail: 'CVPR 2016 · cited by 201k', action: 'paper:open:11', url: `${site}/paper/arxiv%3A1512.03385` },
+            { text: 'All 6 references in the library ↗', url: `${site}/paper/arxiv%3A1706.03762/references` },
+          ],
+        },
+        { kind: 'list', heading: 'Cited by, in the library (1)', items: [{ text: hostile, detail: 'HOSTILE 2024 · cited by 50k', action: 'paper:open:29' }] },
+        { kind: 'list', heading: 'Similar papers', items: [{ text: 'Graph Attention Networks', detail: 'ICLR 2018', action: 'paper:open:26' }] },
+      ],
+      menu: {
+        placeholder: 'Open a paper…',
+        choices: [
+          { label: 'Deep Residual Learning for Image Recognition', action: 'paper:open:11' },
+          { label: hostile, action: 'paper:open:29' },
+          { label: 'Graph Attention Networks', action: 'paper:open:26' },
+        ],
+      },
+      shareable: true,
+    };
+    expect(renderReply(opened)).toEqual({
+      text: 'Attention Is All You Need (NeurIPS 2017)',
+      blocks: [
+        { type: 'section', text: mrk('*<https://arxiv.org/abs/1706.03762|Attention Is All You Need>*\nAshish Vaswani\nNeurIPS · 2017 · Oral · cited by 123,456') },
+        { type: 'section', text: mrk('We propose the Transformer.') },
+        {
+          type: 'section',
+          text: mrk(
+            '*References in the library (6)*\n' +
+              `• <${site}/paper/arxiv%3A1512.03385|Deep Residual Learning for Image Recognition> — CVPR 2016 · cited by 201k\n` +
+              `• <${site}/paper/arxiv%3A1706.03762/references|All 6 references in the library ↗>`,
+          ),
+        },
+        { type: 'section', text: mrk('*Cited by, in the library (1)*\n• @everyone &lt;b&gt;Markdown&lt;/b&gt; ∗∗bold∗∗ ˋcodeˋ &lt;@123&gt; &lt;!channel&gt; [link](http://evil.example) — HOSTILE 2024 · cited by 50k') },
+        { type: 'section', text: mrk('*Similar papers*\n• Graph Attention Networks — ICLR 2018') },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'static_select',
+              action_id: 'ps:menu',
+              placeholder: plain('Open a paper…'),
+              options: [
+                { text: plain('Deep Residual Learning for Image Recognition'), value: 'paper:open:11' },
+                { text: plain('@everyone <b>Markdown</b> **bold** `code` <@123> <!channel> [link](http://…'), value: 'paper:open:29' },
+                { text: plain('Graph Attention Networks'), value: 'paper:open:26' },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('keeps an opened paper with a long abstract and fifteen long listed titles within the Block Kit limits, its card and first list first', () => {
+    const long = '@everyone <b>x</b> & **y** '.repeat(40);
+    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ text: long, detail: `VENUE 2024 · cited by ${i}k`, action: `paper:open:${i}`, url: `https://papers.lab.example/paper/${'x'.repeat(300)}${i}` }));
+    const reply: Reply = {
+      fallback: 'x',
+      blocks: [
+        { kind: 'paper', paper: { ...card, abstract: long.repeat(10), citedBy: { count: 1, text: 'cited by 1' } } },
+        { kind: 'list', heading: 'References in the library (600)', items: [...items(5), { text: 'All 600 references in the library ↗', url: 'https://papers.lab.example/paper/x/references' }] },
+        { kind: 'list', heading: 'Cited by, in the library (9000)', items: items(5) },
+        { kind: 'list', heading: 'Similar papers', items: items(5) },
+      ],
+      menu: { placeholder: 'Open a paper…', choices: items(15).map((i) => ({ label: i.text, action: i.action })) },
+      shareable: true,
+    };
+    const message = renderReply(reply, { share: 'run:paper:x' });
+    expect(limitViolations(message)).toEqual([]);
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain('cited by 1');
+    expect(text).toContain('*References in the library (600)*');
+    expect(message.blocks.at(-1)).toMatchObject({ type: 'actions' });
+  });
+
   it('renders a message, a divider and list items whose actions no button or menu offers', () => {
     const reply: Reply = {
       fallback: 'Pick one',
@@ -267,6 +356,7 @@ const paper: fc.Arbitrary<PaperCard> = fc.record({
   venue: text(300),
   year: fc.option(fc.integer({ min: -1, max: 3000 }), { nil: null }),
   status: text(200),
+  citedBy: fc.option(fc.record({ count: fc.nat(), text: text(300) }), { nil: undefined }),
   topics: fc.array(text(120), { maxLength: 30 }),
   snippet: fc.option(segments, { nil: undefined }),
   abstract: fc.option(text(10_000), { nil: undefined }),

@@ -7,6 +7,7 @@ import { renderText, sanitize } from '../../../adapters/terminal/render.js';
 import { runTerminal } from '../../../adapters/terminal/terminal.js';
 import type { Reply } from '../../../src/reply.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { putFixtureCitations } from '../../helpers/citations.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -150,6 +151,44 @@ describe('renderText', () => {
     );
   });
 
+  it('renders a count with venue, year and status, and an opened paper’s lists numbered as /open takes them', () => {
+    const reply: Reply = {
+      fallback: 'x',
+      blocks: [
+        { kind: 'paper', paper: { id: 'a', doc: 1, title: 'Attention Is All You Need', authors: ['A'], venue: 'NeurIPS', year: 2017, status: 'Oral', citedBy: { count: 123456, text: 'cited by 123,456' }, topics: [], abstract: 'Attention.', links: [] } },
+        {
+          kind: 'list',
+          heading: 'References in the library (6)',
+          items: [
+            { text: 'Deep Residual Learning\u001b[2J', detail: 'CVPR 2016 · cited by 201k', action: 'paper:open:11' },
+            { text: 'All 6 references in the library ↗', url: 'https://papers.lab.example/paper/a/references' },
+          ],
+        },
+        { kind: 'list', heading: 'Cited by, in the library (1)', items: [{ text: 'BERT', detail: 'NAACL 2019 · cited by 95k', action: 'paper:open:2' }] },
+      ],
+      menu: { placeholder: 'Open a paper…', choices: [{ label: 'Deep Residual Learning', action: 'paper:open:11' }, { label: 'BERT', action: 'paper:open:2' }] },
+    };
+    expect(renderText(reply, { ansi: false, width: 80 }, ['/open 1-2'])).toBe(
+      [
+        'Attention Is All You Need',
+        '   A · NeurIPS 2017 · Oral · cited by 123,456',
+        '   Attention.',
+        '',
+        'References in the library (6)',
+        '  1. Deep Residual Learning�[2J',
+        '    CVPR 2016 · cited by 201k',
+        '  • All 6 references in the library ↗ <https://papers.lab.example/paper/a/references>',
+        '',
+        'Cited by, in the library (1)',
+        '  2. BERT',
+        '    NAACL 2019 · cited by 95k',
+        '',
+        '→ /open 1-2',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('sanitize replaces control and bidi characters', () => {
     expect(sanitize('a\u0007b\u202ec\u0000')).toBe('a�b�c�');
     expect(sanitize('line\nbreak')).toBe('line\nbreak');
@@ -180,3 +219,28 @@ describe('terminal adapter in Chinese (LANG=zh_CN.UTF-8)', () => {
   });
 });
 
+describe('terminal adapter with citation counts', () => {
+  it('shows counts on results and an opened paper’s references and citing papers, which /open opens', async () => {
+    const cited = await createTestApp();
+    try {
+      await putFixtureCitations(cited);
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let out = '';
+      output.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const done = runTerminal(cited, { input, output, interactive: false });
+      input.end(['/paper attention is all you need', '/open 1', '/open 1'].map((l) => `${l}\n`).join(''));
+      await done;
+      const [results, opened, reference] = out.split(/→ [^\n]*\n/);
+      expect(results).toMatch(/^1\. Attention Is All You Need\n {3}.* · NeurIPS 2017 · Oral · cited by 123k$/m);
+      expect(opened).toContain('NeurIPS 2017 · Oral · cited by 123,456');
+      expect(opened).toContain('References in the library (6)\n  1. Deep Residual Learning for Image Recognition <https://arxiv.org/abs/1512.03385>\n    CVPR 2016 · cited by 201k\n');
+      // A paper in two lists has one number.
+      expect(opened).toMatch(/ {2}9\. Graph Attention Networks <[^>]+>\n {4}ICLR 2018 · cited by 11k\n[\s\S]*Similar papers[\s\S]* {2}9\. Graph Attention Networks </);
+      expect(opened).toMatch(/Cited by, in the library \(7\)\n {2}6\. BERT: /);
+      expect(reference!.trimStart()).toMatch(/^Deep Residual Learning for Image Recognition\n.*cited by 201,234/);
+    } finally {
+      await cited.dispose();
+    }
+  });
+});

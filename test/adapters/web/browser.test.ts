@@ -2,8 +2,9 @@
  * The site in a real browser: headless Chromium (Debian's `chromium`, or CHROME_PATH) driven by
  * puppeteer-core over the real site, library and store. A reader types a query and presses
  * Enter, sees the results, goes to page 2, opens a paper and goes back: in English, in Chinese,
- * and with JavaScript off. A phone-sized screen never scrolls sideways; axe-core finds no serious
- * or critical violation on the home, results, paper and topic pages, light and dark; hostile
+ * and with JavaScript off; from a paper to all the papers citing it, page 2 of them and one of
+ * those. A phone-sized screen never scrolls sideways; axe-core finds no serious or critical
+ * violation on the home, results, paper, citation list and topic pages, light and dark; hostile
  * papers run no script. Skipped, saying so, only where there is no Chromium (CI installs it).
  */
 import { existsSync } from 'node:fs';
@@ -100,6 +101,30 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
 
   it('does the same with JavaScript off', () => journey({ language: 'en-US,en;q=0.9', javascript: false, heading: 'Papers for “lattice”', pageTwo: 'page 2 of 3' }), 60_000);
 
+  async function citations(javascript: boolean): Promise<void> {
+    const page = await tab({ javascript });
+    await page.goto(`${site.origin}/paper/arxiv%3A1706.03762`, { waitUntil: 'load' });
+    expect(await texts(page, '.paper > .meta .cites')).toEqual(['cited by 123,456']);
+    expect(await texts(page, '.paper h2')).toEqual(expect.arrayContaining(['References in the library (6)', 'Cited by, in the library (27)']));
+    await Promise.all([page.waitForNavigation(), page.click('a[href$="/cited-by"]')]);
+    expect(new URL(page.url()).pathname).toBe('/paper/arxiv%3A1706.03762/cited-by');
+    expect(await texts(page, 'h1')).toEqual(['Cited by, in the library']);
+    expect(await page.$$('article.card')).toHaveLength(20);
+    await Promise.all([page.waitForNavigation(), page.click('a[rel="next"]')]);
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+    const titles = await texts(page, 'article.card h2 a');
+    expect(titles).toContain('BERTScore: Evaluating Text Generation with BERT');
+    await Promise.all([page.waitForNavigation(), page.click('article.card h2 a[href="/paper/openreview%3ASkeHuCVFDr"]')]);
+    expect(await texts(page, 'h1')).toEqual(['BERTScore: Evaluating Text Generation with BERT']);
+    expect(await texts(page, '.paper > .meta .cites')).toEqual(['cited by 3,000']);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }
+
+  it('goes from a paper to the papers citing it, their second page and one of them', () => citations(true), 60_000);
+
+  it('does the same with JavaScript off', () => citations(false), 60_000);
+
   it('reaches the results by Tab from the search box', async () => {
     const page = await tab();
     await page.goto(`${site.origin}/search?q=lattice`);
@@ -126,7 +151,7 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
   it('never scrolls sideways on a 360 px screen, hostile papers included', async () => {
     const hostile = (await site.app.library.search('hostile', { limit: 20 })).hits.map((h) => `/paper/${encodeURIComponent(h.id)}`);
     const topic = await topicPath();
-    const paths = ['/', '/search?q=lattice', '/search?q=hostile', '/paper/arxiv%3A1706.03762', topic, ...hostile.slice(0, 6)];
+    const paths = ['/', '/search?q=lattice', '/search?q=hostile', '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', topic, ...hostile.slice(0, 6)];
     for (const width of [360, 1440]) {
       const page = await tab({ width });
       for (const path of paths) {
@@ -142,7 +167,7 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
     const page = await tab();
     const hostile = (await site.app.library.search('hostile', { limit: 20 })).hits.map((h) => `/paper/${encodeURIComponent(h.id)}`);
     const query = encodeURIComponent('"><script>window.__xss=1</script><img src=x onerror="window.__xss=1">');
-    for (const path of ['/search?q=hostile', '/search?q=hostile&page=2', `/search?q=${query}`, ...hostile]) {
+    for (const path of ['/search?q=hostile', '/search?q=hostile&page=2', `/search?q=${query}`, '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', ...hostile]) {
       await page.goto(`${site.origin}${path}`);
       const found = await page.evaluate(() => ({
         xss: window.__xss,
@@ -156,8 +181,8 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
     await page.close();
   }, 60_000);
 
-  it('has no serious or critical accessibility violation (axe-core) on the home, results, paper and topic pages, light and dark', async () => {
-    const paths = ['/', '/search?q=lattice', '/paper/arxiv%3A1706.03762', await topicPath(), '/?lang=zh-CN', '/search?q=lattice&lang=zh-CN'];
+  it('has no serious or critical accessibility violation (axe-core) on the home, results, paper, citation list and topic pages, light and dark', async () => {
+    const paths = ['/', '/search?q=lattice', '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', '/paper/arxiv%3A1706.03762/references?lang=zh-CN', await topicPath(), '/?lang=zh-CN', '/search?q=lattice&lang=zh-CN'];
     for (const scheme of ['light', 'dark'] as const) {
       const page = await tab();
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);

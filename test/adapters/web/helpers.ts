@@ -1,7 +1,9 @@
 /**
  * A library for the site's tests: the fixture papers, 45 "lattice" papers (three pages of
  * results) and papers whose every field is an attack on HTML, served by the real site handler on
- * a loopback port.
+ * a loopback port. Its citations are the fixture's (`helpers/citations.ts`), and every hostile
+ * paper cites "Attention Is All You Need" too, more cited than any other citing it: so the
+ * paper's page lists hostile titles, and its 27 citing papers take two pages.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -9,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createSite, type SiteOptions } from '../../../adapters/web/site.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { ATTENTION_WORK, putFixtureCitations } from '../../helpers/citations.js';
 import { FIXTURE_PAPERS } from '../../helpers/corpus.js';
 import { writePapers } from '../contract/hostilePapers.js';
 
@@ -75,6 +78,11 @@ export async function startTestSite(options: Omit<SiteOptions, 'now'> & { realTi
   const written = writePapers([...latticePapers(), ...htmlHostilePapers()]);
   const app = await createTestApp({ paths: [FIXTURE_PAPERS, written.file], env });
   written.remove();
+  await putFixtureCitations(app);
+  const hostile = (await app.library.search('hostile', { limit: 20 })).hits;
+  const fetched = new Date('2026-03-01T00:00:00Z');
+  await app.stores.citations.put(hostile.map((h, i) => ({ doc: h.storeDoc, openalex: `W${4500000000 + i}`, count: 60000 + i, fetched, references: [ATTENTION_WORK] })));
+  await app.library.refresh();
   let now = 1_000_000;
   const { realTime, ...siteOptions } = options;
   const server = createServer(createSite(app, { ...siteOptions, now: realTime ? Date.now : () => now }));

@@ -194,6 +194,74 @@ describe('language', () => {
   });
 });
 
+describe('citations', () => {
+  it("shows a paper's count, and its references and citing papers in the library with theirs, most cited first, linking to all of them", async () => {
+    const { text } = await page('/paper/arxiv%3A1706.03762');
+    expect(text).toContain('<span class="cites">cited by 123,456</span>');
+    expect(text).toContain('<h2>References in the library (6)</h2><ul class="similar"><li><a href="/paper/arxiv%3A1512.03385">Deep Residual Learning for Image Recognition</a> <span class="meta">CVPR 2016 · cited by 201k</span></li>');
+    expect(text).toContain('<p class="more"><a href="/paper/arxiv%3A1706.03762/references">All 6 references in the library →</a></p>');
+    expect(text).toContain('<h2>Cited by, in the library (27)</h2>');
+    expect(text).toContain('<p class="more"><a href="/paper/arxiv%3A1706.03762/cited-by">All 27 papers in the library citing it →</a></p>');
+    const citing = text.split('<h2>Cited by, in the library (27)</h2>')[1]!.split('</ul>')[0]!;
+    expect([...citing.matchAll(/cited by (\d+)k</g)].map((m) => Number(m[1]))).toEqual([95, 60, 60, 60, 60]);
+    expect(text.indexOf('References in the library')).toBeLessThan(text.indexOf('<h2>Similar papers</h2>'));
+    expectOnlySiteMarkup(text);
+    // A result card says the count compact.
+    expect((await page('/search?q=attention+is+all+you+need')).text).toContain('<span class="cites">cited by 123k</span>');
+  });
+
+  it('says nothing of citations on the page of a paper without any', async () => {
+    const { text } = await page('/paper/arxiv%3A2304.02643');
+    expect(text).toContain('<h1>Segment Anything</h1>');
+    expect(text).not.toMatch(/cited by|in the library/i);
+  });
+
+  it('pages through all the papers citing one, most cited first, as cards; and all its references', async () => {
+    const first = await page('/paper/arxiv%3A1706.03762/cited-by');
+    expect(first.res.status).toBe(200);
+    expect(first.res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(first.text).toContain('<title>Cited by, in the library · Attention Is All You Need · Paper Scout</title>');
+    expect(first.text).toContain('<h1>Cited by, in the library</h1>');
+    expect(first.text).toContain('<p class="note"><a href="/paper/arxiv%3A1706.03762">Back to “Attention Is All You Need”</a></p>');
+    expect(first.text).toContain('Most cited first · 27 papers · page 1 of 2');
+    expect(first.text.match(/<article class="card">/g)).toHaveLength(20);
+    expect(first.text).toContain('<a rel="next" href="/paper/arxiv%3A1706.03762/cited-by?page=2">');
+    expectOnlySiteMarkup(first.text);
+    const second = await page('/paper/arxiv%3A1706.03762/cited-by?page=2');
+    expect(second.text).toContain('<ol class="results" start="21">');
+    const counts = (t: string) => [...t.matchAll(/<span class="cites">cited by ([\d.]+)k<\/span>/g)].map((m) => Number(m[1]));
+    expect(counts(second.text)).toEqual([60, 50, 35, 11, 9, 3, 2.5]);
+    expect(second.text.match(/<article class="card">/g)).toHaveLength(7);
+    expect(second.text).toContain('BERTScore: Evaluating Text Generation with BERT');
+    // A page past the end is the last one; one that is no number, the first.
+    expect((await page('/paper/arxiv%3A1706.03762/cited-by?page=99999999999')).text).toContain('page 2 of 2');
+    expect((await page('/paper/arxiv%3A1706.03762/cited-by?page=%3Cscript%3E')).text).toContain('page 1 of 2');
+    const references = await page('/paper/arxiv%3A1706.03762/references?lang=zh-CN');
+    expect(references.text).toContain('<h1>库中的参考文献</h1>');
+    expect(references.text).toContain('被引最多的在前 · 共 6 篇论文 · 第 1/1 页');
+    expect(references.text).toContain('<span class="cites">被引 20万</span>');
+    expect(references.text).toContain('<a href="/paper/arxiv%3A1706.03762?lang=zh-CN">返回“Attention Is All You Need”</a>');
+  });
+
+  it('says there are none, and 404 for a paper the library lacks', async () => {
+    const none = await page('/paper/arxiv%3A1512.03385/references');
+    expect(none.res.status).toBe(200);
+    expect(none.text).toContain('<h1>References in the library</h1>');
+    expect(none.text).toContain('<p>No paper in the library is known to be referenced by this one.</p>');
+    expect(none.text).not.toContain('<article');
+    expect((await page('/paper/arxiv%3A2304.02643/cited-by')).text).toContain('<p>No paper in the library is known to cite this one.</p>');
+    for (const path of ['/paper/arxiv%3A0000.00000/cited-by', '/paper/arxiv%3A1706.03762/citations', '/paper/arxiv%3A1706.03762/cited-by/x']) {
+      expect((await get(path)).status, path).toBe(404);
+    }
+  });
+
+  it("escapes hostile papers in the lists of a paper's page and on the pages of all of them", async () => {
+    for (const path of ['/paper/arxiv%3A1706.03762/cited-by', '/paper/arxiv%3A1706.03762/cited-by?page=2']) expectOnlySiteMarkup((await page(path)).text);
+    const hostile = (await site.app.library.search('hostile', { limit: 20 })).hits;
+    for (const hit of hostile.slice(0, 5)) expectOnlySiteMarkup((await page(`/paper/${encodeURIComponent(hit.id)}/references`)).text);
+  });
+});
+
 describe('the API', () => {
   it('/api/search answers the hits as `paperscout search --json` prints them, with the total', async () => {
     const res = await get('/api/search?q=lattice&limit=5&offset=10');
@@ -202,7 +270,11 @@ describe('the API', () => {
     const body = (await res.json()) as any;
     const result = await site.app.library.search('lattice', { limit: 15 });
     expect(body).toEqual({ query: 'lattice', total: 45, offset: 10, limit: 5, cut: false, notes: [], hits: await hitsJson(site.app.library, result.hits.slice(10)) });
-    expect(Object.keys(body.hits[0])).toEqual(['id', 'title', 'authors', 'venue', 'year', 'status', 'score', 'topics', 'url']);
+    expect(Object.keys(body.hits[0])).toEqual(['id', 'title', 'authors', 'venue', 'year', 'status', 'score', 'topics', 'url', 'cited_by', 'openalex']);
+    // The count and work where OpenAlex matched the paper, nulls where not.
+    const attention = (await (await get('/api/search?q=attention+is+all+you+need&limit=1')).json()) as any;
+    expect(attention.hits[0]).toMatchObject({ id: 'arxiv:1706.03762', cited_by: 123456, openalex: 'W2963403868' });
+    expect(body.hits[0]).toMatchObject({ cited_by: null, openalex: null });
   });
 
   it('/api/search says what is wrong with a request in one line', async () => {
