@@ -541,6 +541,7 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'web.pageOf': 'Page {page, number} of {pages, number}',
   'web.narrow': 'Narrow down',
   'web.sortNew': 'Newest first',
+  'web.sortCited': 'Most cited first',
   'web.sortBest': 'Best match first',
   'web.byAuthor': 'Papers by {author}',
   'web.atVenue': 'Papers at {venue}',

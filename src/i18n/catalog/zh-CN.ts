@@ -532,6 +532,7 @@ export const zhCN: Catalog = {
   'web.pageOf': '第 {page, number}/{pages, number} 页',
   'web.narrow': '筛选',
   'web.sortNew': '最新优先',
+  'web.sortCited': '被引最多优先',
   'web.sortBest': '最相关优先',
   'web.byAuthor': '{author} 的论文',
   'web.atVenue': '{venue} 的论文',
