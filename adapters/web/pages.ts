@@ -52,8 +52,6 @@ export function resultsPage(ctx: PageContext, view: ResultsView, topicIds: Reado
   const { m } = ctx;
   const heading = m.t('paper.heading', { query: shortened(view.query) });
   const notes = [...(view.cut ? [m.t('web.queryCut', { max: MAX_QUERY_BYTES })] : []), ...view.notes];
-  const sorted = /(^|\s)sort:(new|newest|recent|date|year)(?=\s|$)/i.test(view.query);
-  const resorted = sorted ? view.query.replace(/(^|\s)sort:\S+/gi, ' ').trim() : `${view.query} sort:new`;
   const body =
     view.cards.length === 0
       ? html`<div class="results-head"><h1>${heading}</h1>${notes.map((n) => html`<p class="note">${n}</p>`)}<p>${m.t('web.noResults', { query: shortened(view.query) })}</p></div>`
@@ -63,10 +61,34 @@ export function resultsPage(ctx: PageContext, view: ResultsView, topicIds: Reado
 ${view.total > view.shown ? html`<p class="note">${m.t('web.capped', { shown: view.shown })}</p>` : ''}
 ${notes.map((n) => html`<p class="note">${n}</p>`)}
 </div>
-<nav class="filters" aria-label="${m.t('web.narrow')}"><a href="${withLang(ctx, ctx.links.search(resorted))}">${sorted ? m.t('web.sortBest') : m.t('web.sortNew')}</a></nav>
+<nav class="filters" aria-label="${m.t('web.narrow')}">${sortLinks(ctx, view.query)}</nav>
 <ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
 ${pager(ctx, view.page, view.pages, (n) => ctx.links.search(view.query, n))}`;
   return page(ctx, { title: `${heading} · ${SITE_NAME}`, body, query: view.query });
+}
+
+/** The orders a result page offers, each a link but the one shown, as `sort:` words. */
+const SORTS = [
+  { order: 'relevance', label: 'web.sortBest', word: '' },
+  { order: 'new', label: 'web.sortNew', word: 'sort:new' },
+  { order: 'cited', label: 'web.sortCited', word: 'sort:cited' },
+] as const;
+
+/** Which of {@link SORTS} a query asks for, read as the search box reads `sort:`. */
+function sortOf(query: string): (typeof SORTS)[number]['order'] {
+  if (/(^|\s)sort:(new|newest|recent|date|year)(?=\s|$)/i.test(query)) return 'new';
+  if (/(^|\s)sort:(cited|citations|citation|cites|citedby)(?=\s|$)/i.test(query)) return 'cited';
+  return 'relevance';
+}
+
+function sortLinks(ctx: PageContext, query: string): Html[] {
+  const current = sortOf(query);
+  const base = query.replace(/(^|\s)sort:\S+/gi, ' ').trim();
+  return SORTS.map(({ order, label, word }) =>
+    order === current
+      ? html`<span aria-current="true">${ctx.m.t(label)}</span>`
+      : html`<a href="${withLang(ctx, ctx.links.search(word ? `${base} ${word}` : base))}">${ctx.m.t(label)}</a>`,
+  );
 }
 
 /** A paper in a list on a paper's page: its id, title, and venue and year (and a count). */

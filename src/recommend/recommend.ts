@@ -12,6 +12,7 @@ import { msg, type Message } from '../i18n/index.js';
 import { compileFilter, type TopicResolver } from '../search/filter.js';
 import type { IndexView } from '../search/index/view.js';
 import { parseQuery } from '../search/query.js';
+import { mostCitedFirst } from '../search/cited.js';
 import { normalizeTitle } from '../text.js';
 import { buildProfile, type Profile } from './profile.js';
 import { rankByProfile } from './rank.js';
@@ -76,6 +77,7 @@ export function recommendDocs(view: IndexView, seeds: readonly number[], resolve
   const ranked = rankByProfile(view, profile, tuning, admit, limit + seeds.length).filter((r) => !seedTitles.has(normalizeTitle(view.title(r.doc))));
   let hits = ranked.slice(0, limit);
   if (query.sort === 'new') hits = [...hits].sort((a, c) => view.year(c.doc) - view.year(a.doc) || c.score - a.score || view.storeDoc(a.doc) - view.storeDoc(c.doc));
+  if (query.sort === 'cited') hits = mostCitedFirst(view, hits);
   const none: Why = { seeds: [], words: [], authors: [] };
   return { ok: true, hits: hits.map((r) => ({ ...r, why: options.explain === false ? none : explain(view, profile, r.doc) })), notes: query.notes };
 }

@@ -24,7 +24,8 @@ import { compileFilter, type CompiledFilter, type TopicResolver } from './filter
 import { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { planWords, type TermGroup } from './expand.js';
-import { isEmptyQuery, parseQuery, type ParsedQuery } from './query.js';
+import { isEmptyQuery, parseQuery, type ParsedQuery, type SortOrder } from './query.js';
+import { hasCitationCounts, mostCitedFirst, mostCitedOf } from './cited.js';
 import { Scorer } from './scorer.js';
 import { baseScore } from './bm25.js';
 import { authorCoverageOf, coverageOf, titleCoverageOf, type QueryPlan } from './queryPlan.js';
@@ -184,11 +185,12 @@ export class SearchEngine {
       .filter((g) => !g.compound)
       .map((g) => ({ word: g.word, forms: g.variants.map((v) => this.vocab.term(v.term)).filter((form) => !isCompoundTerm(form)) }));
 
-    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result) : this.rank(query, groups, filter, result, text, options);
-    let ordered = query.sort === 'new' ? this.newestFirst(ranked) : ranked;
+    const ranked = query.words.length === 0 ? this.filterOnly(filter, query.phrases.length > 0 ? Infinity : MAX_RESULTS, result, query.sort) : this.rank(query, groups, filter, result, text, options);
+    let ordered = query.sort === 'new' ? this.newestFirst(ranked) : query.sort === 'cited' ? mostCitedFirst(this.view, ranked) : ranked;
     if (query.phrases.length > 0) ordered = await this.withPhrases(ordered, query.phrases, result);
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
     if (result.total === 0) result.total = ordered.length;
+    if (result.hits.length === 0 && query.cited && !hasCitationCounts(this.view)) result.notes.push(msg('search.noCounts'));
     return result;
   }
 
@@ -241,7 +243,7 @@ export class SearchEngine {
     const { scorer, view } = this;
     const g = groups.filter((group) => !group.optional).length;
     const admits = (d: number) => (!filter.active || filter.allows(d)) && (!filter.candidates || binaryHas(filter.candidates, d));
-    const depth = Math.max(RERANK_DEPTH, query.sort === 'new' ? MAX_RESULTS * 5 : 0);
+    const depth = Math.max(RERANK_DEPTH, query.sort !== 'relevance' ? MAX_RESULTS * 5 : 0);
     // Only the best `depth` are re-ranked: documents that cannot be among them need not be scored.
     const filtered = filter.active || filter.candidates !== undefined;
     const score = (typedWords: number, coverAll: boolean | 'unlessFull') =>
@@ -446,14 +448,21 @@ export class SearchEngine {
   }
 
   /**
-   * Filters only (no words): newest first, the best `keep` of them (all of them when phrases
+   * Filters only (no words): newest (or with `sort:cited`, most cited) first, the best `keep` of them (all of them when phrases
    * still have to be checked); `result.total` counts every match. A short candidate list is
    * sorted; otherwise the index's newest-first order is walked until `keep` are found.
    */
-  private filterOnly(filter: CompiledFilter, keep: number, result: SearchResult) {
+  private filterOnly(filter: CompiledFilter, keep: number, result: SearchResult, sort: SortOrder) {
     const view = this.view;
     const passes = (d: number) => view.dead[d] === 0 && (!filter.active || filter.allows(d));
     const list = filter.candidates;
+    if (sort === 'cited') {
+      const out: number[] = [];
+      if (list) for (const d of list) if (passes(d)) out.push(d);
+      if (!list) for (let d = 0; d < view.docCount; d++) if (passes(d)) out.push(d);
+      result.total = out.length;
+      return mostCitedOf(view, out, Math.min(keep, out.length));
+    }
     // Sorting n candidates costs about n log n; walking the newest-first order until `keep` of
     // them turn up costs about keep × library / n.
     if (keep === Infinity || (list && list.length * list.length <= 4 * keep * view.liveCount)) {

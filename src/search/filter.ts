@@ -1,5 +1,5 @@
 /**
- * The non-scoring part of a query: venue, year, topic, author and exclusion constraints,
+ * The non-scoring part of a query: venue, year, citation, topic, author and exclusion constraints,
  * compiled to checks over the index's per-document arrays and to candidate lists.
  */
 import { msg, type Message } from '../i18n/index.js';
@@ -9,6 +9,7 @@ import { FIELD_COUNT, Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
 import { planAuthor } from './expand.js';
 import { localTerm } from './queryPlan.js';
+import { citedCheck } from './cited.js';
 
 /** Resolves a topic name as typed to a topic id, or explains why it cannot. */
 export type TopicResolver = (name: string) => { id: string } | { error: Message };
@@ -71,6 +72,8 @@ export function compileFilter(
       return y !== 0 && y >= from && y <= to;
     });
   }
+
+  if (query.cited) checks.push(citedCheck(view, query.cited));
 
   for (const name of query.topics) {
     const resolved = resolveTopic(name);

@@ -7,10 +7,12 @@
  *   author:"Yoshua Bengio"  author:bengio by author (initials match: author:"Y. Bengio")
  *   venue:icml  year:2019  year:2018..2020  year:>=2021
  *   topic:"Theory · Learning Theory"      by topic (names resolve forgivingly)
- *   sort:new                              newest first instead of best first
+ *   cited:>100  cited:100..500            by citation count (papers with a known count)
+ *   sort:new  sort:cited                  newest or most cited first instead of best first
  */
 import { msg, type Message } from '../i18n/index.js';
 import { tokenize } from '../text.js';
+import { MAX_CITED_BY } from '../store/citations.js';
 import { compoundsOf, type Compound } from './compounds.js';
 
 /** Longest query read; the rest is dropped with a note. */
@@ -18,12 +20,21 @@ export const MAX_QUERY_LENGTH = 1000;
 /** Most words a query scores; more are dropped with a note. */
 export const MAX_QUERY_WORDS = 32;
 
-export const FILTER_NAMES = ['author', 'venue', 'year', 'topic', 'sort'] as const;
+export const FILTER_NAMES = ['author', 'venue', 'year', 'topic', 'cited', 'sort'] as const;
 
 export interface YearRange {
   from?: number;
   to?: number;
 }
+
+/** A range of citation counts, both ends included. */
+export interface CountRange {
+  from?: number;
+  to?: number;
+}
+
+/** The orders a result can come in: best match, newest, most cited. */
+export type SortOrder = 'relevance' | 'new' | 'cited';
 
 export interface ParsedQuery {
   /** Free words and phrase words in the order typed, tokenized. */
@@ -40,8 +51,10 @@ export interface ParsedQuery {
   authors: string[][];
   venues: string[];
   years?: YearRange;
+  /** `cited:` ranges, intersected; only papers with a known count in it pass. */
+  cited?: CountRange;
   topics: string[];
-  sort: 'relevance' | 'new';
+  sort: SortOrder;
   /** Things the user should know about how the query was read. */
   notes: Message[];
   /** The query text without filters, as typed (for exact-title and identifier matching). */
@@ -113,7 +126,8 @@ export function isEmptyQuery(q: ParsedQuery): boolean {
     q.authors.length === 0 &&
     q.venues.length === 0 &&
     q.topics.length === 0 &&
-    q.years === undefined
+    q.years === undefined &&
+    q.cited === undefined
   );
 }
 
@@ -196,6 +210,7 @@ function applyFilter(query: ParsedQuery, key: string, value: string): void {
     case 'sort': {
       const v = value.trim().toLowerCase();
       if (['new', 'newest', 'recent', 'date', 'year'].includes(v)) query.sort = 'new';
+      else if (['cited', 'citations', 'citation', 'cites', 'citedby'].includes(v)) query.sort = 'cited';
       else if (['relevance', 'best', 'score'].includes(v)) query.sort = 'relevance';
       else query.notes.push(msg('search.badSort', { value: truncate(v) }));
       return;
@@ -204,6 +219,12 @@ function applyFilter(query: ParsedQuery, key: string, value: string): void {
       const range = parseYears(value.trim());
       if (range) query.years = intersect(query.years, range);
       else query.notes.push(msg('search.badYear', { value: truncate(value) }));
+      return;
+    }
+    case 'cited': {
+      const range = parseCounts(value.trim());
+      if (range) query.cited = intersect(query.cited, range);
+      else query.notes.push(msg('search.badCited', { value: truncate(value) }));
       return;
     }
   }
@@ -246,6 +267,47 @@ export function parseYears(value: string): YearRange | undefined {
   return undefined;
 }
 
+/**
+ * Reads a citation count range: `100` (at least 100), `>100`, `>=100`, `<50`, `<=50`,
+ * `100..500`, `100-500`, `100..`, `..500`; counts may be written `1k`, `1.5k`, `1,000`.
+ * @example parseCounts('>100') // { from: 101 }
+ * @example parseCounts('1k..5k') // { from: 1000, to: 5000 }
+ */
+export function parseCounts(value: string): CountRange | undefined {
+  const count = (s: string): number | undefined => {
+    const m = /^(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k?)$/i.exec(s);
+    if (!m) return undefined;
+    const n = Number(m[1]!.replace(/,/g, '')) * (m[2] ? 1000 : 1);
+    return Number.isInteger(n) && n <= MAX_CITED_BY ? n : undefined;
+  };
+  let m = /^(>=|>|<=|<|≥|≤)(.+)$/.exec(value);
+  if (m) {
+    const n = count(m[2]!);
+    if (n === undefined) return undefined;
+    switch (m[1]) {
+      case '>':
+        return { from: n + 1 };
+      case '<':
+        return n === 0 ? undefined : { to: n - 1 };
+      case '<=':
+      case '≤':
+        return { to: n };
+      default:
+        return { from: n };
+    }
+  }
+  m = /^([^.–-]*)(?:\.\.|-|–)([^.–-]*)$/.exec(value);
+  if (m && (m[1] || m[2])) {
+    const from = m[1] ? count(m[1]) : 0;
+    const to = m[2] ? count(m[2]) : undefined;
+    if (from === undefined || (m[2] && to === undefined)) return undefined;
+    if (to !== undefined && from > to) return { from: to, to: from };
+    return { ...(from > 0 && { from }), ...(to !== undefined && { to }) };
+  }
+  const n = count(value);
+  return n === undefined ? undefined : { from: n };
+}
+
 function intersect(a: YearRange | undefined, b: YearRange): YearRange {
   if (!a) return b;
   const from = Math.max(a.from ?? -Infinity, b.from ?? -Infinity);
@@ -263,6 +325,8 @@ function example(key: string): string | readonly Message[] {
       return [msg('search.or', { first: 'year:2019', second: 'year:2018..2020' })];
     case 'topic':
       return 'topic:"Theory · Learning Theory"';
+    case 'cited':
+      return [msg('search.or', { first: 'cited:>100', second: 'cited:100..500' })];
     default:
       return 'sort:new';
   }

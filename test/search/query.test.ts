@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { translate } from '../../src/i18n/index.js';
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_LENGTH, parseQuery, parseYears } from '../../src/search/query.js';
+import { isEmptyQuery, MAX_QUERY_LENGTH, parseCounts, parseQuery, parseYears } from '../../src/search/query.js';
 
 const notes = (q: { notes: Parameters<typeof translate>[1][] }) => q.notes.map((n) => translate('en', n)).join(' ');
 
@@ -80,5 +80,53 @@ describe('parseYears', () => {
     ['..', undefined],
   ])('%s', (input, expected) => {
     expect(parseYears(input)).toEqual(expected);
+  });
+});
+
+describe('parseCounts', () => {
+  it.each([
+    ['100', { from: 100 }],
+    ['>100', { from: 101 }],
+    ['>=100', { from: 100 }],
+    ['≥100', { from: 100 }],
+    ['<10', { to: 9 }],
+    ['<=10', { to: 10 }],
+    ['100..500', { from: 100, to: 500 }],
+    ['500-100', { from: 100, to: 500 }],
+    ['1k..5k', { from: 1000, to: 5000 }],
+    ['>1.5k', { from: 1501 }],
+    ['>1,000', { from: 1001 }],
+    ['100..', { from: 100 }],
+    ['..50', { to: 50 }],
+    ['0..0', { to: 0 }],
+    ['<0', undefined],
+    ['-5', { to: 5 }],
+    ['1.5', undefined],
+    ['abc', undefined],
+    ['..', undefined],
+    ['1,00', undefined],
+    ['>99999999', undefined],
+    ['constructor', undefined],
+  ])('%s', (input, expected) => {
+    expect(parseCounts(input)).toEqual(expected);
+  });
+});
+
+describe('cited: and sort:cited', () => {
+  it('read as a count range and an order, intersected when repeated', () => {
+    const q = parseQuery('graph neural networks cited:>100 cited:..5000 sort:cited');
+    expect(q.cited).toEqual({ from: 101, to: 5000 });
+    expect(q.sort).toBe('cited');
+    expect(q.words).toEqual(['graph', 'neural', 'networks']);
+    expect(q.notes).toEqual([]);
+  });
+
+  it('is a query on its own, and a bad count is a note that says what to write', () => {
+    expect(isEmptyQuery(parseQuery('cited:>1000'))).toBe(false);
+    const bad = parseQuery('gan cited:lots');
+    expect(bad.cited).toBeUndefined();
+    expect(bad.notes.map((n) => n.key)).toEqual(['search.badCited']);
+    expect(parseQuery('gan cited:').notes.map((n) => n.key)).toEqual(['search.needsValue']);
+    expect(parseQuery('gan sort:popular').notes.map((n) => n.key)).toEqual(['search.badSort']);
   });
 });

@@ -79,7 +79,9 @@ describe('pages', () => {
     expect(first.text).toContain('<a rel="next" href="/search?q=lattice&amp;page=2">');
     expect(first.text).toContain('<a href="/search?q=author%3A%22Grace+Hopper%22">Grace Hopper</a>');
     expect(first.text).toContain('<a href="/search?q=venue%3AICLR">ICLR</a>');
+    expect(first.text).toContain('<span aria-current="true">Best match first</span>');
     expect(first.text).toContain('<a href="/search?q=lattice+sort%3Anew">Newest first</a>');
+    expect(first.text).toContain('<a href="/search?q=lattice+sort%3Acited">Most cited first</a>');
     expect(first.text).toContain('<mark>lattice</mark>');
     const third = await page('/search?q=lattice&page=3');
     expect(third.text).toContain('page 3 of 3');
@@ -241,6 +243,22 @@ describe('citations', () => {
     expect(references.text).toContain('被引最多的在前 · 共 6 篇论文 · 第 1/1 页');
     expect(references.text).toContain('<span class="cites">被引 20万</span>');
     expect(references.text).toContain('<a href="/paper/arxiv%3A1706.03762?lang=zh-CN">返回“Attention Is All You Need”</a>');
+  });
+
+  it('filters by count and lists the most cited first, with links to each order', async () => {
+    const { text } = await page('/search?q=cited%3A%3E100000+sort%3Acited');
+    const counts = [...text.matchAll(/<span class="cites">cited by ([\d.]+)k<\/span>/g)].map((m) => Number(m[1]));
+    expect(counts.length).toBeGreaterThan(1);
+    expect(counts.every((c) => c > 100)).toBe(true);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(text).toContain('<span aria-current="true">Most cited first</span>');
+    expect(text).toContain('<a href="/search?q=cited%3A%3E100000">Best match first</a>');
+    expect(text).toContain('<a href="/search?q=cited%3A%3E100000+sort%3Anew">Newest first</a>');
+    const api = (await (await get('/api/search?q=cited%3A%3E100000+sort%3Acited&limit=50')).json()) as { hits: Array<{ cited_by: number | null }> };
+    const apiCounts = api.hits.map((h) => h.cited_by);
+    expect(apiCounts.length).toBe(counts.length);
+    expect(apiCounts.every((c) => c !== null && c > 100_000)).toBe(true);
+    expect(apiCounts).toEqual([...apiCounts].sort((a, b) => b! - a!));
   });
 
   it('says there are none, and 404 for a paper the library lacks', async () => {
