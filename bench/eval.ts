@@ -7,10 +7,18 @@
  * (default 1; see compounds.ts). Prints hit@1, hit@10 and MRR per kind (the share for author),
  * with search latency.
  *
+ * `npm run eval -- --broad <file.jsonl> [--works <works.jsonl.gz> | --without-counts]`: broad
+ * queries, MRR of the first seminal paper in the top 20 and hit@5 (broadEval.ts); with --works on
+ * a copy of the library that `paperscout ingest` gave the works file's counts.
+ *
  * `npm run eval -- --recommend <file.jsonl> [--held-out] [--anchor]`: recommendations instead,
  * beside arxiv-sanity-lite's with `--anchor` (see recommendEval.ts).
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -21,7 +29,7 @@ import { percentile } from './stats.js';
 import { rareCompoundCases } from './compounds.js';
 import { runRecommendEval } from './recommendEval.js';
 import { broadLine, readBroadCases, scoreBroad } from './broadEval.js';
-import { libraryWithCounts, readWorkCounts } from './worksCounts.js';
+import { libraryWithCounts } from './worksCounts.js';
 
 interface EvalCase {
   kind: string;
@@ -45,14 +53,21 @@ const { values, positionals } = parseArgs({
     tune: { type: 'string', multiple: true, default: [] },
   },
 });
-const config = loadConfig();
+const given = loadConfig();
+// With --works, a copy of the library gets the file's counts the way an operator's does
+// (`paperscout ingest <works file>`), and is scored instead.
+const copy = values.works === undefined ? undefined : withWorks(given.dataDir, values.works);
+if (copy) process.env.DATA_DIR = copy;
+// (Paths derived from DATA_DIR are settled when the configuration is read.)
+const config = copy ? loadConfig() : given;
 const app = await openApp(config, createLogger({ logLevel: 'warn', logFormat: 'auto' }), { demoWhenEmpty: false });
 if (app.library.size === 0) {
-  process.stderr.write(`The library in ${config.dataDir} is empty: ingest the corpus first (npm run cli -- ingest ../shared/corpus/paperlists).\n`);
+  process.stderr.write(`The library in ${given.dataDir} is empty: ingest the corpus first (npm run cli -- ingest ../shared/corpus/paperlists).\n`);
   process.exit(1);
 }
-// BENCH-ONLY (worksCounts.ts): an index with the counts of a works file, or with none at all.
-const library = values.works !== undefined || values['without-counts'] ? await libraryWithCounts(app, values.works === undefined ? undefined : await readWorkCounts(values.works)) : app.library;
+process.on('exit', () => copy && rmSync(copy, { recursive: true, force: true }));
+// BENCH-ONLY (worksCounts.ts): --without-counts scores an index built with no count at all.
+const library = values['without-counts'] ? await libraryWithCounts(app, undefined) : app.library;
 if (values.recommend !== undefined) {
   await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune, anchor: values.anchor });
   await app.close();
@@ -115,3 +130,19 @@ const rows = [...stats].map(([kind, s]) => {
 });
 process.stdout.write(`Relevance of ${library.size.toLocaleString('en-US')} papers on ${file}\n${rows.join('\n')}\n`);
 await app.close();
+
+/** A copy of the library in `dataDir` given the counts of a works file through `paperscout ingest`. */
+function withWorks(dataDir: string, works: string): string {
+  const copy = mkdtempSync(join(tmpdir(), 'paperscout-eval-'));
+  cpSync(dataDir, copy, { recursive: true });
+  const cli = fileURLToPath(new URL('../adapters/cli/cli.ts', import.meta.url));
+  process.stderr.write(`Giving a copy of the library the counts of ${works} (paperscout ingest)…\n`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', cli, 'ingest', works], { env: { ...process.env, DATA_DIR: copy, LANG: 'en' }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (run.status !== 0) {
+    rmSync(copy, { recursive: true, force: true });
+    process.stderr.write(`paperscout ingest ${works} failed (exit ${run.status}):\n${run.stderr}`);
+    process.exit(1);
+  }
+  process.stderr.write(run.stdout.split('\n').filter((line) => /works|matched/i.test(line)).join('\n') + '\n');
+  return copy;
+}

@@ -27,8 +27,8 @@
  *   --pg-ingest-runs N  import the corpus N times into each store for the PostgreSQL comparison
  *   --data-dir DIR      reuse an ingested DATA_DIR instead of ingesting into a temporary one
  *                       (only read by the citation benches: they write into copies)
- *   --works FILE        an OpenAlex works file for the library (snapshot format, .gz or not),
- *                       e.g. from a works generator; without it the works ingest and sync are skipped
+ *   --works FILE        an OpenAlex works file for the library (snapshot format, .gz or not);
+ *                       without it one is drawn (bench/works.ts, seed 1, BENCH_BROAD's targets seminal)
  *   --scale N           instead: the scale table for 95k (real), 300k and N recombined papers
  *                       (bench/scale/run.ts; --seed S, --keep, --libraries DIR to build them once
  *                       into DIR and reuse them)
@@ -39,7 +39,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
@@ -53,6 +53,9 @@ import { benchExport } from './export.js';
 import { benchLibraryCommands } from './libraryCommands.js';
 import { benchOpenedPaper } from './openedPaper.js';
 import { benchOpenAlexSync, benchWorksIngest, readWorks } from './openalex.js';
+import { readSeminalTitles, writeLibraryWorks } from './works.js';
+import { normalizeTitle } from '../src/text.js';
+import { decodeLatex } from '../src/papers/latex.js';
 import { benchPostgres, timedIngest } from './postgres.js';
 import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
 import { benchSlack } from './slack.js';
@@ -194,6 +197,12 @@ out('Measuring recommendations (profiles of 50 papers)…');
 const recommendLines = await benchRecommend(app);
 // It writes reading lists into the library: only into the run's own DATA_DIR.
 const libraryLines = ownDir ? await benchLibraryCommands(app) : ['/library commands: skipped (--data-dir is not the run’s own: the lists would be written into it)'];
+// Without a works file, one is drawn for the library (bench/works.ts, seed 1), the broad file's
+// targets its seminal papers: the counts the broad queries are then scored with (below).
+const givenWorks = values.works ?? process.env.BENCH_WORKS;
+const worksFile = givenWorks === undefined ? join(mkdtempSync(join(tmpdir(), 'paperscout-bench-works-')), 'works.jsonl.gz') : resolve(givenWorks);
+const seminal = new Set((existsSync(broadFile) ? readSeminalTitles(broadFile) : []).map((t) => normalizeTitle(decodeLatex(t))));
+const drawnWorks = givenWorks === undefined ? await writeLibraryWorks(app.store, { seed: 1, seminal, out: worksFile }) : undefined;
 await app.close();
 out('Measuring an opened paper with its citation lists (on a copy of the library given counts and references)…');
 const openedLines = await benchOpenedPaper(dataDir);
@@ -212,12 +221,16 @@ out('Measuring reading lists at issue 30’s scale (10,000 members × 100 papers
 const listLines = [...libraryLines, '', ...(await benchReadingListStores(ISSUE_SCALE, { postgres: !values['skip-postgres'] })), '', ...benchExport()];
 out(`Measuring citations: the store at ${papers.toLocaleString('en-US')} papers, then a works file's ingest and a sync against a loopback OpenAlex…`);
 const citationLines = await benchCitationStores({ papers, samples: 2000, postgres: !values['skip-postgres'] });
-const worksFile = values.works ?? process.env.BENCH_WORKS;
-if (worksFile === undefined) citationLines.push('works ingest and sync openalex: skipped (give --works FILE, an OpenAlex works file for this library)');
-else {
-  citationLines.push(...(await benchWorksIngest({ cli, dataDir, works: resolve(worksFile), runs })));
-  citationLines.push(...(await benchOpenAlexSync({ dataDir, works: await readWorks(resolve(worksFile)) })));
+if (drawnWorks) citationLines.push(`works file drawn for the library (bench/works.ts, seed 1): ${drawnWorks}`);
+citationLines.push(...(await benchWorksIngest({ cli, dataDir, works: worksFile, runs })));
+citationLines.push(...(await benchOpenAlexSync({ dataDir, works: await readWorks(worksFile) })));
+if (existsSync(broadFile)) {
+  // The broad queries again, on a copy given the works file's counts by paperscout ingest (eval.ts).
+  const scored = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/eval.ts'), '--broad', broadFile, '--works', worksFile], { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = scored.stdout.split('\n').find((l) => l.startsWith('broad'));
+  broadLines.push(`Broad queries with the works file's counts: ${line ? line.replace(/^broad\s+/, '') : `failed: ${scored.stderr.slice(0, 300)}`}  goal (held-out) MRR ≥ 0.85, hit@5 ≥ 0.92; without counts MRR ≥ 0.45`);
 }
+if (givenWorks === undefined) rmSync(dirname(worksFile), { recursive: true, force: true });
 
 // ── Raw MiniSearch, same fields, same queries ─────────────────────────────────────────────
 interface MiniBuild {

@@ -27,6 +27,7 @@ import { createGzip } from 'node:zlib';
 import { once } from 'node:events';
 import { rng } from './scale/generate.js';
 import { normalizeTitle, STOPWORDS, tokenize } from '../src/text.js';
+import type { PaperStore } from '../src/store/papers.js';
 
 /** What the generator needs of a paper. */
 export interface WorkPaper {
@@ -283,6 +284,30 @@ export async function writeWorks(path: string, works: Iterable<Work>): Promise<v
   await once(file, 'finish');
 }
 
+/**
+ * Writes a works file for the library of `store` to `out`: its papers as {@link drawWorks} draws
+ * them. Returns the line the command prints.
+ * @example await writeLibraryWorks(app.store, { seed: 1, seminal, out: '/tmp/works.jsonl.gz' })
+ */
+export async function writeLibraryWorks(store: PaperStore, options: WorksOptions & { out: string }): Promise<string> {
+  const papers: WorkPaper[] = [];
+  const rows = [];
+  for await (const row of store.rowsForIndex()) rows.push(row);
+  for (let at = 0; at < rows.length; at += 2000) {
+    const slice = rows.slice(at, at + 2000);
+    const full = await store.papersByDocs(slice.map((r) => r.doc));
+    for (const row of slice) {
+      const ids = full.get(row.doc)?.externalIds ?? {};
+      papers.push({ id: row.id, title: row.title, authors: row.authors, year: row.year, status: row.status, abstract: row.abstract, topics: row.topics, ...(ids.doi && { doi: ids.doi }), ...(ids.arxiv && { arxiv: ids.arxiv }) });
+    }
+  }
+  const works = drawWorks(papers, options);
+  await writeWorks(options.out, works);
+  const found = papers.filter((p) => options.seminal.has(normalizeTitle(p.title))).length;
+  const over = works.filter((w) => w.cited_by_count > 1000).length;
+  return `${works.length.toLocaleString('en-US')} works for ${papers.length.toLocaleString('en-US')} papers → ${options.out}; seminal: ${found} of ${options.seminal.size} titles found; ${((100 * over) / works.length).toFixed(2)}% cited more than 1,000 times`;
+}
+
 if (process.argv[1]?.endsWith('works.ts')) await main();
 
 async function main(): Promise<void> {
@@ -304,22 +329,8 @@ async function main(): Promise<void> {
   const seminal = new Set(titles.map((t) => normalizeTitle(decodeLatex(t))));
   const app = await openApp(loadConfig(), createLogger({ logLevel: 'warn', logFormat: 'auto' }), { demoWhenEmpty: false });
   try {
-    const papers: WorkPaper[] = [];
-    const rows = [];
-    for await (const row of app.store.rowsForIndex()) rows.push(row);
-    for (let at = 0; at < rows.length; at += 2000) {
-      const slice = rows.slice(at, at + 2000);
-      const full = await app.store.papersByDocs(slice.map((r) => r.doc));
-      for (const row of slice) {
-        const ids = full.get(row.doc)?.externalIds ?? {};
-        papers.push({ id: row.id, title: row.title, authors: row.authors, year: row.year, status: row.status, abstract: row.abstract, topics: row.topics, ...(ids.doi && { doi: ids.doi }), ...(ids.arxiv && { arxiv: ids.arxiv }) });
-      }
-    }
-    const works = drawWorks(papers, { seed: Number(values.seed), seminal, ...(values.year !== undefined && { year: Number(values.year) }) });
-    await writeWorks(values.out, works);
-    const found = papers.filter((p) => seminal.has(normalizeTitle(p.title))).length;
-    const over = works.filter((w) => w.cited_by_count > 1000).length;
-    process.stdout.write(`${works.length.toLocaleString('en-US')} works for ${papers.length.toLocaleString('en-US')} papers → ${values.out}; seminal: ${found} of ${seminal.size} titles found; ${((100 * over) / works.length).toFixed(2)}% cited more than 1,000 times\n`);
+    const line = await writeLibraryWorks(app.store, { seed: Number(values.seed), seminal, out: values.out, ...(values.year !== undefined && { year: Number(values.year) }) });
+    process.stdout.write(`${line}\n`);
   } finally {
     await app.close();
   }
