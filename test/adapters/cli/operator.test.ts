@@ -72,7 +72,7 @@ describe('mistakes', () => {
     [['stats', '--bogus'], /^Unknown option '--bogus' \(paperscout help lists the commands and their options\)$/],
     [['search', '--limit'], /^Option '--limit <value>' argument missing \(paperscout help/],
     [['reindex', '--bogus'], /^reindex takes only --merge \(not --bogus\)\.$/],
-    [['sync', 'pubmed'], /^paperscout sync knows two sources: /],
+    [['sync', 'pubmed'], /^paperscout sync knows three sources: /],
     [['frobnicate'], /^There is no command "frobnicate"\. paperscout help lists the commands\.$/],
   ])('%j: one line saying what to do, exit 2', (args, line) => {
     const { code, err, out } = cli(args);

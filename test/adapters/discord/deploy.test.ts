@@ -30,10 +30,10 @@ describe('commandDefinitions', () => {
         {
           type: 3,
           name: 'query',
-          description: 'Title, author or keywords; filters: author: venue: year: topic: sort:new',
+          description: 'Title, author or keywords; filters: author: venue: year: topic: cited: sort:new',
           description_localizations: {
-            'zh-CN': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: sort:new',
-            'zh-TW': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: sort:new',
+            'zh-CN': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: cited: sort:new',
+            'zh-TW': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: cited: sort:new',
           },
           required: true,
           autocomplete: true,
