@@ -9,6 +9,9 @@
  *
  * `npm run eval -- --recommend <file.jsonl> [--held-out] [--anchor]`: recommendations instead,
  * beside arxiv-sanity-lite's with `--anchor` (see recommendEval.ts).
+ *
+ * `npm run eval -- --meaning <file.jsonl> [--verbose]`: descriptions of papers instead (English
+ * and Chinese), MRR@20 and hit@10 per kind and per half of the file (see meaningEval.ts).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,6 +23,7 @@ import { normalizeTitle } from '../src/text.js';
 import { percentile } from './stats.js';
 import { rareCompoundCases } from './compounds.js';
 import { runRecommendEval } from './recommendEval.js';
+import { formatMeaning, MEANING_MRR_DEPTH, readMeaningCases, scoreMeaning } from './meaningEval.js';
 
 interface EvalCase {
   kind: string;
@@ -35,6 +39,7 @@ const { values, positionals } = parseArgs({
     compounds: { type: 'string', default: '80' },
     seed: { type: 'string', default: '1' },
     recommend: { type: 'string' },
+    meaning: { type: 'string' },
     'held-out': { type: 'boolean', default: false },
     anchor: { type: 'boolean', default: false },
     tune: { type: 'string', multiple: true, default: [] },
@@ -48,6 +53,16 @@ if (app.library.size === 0) {
 }
 if (values.recommend !== undefined) {
   await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune, anchor: values.anchor });
+  await app.close();
+  process.exit(0);
+}
+if (values.meaning !== undefined) {
+  const cases = readMeaningCases(values.meaning);
+  const search = async (q: string) => (await app.library.search(q, { limit: MEANING_MRR_DEPTH })).hits.map((h) => h.title);
+  // One warm-up pass so that the timings are of a running bot, not of a cold JIT.
+  for (const c of cases) await search(c.query);
+  const scores = await scoreMeaning(cases, search);
+  process.stdout.write(`Meaning on ${app.library.size.toLocaleString('en-US')} papers, ${values.meaning}\n${formatMeaning(scores, cases, values.verbose)}`);
   await app.close();
   process.exit(0);
 }
