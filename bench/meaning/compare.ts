@@ -23,6 +23,7 @@ import { percentile } from '../stats.js';
 import { loadCorpus, textTerms } from './corpus.js';
 import { buildLsa, cosines, foldQuery, type Lsa } from './lsa.js';
 import { loadZhReader } from './zh.js';
+import { buildAssociations, expandWithAssociates } from '../../src/search/meaning/associations.js';
 
 const { values } = parseArgs({
   options: {
@@ -148,52 +149,23 @@ function zhEnglish(query: string, n: number): string {
   return out.join(' ');
 }
 
-/**
- * Title words that papers using a word tend to have: for each query word, the papers that use it
- * (its postings), counting their title words; a title word scores c·ln(lift), lift = c·N / (df ×
- * titleDf), with c ≥ 3 papers. The word's own weight is spread over its 10 best, by score.
- */
-const ASSOCIATES = Number(values.associates);
-function associations(bag: ReadonlyMap<number, number>): Map<number, number> {
-  const out = new Map<number, number>();
-  const n = corpus.titles.length;
-  const count = new Map<number, number>();
-  for (const [t, w] of bag) {
-    count.clear();
-    for (let p = postStart[t]!; p < postStart[t + 1]!; p++) {
-      const d = postDoc[p]!;
-      for (let q = corpus.titleStart[d]!; q < corpus.titleStart[d + 1]!; q++) {
-        const f = corpus.titleTerms[q]!;
-        count.set(f, (count.get(f) ?? 0) + 1);
-      }
-    }
-    const scored: Array<[number, number]> = [];
-    for (const [f, c] of count) {
-      if (c < 3 || f === t || bag.has(f)) continue;
-      const lift = (c * n) / (corpus.df[t]! * corpus.titleDf[f]!);
-      if (lift > 1) scored.push([f, c * Math.log(lift)]);
-    }
-    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    const best = scored.slice(0, ASSOCIATES);
-    const total = best.reduce((s, [, v]) => s + v, 0);
-    for (const [f, v] of best) out.set(f, (out.get(f) ?? 0) + (w * v) / total);
-  }
-  return out;
-}
-
-if (values['time-table']) {
-  // What precomputing every word's associates would cost at ingest: words in ≥ 3 papers.
-  const started = performance.now();
-  let words = 0;
-  let entries = 0;
-  for (let t = 0; t < corpus.terms.length; t++) {
-    if (corpus.df[t]! < 3) continue;
-    words++;
-    entries += associations(new Map([[t, 1]])).size;
-  }
-  process.stdout.write(`association table: ${words} words, ${entries} entries (${((entries * 8) / 1048576).toFixed(1)} MB at 8 bytes), ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  process.exit(0);
-}
+/** Title associations (src/search/meaning/associations.ts), learned from the corpus once. */
+const started = performance.now();
+const table = buildAssociations(
+  {
+    docCount: corpus.titles.length,
+    termCount: corpus.terms.length,
+    df: (t) => corpus.df[t]!,
+    titleDf: (t) => corpus.titleDf[t]!,
+    papersWith: (t) => postDoc.subarray(postStart[t]!, postStart[t + 1]!),
+    titleTerms: (d) => corpus.titleTerms.subarray(corpus.titleStart[d]!, corpus.titleStart[d + 1]!),
+  },
+  { associates: Number(values.associates) },
+);
+const tableMs = performance.now() - started;
+process.stderr.write(`associations: ${table.associates.length} in ${(tableMs / 1000).toFixed(1)} s\n`);
+if (values['time-table']) process.exit(0);
+const associations = (bag: ReadonlyMap<number, number>) => expandWithAssociates(table, bag, 1);
 
 /** Unit term vectors of the latent space, for nearest terms. */
 const termUnit = new Float32Array(lsa.termVec.length);
