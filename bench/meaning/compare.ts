@@ -303,6 +303,7 @@ const methods: Array<{ name: string; weights: number[]; run: Method; cost: keyof
   { name: 'engine, zh: 2 terms a word', weights: [0], run: (s) => s.engineZh2.slice(0, TOP), cost: 'engine' },
   { name: 'engine zh 1 ⊕ μ·BM25 (RRF)', weights: RRF_WEIGHTS, run: (s, w) => rrf(s.engineZh1, top(s.bm, 200), w), cost: 'engine' },
   { name: 'BM25 + β·BM25(title associations)', weights: [0, 0.1, 0.2, 0.3, 0.5, 0.8, 1.2, 1.6, 2.4], run: (s, w) => top(s.bm.map((v, d) => v + w * s.bmA[d]!), TOP), cost: 'assoc' },
+  { name: 'engine ⊕ μ·(BM25 + 0.8·associations) (RRF)', weights: RRF_WEIGHTS, run: (s, w) => rrf(s.engine, top(s.bm.map((v, d) => v + 0.8 * s.bmA[d]!), 200), w), cost: 'assoc' },
   { name: 'BM25 + β·BM25(LSA neighbours)', weights: [0, 0.05, 0.1, 0.2, 0.3, 0.5], run: (s, w) => top(s.bm.map((v, d) => v + w * s.bmX[d]!), TOP), cost: 'bm' },
   ...DIMS.map((dims) => ({ name: `LSA k=${dims}`, weights: [0], run: ((s: Signals) => top(s.cos.get(dims)!, TOP)) as Method, cost: 'lsa' as const })),
   ...DIMS.map((dims) => ({ name: `BM25 + λ·LSA k=${dims}`, weights: WEIGHTS, run: ((s: Signals, w: number) => blend(s.bm, s.cos.get(dims)!, w)) as Method, cost: 'both' as const })),
