@@ -13,6 +13,9 @@
  *
  * `npm run eval -- --recommend <file.jsonl> [--held-out] [--anchor]`: recommendations instead,
  * beside arxiv-sanity-lite's with `--anchor` (see recommendEval.ts).
+ *
+ * `npm run eval -- --meaning <file.jsonl> [--verbose]`: descriptions of papers instead (English
+ * and Chinese), MRR@20 and hit@10 per kind and per half of the file (see meaningEval.ts).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -30,6 +33,7 @@ import { rareCompoundCases } from './compounds.js';
 import { runRecommendEval } from './recommendEval.js';
 import { broadLine, readBroadCases, scoreBroad } from './broadEval.js';
 import { libraryWithCounts } from './worksCounts.js';
+import { formatMeaning, MEANING_MRR_DEPTH, readMeaningCases, scoreMeaning } from './meaningEval.js';
 
 interface EvalCase {
   kind: string;
@@ -48,6 +52,7 @@ const { values, positionals } = parseArgs({
     broad: { type: 'string' },
     works: { type: 'string' },
     'without-counts': { type: 'boolean', default: false },
+    meaning: { type: 'string' },
     'held-out': { type: 'boolean', default: false },
     anchor: { type: 'boolean', default: false },
     tune: { type: 'string', multiple: true, default: [] },
@@ -77,6 +82,16 @@ if (values.broad !== undefined) {
   const cases = readBroadCases(values.broad);
   const score = await scoreBroad(cases, (q) => library.search(q, { limit: 20 }), { verbose: values.verbose });
   process.stdout.write(`Broad queries over ${library.size.toLocaleString('en-US')} papers on ${values.broad}\n${broadLine('broad', score)}\n`);
+  await app.close();
+  process.exit(0);
+}
+if (values.meaning !== undefined) {
+  const cases = readMeaningCases(values.meaning);
+  const search = async (q: string) => (await app.library.search(q, { limit: MEANING_MRR_DEPTH })).hits.map((h) => h.title);
+  // One warm-up pass so that the timings are of a running bot, not of a cold JIT.
+  for (const c of cases) await search(c.query);
+  const scores = await scoreMeaning(cases, search);
+  process.stdout.write(`Meaning on ${app.library.size.toLocaleString('en-US')} papers, ${values.meaning}\n${formatMeaning(scores, cases, values.verbose)}`);
   await app.close();
   process.exit(0);
 }

@@ -8,7 +8,7 @@
  * is a line or two; the work is in those modules.
  */
 import type { Logger } from 'pino';
-import { readQuery, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
+import { readQuery, withCedict, type Dictionary, type Messages, type QueryReading } from './i18n/index.js';
 import { silentObserver, type Observer } from './observer.js';
 import { paperCard, resultCards, type CardOptions } from './papers/cards.js';
 import { citationLists, type CitationDirection, type CitationLists } from './papers/citationLists.js';
@@ -37,7 +37,7 @@ export interface LibraryOptions {
   topics: TopicFinder;
   /** Where the index snapshot lives; undefined keeps it in memory only. */
   indexPath?: string;
-  /** Chinese terms and topic names, to read Chinese queries as English (none: queries are searched as typed). */
+  /** Chinese terms and topic names, to read Chinese queries as English (none: queries are searched as typed); other words are read through CC-CEDICT. */
   dictionary?: Dictionary;
   /**
    * What happens while the index snapshot cannot be served: `rebuildHere()` (a batch tool, or
@@ -60,6 +60,8 @@ export class Library {
   private readonly resolveTopic: TopicResolver;
   /** Where recommendations look their seeds up: the store, and the index's current view. */
   private readonly seeds: SeedSource;
+  /** The glossary and topic names, then CC-CEDICT with the English this library uses most. */
+  private readonly dictionary: Dictionary | undefined;
 
   constructor(private readonly options: LibraryOptions) {
     const { store, taxonomy, taxonomyHash, indexPath, rebuild, log } = options;
@@ -73,6 +75,7 @@ export class Library {
       log,
     });
     this.seeds = { store, currentView: () => this.index.currentView() };
+    this.dictionary = options.dictionary && withCedict(options.dictionary, (word) => this.index.documentFrequency(word));
   }
 
   get store(): PaperStore {
@@ -194,7 +197,7 @@ export class Library {
    * @example library.readQuery('扩散模型 视频生成').query // 'diffusion model video generation'
    */
   readQuery(query: string): QueryReading {
-    return this.options.dictionary ? readQuery(query, this.options.dictionary) : { query, notes: [], read: false };
+    return this.dictionary ? readQuery(query, this.dictionary) : { query, notes: [], read: false };
   }
 
   /** Title suggestions for an autocomplete box (at most 25; none while there is no index). */

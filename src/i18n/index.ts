@@ -1,6 +1,7 @@
 /**
  * Languages: which one to answer in (locale.ts), the message catalogs (catalog/) and messages
- * in a language (messages.ts). Chinese search terms are read by glossary.ts and reading.ts.
+ * in a language (messages.ts). Chinese search terms are read by glossary.ts and reading.ts, other
+ * Chinese words by cedict.ts.
  */
 export { DEFAULT_LOCALE, LOCALES, acceptedLocale, posixLocale, resolveLocale, type Locale } from './locale.js';
 export {
@@ -17,3 +18,4 @@ export {
 } from './messages.js';
 export { loadGlossary } from './glossary.js';
 export { createDictionary, readQuery, type Dictionary, type QueryReading } from './reading.js';
+export { withCedict } from './cedict.js';

@@ -191,6 +191,11 @@ export class LiveIndex {
     return searchWithRefs(this.engine_, this.store, query, options);
   }
 
+  /** In how many papers a folded word occurs (0 while there is no index). */
+  documentFrequency(word: string): number {
+    return this.engine?.documentFrequency(word) ?? 0;
+  }
+
   /** Title suggestions for an autocomplete box (none while there is no index). */
   suggest(prefix: string, limit: number): Suggestion[] {
     return this.engine?.suggest(prefix, limit) ?? [];

