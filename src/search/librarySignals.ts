@@ -6,9 +6,9 @@
  * index view, so they are computed apart from the per-segment standing tables, and kept while
  * the library changes by less than {@link SIGNALS_STALE}.
  */
+import { textAt } from './index/columns.js';
 import { Field, type SegmentData } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
-import { paperNames } from './standing.js';
 
 /**
  * What the library itself says of a paper's standing, for papers whose count is unknown, by
@@ -21,8 +21,10 @@ export interface LibrarySignals {
 }
 /** A segment's names and authors, by local document (see {@link LibrarySignalIndex}). */
 interface SegmentNames {
+  /** Two global terms a document, -1 for none. */
   names: Int32Array;
-  authors: Uint32Array;
+  /** Its author keys ({@link authorKey}), a document's from `authorStarts[d]` to `authorStarts[d + 1]`. */
+  authors: Float64Array;
   authorStarts: Uint32Array;
 }
 /** The share of papers added or removed after which {@link LibrarySignals} are computed again. */
@@ -60,11 +62,42 @@ function lowerBound(sorted: Float64Array, value: number): number {
   return lo;
 }
 
+/**
+ * A 52-bit key of an author's normalized name (two 32-bit FNV-1a hashes, one cut to 20 bits),
+ * so that the index holds a document's authors as numbers and counting their papers needs no
+ * strings: two of the library's 2 million names share a key with odds of about 1 in 2,000.
+ * @example authorKey('ashish vaswani') === authorKey('ashish vaswani') // true
+ */
+export function authorKey(name: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+}
+
+/**
+ * The keys of a document's authors (its index column: names joined by `;`) as the index stores
+ * them: 8 bytes each, little-endian doubles; no key for an empty or anonymous name.
+ * @example authorKeysOf('ada lovelace;anonymous').length // 8
+ */
+export function authorKeysOf(authors: string): Uint8Array {
+  const keys: number[] = [];
+  for (const raw of authors.split(';')) {
+    const name = raw.trim().toLowerCase();
+    if (name !== '' && name !== 'anonymous') keys.push(authorKey(name));
+  }
+  return new Uint8Array(Float64Array.from(keys).buffer);
+}
+
 /** The library's signals over an index view (see the module's comment). */
 export class LibrarySignalIndex {
   private library: { docs: number; live: number; signals: LibrarySignals } = { docs: -1, live: -1, signals: { named: new Float32Array(0), prolific: new Float32Array(0) } };
   private readonly segmentNames = new WeakMap<SegmentData, SegmentNames>();
-  private readonly authorIds = new Map<string, number>();
 
   constructor(private readonly view: IndexView) {}
 
@@ -83,13 +116,15 @@ export class LibrarySignalIndex {
     // How many live papers go by each name (an acronym of a field's phrase, "UDA", names many),
     // and how many each author has.
     const owners = new Map<number, number>();
-    const papersBy = new Uint32Array(this.authorIds.size);
+    let slots = 0;
+    for (const s of segments) slots += s.authors.length;
+    const papersBy = new AuthorCounts(slots);
     view.parts.forEach((p, k) => {
       const { names, authors, authorStarts } = segments[k]!;
       for (let d = 0; d < p.data.docCount; d++) {
         if (view.dead[p.docBase + d] === 1) continue;
-        for (const term of [names[2 * d]!, names[2 * d + 1]!]) if (term >= 0) owners.set(term, (owners.get(term) ?? 0) + 1);
-        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) papersBy[authors[i]!]!++;
+        for (let i = 2 * d; i < 2 * d + 2; i++) if (names[i]! >= 0) owners.set(names[i]!, (owners.get(names[i]!) ?? 0) + 1);
+        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) papersBy.add(authors[i]!);
       }
     });
     const years = new Map<number, { abstracts: Float64Array; titles: Float64Array }>();
@@ -111,7 +146,7 @@ export class LibrarySignalIndex {
         }
         named[g] = best;
         let most = 0;
-        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) most = Math.max(most, papersBy[authors[i]!]!);
+        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) most = Math.max(most, papersBy.of(authors[i]!));
         prolific[g] = Math.log1p(most);
         sum += prolific[g]!;
       }
@@ -137,32 +172,69 @@ export class LibrarySignalIndex {
     return Float64Array.from(out).sort();
   }
 
-  /** A segment's names (two global terms a document, -1 for none) and authors (interned), read once. */
+  /**
+   * A segment's names (two global terms a document, -1 for none) and author keys, read once
+   * from the columns the index computed them into (a name's term may be another segment's).
+   */
   private namesOf(part: Part): SegmentNames {
     let cached = this.segmentNames.get(part.data);
     if (cached) return cached;
-    const view = this.view;
-    const { docCount } = part.data;
+    const { docCount, names: column, authorKeys } = part.data;
     const names = new Int32Array(2 * docCount).fill(-1);
-    const authorStarts = new Uint32Array(docCount + 1);
-    const authors: number[] = [];
+    const ids = new Map<string, number>();
     for (let d = 0; d < docCount; d++) {
-      const g = part.docBase + d;
-      paperNames(view.title(g))
-        .slice(0, 2)
-        .forEach((name, i) => (names[2 * d + i] = view.vocab.id(name) ?? -1));
-      for (const raw of view.authors(g).split(';')) {
-        const name = raw.trim().toLowerCase();
-        if (name === '' || name === 'anonymous') continue;
-        let id = this.authorIds.get(name);
-        if (id === undefined) this.authorIds.set(name, (id = this.authorIds.size));
-        authors.push(id);
-      }
-      authorStarts[d + 1] = authors.length;
+      if (column.offsets[d] === column.offsets[d + 1]) continue;
+      textAt(column, d)
+        .split(';')
+        .forEach((name, i) => {
+          let id = ids.get(name);
+          if (id === undefined) ids.set(name, (id = this.view.vocab.id(name) ?? -1));
+          names[2 * d + i] = id;
+        });
     }
-    cached = { names, authors: Uint32Array.from(authors), authorStarts };
+    const { bytes, offsets } = authorKeys;
+    // Mapped sections start on 8 bytes, as does a built column: a view, else a copy.
+    const authors = bytes.byteOffset % 8 === 0 ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8) : new Float64Array(bytes.slice().buffer);
+    const authorStarts = new Uint32Array(docCount + 1);
+    for (let d = 0; d <= docCount; d++) authorStarts[d] = offsets[d]! / 8;
+    cached = { names, authors, authorStarts };
     this.segmentNames.set(part.data, cached);
     return cached;
+  }
+}
+
+/** Papers by author key: an open-addressing table sized for `slots` keys, with no strings and no Map. */
+class AuthorCounts {
+  private readonly keys: Float64Array;
+  private readonly counts: Uint32Array;
+  private readonly mask: number;
+
+  constructor(slots: number) {
+    let size = 1024;
+    while (size < 2 * slots) size *= 2;
+    this.keys = new Float64Array(size).fill(-1);
+    this.counts = new Uint32Array(size);
+    this.mask = size - 1;
+  }
+
+  add(key: number): void {
+    this.counts[this.slotOf(key)]!++;
+  }
+
+  of(key: number): number {
+    return this.counts[this.slotOf(key)]!;
+  }
+
+  private slotOf(key: number): number {
+    const { keys, mask } = this;
+    // `key & mask`: the key's low bits (ToInt32 takes it modulo 2^32, where `%` on a double is a call).
+    for (let i = key & mask; ; i = (i + 1) & mask) {
+      if (keys[i] === key) return i;
+      if (keys[i] === -1) {
+        keys[i] = key;
+        return i;
+      }
+    }
   }
 }
 

@@ -11,7 +11,8 @@ import { GrowableArray, TextColumnBuilder, pushVarint } from './columns.js';
 import { TermTable, forEachWord } from '../../termTable.js';
 import { compoundTerm, forEachCompound } from '../compounds.js';
 import { recordStanding } from '../rerank.js';
-import { citedByColumn, trackOf } from '../standing.js';
+import { citedByColumn, paperNames, trackOf } from '../standing.js';
+import { authorKeysOf } from '../librarySignals.js';
 
 export interface BuildOptions {
   /** Store generation the segment reflects. */
@@ -53,6 +54,8 @@ export class SegmentBuilder {
   private readonly ids = new TextColumnBuilder();
   private readonly titles = new TextColumnBuilder();
   private readonly authors = new TextColumnBuilder();
+  private readonly names = new TextColumnBuilder();
+  private readonly authorKeys = new TextColumnBuilder();
   private readonly normalizedTitles: Buffer[] = [];
   private readonly venues: string[] = [];
   private readonly venueIndex = new Map<string, number>();
@@ -88,10 +91,15 @@ export class SegmentBuilder {
     this.addText(doc, Field.Abstract, row.abstract, true);
     this.forwardEnds.push(this.forwardIds.length);
     this.ids.add(row.id);
-    this.titles.add(row.title.replace(/\s+/g, ' '));
+    const title = row.title.replace(/\s+/g, ' ');
+    this.titles.add(title);
     // normalizeTitle(row.title), from the words already split.
     this.normalizedTitles.push(Buffer.from(titleWords.join(' '), 'utf8'));
-    this.authors.add(names.map((n) => n.join(' ')).join(';'));
+    const authors = names.map((n) => n.join(' ')).join(';');
+    this.authors.add(authors);
+    // What the library's signals read of it (librarySignals.ts), from the columns as stored.
+    this.names.add(paperNames(title).slice(0, 2).join(';'));
+    this.authorKeys.addBytes(authorKeysOf(authors));
     this.storeDocs.push(row.doc);
     this.years.push(row.year ?? 0);
     this.standing.push(recordStanding(row.status, row.authors));
@@ -185,6 +193,8 @@ export class SegmentBuilder {
       ids: this.ids.finish(),
       titles: this.titles.finish(),
       authors: this.authors.finish(),
+      names: this.names.finish(),
+      authorKeys: this.authorKeys.finish(),
       titleKeys: titleKeys.finish(),
       titleOrder,
       newestOrder: newestOrder(docCount, (d) => years[d]!, (d) => standing[d]!, (d) => firstSeen[d]!, (d) => storeDocs[d]!),

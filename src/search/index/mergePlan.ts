@@ -231,6 +231,8 @@ export function sectionCounts(inputs: readonly MergeInput[], docs: Documents, vo
       ids: textBytes((s) => s.ids),
       titles: textBytes((s) => s.titles),
       authors: textBytes((s) => s.authors),
+      names: textBytes((s) => s.names),
+      authorKeys: textBytes((s) => s.authorKeys),
       titleKeys: titleKeyBytes,
       forward: forwardBytes,
     },

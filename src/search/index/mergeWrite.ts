@@ -39,7 +39,7 @@ export function writeSections(writer: SnapshotWriter, inputs: readonly MergeInpu
   writer.write('trie.depth', vocab.trie.depth);
   writer.write('trie.end', vocab.trie.end);
   writer.write('trie.term', vocab.trie.term);
-  for (const name of ['ids', 'titles', 'authors'] as const) {
+  for (const name of ['ids', 'titles', 'authors', 'names', 'authorKeys'] as const) {
     const columns = inputs.map((inp) => inp.segment[name]);
     out.begin(`${name}.bytes`);
     const offsets = new Uint32Array(docCount + 1);

@@ -23,7 +23,7 @@ export const ELEMENT_BYTES: Readonly<Record<ArrayKind, number>> = { u8: 1, u16: 
 export const CHECK_AT_OPEN_BYTES = 1 << 20;
 
 /** The segment's text columns (a `.bytes` and an `.offsets` section each). */
-export type TextName = 'terms' | 'ids' | 'titles' | 'authors' | 'titleKeys' | 'forward';
+export type TextName = 'terms' | 'ids' | 'titles' | 'authors' | 'names' | 'authorKeys' | 'titleKeys' | 'forward';
 
 /** What the sections' lengths follow from: a merge knows these before it has the arrays. */
 export interface SectionCounts {
@@ -80,6 +80,8 @@ export const SECTIONS: readonly Section[] = [
   ...text('ids', 'docs'),
   ...text('titles', 'docs'),
   ...text('authors', 'docs'),
+  ...text('names', 'docs'),
+  ...text('authorKeys', 'docs'),
   ...text('titleKeys', 'docs', { positional: true }),
   { name: 'titleOrder', kind: 'u32', length: (c) => c.docs, of: (s) => s.titleOrder, docNumbers: true },
   { name: 'newestOrder', kind: 'u32', length: (c) => c.docs, of: (s) => s.newestOrder, docNumbers: true },

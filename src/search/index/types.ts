@@ -62,6 +62,14 @@ export interface SegmentData {
   ids: TextColumn;
   titles: TextColumn;
   authors: TextColumn;
+  /**
+   * What the library's own signals read of each document (librarySignals.ts), computed when it is
+   * indexed so that no query reads every title and author: the names the paper may go by
+   * (standing.ts `paperNames`, joined by `;`, empty for none), and a 52-bit key of each of its
+   * authors' names (`authorKey`), as 8-byte little-endian doubles.
+   */
+  names: TextColumn;
+  authorKeys: TextColumn;
   /** Normalized titles in title order (UTF-8 byte order, then document), and the documents in that order. */
   titleKeys: TextColumn;
   titleOrder: Uint32Array;

@@ -78,6 +78,8 @@ function sections(s: SegmentData) {
     ids: text(s.ids),
     titles: text(s.titles),
     authors: text(s.authors),
+    names: text(s.names),
+    authorKeys: text(s.authorKeys),
     titleKeys: text(s.titleKeys),
     titleOrder: Array.from(s.titleOrder),
     newestOrder: Array.from(s.newestOrder),

@@ -65,7 +65,7 @@ describe('the section table', () => {
     const path = join(dir, 'positional.bin');
     writeSegmentFile(path, segment());
     const { segment: opened } = openSnapshot(path);
-    const columns = ['terms', 'ids', 'titles', 'authors', 'titleKeys', 'forward'] as const;
+    const columns = ['terms', 'ids', 'titles', 'authors', 'names', 'authorKeys', 'titleKeys', 'forward'] as const;
     const positional = SECTIONS.filter((s) => s.positional).map((s) => s.name);
     expect(positional).toEqual(['titleKeys.bytes', 'forward.bytes']);
     for (const name of columns) expect(opened[name].file !== undefined, name).toBe(canMap() && positional.includes(`${name}.bytes`));
@@ -84,6 +84,8 @@ describe('the section table', () => {
         ids: built.ids.bytes.length,
         titles: built.titles.bytes.length,
         authors: built.authors.bytes.length,
+        names: built.names.bytes.length,
+        authorKeys: built.authorKeys.bytes.length,
         titleKeys: built.titleKeys.bytes.length,
         forward: built.forward.bytes.length,
       },
