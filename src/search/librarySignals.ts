@@ -6,6 +6,7 @@
  * index view, so they are computed apart from the per-segment standing tables, and kept while
  * the library changes by less than {@link SIGNALS_STALE}.
  */
+import { authorIdsOf, findKey } from './index/authorTable.js';
 import { textAt } from './index/columns.js';
 import { Field, type SegmentData } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
@@ -23,8 +24,8 @@ export interface LibrarySignals {
 interface SegmentNames {
   /** Two global terms a document, -1 for none. */
   names: Int32Array;
-  /** Its author keys ({@link authorKey}), a document's from `authorStarts[d]` to `authorStarts[d + 1]`. */
-  authors: Float64Array;
+  /** Its authors' places in the view's author numbering ({@link AuthorNumbers}), a document's from `authorStarts[d]` to `authorStarts[d + 1]`. */
+  authors: Uint32Array;
   authorStarts: Uint32Array;
 }
 /** The share of papers added or removed after which {@link LibrarySignals} are computed again. */
@@ -81,23 +82,24 @@ export function authorKey(name: string): number {
 }
 
 /**
- * The keys of a document's authors (its index column: names joined by `;`) as the index stores
- * them: 8 bytes each, little-endian doubles; no key for an empty or anonymous name.
- * @example authorKeysOf('ada lovelace;anonymous').length // 8
+ * The keys of a document's authors (its index column: names joined by `;`), in order; none for
+ * an empty or anonymous name. The index keeps them as places in its author table (authorTable.ts).
+ * @example authorKeysOf('ada lovelace;anonymous').length // 1
  */
-export function authorKeysOf(authors: string): Uint8Array {
+export function authorKeysOf(authors: string): number[] {
   const keys: number[] = [];
   for (const raw of authors.split(';')) {
     const name = raw.trim().toLowerCase();
     if (name !== '' && name !== 'anonymous') keys.push(authorKey(name));
   }
-  return new Uint8Array(Float64Array.from(keys).buffer);
+  return keys;
 }
 
 /** The library's signals over an index view (see the module's comment). */
 export class LibrarySignalIndex {
   private library: { docs: number; live: number; signals: LibrarySignals } = { docs: -1, live: -1, signals: { named: new Float32Array(0), prolific: new Float32Array(0) } };
   private readonly segmentNames = new WeakMap<SegmentData, SegmentNames>();
+  private readonly authorNumbers = new AuthorNumbers();
 
   constructor(private readonly view: IndexView) {}
 
@@ -116,15 +118,13 @@ export class LibrarySignalIndex {
     // How many live papers go by each name (an acronym of a field's phrase, "UDA", names many),
     // and how many each author has.
     const owners = new Map<number, number>();
-    let slots = 0;
-    for (const s of segments) slots += s.authors.length;
-    const papersBy = new AuthorCounts(slots);
+    const papersBy = new Uint32Array(this.authorNumbers.count);
     view.parts.forEach((p, k) => {
       const { names, authors, authorStarts } = segments[k]!;
       for (let d = 0; d < p.data.docCount; d++) {
         if (view.dead[p.docBase + d] === 1) continue;
         for (let i = 2 * d; i < 2 * d + 2; i++) if (names[i]! >= 0) owners.set(names[i]!, (owners.get(names[i]!) ?? 0) + 1);
-        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) papersBy.add(authors[i]!);
+        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) papersBy[authors[i]!]!++;
       }
     });
     const years = new Map<number, { abstracts: Float64Array; titles: Float64Array }>();
@@ -146,7 +146,7 @@ export class LibrarySignalIndex {
         }
         named[g] = best;
         let most = 0;
-        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) most = Math.max(most, papersBy.of(authors[i]!));
+        for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) most = Math.max(most, papersBy[authors[i]!]!);
         prolific[g] = Math.log1p(most);
         sum += prolific[g]!;
       }
@@ -179,62 +179,57 @@ export class LibrarySignalIndex {
   private namesOf(part: Part): SegmentNames {
     let cached = this.segmentNames.get(part.data);
     if (cached) return cached;
-    const { docCount, names: column, authorKeys } = part.data;
+    const { docCount, names: column } = part.data;
     const names = new Int32Array(2 * docCount).fill(-1);
-    const ids = new Map<string, number>();
+    const terms = new Map<string, number>();
     for (let d = 0; d < docCount; d++) {
       if (column.offsets[d] === column.offsets[d + 1]) continue;
       textAt(column, d)
         .split(';')
         .forEach((name, i) => {
-          let id = ids.get(name);
-          if (id === undefined) ids.set(name, (id = this.view.vocab.id(name) ?? -1));
+          let id = terms.get(name);
+          if (id === undefined) terms.set(name, (id = this.view.vocab.id(name) ?? -1));
           names[2 * d + i] = id;
         });
     }
-    const { bytes, offsets } = authorKeys;
-    // Mapped sections start on 8 bytes, as does a built column: a view, else a copy.
-    const authors = bytes.byteOffset % 8 === 0 ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8) : new Float64Array(bytes.slice().buffer);
-    const authorStarts = new Uint32Array(docCount + 1);
-    for (let d = 0; d <= docCount; d++) authorStarts[d] = offsets[d]! / 8;
-    cached = { names, authors, authorStarts };
+    const { ids, starts } = authorIdsOf(part.data.authorIds);
+    cached = { names, authors: this.authorNumbers.of(part.data, ids), authorStarts: starts };
     this.segmentNames.set(part.data, cached);
     return cached;
   }
 }
 
-/** Papers by author key: an open-addressing table sized for `slots` keys, with no strings and no Map. */
-class AuthorCounts {
-  private readonly keys: Float64Array;
-  private readonly counts: Uint32Array;
-  private readonly mask: number;
+/**
+ * One numbering of the authors over the view's segments: the first segment's author table
+ * numbers its authors (the base: no work at all), and each later segment's authors that are not
+ * in it get numbers after it, looked up by key (a delta's few hundred).
+ */
+class AuthorNumbers {
+  private first: Float64Array | undefined;
+  private readonly extra = new Map<number, number>();
 
-  constructor(slots: number) {
-    let size = 1024;
-    while (size < 2 * slots) size *= 2;
-    this.keys = new Float64Array(size).fill(-1);
-    this.counts = new Uint32Array(size);
-    this.mask = size - 1;
+  get count(): number {
+    return (this.first?.length ?? 0) + this.extra.size;
   }
 
-  add(key: number): void {
-    this.counts[this.slotOf(key)]!++;
-  }
-
-  of(key: number): number {
-    return this.counts[this.slotOf(key)]!;
-  }
-
-  private slotOf(key: number): number {
-    const { keys, mask } = this;
-    // `key & mask`: the key's low bits (ToInt32 takes it modulo 2^32, where `%` on a double is a call).
-    for (let i = key & mask; ; i = (i + 1) & mask) {
-      if (keys[i] === key) return i;
-      if (keys[i] === -1) {
-        keys[i] = key;
-        return i;
-      }
+  /** A segment's authors' places in its table (`ids`), as numbers of this numbering. */
+  of(segment: SegmentData, ids: Uint32Array): Uint32Array {
+    const keys = segment.authorKeys;
+    if (this.first === undefined || this.first === keys) {
+      this.first = keys;
+      return ids;
     }
+    const first = this.first;
+    const number = new Uint32Array(keys.length);
+    keys.forEach((key, l) => {
+      let n = findKey(first, key);
+      if (n < 0) {
+        n = this.extra.get(key) ?? first.length + this.extra.size;
+        this.extra.set(key, n);
+      }
+      number[l] = n;
+    });
+    return ids.map((l) => number[l]!);
   }
 }
 

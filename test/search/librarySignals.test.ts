@@ -73,9 +73,8 @@ describe('LibrarySignalIndex', () => {
 });
 
 describe('authorKeysOf', () => {
-  it('keys each named author, 8 bytes a name, and no empty or anonymous one', () => {
-    const keys = authorKeysOf('ada lovelace; ;anonymous;grace hopper');
-    expect(Array.from(new Float64Array(keys.slice().buffer))).toEqual([authorKey('ada lovelace'), authorKey('grace hopper')]);
+  it('keys each named author, and no empty or anonymous one', () => {
+    expect(authorKeysOf('ada lovelace; ;anonymous;grace hopper')).toEqual([authorKey('ada lovelace'), authorKey('grace hopper')]);
     expect(authorKey('ada lovelace')).not.toBe(authorKey('grace hopper'));
     expect(Number.isSafeInteger(authorKey('josé núñez'))).toBe(true);
   });

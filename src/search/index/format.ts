@@ -257,7 +257,8 @@ function viewsOf(buffer: ArrayBuffer, header: Header, bodyStart: number, file: E
     titles: text('titles'),
     authors: text('authors'),
     names: text('names'),
-    authorKeys: text('authorKeys'),
+    authorKeys: view('authorKeys'),
+    authorIds: text('authorIds'),
     titleKeys: text('titleKeys'),
     titleOrder: view('titleOrder'),
     newestOrder: view('newestOrder'),
@@ -362,7 +363,8 @@ function checkShape(s: SegmentData, header: Header): void {
   if (perDoc.some((a) => a.length !== n)) fail('document arrays');
   if (s.docFreq.length !== terms || s.terms.offsets.length !== terms + 1) fail('vocabulary');
   if (s.topicBits.length !== n * s.topicWords) fail('topics');
-  for (const c of [s.ids, s.titles, s.authors, s.names, s.authorKeys, s.titleKeys, s.forward]) {
+  if (s.authorIds.bytes.length % 4 !== 0 || s.authorIds.offsets.some((o) => o % 4 !== 0)) fail('authors');
+  for (const c of [s.ids, s.titles, s.authors, s.names, s.authorIds, s.titleKeys, s.forward]) {
     if (c.offsets.length !== n + 1 || c.offsets[n] !== c.bytes.length) fail('text offsets');
   }
   for (const f of s.fields) {
