@@ -6,9 +6,10 @@
  * index view, so they are computed apart from the per-segment standing tables, and kept while
  * the library changes by less than {@link SIGNALS_STALE}.
  */
+import { authorIdsOf, findKey } from './index/authorTable.js';
+import { textAt } from './index/columns.js';
 import { Field, type SegmentData } from './index/types.js';
 import type { IndexView, Part } from './index/view.js';
-import { paperNames } from './standing.js';
 
 /**
  * What the library itself says of a paper's standing, for papers whose count is unknown, by
@@ -21,7 +22,9 @@ export interface LibrarySignals {
 }
 /** A segment's names and authors, by local document (see {@link LibrarySignalIndex}). */
 interface SegmentNames {
+  /** Two global terms a document, -1 for none. */
   names: Int32Array;
+  /** Its authors' places in the view's author numbering ({@link AuthorNumbers}), a document's from `authorStarts[d]` to `authorStarts[d + 1]`. */
   authors: Uint32Array;
   authorStarts: Uint32Array;
 }
@@ -60,11 +63,43 @@ function lowerBound(sorted: Float64Array, value: number): number {
   return lo;
 }
 
+/**
+ * A 52-bit key of an author's normalized name (two 32-bit FNV-1a hashes, one cut to 20 bits),
+ * so that the index holds a document's authors as numbers and counting their papers needs no
+ * strings: two of the library's 2 million names share a key with odds of about 1 in 2,000.
+ * @example authorKey('ashish vaswani') === authorKey('ashish vaswani') // true
+ */
+export function authorKey(name: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+}
+
+/**
+ * The keys of a document's authors (its index column: names joined by `;`), in order; none for
+ * an empty or anonymous name. The index keeps them as places in its author table (authorTable.ts).
+ * @example authorKeysOf('ada lovelace;anonymous').length // 1
+ */
+export function authorKeysOf(authors: string): number[] {
+  const keys: number[] = [];
+  for (const raw of authors.split(';')) {
+    const name = raw.trim().toLowerCase();
+    if (name !== '' && name !== 'anonymous') keys.push(authorKey(name));
+  }
+  return keys;
+}
+
 /** The library's signals over an index view (see the module's comment). */
 export class LibrarySignalIndex {
   private library: { docs: number; live: number; signals: LibrarySignals } = { docs: -1, live: -1, signals: { named: new Float32Array(0), prolific: new Float32Array(0) } };
   private readonly segmentNames = new WeakMap<SegmentData, SegmentNames>();
-  private readonly authorIds = new Map<string, number>();
+  private readonly authorNumbers = new AuthorNumbers();
 
   constructor(private readonly view: IndexView) {}
 
@@ -83,12 +118,12 @@ export class LibrarySignalIndex {
     // How many live papers go by each name (an acronym of a field's phrase, "UDA", names many),
     // and how many each author has.
     const owners = new Map<number, number>();
-    const papersBy = new Uint32Array(this.authorIds.size);
+    const papersBy = new Uint32Array(this.authorNumbers.count);
     view.parts.forEach((p, k) => {
       const { names, authors, authorStarts } = segments[k]!;
       for (let d = 0; d < p.data.docCount; d++) {
         if (view.dead[p.docBase + d] === 1) continue;
-        for (const term of [names[2 * d]!, names[2 * d + 1]!]) if (term >= 0) owners.set(term, (owners.get(term) ?? 0) + 1);
+        for (let i = 2 * d; i < 2 * d + 2; i++) if (names[i]! >= 0) owners.set(names[i]!, (owners.get(names[i]!) ?? 0) + 1);
         for (let i = authorStarts[d]!; i < authorStarts[d + 1]!; i++) papersBy[authors[i]!]!++;
       }
     });
@@ -137,32 +172,64 @@ export class LibrarySignalIndex {
     return Float64Array.from(out).sort();
   }
 
-  /** A segment's names (two global terms a document, -1 for none) and authors (interned), read once. */
+  /**
+   * A segment's names (two global terms a document, -1 for none) and author keys, read once
+   * from the columns the index computed them into (a name's term may be another segment's).
+   */
   private namesOf(part: Part): SegmentNames {
     let cached = this.segmentNames.get(part.data);
     if (cached) return cached;
-    const view = this.view;
-    const { docCount } = part.data;
+    const { docCount, names: column } = part.data;
     const names = new Int32Array(2 * docCount).fill(-1);
-    const authorStarts = new Uint32Array(docCount + 1);
-    const authors: number[] = [];
+    const terms = new Map<string, number>();
     for (let d = 0; d < docCount; d++) {
-      const g = part.docBase + d;
-      paperNames(view.title(g))
-        .slice(0, 2)
-        .forEach((name, i) => (names[2 * d + i] = view.vocab.id(name) ?? -1));
-      for (const raw of view.authors(g).split(';')) {
-        const name = raw.trim().toLowerCase();
-        if (name === '' || name === 'anonymous') continue;
-        let id = this.authorIds.get(name);
-        if (id === undefined) this.authorIds.set(name, (id = this.authorIds.size));
-        authors.push(id);
-      }
-      authorStarts[d + 1] = authors.length;
+      if (column.offsets[d] === column.offsets[d + 1]) continue;
+      textAt(column, d)
+        .split(';')
+        .forEach((name, i) => {
+          let id = terms.get(name);
+          if (id === undefined) terms.set(name, (id = this.view.vocab.id(name) ?? -1));
+          names[2 * d + i] = id;
+        });
     }
-    cached = { names, authors: Uint32Array.from(authors), authorStarts };
+    const { ids, starts } = authorIdsOf(part.data.authorIds);
+    cached = { names, authors: this.authorNumbers.of(part.data, ids), authorStarts: starts };
     this.segmentNames.set(part.data, cached);
     return cached;
+  }
+}
+
+/**
+ * One numbering of the authors over the view's segments: the first segment's author table
+ * numbers its authors (the base: no work at all), and each later segment's authors that are not
+ * in it get numbers after it, looked up by key (a delta's few hundred).
+ */
+class AuthorNumbers {
+  private first: Float64Array | undefined;
+  private readonly extra = new Map<number, number>();
+
+  get count(): number {
+    return (this.first?.length ?? 0) + this.extra.size;
+  }
+
+  /** A segment's authors' places in its table (`ids`), as numbers of this numbering. */
+  of(segment: SegmentData, ids: Uint32Array): Uint32Array {
+    const keys = segment.authorKeys;
+    if (this.first === undefined || this.first === keys) {
+      this.first = keys;
+      return ids;
+    }
+    const first = this.first;
+    const number = new Uint32Array(keys.length);
+    keys.forEach((key, l) => {
+      let n = findKey(first, key);
+      if (n < 0) {
+        n = this.extra.get(key) ?? first.length + this.extra.size;
+        this.extra.set(key, n);
+      }
+      number[l] = n;
+    });
+    return ids.map((l) => number[l]!);
   }
 }
 

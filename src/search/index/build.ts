@@ -5,13 +5,15 @@
  */
 import type { IndexRow } from '../../store/papers.js';
 import { STOPWORDS, tokenize } from '../../text.js';
-import { FIELD_COUNT, Field, type FieldPostings, type SegmentData } from './types.js';
+import { FIELD_COUNT, Field, type FieldPostings, type SegmentData, type TextColumn } from './types.js';
 import { TrieBuilder } from '../vocab.js';
 import { GrowableArray, TextColumnBuilder, pushVarint } from './columns.js';
 import { TermTable, forEachWord } from '../../termTable.js';
 import { compoundTerm, forEachCompound } from '../compounds.js';
 import { recordStanding } from '../rerank.js';
-import { citedByColumn, trackOf } from '../standing.js';
+import { citedByColumn, paperNames, trackOf } from '../standing.js';
+import { authorKeysOf } from '../librarySignals.js';
+import { authorTable } from './authorTable.js';
 
 export interface BuildOptions {
   /** Store generation the segment reflects. */
@@ -53,6 +55,9 @@ export class SegmentBuilder {
   private readonly ids = new TextColumnBuilder();
   private readonly titles = new TextColumnBuilder();
   private readonly authors = new TextColumnBuilder();
+  private readonly names = new TextColumnBuilder();
+  private readonly authorKeys = new GrowableArray(Float64Array);
+  private readonly authorEnds = new GrowableArray(Uint32Array);
   private readonly normalizedTitles: Buffer[] = [];
   private readonly venues: string[] = [];
   private readonly venueIndex = new Map<string, number>();
@@ -88,10 +93,16 @@ export class SegmentBuilder {
     this.addText(doc, Field.Abstract, row.abstract, true);
     this.forwardEnds.push(this.forwardIds.length);
     this.ids.add(row.id);
-    this.titles.add(row.title.replace(/\s+/g, ' '));
+    const title = row.title.replace(/\s+/g, ' ');
+    this.titles.add(title);
     // normalizeTitle(row.title), from the words already split.
     this.normalizedTitles.push(Buffer.from(titleWords.join(' '), 'utf8'));
-    this.authors.add(names.map((n) => n.join(' ')).join(';'));
+    const authors = names.map((n) => n.join(' ')).join(';');
+    this.authors.add(authors);
+    // What the library's signals read of it (librarySignals.ts), from the columns as stored.
+    this.names.add(paperNames(title).slice(0, 2).join(';'));
+    for (const key of authorKeysOf(authors)) this.authorKeys.push(key);
+    this.authorEnds.push(this.authorKeys.length);
     this.storeDocs.push(row.doc);
     this.years.push(row.year ?? 0);
     this.standing.push(recordStanding(row.status, row.authors));
@@ -114,6 +125,15 @@ export class SegmentBuilder {
     }
     this.topicBits.pushAll(bits);
     this.doc++;
+  }
+
+  /** The segment's author table and each document's authors' places in it (authorTable.ts). */
+  private authorColumns(): { authorKeys: Float64Array; authorIds: TextColumn } {
+    const { table, ids } = authorTable(this.authorKeys.toArray());
+    const ends = this.authorEnds.toArray();
+    const offsets = new Uint32Array(ends.length + 1);
+    for (let d = 0; d < ends.length; d++) offsets[d + 1] = 4 * ends[d]!;
+    return { authorKeys: table, authorIds: { bytes: new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength), offsets } };
   }
 
   finish(): SegmentData {
@@ -185,6 +205,8 @@ export class SegmentBuilder {
       ids: this.ids.finish(),
       titles: this.titles.finish(),
       authors: this.authors.finish(),
+      names: this.names.finish(),
+      ...this.authorColumns(),
       titleKeys: titleKeys.finish(),
       titleOrder,
       newestOrder: newestOrder(docCount, (d) => years[d]!, (d) => standing[d]!, (d) => firstSeen[d]!, (d) => storeDocs[d]!),

@@ -1,5 +1,5 @@
 /**
- * The index snapshot file, format 7: a segment's arrays as they are in memory, each section
+ * The index snapshot file, format 8: a segment's arrays as they are in memory, each section
  * 8-byte aligned with its CRC-32 in the header, so that opening is a memory map plus views over
  * it — no decoding, no copying, whatever the library's size. The header records the text
  * normalization ({@link TEXT_VERSION}) the terms were made with; a snapshot of another is
@@ -7,7 +7,8 @@
  * format 4 numbered venues in 16 bits, which a library of more than 65,536 venues overflows. It
  * was read as it was until text normalization 3, which every format-4 snapshot predates. Format
  * 5 lacked the joined forms of hyphenated compounds among the terms: see compounds.ts; format 6
- * the papers' tracks and citation counts: see standing.ts.)
+ * the papers' tracks and citation counts: see standing.ts; format 7 their names and author keys,
+ * which the library's signals read at the first broad query: see librarySignals.ts.)
  *
  * Layout: magic (8 bytes), header length (uint32 LE), header CRC-32 (uint32 LE), JSON header,
  * then the sections.
@@ -20,7 +21,7 @@ import { FIELD_COUNT, type FieldPostings, type SegmentData, type TextColumn } fr
 import { isMapped, mapFile } from './mmap.js';
 import { CHECK_AT_OPEN_BYTES, ELEMENT_BYTES, align8, sectionNamed, type SectionData, type SectionInfo, type TextName } from './sections.js';
 
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 8;
 export const MAGIC = `PSIDX${String.fromCharCode(FORMAT_VERSION)}\n\0`;
 /**
  * Why a snapshot cannot be used: there is none, it is of another format version (both normal:
@@ -255,6 +256,9 @@ function viewsOf(buffer: ArrayBuffer, header: Header, bodyStart: number, file: E
     ids: text('ids'),
     titles: text('titles'),
     authors: text('authors'),
+    names: text('names'),
+    authorKeys: view('authorKeys'),
+    authorIds: text('authorIds'),
     titleKeys: text('titleKeys'),
     titleOrder: view('titleOrder'),
     newestOrder: view('newestOrder'),
@@ -359,7 +363,8 @@ function checkShape(s: SegmentData, header: Header): void {
   if (perDoc.some((a) => a.length !== n)) fail('document arrays');
   if (s.docFreq.length !== terms || s.terms.offsets.length !== terms + 1) fail('vocabulary');
   if (s.topicBits.length !== n * s.topicWords) fail('topics');
-  for (const c of [s.ids, s.titles, s.authors, s.titleKeys, s.forward]) {
+  if (s.authorIds.bytes.length % 4 !== 0 || s.authorIds.offsets.some((o) => o % 4 !== 0)) fail('authors');
+  for (const c of [s.ids, s.titles, s.authors, s.names, s.authorIds, s.titleKeys, s.forward]) {
     if (c.offsets.length !== n + 1 || c.offsets[n] !== c.bytes.length) fail('text offsets');
   }
   for (const f of s.fields) {

@@ -16,6 +16,7 @@ import { findAscending, type IndexView } from './view.js';
 import { countTerms, documentTotals, mergeDocuments, mergeVenues, mergeVocabulary, sectionCounts, topicWordsOf, type MergeInput } from './mergePlan.js';
 import { writeSections } from './mergeWrite.js';
 import { sectionBytes } from './sections.js';
+import { mergeAuthors } from './authorTable.js';
 
 export type { MergeInput } from './mergePlan.js';
 
@@ -81,7 +82,8 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
   const topicWords = topicWordsOf(inputs, options.topicIds);
   release();
   // 4: the file's layout, and its header.
-  const counts = sectionCounts(inputs, docs, vocab, forwardBytes, topicWords);
+  const authors = mergeAuthors(inputs, docs);
+  const counts = sectionCounts(inputs, docs, vocab, forwardBytes, topicWords, authors.table.length);
   const { lengthSums, maxFirstSeen } = documentTotals(inputs, docs);
   // The header's fields in the order a build gives them (format.ts, headerOf): the same bytes.
   const writer = new SnapshotWriter(
@@ -92,7 +94,7 @@ export function mergeSegments(inputs: readonly MergeInput[], path: string, optio
   );
   // 5: every section, streamed.
   try {
-    writeSections(writer, inputs, { docs, vocab, docFreq, venueMap, topicWords }, release);
+    writeSections(writer, inputs, { docs, vocab, docFreq, venueMap, topicWords, authors }, release);
     writer.commit();
   } catch (err) {
     writer.abort();

@@ -200,7 +200,7 @@ export function topicWordsOf(inputs: readonly MergeInput[], topicIds: readonly s
 }
 
 /** Phase 4: what fixes the sections' lengths, and with them the file's layout. */
-export function sectionCounts(inputs: readonly MergeInput[], docs: Documents, vocab: Vocabulary, forwardBytes: number, topicWords: number): SectionCounts {
+export function sectionCounts(inputs: readonly MergeInput[], docs: Documents, vocab: Vocabulary, forwardBytes: number, topicWords: number, authorKeys: number): SectionCounts {
   const { count, inputOf, localOf } = docs;
   const textBytes = (pick: (s: SegmentData) => TextColumn) => {
     let total = 0;
@@ -224,6 +224,7 @@ export function sectionCounts(inputs: readonly MergeInput[], docs: Documents, vo
     docs: count,
     terms: vocab.count,
     topicWords,
+    authorKeys,
     trieNodes: vocab.trie.chars.length,
     postings,
     textBytes: {
@@ -231,6 +232,8 @@ export function sectionCounts(inputs: readonly MergeInput[], docs: Documents, vo
       ids: textBytes((s) => s.ids),
       titles: textBytes((s) => s.titles),
       authors: textBytes((s) => s.authors),
+      names: textBytes((s) => s.names),
+      authorIds: textBytes((s) => s.authorIds),
       titleKeys: titleKeyBytes,
       forward: forwardBytes,
     },

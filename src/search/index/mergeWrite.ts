@@ -7,6 +7,7 @@ import { newestOrder } from './build.js';
 import { bytesAt, compareAt, readDeltas } from './columns.js';
 import { PIECE, RELEASE_DOCS, type Documents, type MergeInput, type Vocabulary } from './mergePlan.js';
 import { writePostings } from './mergePostings.js';
+import { authorIdsOf } from './authorTable.js';
 import { sectionNamed, type SectionData } from './sections.js';
 import { FIELD_COUNT, type SegmentData } from './types.js';
 import type { SnapshotWriter } from './writer.js';
@@ -19,6 +20,8 @@ export interface Merged {
   /** Per input, its venue numbers' merged numbers. */
   venueMap: Int32Array[];
   topicWords: number;
+  /** The merged author table, and per input its authors' places in it (authorTable.ts). */
+  authors: { table: Float64Array; remap: Int32Array[] };
 }
 
 /** Writes every section of the merged segment. */
@@ -39,7 +42,7 @@ export function writeSections(writer: SnapshotWriter, inputs: readonly MergeInpu
   writer.write('trie.depth', vocab.trie.depth);
   writer.write('trie.end', vocab.trie.end);
   writer.write('trie.term', vocab.trie.term);
-  for (const name of ['ids', 'titles', 'authors'] as const) {
+  for (const name of ['ids', 'titles', 'authors', 'names'] as const) {
     const columns = inputs.map((inp) => inp.segment[name]);
     out.begin(`${name}.bytes`);
     const offsets = new Uint32Array(docCount + 1);
@@ -53,6 +56,7 @@ export function writeSections(writer: SnapshotWriter, inputs: readonly MergeInpu
     out.end();
     writer.write(`${name}.offsets`, offsets);
   }
+  writeAuthors(inputs, docs, merged.authors, out, writer);
   writeTitleOrder(inputs, docs, out, writer);
   const seg = (n: number) => inputs[inputOf[n]!]!.segment;
   writer.write(
@@ -80,6 +84,29 @@ export function writeSections(writer: SnapshotWriter, inputs: readonly MergeInpu
     release();
   }
   writeForward(inputs, docs, vocab.termMap, out, writer, release);
+}
+
+/** The merged author table, and each document's authors' places in it (4 bytes little-endian each). */
+function writeAuthors(inputs: readonly MergeInput[], docs: Documents, authors: Merged['authors'], out: SectionOut, writer: SnapshotWriter): void {
+  writer.write('authorKeys', authors.table);
+  const columns = inputs.map((inp) => authorIdsOf(inp.segment.authorIds));
+  const offsets = new Uint32Array(docs.count + 1);
+  out.begin('authorIds.bytes');
+  for (let n = 0; n < docs.count; n++) {
+    const i = docs.inputOf[n]!;
+    const { ids, starts } = columns[i]!;
+    const d = docs.localOf[n]!;
+    for (let k = starts[d]!; k < starts[d + 1]!; k++) {
+      const id = authors.remap[i]![ids[k]!]!;
+      out.push(id & 0xff);
+      out.push((id >>> 8) & 0xff);
+      out.push((id >>> 16) & 0xff);
+      out.push(id >>> 24);
+    }
+    offsets[n + 1] = offsets[n]! + 4 * (starts[d + 1]! - starts[d]!);
+  }
+  out.end();
+  writer.write('authorIds.offsets', offsets);
 }
 
 /** Titles in merged title order: normalized title bytes, then store document. */

@@ -23,13 +23,15 @@ export const ELEMENT_BYTES: Readonly<Record<ArrayKind, number>> = { u8: 1, u16: 
 export const CHECK_AT_OPEN_BYTES = 1 << 20;
 
 /** The segment's text columns (a `.bytes` and an `.offsets` section each). */
-export type TextName = 'terms' | 'ids' | 'titles' | 'authors' | 'titleKeys' | 'forward';
+export type TextName = 'terms' | 'ids' | 'titles' | 'authors' | 'names' | 'authorIds' | 'titleKeys' | 'forward';
 
 /** What the sections' lengths follow from: a merge knows these before it has the arrays. */
 export interface SectionCounts {
   docs: number;
   terms: number;
   topicWords: number;
+  /** Distinct authors (their keys). */
+  authorKeys: number;
   /** Nodes of the term trie, its root included. */
   trieNodes: number;
   /** Per field, its postings. */
@@ -80,6 +82,9 @@ export const SECTIONS: readonly Section[] = [
   ...text('ids', 'docs'),
   ...text('titles', 'docs'),
   ...text('authors', 'docs'),
+  ...text('names', 'docs'),
+  { name: 'authorKeys', kind: 'f64', length: (c) => c.authorKeys, of: (s) => s.authorKeys },
+  ...text('authorIds', 'docs'),
   ...text('titleKeys', 'docs', { positional: true }),
   { name: 'titleOrder', kind: 'u32', length: (c) => c.docs, of: (s) => s.titleOrder, docNumbers: true },
   { name: 'newestOrder', kind: 'u32', length: (c) => c.docs, of: (s) => s.newestOrder, docNumbers: true },

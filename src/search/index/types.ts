@@ -62,6 +62,16 @@ export interface SegmentData {
   ids: TextColumn;
   titles: TextColumn;
   authors: TextColumn;
+  /**
+   * What the library's own signals read of each document (librarySignals.ts), computed when it is
+   * indexed so that no query reads every title and author: the names the paper may go by
+   * (standing.ts `paperNames`, joined by `;`, empty for none), and its authors: the sorted
+   * distinct 52-bit keys of the segment's authors' names (`authorKey`) and, per document, each
+   * author's place among them, 4 bytes little-endian each (authorTable.ts).
+   */
+  names: TextColumn;
+  authorKeys: Float64Array;
+  authorIds: TextColumn;
   /** Normalized titles in title order (UTF-8 byte order, then document), and the documents in that order. */
   titleKeys: TextColumn;
   titleOrder: Uint32Array;

@@ -65,7 +65,7 @@ describe('the section table', () => {
     const path = join(dir, 'positional.bin');
     writeSegmentFile(path, segment());
     const { segment: opened } = openSnapshot(path);
-    const columns = ['terms', 'ids', 'titles', 'authors', 'titleKeys', 'forward'] as const;
+    const columns = ['terms', 'ids', 'titles', 'authors', 'names', 'authorIds', 'titleKeys', 'forward'] as const;
     const positional = SECTIONS.filter((s) => s.positional).map((s) => s.name);
     expect(positional).toEqual(['titleKeys.bytes', 'forward.bytes']);
     for (const name of columns) expect(opened[name].file !== undefined, name).toBe(canMap() && positional.includes(`${name}.bytes`));
@@ -77,6 +77,7 @@ describe('the section table', () => {
       docs: built.docCount,
       terms: built.docFreq.length,
       topicWords: built.topicWords,
+      authorKeys: built.authorKeys.length,
       trieNodes: built.trie.chars.length,
       postings: built.fields.map((f) => f.docs.length),
       textBytes: {
@@ -84,6 +85,8 @@ describe('the section table', () => {
         ids: built.ids.bytes.length,
         titles: built.titles.bytes.length,
         authors: built.authors.bytes.length,
+        names: built.names.bytes.length,
+        authorIds: built.authorIds.bytes.length,
         titleKeys: built.titleKeys.bytes.length,
         forward: built.forward.bytes.length,
       },
