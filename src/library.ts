@@ -186,7 +186,7 @@ export class Library {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const started = performance.now();
     const reading = this.readQuery(query);
-    const found = await this.index.search(reading.query, options);
+    const found = await this.index.search(reading.query, reading.senses.size > 0 ? { ...options, alternatives: reading.senses } : options);
     const result = reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found;
     (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
     return result;
@@ -197,7 +197,7 @@ export class Library {
    * @example library.readQuery('扩散模型 视频生成').query // 'diffusion model video generation'
    */
   readQuery(query: string): QueryReading {
-    return this.dictionary ? readQuery(query, this.dictionary) : { query, notes: [], read: false };
+    return this.dictionary ? readQuery(query, this.dictionary) : { query, notes: [], read: false, senses: new Map() };
   }
 
   /** Title suggestions for an autocomplete box (at most 25; none while there is no index). */

@@ -9,8 +9,17 @@
 import { msg, type Localized, type Message } from './messages.js';
 import { toSimplified } from './simplify.js';
 
-/** What a piece of Chinese text is read as. */
-export type Reading = { english: string } | { topic: { id: string; labels: Localized } } | { ignore: true };
+/** A word of the library's language a Chinese word may mean, with how much it counts (1 for its reading). */
+export interface Sense {
+  word: string;
+  weight: number;
+}
+
+/**
+ * What a piece of Chinese text is read as: English (with the word's other senses, when it is
+ * one word that means several things), a topic, or nothing.
+ */
+export type Reading = { english: string; senses?: readonly Sense[] } | { topic: { id: string; labels: Localized } } | { ignore: true };
 
 /** Known Chinese terms: the glossary's, topic names, and words that carry no search meaning. */
 export interface Dictionary {
@@ -26,6 +35,11 @@ export interface QueryReading {
   notes: Message[];
   /** Whether any Chinese was read (the query changed). */
   read: boolean;
+  /**
+   * Other words an English word of `query` stands for, weighted: a Chinese word's other senses
+   * ("孪生" reads `twin`, and also means `siamese`), for the engine to match as that word.
+   */
+  senses: ReadonlyMap<string, readonly Sense[]>;
 }
 
 const HAN_RUN = /\p{Script=Han}+/gu;
@@ -71,10 +85,11 @@ export function createDictionary(
  * @example readQuery('扩散模型 视频生成', dictionary).query // 'diffusion model video generation'
  */
 export function readQuery(input: string, dictionary: Dictionary): QueryReading {
-  if (!HAN.test(input)) return { query: input, notes: [], read: false };
+  if (!HAN.test(input)) return { query: input, notes: [], read: false, senses: NO_SENSES };
   const readings: Message[] = [];
   const unread: string[] = [];
   const topics: string[] = [];
+  const senses = new Map<string, Sense[]>();
   const kept: Array<[number, number]> = [];
   for (const m of input.matchAll(FILTER)) kept.push([m.index, m.index + m[0].length]);
   const inFilter = (at: number) => kept.some(([from, to]) => at >= from && at < to);
@@ -89,6 +104,7 @@ export function readQuery(input: string, dictionary: Dictionary): QueryReading {
         unread.push(piece.text);
       } else if ('english' in piece.reading) {
         words.push(piece.reading.english);
+        if (piece.reading.senses) addSenses(senses, piece.reading.english, piece.reading.senses);
         readings.push(msg('search.readAsTerm', { source: piece.text, english: piece.reading.english }));
       } else if ('topic' in piece.reading) {
         topics.push(`topic:"${piece.reading.topic.id}"`);
@@ -106,13 +122,27 @@ export function readQuery(input: string, dictionary: Dictionary): QueryReading {
   out += input.slice(last);
 
   if (readings.length === 0) {
-    return { query: input, notes: [msg('search.unreadAll', { words: unread.join(' ') || input.trim() })], read: false };
+    return { query: input, notes: [msg('search.unreadAll', { words: unread.join(' ') || input.trim() })], read: false, senses: NO_SENSES };
   }
   const notes = [msg('search.readAs', { readings: { items: readings, type: 'unit' } })];
   if (unread.length > 0) notes.push(msg('search.unread', { words: unread.join(' ') }));
   // Filters first: a trailing topic filter would end a word being typed as a prefix.
   const query = [...topics, out.replace(/\s+/g, ' ').trim()].filter(Boolean).join(' ');
-  return { query: /\s$/.test(input) ? `${query} ` : query, notes, read: true };
+  return { query: /\s$/.test(input) ? `${query} ` : query, notes, read: true, senses };
+}
+
+const NO_SENSES: ReadonlyMap<string, readonly Sense[]> = new Map();
+
+/** Adds a word's senses to those already read for the same English word, keeping each sense's larger weight. */
+function addSenses(into: Map<string, Sense[]>, english: string, senses: readonly Sense[]): void {
+  const known = into.get(english) ?? [];
+  for (const sense of senses) {
+    if (sense.word === english) continue;
+    const same = known.find((k) => k.word === sense.word);
+    if (!same) known.push({ ...sense });
+    else same.weight = Math.max(same.weight, sense.weight);
+  }
+  into.set(english, known);
 }
 
 interface Piece {

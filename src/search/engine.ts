@@ -23,7 +23,7 @@ import { normalizeTitle, tokenize } from '../text.js';
 import { compileFilter, type CompiledFilter, type TopicResolver } from './filter.js';
 import { Field } from './index/types.js';
 import type { IndexView } from './index/view.js';
-import { planWords, type TermGroup } from './expand.js';
+import { MAX_COMPLETIONS, planWords, type Alternatives, type TermGroup } from './expand.js';
 import { isEmptyQuery, parseQuery, type ParsedQuery, type SortOrder } from './query.js';
 import { hasCitationCounts, mostCitedFirst, mostCitedOf } from './cited.js';
 import { Scorer } from './scorer.js';
@@ -98,6 +98,8 @@ export interface SearchOptions {
   firstSeenAfter?: Date;
   /** Only these papers (store document numbers): searching within a reading list. */
   within?: readonly number[];
+  /** Other words a query word stands for (a Chinese word's other senses), matched and scored as that word. */
+  alternatives?: Alternatives;
 }
 
 export interface EngineDeps {
@@ -179,7 +181,7 @@ export class SearchEngine {
       result.notes.push(...filter.impossible);
       return result;
     }
-    const groups = planWords(query, this.vocab, this.view.liveCount);
+    const groups = planWords(query, this.vocab, this.view.liveCount, MAX_COMPLETIONS, options.alternatives);
     // (A compound's term is no word of the text to mark.)
     result.words = groups
       .filter((g) => !g.compound)

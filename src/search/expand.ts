@@ -3,6 +3,8 @@
  * its plural or singular when the index has it; prefix completions only for the word still
  * being typed; typo corrections only when the word as typed is not in the index (1 typo from 5
  * letters, 2 from 9, trying 1 before 2). Fuzzy work therefore goes only where exact matching fails.
+ * A caller may give a word other words it stands for (a Chinese word's other senses, read by
+ * src/i18n): they join the word's group.
  */
 import { STOPWORDS } from '../text.js';
 import type { ParsedQuery } from './query.js';
@@ -31,6 +33,14 @@ export interface TermGroup {
   compound?: boolean;
 }
 
+/** Another word a query word stands for (a Chinese word's other sense), with how much it counts next to the word. */
+export interface Alternative {
+  word: string;
+  weight: number;
+}
+/** Query words → the other words each stands for (both folded, as the index holds them). */
+export type Alternatives = ReadonlyMap<string, readonly Alternative[]>;
+
 /** Most completions a prefix expands to (the most frequent ones). */
 export const MAX_COMPLETIONS = 40;
 /** Shortest prefix that is completed; shorter ones match whole words only. */
@@ -50,7 +60,7 @@ const TYPO_EVIDENCE_RATIO = 20;
  * nothing else, and repeated words count once.
  * @example planWords(parseQuery('lerning to rank'), vocab) // groups for 'lerning' (→ learning, ...) and 'rank'
  */
-export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: number, maxCompletions = MAX_COMPLETIONS): TermGroup[] {
+export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: number, maxCompletions = MAX_COMPLETIONS, alternatives?: Alternatives): TermGroup[] {
   const words = query.words;
   const content = words.filter((w) => !STOPWORDS.has(w));
   const chosen = content.length > 0 ? content : words;
@@ -70,7 +80,7 @@ export function planWords(query: ParsedQuery, vocab: Vocabulary, docCount: numbe
     const key = isLast ? `${word}*` : word;
     if (seen.has(key)) return;
     seen.add(key);
-    const variants = variantsOf(word, isLast, vocab, docCount, maxCompletions);
+    const variants = variantsOf(word, isLast, vocab, docCount, maxCompletions, alternatives?.get(word));
     groups.push({ word, variants });
   });
   // A compound as typed is a term of its own too, with its own rarity (its joined form, which
@@ -96,7 +106,7 @@ export function planAuthor(tokens: readonly string[], vocab: Vocabulary, docCoun
   }));
 }
 
-function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount: number, maxCompletions: number): Variant[] {
+function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount: number, maxCompletions: number, alternatives: readonly Alternative[] = []): Variant[] {
   const out = new Map<number, number>();
   const add = (term: number | undefined, weight: number) => {
     if (term === undefined) return;
@@ -123,6 +133,10 @@ function variantsOf(word: string, isPrefix: boolean, vocab: Vocabulary, docCount
       add(v.term, v.weight * capped(v.term));
     }
   }
+  // The word's other senses count as the word, by their weight: as typed only (their plurals
+  // too lowered MRR on the Chinese dev descriptions), and not capped at the word's rarity
+  // (capping changed nothing measured). None outweighs the word.
+  for (const { word: other, weight } of alternatives) if (weight > 0) add(vocab.id(other), Math.min(1, weight));
   const exactDf = Math.max(exact === undefined ? 0 : vocab.df(exact), joined === undefined ? 0 : vocab.df(joined));
   if (exactDf < RARE_WORD_DF) {
     for (const v of typoCorrections(word, exactDf, vocab, docCount)) add(v.term, v.weight);
