@@ -17,5 +17,5 @@ export {
   type Messages,
 } from './messages.js';
 export { loadGlossary } from './glossary.js';
-export { createDictionary, readQuery, type Dictionary, type QueryReading, type Sense } from './reading.js';
+export { createDictionary, readQuery, type Dictionary, type QueryReading } from './reading.js';
 export { withCedict } from './cedict.js';
