@@ -25,21 +25,11 @@ import { SqlitePaperStore } from '../src/store/sqlite/papers.js';
 import { silentLog } from '../test/helpers/corpus.js';
 import { postgresBinaries, startPostgresCluster } from '../test/helpers/postgresCluster.js';
 import { fmtMb, fmtMs, percentile } from './stats.js';
+import { rng } from './scale/generate.js';
 
 const REFERENCES = 40;
 const IN_LIBRARY = 13;
 const BATCH = Number(process.env.CITE_BATCH ?? 1000);
-
-/** A deterministic pseudo-random stream. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Paper n's work: ten digits, spread as OpenAlex's are. */
 const workOf = (n: number) => 1_000_000_000 + ((n * 2_654_435_761) % 3_400_000_000);
@@ -51,8 +41,13 @@ function record(n: number): PaperRecord {
   };
 }
 
-function entries(docs: readonly number[], next: () => number, fetched: Date): CitationEntry[] {
-  return docs.map((doc, i) => {
+/**
+ * Synthetic citations for `docs`, the library's papers `first`, `first + 1`, …: each a work, a
+ * count and {@link REFERENCES} references, {@link IN_LIBRARY} of them to earlier papers.
+ */
+export function syntheticCitations(docs: readonly number[], next: () => number, fetched: Date, first = 0): CitationEntry[] {
+  return docs.map((doc, k) => {
+    const i = first + k;
     const refs: string[] = [];
     // Papers of the library, older ones (lower numbers) the more likely: the square skews towards 0.
     for (let k = 0; k < IN_LIBRARY && i > 0; k++) refs.push(`W${workOf(Math.floor(next() ** 2 * i))}`);
@@ -92,8 +87,8 @@ export async function benchCitations(target: Target, papers: number, samples: nu
     const results = await store.write((tx) => tx.upsertBatch(batch, { source: 'bench', classify: () => [], now: new Date() }));
     for (const r of results) if ('doc' in r) docs.push(r.doc);
   }
-  const next = random(42);
-  const all = entries(docs, next, new Date('2026-03-01T00:00:00Z'));
+  const next = rng(42);
+  const all = syntheticCitations(docs, next, new Date('2026-03-01T00:00:00Z'));
   const [, put] = await time(async () => {
     for (let i = 0; i < all.length; i += BATCH) await citations.put(all.slice(i, i + BATCH));
   });
@@ -104,7 +99,7 @@ export async function benchCitations(target: Target, papers: number, samples: nu
   await target.settle();
   const stats = await citations.stats();
   const bytes = await target.size();
-  const pick = random(7);
+  const pick = rng(7);
   const doc = () => docs[Math.floor(pick() ** 3 * docs.length)]!;
   const page = { offset: 0, limit: 5 };
   const [, index] = await time(async () => {

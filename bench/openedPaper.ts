@@ -18,24 +18,10 @@ import { parseArgs } from 'node:util';
 import { openApp } from '../src/app.js';
 import { showPaper } from '../src/commands/results.js';
 import { loadConfig } from '../src/config.js';
-import type { CitationEntry } from '../src/store/citations.js';
 import { silentLog } from '../test/helpers/corpus.js';
 import { fmtMs, median, percentile } from './stats.js';
-
-const REFERENCES = 40;
-const IN_LIBRARY = 13;
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const workOf = (n: number) => 1_000_000_000 + ((n * 2_654_435_761) % 3_400_000_000);
+import { rng } from './scale/generate.js';
+import { syntheticCitations } from './citations.js';
 
 async function timed(docs: readonly number[], fn: (doc: number) => Promise<unknown>): Promise<string> {
   const ms: number[] = [];
@@ -60,7 +46,7 @@ export async function benchOpenedPaper(source: string, samples = 500): Promise<s
   try {
     const docs: number[] = [];
     for await (const row of app.store.rowsForIndex()) docs.push(row.doc);
-    const pick = random(7);
+    const pick = rng(7);
     const drawn = Array.from({ length: samples }, () => docs[Math.floor(pick() * docs.length)]!);
     const ctx = app.context('discord', { id: 'bench' });
     // The same detail view before any paper has a count: what the lists add to it.
@@ -68,17 +54,11 @@ export async function benchOpenedPaper(source: string, samples = 500): Promise<s
     const before = await timed(drawn, (doc) => showPaper(ctx, doc));
     const similar = async (doc: number) => app.library.similar((await app.library.paperByDoc(doc))!, 5);
     const similarBefore = await timed(drawn, similar);
-    const next = random(42);
+    const next = rng(42);
     const fetched = new Date('2026-03-01T00:00:00Z');
     const t0 = performance.now();
     for (let from = 0; from < docs.length; from += 1000) {
-      const entries: CitationEntry[] = docs.slice(from, from + 1000).map((doc, k) => {
-        const i = from + k;
-        const refs: string[] = [];
-        for (let r = 0; r < IN_LIBRARY && i > 0; r++) refs.push(`W${workOf(Math.floor(next() ** 2 * i))}`);
-        while (refs.length < REFERENCES) refs.push(`W${1_000_000_000 + Math.floor(next() * 3_400_000_000)}`);
-        return { doc, openalex: `W${workOf(i)}`, count: Math.floor(Math.exp(next() * 7)), fetched, references: refs };
-      });
+      const entries = syntheticCitations(docs.slice(from, from + 1000), next, fetched, from);
       await app.stores.citations.put(entries);
     }
     lines.push(`Opened paper with its citation lists: ${docs.length.toLocaleString('en')} papers given counts and references in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
