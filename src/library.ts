@@ -20,6 +20,7 @@ import type { Reason } from './recommend/reason.js';
 import { explainByIds, recommendByIds, similarPapers, type Recommendations, type SeedSource } from './recommend/seeds.js';
 import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
+import { relatedWork } from './search/meaning/related.js';
 import type { RebuildPolicy } from './search/rebuildPolicy.js';
 import { siteLinks, type SiteLinks } from './site/links.js';
 import type { IndexStats } from './search/stats.js';
@@ -186,8 +187,17 @@ export class Library {
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     const started = performance.now();
     const reading = this.readQuery(query);
-    const found = await this.index.search(reading.query, reading.senses.size > 0 ? { ...options, alternatives: reading.senses } : options);
-    const result = reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found;
+    const found = await this.index.search(reading.query, reading.read ? { ...options, translated: true, ...(reading.senses.size > 0 && { alternatives: reading.senses }) } : options);
+    return this.observed(started, reading.notes.length > 0 ? { ...found, notes: [...reading.notes, ...found.notes] } : found);
+  }
+
+  /** Related work for a pasted text, by meaning (`search/meaning/related.ts`): `(await library.related(abstract)).hits`. */
+  async related(text: string, options: { limit?: number } = {}): Promise<SearchResult> {
+    return this.observed(performance.now(), relatedWork({ related: (t, o) => this.index.related(t, o), readQuery: (t) => this.readQuery(t) }, text, options));
+  }
+
+  /** Tells the observer of a search and how long it took. */
+  private observed(started: number, result: SearchResult): SearchResult {
     (this.options.observer ?? silentObserver).search({ seconds: (performance.now() - started) / 1000, hits: result.hits.length });
     return result;
   }
@@ -240,27 +250,17 @@ export class Library {
     return (await this.store.papersByIds([id])).get(id);
   }
 
-  /**
-   * Papers by id with their document numbers, read together (one query where the store is remote).
-   * @example (await library.papersByIds(run.papers)).get(run.papers[0])?.doc
-   */
+  /** Papers by id with their document numbers, read together (one query where the store is remote). */
   papersByIds(ids: readonly string[]): Promise<Map<string, StoredPaper>> {
     return this.store.papersByIds(ids);
   }
 
-  /**
-   * The document numbers of the ids the library holds, without reading the papers (a list's
-   * count, a search within it).
-   * @example (await library.docsOf(['arxiv:1706.03762'])).get('arxiv:1706.03762')
-   */
+  /** The document numbers of the ids the library holds, without reading the papers (a list's count, a search within it). */
   docsOf(ids: readonly string[]): Promise<Map<string, number>> {
     return this.store.docsOf(ids);
   }
 
-  /**
-   * The papers with these document numbers, read together (one query where the store is remote).
-   * @example (await library.papersByDocs([3, 7])).get(3)?.title
-   */
+  /** The papers with these document numbers, read together (one query where the store is remote). */
   papersByDocs(docs: readonly number[]): Promise<Map<number, Paper>> {
     return this.store.papersByDocs(docs);
   }

@@ -7,7 +7,8 @@
 import { messages as messagesFor, type Messages } from '../i18n/index.js';
 import type { LinkKind, PaperCard, PaperLink } from '../reply.js';
 import type { MatchedWord, SearchResult } from '../search/engine.js';
-import { buildSnippet } from '../search/snippet.js';
+import type { WeightedWord } from '../search/meaning/stage.js';
+import { buildSnippet, closestSentence } from '../search/snippet.js';
 import type { PaperStore } from '../store/papers.js';
 import type { SiteLinks } from '../site/links.js';
 import type { Taxonomy } from '../topics/taxonomy.js';
@@ -17,6 +18,8 @@ import { statusKey } from './status.js';
 export interface CardOptions {
   /** The words a search matched, for the snippet's marks. */
   words?: readonly MatchedWord[];
+  /** A description's words and their weights, when the search read it as one: the snippet is then the abstract's closest sentence. */
+  meaning?: readonly WeightedWord[];
   /** The whole abstract (after the authors' TL;DR, where the venue has one) instead of a snippet. */
   detail?: boolean;
   /** The paper's place in a result list, from 1. */
@@ -59,7 +62,7 @@ export function paperCard(taxonomy: Taxonomy, paper: Paper, doc: number, options
     ...(options.position !== undefined && { position: options.position }),
   };
   if (options.detail) card.abstract = paper.tldr ? `${m.t('paper.tldr', { tldr: paper.tldr })}\n\n${paper.abstract}` : paper.abstract;
-  else if (paper.abstract) card.snippet = buildSnippet(paper.abstract, options.words ?? []);
+  else if (paper.abstract) card.snippet = options.meaning ? closestSentence(paper.abstract, options.meaning) : buildSnippet(paper.abstract, options.words ?? []);
   return card;
 }
 
@@ -82,7 +85,7 @@ export async function resultCards(
   const papers = await store.papersByDocs(hits.map((h) => h.storeDoc));
   return hits.flatMap((hit, i) => {
     const paper = papers.get(hit.storeDoc);
-    return paper ? [paperCard(taxonomy, paper, hit.storeDoc, { words: result.words, position: from + i + 1, ...(messages && { messages }), ...(site && { site }) })] : [];
+    return paper ? [paperCard(taxonomy, paper, hit.storeDoc, { words: result.words, ...(result.meaning && { meaning: result.meaning }), position: from + i + 1, ...(messages && { messages }), ...(site && { site }) })] : [];
   });
 }
 

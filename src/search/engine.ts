@@ -37,6 +37,8 @@ import { titlePrefixDocs } from './titles.js';
 import { byRank } from './rerank.js';
 import { blendOrder, isBroad, phraseInside, SCAN_KEEP, StandingIndex, wordSignals, BROAD, type BroadCandidate } from './broad.js';
 import { isCompoundTerm } from './compounds.js';
+import { MeaningSearch } from './meaning/search.js';
+import { fuseByRank, isDescription, textQuery, type WeightedWord } from './meaning/stage.js';
 
 /** Most hits one search returns. */
 export const MAX_RESULTS = 200;
@@ -89,7 +91,13 @@ export interface SearchResult {
   notes: Message[];
   /** Set when the query was an identifier or URL. */
   ref?: PaperRef;
+  /**
+   * Set when the query was read as a description (meaning/stage.ts): its words and their
+   * associates, each with its weight, for the snippet that shows the sentence closest to it.
+   */
+  meaning?: WeightedWord[];
 }
+
 
 export interface SearchOptions {
   /** Most hits to return (default 50, at most {@link MAX_RESULTS}). */
@@ -100,6 +108,11 @@ export interface SearchOptions {
   within?: readonly number[];
   /** Other words a query word stands for (a Chinese word's other senses), matched and scored as that word. */
   alternatives?: Alternatives;
+  /**
+   * The query was read from another language (Chinese through the glossary and CC-CEDICT): its
+   * words are already a dictionary's choices, and it is not read as a description.
+   */
+  translated?: boolean;
 }
 
 export interface EngineDeps {
@@ -128,6 +141,7 @@ export class SearchEngine {
   readonly vocab: Vocabulary;
   private readonly scorer: Scorer;
   private readonly standing: StandingIndex;
+  private readonly meaning: MeaningSearch;
   private excludedMark = new Uint32Array(0);
   private candidateMark = new Uint32Array(0);
   private stamp = 0;
@@ -140,6 +154,7 @@ export class SearchEngine {
     this.vocab = view.vocab;
     this.scorer = new Scorer(view, options.blockSize);
     this.standing = new StandingIndex(view);
+    this.meaning = new MeaningSearch(view);
   }
 
   get size(): number {
@@ -193,6 +208,24 @@ export class SearchEngine {
     result.hits = ordered.slice(0, limit).map(({ doc, score }) => this.hit(doc, score));
     if (result.total === 0) result.total = ordered.length;
     if (result.hits.length === 0 && query.cited && !hasCitationCounts(this.view)) result.notes.push(msg('search.noCounts'));
+    return result;
+  }
+
+  /**
+   * Related work for a pasted text (an abstract, a paragraph): the papers closest to its most
+   * telling words and their associates, by the meaning stage alone (meaning/stage.ts).
+   * @example engine.related(abstract, { limit: 10 }).hits[0]?.title
+   */
+  related(text: string, options: Pick<SearchOptions, 'limit' | 'alternatives'> = {}): SearchResult {
+    const limit = Math.max(1, Math.min(options.limit ?? 10, MAX_RESULTS));
+    const query = parseQuery(textQuery(decodeLatex(text), this.view));
+    const result: SearchResult = { query, hits: [], total: 0, partial: false, words: [], notes: [] };
+    if (query.words.length === 0) return result;
+    this.prepare();
+    const found = this.meaning.find(planWords(query, this.vocab, this.view.liveCount, 0, options.alternatives), limit);
+    result.meaning = found.words;
+    result.hits = found.hits.map(({ doc, score }) => this.hit(doc, score));
+    result.total = result.hits.length;
     return result;
   }
 
@@ -328,6 +361,16 @@ export class SearchEngine {
       for (const r of ranked) if (r.coverage < g) fullCount++;
     }
     ranked.sort(byRank);
+    // A description (meaning/stage.ts): its words' answer and the meaning stage's, fused by rank.
+    if (!options.translated && isDescription(groups, query.compounds, authorLevel.size > 0 || ranked.some((r) => r.tier >= TIER_PREFIX))) {
+      const found = this.meaning.find(groups, depth, filtered ? admits : undefined);
+      result.meaning = found.words;
+      const fused = fuseByRank(ranked, found.hits.map((h) => this.candidate(h.doc, h.score, 0, 0, g, undefined)), (d) => view.storeDoc(d));
+      result.total = fused.length;
+      result.partial = fullCount === 0 && bestCoverage < g;
+      result.notes.push(msg('search.described'));
+      return fused;
+    }
     result.total = fullCount > 0 ? fullCount : ranked.length;
     result.partial = fullCount === 0 && bestCoverage < g;
     if (result.partial && ranked.length > 0) {

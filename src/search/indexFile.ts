@@ -19,6 +19,7 @@ import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
 import { writeSegmentFile } from './index/writer.js';
+import { tableFor } from './meaning/table.js';
 
 export interface IndexSource {
   store: PaperStore;
@@ -83,6 +84,7 @@ export async function openIndex(source: IndexSource, path: string | undefined, l
     else if (load.problem === 'outdated') log.info(`${load.reason}: rebuilding the search index from the library`);
   }
   base ??= await buildBase(source, save ? path : undefined, log);
+  learnMeaning(base, log);
   const view = new IndexView(base);
   await catchUpNow(view, source.store);
   return view;
@@ -255,8 +257,17 @@ export async function buildBase(source: IndexSource, path: string | undefined, l
     for (const file of chunks) rmSync(file, { force: true });
   }
   const { segment } = openSnapshot(path);
+  learnMeaning(segment, log);
   log.info({ papers: segment.docCount, terms: segment.docFreq.length, ms: Math.round(performance.now() - started) }, 'search index built');
   return segment;
+}
+
+/**
+ * Reads the association table of a base (meaning/table.ts), or learns it and writes it beside
+ * the snapshot, so that the first description a process is asked for does not wait for it.
+ */
+export function learnMeaning(segment: SegmentData, log: Logger): void {
+  tableFor(segment, (err) => log.warn({ err }, 'could not save the meaning table beside the search index: each start learns it again (a few seconds at 100k papers)'));
 }
 
 /**
@@ -272,6 +283,7 @@ export async function mergeIndex(source: IndexSource, path: string, log: Logger,
   await catchUpNow(view, source.store);
   const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
   const { docCount } = mergeSegments(inputs, path, { generation: view.generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds, ...options });
+  learnMeaning(openSnapshot(path).segment, log);
   log.info({ papers: docCount, ms: Math.round(performance.now() - started) }, 'search index merged');
   return view.generation;
 }

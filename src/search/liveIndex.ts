@@ -191,6 +191,11 @@ export class LiveIndex {
     return searchWithRefs(this.engine_, this.store, query, options);
   }
 
+  /** Related work for a pasted text (see {@link SearchEngine.related}). */
+  related(text: string, options?: Pick<SearchOptions, 'limit' | 'alternatives'>): SearchResult {
+    return this.engine_.related(text, options);
+  }
+
   /** In how many papers a folded word occurs (0 while there is no index). */
   documentFrequency(word: string): number {
     return this.engine?.documentFrequency(word) ?? 0;

@@ -8,6 +8,7 @@ import { findMathSpans } from '../papers/latex.js';
 import { collapseWhitespace, tokenize } from '../text.js';
 import type { TextSegment } from '../reply.js';
 import type { MatchedWord } from './engine.js';
+import type { WeightedWord } from './meaning/stage.js';
 
 /** Default snippet length in characters (before ellipses). */
 export const SNIPPET_LENGTH = 240;
@@ -68,6 +69,40 @@ export function buildSnippet(text: string, words: readonly MatchedWord[], maxCha
   push({ text: clean.slice(cursor, to) });
   if (from > 0) segments.unshift({ text: '…' });
   if (to < clean.length) segments.push({ text: '…' });
+  return mergePlain(segments);
+}
+
+/** Splits text into sentences the way the reader's eye does (Unicode's rules). */
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * For a paper found by meaning: the sentence of `text` closest to a description, the one whose
+ * distinct words weigh most (`words` with their weights: the description's words and their
+ * associates), its words marked; cut to about `maxChars` around them when longer. Without any
+ * match, the opening of the text, as {@link buildSnippet} gives it.
+ * @example closestSentence('We study birds. Twin networks compare signatures.', [{ word: 'signature', forms: ['signature'], weight: 5 }])
+ *   // [{ text: '… Twin networks compare ' }, { text: 'signatures', match: true }, { text: '.' }]
+ */
+export function closestSentence(text: string, words: readonly WeightedWord[], maxChars = SNIPPET_LENGTH): TextSegment[] {
+  const clean = collapseWhitespace(text);
+  const weightOf = new Map<string, number>();
+  for (const w of words) for (const form of [w.word, ...w.forms]) weightOf.set(form, Math.max(weightOf.get(form) ?? 0, w.weight));
+  let best: { start: number; end: number; value: number } | undefined;
+  for (const { segment, index } of SENTENCES.segment(clean)) {
+    const held = new Set<string>();
+    for (const token of tokenize(segment)) {
+      const form = weightOf.has(token) ? token : token.endsWith('s') && weightOf.has(token.slice(0, -1)) ? token.slice(0, -1) : undefined;
+      if (form !== undefined) held.add(form);
+    }
+    let value = 0;
+    for (const form of held) value += weightOf.get(form)!;
+    if (value > 0 && (!best || value > best.value)) best = { start: index, end: index + segment.length, value };
+  }
+  if (!best) return buildSnippet(clean, [], maxChars);
+  const marked = words.map((w) => ({ word: w.word, forms: [...w.forms, ...w.forms.map((f) => `${f}s`)] }));
+  const segments = buildSnippet(clean.slice(best.start, best.end).trim(), marked, maxChars);
+  if (best.start > 0 && segments[0]?.text !== '…') segments.unshift({ text: '… ' });
+  if (best.end < clean.length && segments.at(-1)?.text !== '…') segments.push({ text: ' …' });
   return mergePlain(segments);
 }
 

@@ -154,6 +154,7 @@ export const en = {
   'search.byAuthorMore': 'Papers by {name}. For every author whose name contains these words, search author:"{name}".',
   'search.byAuthor': 'Papers by {name}.',
   'search.partial': 'No paper matches every word; these match the most.',
+  'search.described': 'Read as a description: papers close to it in meaning, beside those with its words.',
   'search.noVenue': 'No papers from venue "{venues}". Venues here: {known}.',
   'search.noTopicPapers': 'No papers are filed under the topic "{name}" yet.',
   'search.noAuthor': 'No papers by an author named "{name}".',

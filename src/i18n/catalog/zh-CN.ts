@@ -149,6 +149,7 @@ export const zhCN: Catalog = {
   'search.byAuthorMore': '{name} 的论文。要查看名字包含这些词的所有作者，请搜索 author:"{name}"。',
   'search.byAuthor': '{name} 的论文。',
   'search.partial': '没有论文包含所有的词；以下是匹配最多的论文。',
+  'search.described': '已按描述理解：以下是与之意思相近的论文，以及包含这些词的论文。',
   'search.noVenue': '没有来自会议或期刊“{venues}”的论文。库中的会议和期刊：{known}。',
   'search.noTopicPapers': '“{name}”方向下还没有论文。',
   'search.noAuthor': '没有名为“{name}”的作者的论文。',

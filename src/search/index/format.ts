@@ -201,11 +201,19 @@ function openOnce(path: string): { segment: SegmentData; header: Header } {
   if (buffer.byteLength !== fileSize) throw new ReplacedWhileOpening();
   const file = isMapped(buffer) ? openForEntries(path, buffer, bodyStart) : undefined;
   try {
-    return viewsOf(buffer, header, bodyStart, file);
+    const opened = viewsOf(buffer, header, bodyStart, file);
+    opened.segment.snapshot = { path, key: snapshotKey(header) };
+    return opened;
   } catch (error) {
     if (file) closeForEntries(file);
     throw error;
   }
+}
+
+/** What identifies a snapshot's contents: its generation, size and section checksums. */
+function snapshotKey(header: Header): string {
+  const crcs = Buffer.from(Uint32Array.from(header.sections, (s) => s.crc).buffer);
+  return `${header.generation}:${header.docCount}:${header.termCount}:${crc32(crcs).toString(16)}`;
 }
 
 /** The segment as views over the mapped (or read) file, checked as {@link openSnapshot} says. */

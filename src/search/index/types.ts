@@ -100,4 +100,10 @@ export interface SegmentData {
   topics: string[];
   topicWords: number;
   topicBits: Uint32Array;
+  /**
+   * The snapshot file the segment was mapped from, and what identifies its contents (generation,
+   * size and section checksums): where derived tables kept beside it are found (meaning/table.ts).
+   * Absent for a segment built in memory.
+   */
+  snapshot?: { path: string; key: string };
 }
