@@ -7,7 +7,8 @@
  * Cost: the bag's rarer terms are walked whole; terms in more than {@link WALK_SHARE} of the
  * papers (a description's "model", "learning", an associate like "network") only add to the
  * {@link LOOKUP_DEPTH} best papers the rarer ones found, looked up by binary search, so a query
- * reads about as many postings at 1M papers as its rare words have. Deterministic: terms in a
+ * reads about as many postings at 1M papers as its rare words have. (Where the rarer terms find
+ * fewer papers than that, as in a small library, the common ones are walked too.) Deterministic: terms in a
  * fixed order, ties by the store's document number.
  */
 import { idf } from '../bm25.js';
@@ -64,7 +65,8 @@ export class MeaningScorer {
       acc[doc]! += value;
     };
     let t = 0;
-    for (; t < terms.length && terms[t]!.df <= walkLimit; t++) {
+    // Common terms are walked too while the rarer ones found fewer papers than the lookups take.
+    for (; t < terms.length && (terms[t]!.df <= walkLimit || touched.length < LOOKUP_DEPTH); t++) {
       const { term, weight } = terms[t]!;
       for (const part of view.parts) {
         const local = localTerm(part, term);

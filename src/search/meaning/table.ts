@@ -12,8 +12,12 @@ import { Field, type SegmentData } from '../index/types.js';
 import { buildAssociations, type AssociationSource, type AssociationTable } from './associations.js';
 
 const MAGIC = 'PSMEAN01';
-/** A word in more than this share of the papers teaches nothing about a description (and costs the most to learn). */
+/**
+ * A word in more than this share of the papers (and more than {@link COMMON_FLOOR} of them)
+ * teaches nothing about a description, and costs the most to learn.
+ */
 const COMMON_SHARE = 0.1;
+const COMMON_FLOOR = 1000;
 
 const tables = new WeakMap<SegmentData, AssociationTable>();
 
@@ -60,7 +64,7 @@ export function associationsOf(segment: SegmentData): AssociationTable {
   for (let t = 0; t < termCount; t++) {
     for (let p = title.offsets[t]!; p < title.offsets[t + 1]!; p++) titleTerms[fill[title.docs[p]!]!++] = t;
   }
-  const common = Math.max(3, segment.docCount * COMMON_SHARE);
+  const common = Math.max(COMMON_FLOOR, segment.docCount * COMMON_SHARE);
   const source: AssociationSource = {
     docCount: segment.docCount,
     termCount,
