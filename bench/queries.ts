@@ -50,3 +50,41 @@ export function timeAutocomplete(suggest: (prefix: string) => unknown, passes: n
   }
   return ms;
 }
+
+/**
+ * Descriptions of what a paper does, as a researcher who forgot its title types them (issue 40):
+ * six to fifteen words, none a title's. Written for the benchmark (not taken from any corpus or
+ * eval set); they time the meaning stage, they are not scored.
+ */
+export const DESCRIPTION_QUERIES: readonly string[] = [
+  'training a small network to mimic the soft outputs of a large ensemble',
+  'randomly zeroing hidden units during training so they do not co-adapt',
+  'normalizing layer inputs over the mini-batch to speed up training of deep nets',
+  'skip connections that let very deep convolutional networks learn residual functions',
+  'a generator and a discriminator trained against each other in a minimax game',
+  'learning word vectors by predicting surrounding words in a large text corpus',
+  'agent learns to play arcade games from raw pixels with a replay buffer',
+  'pretraining a bidirectional encoder by predicting masked tokens in sentences',
+  'adding small crafted perturbations to images that fool a classifier',
+  'gradually removing noise from a random sample to generate realistic images',
+  'pruning weights of a trained network and retraining the small subnetwork from its original initialization',
+  'representing a scene as a continuous function queried along camera rays for novel views',
+  'clients train locally and only share model updates with a central server to protect privacy',
+  'proposal regions from a shared convolutional feature map for fast object detection',
+  'encoder decoder with skip connections for segmenting biomedical microscopy images',
+  'updating a policy with a clipped surrogate objective for stable on-policy training',
+  'graph convolution that aggregates features from each node neighbourhood for semi-supervised labels',
+  'learning visual representations by pulling together augmented views of the same image',
+  'language model that answers new tasks from a few examples placed in its prompt',
+  'low rank updates to frozen weights to fine-tune large language models cheaply',
+  'estimating a robot pose and a map of its surroundings at the same time from a camera',
+  'predicting grasp success for a parallel gripper from depth images',
+  'learning a reward function from expert demonstrations then optimizing a policy for it',
+  'calibrated uncertainty from averaging the predictions of several independently trained networks',
+  'attention between every pair of positions replacing recurrence for translation',
+  'searching network architectures automatically with a controller trained by reinforcement',
+  '用大模型的软标签训练一个小网络',
+  '从人类演示视频中学习机器人抓取',
+  '在图像上添加微小扰动欺骗分类器',
+  '用扩散过程逐步去噪生成图像',
+];

@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KEYWORD_QUERIES } from '../queries.js';
+import { DESCRIPTION_QUERIES, KEYWORD_QUERIES } from '../queries.js';
 import { fmtMs, median } from '../stats.js';
 import { generateLibrary, readPools } from './generate.js';
 
@@ -47,6 +47,7 @@ export async function runScaleBench(options: { scale: number; seed: number; keep
   const queries = [
     ...readFileSync(options.evalFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { kind: string; query: string }),
     ...KEYWORD_QUERIES.map((query) => ({ kind: 'keywords', query })),
+    ...DESCRIPTION_QUERIES.map((query) => ({ kind: 'description', query })),
   ];
   const queriesFile = join(work, 'queries.json');
   writeFileSync(queriesFile, JSON.stringify(queries));
@@ -144,6 +145,8 @@ function printTable(results: SizeResult[], out: (line?: string) => void): void {
     ['  each size alone: p50 / p99', (r) => `${fmtMs(r.serve.search.p50)} / ${fmtMs(r.serve.search.p99)}`, ''],
     ['  each size alone: CPU p99', (r) => fmtMs(r.serve.search.cpuP99), ''],
     ['  each size alone: worst kind', (r) => worstKind(r.serve.byKind as Record<string, { p99: number }>), ''],
+    ['  descriptions p50 / p99', (r) => { const d = (r.interleaved?.byKind ?? r.serve.byKind)['description'] as { p50: number; p99: number } | undefined; return d ? `${fmtMs(d.p50)} / ${fmtMs(d.p99)}` : '—'; }, 'p99 ≤ 30 ms 95k, ≤ 60 ms 1M'],
+    ['related, 3,000-char text p50 / p99', (r) => (r.serve.related ? `${fmtMs(r.serve.related.p50)} / ${fmtMs(r.serve.related.p99)}` : '—'), '≤ 200 ms'],
     ['autocomplete p50 / p99', (r) => `${fmtMs(r.serve.suggest.p50)} / ${fmtMs(r.serve.suggest.p99)}`, 'p99 ≤ 5 ms'],
     ['exact-title hit@1', (r) => r.serve.exactTitleHit1.toFixed(3), '≥ 0.97'],
     ['1,000 new: CLI ingest + search', (r) => `${s(r.serve.newPapers.ingestMs)} + ${s(r.serve.newPapers.cliSearchMs)}${r.serve.newPapers.cliFound ? '' : ' (not found!)'}`, '≤ 15 s'],

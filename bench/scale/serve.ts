@@ -35,6 +35,8 @@ const app = await openApp(loadConfig({ DATA_DIR: dataDir }), createLogger({ logL
 const openMs = performance.now() - openStarted;
 const rssAfterLoad = rssMb();
 
+/** A pasted abstract's length, the issue's figure. */
+const RELATED_CHARS = 3000;
 const queries = JSON.parse(readFileSync(queriesFile, 'utf8')) as Array<{ kind: string; query: string }>;
 for (const q of queries) await app.library.search(q.query, { limit: 10 }); // warm-up
 const wall: number[] = [];
@@ -53,6 +55,25 @@ for (let pass = 0; pass < 3; pass++) {
   }
 }
 const suggest = timeAutocomplete((p) => app.library.suggest(p, 25), 5);
+// Related work for pasted abstracts of 3,000 characters (issue 40): the library's own abstracts,
+// run together until that long.
+const pasted: string[] = [];
+for (let doc = 1, text = ''; pasted.length < 20 && doc < 20_000; doc += 37) {
+  text += ` ${(await app.library.paperByDoc(doc))?.abstract ?? ''}`;
+  if (text.length >= RELATED_CHARS) {
+    pasted.push(text.slice(0, RELATED_CHARS));
+    text = '';
+  }
+}
+for (const text of pasted) await app.library.related(text); // warm-up
+const related: number[] = [];
+for (let pass = 0; pass < 3; pass++) {
+  for (const text of pasted) {
+    const t = performance.now();
+    await app.library.related(text, { limit: 10 });
+    related.push(performance.now() - t);
+  }
+}
 const titles = JSON.parse(readFileSync(titlesFile, 'utf8')) as string[];
 let exactHits = 0;
 for (const title of titles) {
@@ -100,6 +121,7 @@ process.stdout.write(
     search: { p50: percentile(wall, 0.5), p99: percentile(wall, 0.99), max: Math.max(...wall), cpuP99: percentile(cpu, 0.99) },
     byKind: Object.fromEntries([...byKind].map(([k, v]) => [k, { p50: percentile(v, 0.5), p99: percentile(v, 0.99) }])),
     suggest: { p50: percentile(suggest, 0.5), p99: percentile(suggest, 0.99) },
+    related: { p50: percentile(related, 0.5), p99: percentile(related, 0.99), texts: pasted.length },
     exactTitleHit1: exactHits / Math.max(1, titles.length),
     newPapers: { ingestMs, cliSearchMs, cliFound, catchUpMs, longestSliceMs: longestSlice, botFound: `${botFound}/50` },
     burst,

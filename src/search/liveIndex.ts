@@ -10,7 +10,7 @@
 import type { Logger } from 'pino';
 import { SearchEngine, type SearchOptions, type SearchResult, type Suggestion } from './engine.js';
 import type { TopicResolver } from './filter.js';
-import { catchUp, catchUpNow, damagedLine, isStale, loadSnapshot, mergeThreshold, openIndex, snapshotGeneration, type IndexSource } from './indexFile.js';
+import { catchUp, catchUpNow, damagedLine, isStale, learnMeaning, loadSnapshot, mergeThreshold, openIndex, snapshotGeneration, type IndexSource } from './indexFile.js';
 import { verifySnapshot } from './index/format.js';
 import { IndexView } from './index/view.js';
 import type { RebuildPolicy } from './rebuildPolicy.js';
@@ -287,6 +287,7 @@ export class LiveIndex {
       if (!load.ok) this.options.log.warn(`${damagedLine(path, load.reason)}: keeping the index already loaded`);
       return false;
     }
+    learnMeaning(load.segment, this.options.log);
     const view = new IndexView(load.segment);
     await catchUpNow(view, this.store);
     this.engine = this.createEngine(view);

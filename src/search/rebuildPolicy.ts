@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import { UserError } from '../errors.js';
-import { catchUpNow, damagedLine, loadSnapshot, mergeThreshold, openIndex, type IndexSource } from './indexFile.js';
+import { catchUpNow, damagedLine, learnMeaning, loadSnapshot, mergeThreshold, openIndex, type IndexSource } from './indexFile.js';
 import { IndexView } from './index/view.js';
 
 export interface RebuildPolicy {
@@ -50,6 +50,7 @@ export const rebuildElsewhere: RebuildPolicy = {
   async open(source, path, log) {
     const load = await loadSnapshot(source, path);
     if (load.ok && load.usable) {
+      learnMeaning(load.segment, log);
       const view = new IndexView(load.segment);
       // A small gap is a delta built now; a large one is left to the background (a merge).
       const threshold = mergeThreshold(view.base.docCount);
@@ -72,6 +73,7 @@ export const rebuildElsewhere: RebuildPolicy = {
       if (!load.ok && load.problem === 'damaged') log.error(`${damagedLine(path, load.reason)}: searches still say it is being rebuilt`);
       return undefined;
     }
+    learnMeaning(load.segment, log);
     const view = new IndexView(load.segment);
     await catchUpNow(view, source.store);
     return view;

@@ -47,7 +47,7 @@ const PAPERS: Array<[string, string]> = [
 ];
 
 const rows = (papers: ReadonlyArray<[string, string]>, from = 1) => papers.map(([title, abstract], i) => indexRow(from + i, title, { abstract }));
-const deps = { resolveTopic: () => undefined, lookupAbstracts: async () => new Map<number, string>() };
+const deps = { resolveTopic: () => ({ id: 'none' }), lookupAbstracts: async () => new Map<number, string>() };
 const engineOf = (view: IndexView) => new SearchEngine(view, deps);
 
 let dir: string | undefined;
