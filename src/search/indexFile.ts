@@ -19,6 +19,7 @@ import { mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
 import { IndexView } from './index/view.js';
 import { writeSegmentFile } from './index/writer.js';
+import { keepSignals } from './librarySignals.js';
 import { tableFor } from './meaning/table.js';
 
 export interface IndexSource {
@@ -257,7 +258,7 @@ export async function buildBase(source: IndexSource, path: string | undefined, l
     for (const file of chunks) rmSync(file, { force: true });
   }
   const { segment } = openSnapshot(path);
-  learnMeaning(segment, log);
+  keepDerived(segment, log);
   log.info({ papers: segment.docCount, terms: segment.docFreq.length, ms: Math.round(performance.now() - started) }, 'search index built');
   return segment;
 }
@@ -268,6 +269,20 @@ export async function buildBase(source: IndexSource, path: string | undefined, l
  */
 export function learnMeaning(segment: SegmentData, log: Logger): void {
   tableFor(segment, (err) => log.warn({ err }, 'could not save the meaning table beside the search index: each start learns it again (a few seconds at 100k papers)'));
+}
+
+/**
+ * What a writer of a base keeps beside it for the processes that serve it: the meaning table
+ * and the library's signals (librarySignals.ts), so that neither the first description nor the
+ * first broad query after a start computes them.
+ */
+export function keepDerived(segment: SegmentData, log: Logger): void {
+  learnMeaning(segment, log);
+  try {
+    keepSignals(segment);
+  } catch (err) {
+    log.warn({ err }, "could not save the library's signals beside the search index: the first broad query after each start computes them (a second at 1M papers)");
+  }
 }
 
 /**
@@ -283,7 +298,7 @@ export async function mergeIndex(source: IndexSource, path: string, log: Logger,
   await catchUpNow(view, source.store);
   const inputs = view.parts.map((p) => ({ segment: p.data, dead: view.dead.subarray(p.docBase, p.docBase + p.data.docCount) }));
   const { docCount } = mergeSegments(inputs, path, { generation: view.generation, taxonomyHash: source.taxonomyHash, topicIds: source.topicIds, ...options });
-  learnMeaning(openSnapshot(path).segment, log);
+  keepDerived(openSnapshot(path).segment, log);
   log.info({ papers: docCount, ms: Math.round(performance.now() - started) }, 'search index merged');
   return view.generation;
 }

@@ -14,7 +14,7 @@ import type { ChunkWorkerData, ChunkWorkerReply, ChunkWorkerRequest } from './in
 import { openSnapshot } from './index/format.js';
 import { MergeInputs, mergeSegments } from './index/merge.js';
 import type { SegmentData } from './index/types.js';
-import { buildChanged, learnMeaning, mergeThreshold, settleIndex, withIndexLock, type ChangedRows, type IndexSource } from './indexFile.js';
+import { buildChanged, keepDerived, mergeThreshold, settleIndex, withIndexLock, type ChangedRows, type IndexSource } from './indexFile.js';
 import type { StoreTarget } from '../store/open.js';
 
 /** Papers per chunk while an import runs: small enough that the chunks keep pace with it. */
@@ -147,7 +147,7 @@ export class IngestIndexer {
       masks.apply(segment, deleted);
     }
     mergeSegments(masks.inputs, this.indexPath, { generation: masks.generation, taxonomyHash, topicIds });
-    learnMeaning(openSnapshot(this.indexPath).segment, this.log);
+    keepDerived(openSnapshot(this.indexPath).segment, this.log);
     return this.base ? 'merged' : 'built';
   }
 }

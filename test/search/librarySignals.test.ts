@@ -3,7 +3,7 @@
  * was built (the names a paper goes by, its authors' keys): the first broad query reads no title
  * and no author, and a snapshot, a merge and a view over segments give what a full build gives.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,8 @@ import { openSnapshot } from '../../src/search/index/format.js';
 import { mergeSegments } from '../../src/search/index/merge.js';
 import { IndexView } from '../../src/search/index/view.js';
 import { writeSegmentFile } from '../../src/search/index/writer.js';
-import { LibrarySignalIndex, authorKey, authorKeysOf } from '../../src/search/librarySignals.js';
+import { LibrarySignalIndex, authorKey, authorKeysOf, keepSignals } from '../../src/search/librarySignals.js';
+import { readDerived } from '../../src/search/index/derived.js';
 import type { IndexRow } from '../../src/store/papers.js';
 import { indexRow } from './helpers/indexRow.js';
 
@@ -69,6 +70,29 @@ describe('LibrarySignalIndex', () => {
     const merged = join(dir, 'merged.bin');
     mergeSegments([{ segment: base, dead: Uint8Array.from({ length: base.docCount }, (_, d) => (d === 0 ? 1 : 0)) }, { segment: delta }], merged, { ...options, generation: 2 });
     expect(signalsById(new IndexView(openSnapshot(merged).segment))).toEqual(built);
+  });
+
+  it('reads the signals a writer of the base kept beside its snapshot, and computes them when the view drifted', () => {
+    const rows = library();
+    const file = join(dir, 'kept.bin');
+    writeSegmentFile(file, buildSegment(rows, options));
+    keepSignals(openSnapshot(file).segment);
+    expect(existsSync(`${file}.signals`)).toBe(true);
+    const view = new IndexView(openSnapshot(file).segment);
+    const built = signalsById(new IndexView(buildSegment(rows, options)));
+    // Kept: the first broad query reads them, and reads no segment's names.
+    const names = vi.spyOn(LibrarySignalIndex.prototype as unknown as { namesOf: () => unknown }, 'namesOf');
+    expect(signalsById(view)).toEqual(built);
+    expect(names).not.toHaveBeenCalled();
+    names.mockRestore();
+    // Another snapshot's file is not read; a view with a delta computes them, as a full build would.
+    expect(readDerived({ ...view.base, snapshot: { path: file, key: 'another' } }, 'signals')).toBeUndefined();
+    const grown = new IndexView(openSnapshot(file).segment);
+    grown.apply(buildSegment(rows.slice(0, 5).map((r, i) => ({ ...r, doc: 100 + i, id: `n${i}` })), { ...options, generation: 2 }));
+    const computed = vi.spyOn(LibrarySignalIndex.prototype as unknown as { namesOf: () => unknown }, 'namesOf');
+    new LibrarySignalIndex(grown).signals();
+    expect(computed).toHaveBeenCalled();
+    computed.mockRestore();
   });
 });
 

@@ -6,12 +6,12 @@
  * rewritten. New papers need no table of their own: the table maps words to words, and a delta's
  * papers are scored through their own postings (docs/design.md, "Meaning").
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
+import { readDerived, writeDerived } from '../index/derived.js';
 import { Field, type SegmentData } from '../index/types.js';
 import { buildAssociations, type AssociationSource, type AssociationTable } from './associations.js';
 
-const MAGIC = 'PSMEAN01';
+/** The file beside the snapshot: `<snapshot>.meaning`. */
+const FILE = 'meaning';
 /**
  * A word in more than this share of the papers (and more than {@link COMMON_FLOOR} of them)
  * teaches nothing about a description, and costs the most to learn.
@@ -30,21 +30,26 @@ const tables = new WeakMap<SegmentData, AssociationTable>();
 export function tableFor(segment: SegmentData, onUnsaved?: (error: unknown) => void): AssociationTable {
   let table = tables.get(segment);
   if (table) return table;
-  const origin = segment.snapshot;
-  const file = origin && `${origin.path}.meaning`;
-  table = file ? readTable(file, origin.key) : undefined;
+  table = readTable(segment);
   if (!table) {
     table = associationsOf(segment);
-    if (file) {
-      try {
-        writeTable(file, origin.key, table);
-      } catch (error) {
-        onUnsaved?.(error);
-      }
+    try {
+      writeDerived(segment, FILE, [table.start, table.associates, table.weights]);
+    } catch (error) {
+      onUnsaved?.(error);
     }
   }
   tables.set(segment, table);
   return table;
+}
+
+/** The table kept beside the segment's snapshot, when there is one for this snapshot. */
+export function readTable(segment: SegmentData): AssociationTable | undefined {
+  const arrays = readDerived(segment, FILE);
+  if (arrays?.length !== 3) return undefined;
+  const [start, associates, weights] = [new Uint32Array(arrays[0]!), new Uint32Array(arrays[1]!), new Float32Array(arrays[2]!)];
+  if (start.length !== segment.docFreq.length + 1 || associates.length !== weights.length || start[start.length - 1] !== associates.length) return undefined;
+  return { start, associates, weights };
 }
 
 /**
@@ -87,54 +92,3 @@ function* union(a: Uint32Array, ai: number, aEnd: number, b: Uint32Array, bi: nu
     }
   }
 }
-
-/** The table in `<snapshot>.meaning` when it was learned from the base `key` names, else undefined. */
-export function readTable(path: string, key: string): AssociationTable | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    return undefined;
-  }
-  if (bytes.length < 12 || bytes.toString('latin1', 0, 8) !== MAGIC) return undefined;
-  const headLength = bytes.readUInt32LE(8);
-  let head: { key?: unknown; terms?: unknown; entries?: unknown; crc?: unknown };
-  try {
-    head = JSON.parse(bytes.toString('utf8', 12, 12 + headLength)) as typeof head;
-  } catch {
-    return undefined;
-  }
-  const { terms, entries } = head;
-  if (head.key !== key || !Number.isSafeInteger(terms) || !Number.isSafeInteger(entries)) return undefined;
-  const at = align8(12 + headLength);
-  const size = ((terms as number) + 1 + 2 * (entries as number)) * 4;
-  if (bytes.length !== at + size || crc32(bytes.subarray(at)) !== head.crc) return undefined;
-  // A copy on an aligned buffer: the file's bytes need not start on a 4-byte boundary.
-  const body = new Uint8Array(size);
-  body.set(bytes.subarray(at));
-  const start = new Uint32Array(body.buffer, 0, (terms as number) + 1);
-  const associates = new Uint32Array(body.buffer, start.byteLength, entries as number);
-  const weights = new Float32Array(body.buffer, start.byteLength + associates.byteLength, entries as number);
-  return { start, associates, weights };
-}
-
-/** Writes the table for the base `key` names, replacing the file at once (a reader sees the old one or the new one). */
-export function writeTable(path: string, key: string, table: AssociationTable): void {
-  const body = Buffer.concat([bufferOf(table.start), bufferOf(table.associates), bufferOf(table.weights)]);
-  const head = Buffer.from(JSON.stringify({ key, terms: table.start.length - 1, entries: table.associates.length, crc: crc32(body) }));
-  const prefix = Buffer.alloc(align8(12 + head.length));
-  prefix.write(MAGIC, 0, 'latin1');
-  prefix.writeUInt32LE(head.length, 8);
-  head.copy(prefix, 12);
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, Buffer.concat([prefix, body]));
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-}
-
-const bufferOf = (a: Uint32Array | Float32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-const align8 = (n: number): number => (n + 7) & ~7;

@@ -18,7 +18,7 @@ import { IndexView } from '../../../src/search/index/view.js';
 import { writeSegmentFile } from '../../../src/search/index/writer.js';
 import { MeaningScorer } from '../../../src/search/meaning/scorer.js';
 import { descriptionBag, isDescription, textQuery } from '../../../src/search/meaning/stage.js';
-import { associationsOf, readTable, tableFor, writeTable } from '../../../src/search/meaning/table.js';
+import { associationsOf, readTable, tableFor } from '../../../src/search/meaning/table.js';
 import { planWords } from '../../../src/search/expand.js';
 import { parseQuery } from '../../../src/search/query.js';
 import { closestSentence, segmentsToText } from '../../../src/search/snippet.js';
@@ -75,22 +75,22 @@ describe('the association table of a base', () => {
     const first = openSnapshot(path).segment;
     const learned = tableFor(first);
     expect(existsSync(`${path}.meaning`)).toBe(true);
-    const read = readTable(`${path}.meaning`, first.snapshot!.key)!;
+    const read = readTable(first)!;
     expect(Array.from(read.start)).toEqual(Array.from(learned.start));
     expect(Array.from(read.associates)).toEqual(Array.from(learned.associates));
     expect(Array.from(read.weights)).toEqual(Array.from(learned.weights));
     // Another base's table, or a damaged file, is not used.
-    expect(readTable(`${path}.meaning`, 'another base')).toBeUndefined();
+    expect(readTable({ ...first, snapshot: { path, key: 'another base' } })).toBeUndefined();
     const bytes = readFileSync(`${path}.meaning`);
     bytes[bytes.length - 1]! ^= 0xff;
     writeFileSync(`${path}.meaning`, bytes);
-    expect(readTable(`${path}.meaning`, first.snapshot!.key)).toBeUndefined();
+    expect(readTable(first)).toBeUndefined();
     writeFileSync(`${path}.meaning`, 'not a table');
-    expect(readTable(`${path}.meaning`, first.snapshot!.key)).toBeUndefined();
+    expect(readTable(first)).toBeUndefined();
     // A new opening of the snapshot learns it again and rewrites the file.
     const again = tableFor(openSnapshot(path).segment);
     expect(Array.from(again.associates)).toEqual(Array.from(learned.associates));
-    expect(readTable(`${path}.meaning`, first.snapshot!.key)).toBeDefined();
+    expect(readTable(first)).toBeDefined();
   });
 
   it('says when the file cannot be written, and serves the table from memory', () => {
@@ -98,9 +98,7 @@ describe('the association table of a base', () => {
     const path = join(dir, 'index.bin');
     writeSegmentFile(path, buildSegment(rows(PAPERS), options));
     const segment = openSnapshot(path).segment;
-    // A directory where the file would go: the write fails.
-    rmSync(`${path}.meaning`, { force: true });
-    writeTable(join(dir, 'elsewhere.meaning'), 'k', associationsOf(segment));
+    // A directory that does not exist where the file would go: the write fails.
     const blocked = { ...segment, snapshot: { path: join(dir, 'missing-dir', 'index.bin'), key: segment.snapshot!.key } };
     const problems: unknown[] = [];
     const table = tableFor(blocked, (e) => problems.push(e));
