@@ -328,6 +328,12 @@ export const en = {
                                           30 days; run it again after an interruption to resume
   search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
   search --stdin --json                   one query a line in, one JSON array of hits a line out
+  related "<text>" [--limit N] [--json]   the papers closest in meaning to a pasted text (an abstract,
+                                          a paragraph; English or Chinese), each with its closest
+                                          sentence; --json adds snippet to search's hit fields
+  related --stdin --json                  one JSON request a line in (text, limit: 10), one JSON array
+                                          of hits a line out, each at once; a line it cannot answer
+                                          gets an object with its error in its place
   show <id|arXiv id|DOI|URL> [--json]     one paper in full
   topics                                  the topic taxonomy, with paper counts
   topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
@@ -387,6 +393,12 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'recommend.noKnownSeeds': 'None of the papers to recommend from is in the library ({ids}). Give ids as paperscout search --json prints them.',
   'recommend.unknownSeeds': 'Not in the library, left out: {ids}',
   'cli.giveLike': 'Name the papers to recommend from: paperscout recommend --like <id>[,<id>…] (ids as paperscout search --json prints them), or --stdin --json.',
+  'cli.giveText': 'Give a text to find related work for, an abstract or a paragraph: paperscout related "We propose …" (or, with --stdin --json, one JSON object with a "text" a line).',
+  'cli.related.notJson': 'Line {line} is not JSON: write one object a line, such as {example}.',
+  'cli.related.noText': 'Line {line} has no "text" string: write one object a line, such as {example}.',
+  'cli.related.badLimit': 'Line {line}: "limit" takes a whole number from 1 to {max, number}, or leave it out for {default, number}.',
+  'cli.related.noWords': 'Line {line}: the text has no words to read. Give "text" an abstract or a paragraph, such as {example}.',
+  'cli.lineNote': 'Line {line}: {note}',
   'cli.lineTooLong': 'Line {line} is longer than {max, number} kB and was skipped.',
   'cli.badStdinLine': 'Line {line} is not a recommendation request: write one JSON object a line, such as {example}.',
   'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest paperlists/iclr (docs/operator-guide.md, "Importing papers", says where to get them)',

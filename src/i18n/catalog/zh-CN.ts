@@ -322,6 +322,11 @@ export const zhCN: Catalog = {
                                           地方继续
   search "<检索词>" [--limit N] [--json]  检索论文库（检索语法：机器人中的 /help）
   search --stdin --json                   每行读入一个检索，每行输出一个命中结果的 JSON 数组
+  related "<文本>" [--limit N] [--json]   与粘贴的文本（摘要、一段话；中文或英文）意思最相近的论文，
+                                          每篇附上最接近的一句；--json 时在 search 的字段外加上 snippet
+  related --stdin --json                  每行读入一个 JSON 请求（text、limit: 10），每行立即输出一个
+                                          命中结果的 JSON 数组；无法回答的行在原位置输出一个带错误
+                                          说明的对象
   show <id|arXiv 编号|DOI|URL> [--json]   一篇论文的完整信息
   topics                                  研究方向分类及各方向的论文数
   topic "<方向>" [--limit N] [--json]     一个方向的论文，最新的在前
@@ -379,6 +384,12 @@ export const zhCN: Catalog = {
   'recommend.noKnownSeeds': '用来推荐的论文都不在库中（{ids}）。请使用 paperscout search --json 输出的 id。',
   'recommend.unknownSeeds': '以下论文不在库中，已略过：{ids}',
   'cli.giveLike': '请指定用来推荐的论文：paperscout recommend --like <id>[,<id>…]（id 即 paperscout search --json 输出的 id），或使用 --stdin --json。',
+  'cli.giveText': '请给出要查找相关工作的文本，一段摘要或一段话：paperscout related "We propose …"（或用 --stdin --json 每行给一个带 "text" 的 JSON 对象）。',
+  'cli.related.notJson': '第 {line} 行不是 JSON：每行写一个对象，例如 {example}。',
+  'cli.related.noText': '第 {line} 行没有字符串类型的 "text"：每行写一个对象，例如 {example}。',
+  'cli.related.badLimit': '第 {line} 行："limit" 为 1 到 {max, number} 的整数，不写则为 {default, number}。',
+  'cli.related.noWords': '第 {line} 行：文本中没有可读的词。请在 "text" 中给出一段摘要或一段话，例如 {example}。',
+  'cli.lineNote': '第 {line} 行：{note}',
   'cli.lineTooLong': '第 {line} 行超过 {max, number} kB，已跳过。',
   'cli.badStdinLine': '第 {line} 行不是推荐请求：每行写一个 JSON 对象，例如 {example}。',
   'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest paperlists/iclr（docs/operator-guide.md 的“Importing papers”一节说明从哪里获取）',
