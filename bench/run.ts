@@ -10,7 +10,8 @@
  * Also: /paper and the burst of 100 interactions through the Discord and Slack adapters on
  * loopback, Slack for 100 workspaces installed through the OAuth flow at 10 requests a second
  * (bench/slackWorkspaces.ts), the search site (bench/web.ts), `digest run-due` for 1,000
- * subscriptions (by topic and by library), recommendations for profiles of 50 papers (bench/recommend.ts), the sources
+ * subscriptions (by topic and by library), recommendations for profiles of 50 papers (bench/recommend.ts), related work
+ * for 3,000-character abstracts, in process and through the site (bench/related.ts), the sources
  * (CPU per 1,000 arXiv OAI-PMH records stored; an OpenReview venue of 10,000 notes), and the same
  * on PostgreSQL next to SQLite (bench/postgres.ts: a private server of its own, skipped without
  * Debian's postgresql package), and reading lists at issue 30's scale: /library mine and channel
@@ -48,6 +49,7 @@ import { createLogger } from '../src/logger.js';
 import { benchCitationStores } from './citations.js';
 import { benchDigest, benchLibraryDigest } from './digest.js';
 import { benchRecommend } from './recommend.js';
+import { benchRelated } from './related.js';
 import { benchDiscord } from './discord.js';
 import { benchExport } from './export.js';
 import { benchLibraryCommands } from './libraryCommands.js';
@@ -195,6 +197,8 @@ out('Measuring the search site on loopback…');
 const webLines = await benchWeb(app, cases.map((c) => c.query));
 out('Measuring recommendations (profiles of 50 papers)…');
 const recommendLines = await benchRecommend(app);
+out('Measuring related work for 3,000-character abstracts…');
+const relatedLines = await benchRelated(app);
 // It writes reading lists into the library: only into the run's own DATA_DIR.
 const libraryLines = ownDir ? await benchLibraryCommands(app) : ['/library commands: skipped (--data-dir is not the run’s own: the lists would be written into it)'];
 // Without a works file, one is drawn for the library (bench/works.ts, seed 1), the broad file's
@@ -284,6 +288,6 @@ row('  all queries', `${fmtMs(percentile(all, 0.5))} / ${fmtMs(percentile(all, 0
 row('autocomplete p50 / p99', `${fmtMs(percentile(suggestMs, 0.5))} / ${fmtMs(percentile(suggestMs, 0.99))}`, '', '≤ 5 ms p99');
 
 out();
-for (const line of [...broadLines, '', ...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...openedLines, '', ...recommendLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines, '', ...citationLines]) out(line);
+for (const line of [...broadLines, '', ...startLines, '', ...discord.lines, '', ...slackLines, '', ...digestLines, '', ...webLines, '', ...openedLines, '', ...recommendLines, '', ...relatedLines, '', ...sourceLines, '', ...postgresLines, '', ...listLines, '', ...citationLines]) out(line);
 
 if (ownDir) rmSync(dataDir, { recursive: true, force: true });

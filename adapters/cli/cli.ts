@@ -27,6 +27,8 @@ import { parseLimit } from './limit.js';
 import { runRecommend } from './recommend.js';
 import { runExport, runLibrary } from './lists.js';
 import { runSlackCommand } from './slack.js';
+import { printResult, textStyle } from './print.js';
+import { runRelated } from './related.js';
 
 /** The terminal's language (LC_ALL, LC_MESSAGES, LANG), once the configuration is read. */
 let locale: string | undefined;
@@ -51,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'search':
         return await search(app, rest);
+      case 'related':
+        return await runRelated(app, rest, m);
       case 'show':
         return await show(app, rest);
       case 'topics':
@@ -76,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The commands that open the library through {@link openApp}. */
-const LIBRARY_COMMANDS = new Set(['search', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library', 'recommend', 'slack']);
+const LIBRARY_COMMANDS = new Set(['search', 'related', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library', 'recommend', 'slack']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -109,14 +113,7 @@ async function search(app: App, args: string[]): Promise<number> {
     return 0;
   }
   const m = messages(locale);
-  for (const note of result.notes) process.stderr.write(`${m.text(note)}\n`);
-  if (result.hits.length === 0) {
-    process.stderr.write(`${m.t('cli.noResults')}\n`);
-    return 1;
-  }
-  const cards = await app.library.cards(result, 0, limit, m);
-  const reply = { fallback: '', blocks: cards.map((paper) => ({ kind: 'paper' as const, paper })) };
-  process.stdout.write(renderText({ ...reply, locale: m.locale }, textStyle()));
+  if (!(await printResult(app, result, limit, m))) return 1;
   process.stderr.write(`${m.t('cli.matching', { total: result.total, shown: result.hits.length })}\n`);
   return 0;
 }
@@ -170,10 +167,6 @@ async function topic(app: App, args: string[]): Promise<number> {
     throw hint ? new UserError('cli.noTopicMaybe', { name, suggestions: hint }) : new UserError('cli.noTopic', { name });
   }
   return search(app, [`topic:"${found.topic.id}"`, '--limit', values.limit ?? '10', ...(values.json ? ['--json'] : [])]);
-}
-
-function textStyle() {
-  return { ansi: process.stdout.isTTY === true, width: Math.min(process.stdout.columns ?? 100, 120) };
 }
 
 // `paperscout topics | head` closes the pipe early: that is the reader's choice, not an error.

@@ -1,12 +1,15 @@
 /**
  * The site's machine-readable answers: `/api/search` (the hits as `paperscout search --json`
- * prints them, with the total), `/api/suggest` (titles for an autocomplete box, also in the
- * OpenSearch suggestions format) and the OpenSearch description a browser adds the site with.
+ * prints them, with the total), `/api/related` (related work for a pasted text, the hits as
+ * `paperscout related --json` prints them), `/api/suggest` (titles for an autocomplete box, also
+ * in the OpenSearch suggestions format) and the OpenSearch description a browser adds the site with.
  */
 import type { Messages } from '../../src/i18n/index.js';
 import type { Library } from '../../src/library.js';
-import { hitsJson, type HitJson } from '../../src/papers/hitJson.js';
+import { hitsJson, snippetHitsJson, type HitJson, type RelatedHitJson } from '../../src/papers/hitJson.js';
 import { MAX_RESULTS } from '../../src/search/engine.js';
+import { hasWords, MAX_RELATED_TEXT } from '../../src/search/meaning/related.js';
+import { MAX_BODY_BYTES, type TextRequest } from './body.js';
 import { siteLinks } from '../../src/site/links.js';
 import { escapeHtml } from './html.js';
 import { SITE_NAME } from './layout.js';
@@ -14,6 +17,8 @@ import { readQuery } from './request.js';
 
 /** Hits `/api/search` returns unless `limit` says otherwise. */
 export const DEFAULT_API_LIMIT = 20;
+/** Hits `/api/related` returns unless `limit` says otherwise (as `paperscout related`). */
+export const DEFAULT_RELATED_LIMIT = 10;
 /** Titles `/api/suggest` returns. */
 export const SUGGESTIONS = 8;
 
@@ -46,6 +51,31 @@ export async function apiSearch(library: Library, m: Messages, params: URLSearch
   const hits = await hitsJson(library, result.hits.slice(offset));
   const total = result.hits.length === 0 ? 0 : Math.max(result.total, result.hits.length);
   return { status: 200, body: { query, total, offset, limit, cut, notes: result.notes.map((n) => m.text(n)), hits } };
+}
+
+export interface ApiRelatedBody {
+  limit: number;
+  /** How the text was read (Chinese through the glossary; only its beginning, past 10,000 characters), in the language asked for. */
+  notes: string[];
+  /** The closest papers, closest first. */
+  hits: RelatedHitJson[];
+}
+
+/**
+ * `POST /api/related` with `{"text": "…", "limit": 10}` as JSON, or `GET /api/related?text=&limit=`:
+ * 400 with a one-line `error` for a missing text, one without a word to read, a bad limit or a
+ * body that is not such an object; 413 past {@link MAX_BODY_BYTES}; 415 for a body not JSON.
+ * @example await apiRelated(library, messages('en'), { kind: 'text', text: abstract, limit: 5 })
+ */
+export async function apiRelated(library: Library, m: Messages, request: TextRequest): Promise<{ status: number; body: ApiRelatedBody | { error: string } }> {
+  const error = (status: number, text: string) => ({ status, body: { error: text } });
+  if (request.kind === 'tooLarge') return error(413, m.t('web.tooLarge', { max: MAX_BODY_BYTES / 1024, chars: MAX_RELATED_TEXT }));
+  if (request.kind === 'unsupported') return error(415, m.t('web.apiRelatedType'));
+  if (request.kind === 'malformed' || request.text === undefined || !hasWords(request.text)) return error(400, m.t('web.apiRelatedText', { max: MAX_RESULTS }));
+  const limit = request.limit ?? DEFAULT_RELATED_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESULTS) return error(400, m.t('web.apiRelatedLimit', { max: MAX_RESULTS }));
+  const result = await library.related(request.text, { limit });
+  return { status: 200, body: { limit, notes: result.notes.map((n) => m.text(n)), hits: await snippetHitsJson(library, result) } };
 }
 
 /**

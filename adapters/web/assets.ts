@@ -13,7 +13,7 @@ const CSS = `
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--text);font:16px/1.55 system-ui,-apple-system,"Segoe UI","PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC",sans-serif;overflow-wrap:anywhere}
 a{color:var(--link)}
-a:focus-visible,button:focus-visible,input:focus-visible,summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .skip{position:absolute;left:-999px;top:0;background:var(--card);padding:.5em 1em}
 .skip:focus{left:.5em}
@@ -28,6 +28,11 @@ form.search{display:flex;gap:.5em;max-width:44rem;margin:0 auto}
 form.search input{flex:1;min-width:0;font:inherit;padding:.65em .9em;border:1px solid var(--line);border-radius:.6em;background:var(--card);color:var(--text)}
 form.search button{font:inherit;padding:.65em 1.1em;border:0;border-radius:.6em;background:var(--accent);color:var(--bg);cursor:pointer}
 .syntax{color:var(--muted);font-size:.85em;text-align:center;margin:.6em auto 0;max-width:44rem}
+form.related{display:flex;flex-direction:column;gap:.5em;margin:1em 0}
+form.related label{font-weight:600}
+form.related textarea{width:100%;min-height:10em;font:inherit;padding:.65em .9em;border:1px solid var(--line);border-radius:.6em;background:var(--card);color:var(--text);resize:vertical}
+form.related button{align-self:flex-start;font:inherit;padding:.65em 1.1em;border:0;border-radius:.6em;background:var(--accent);color:var(--bg);cursor:pointer}
+.hint{color:var(--text);font-weight:600}
 .results-head{margin:1.5em 0 .5em}
 .results-head h1{font-size:1.3em;margin:0 0 .2em}
 .note{color:var(--muted);font-size:.9em;margin:.2em 0}

@@ -12,6 +12,9 @@ import { SITE_LOCALES } from './request.js';
 /** The product's name, the same in every language. */
 export const SITE_NAME = 'Paper Scout';
 
+/** Where related work for a pasted text is found. */
+export const RELATED_PATH = '/related';
+
 /** Where the OpenSearch description is served. */
 export const OPENSEARCH_PATH = '/opensearch.xml';
 
@@ -38,8 +41,8 @@ export function withLang(ctx: Pick<PageContext, 'chosen' | 'locale'>, path: stri
   return `${path}${path.includes('?') ? '&' : '?'}lang=${encodeURIComponent(ctx.locale)}`;
 }
 
-/** The whole document. */
-export function page(ctx: PageContext, options: { title: string; body: HtmlValue; home?: boolean; query?: string }): Html {
+/** The whole document (`relatedLink: false` on the related-work page: no link to itself under the box). */
+export function page(ctx: PageContext, options: { title: string; body: HtmlValue; home?: boolean; query?: string; relatedLink?: boolean }): Html {
   const { m } = ctx;
   return html`<!doctype html>
 <html lang="${ctx.locale}">
@@ -60,7 +63,7 @@ ${options.home ? html`<span class="brand">${SITE_NAME}</span>` : html`<a class="
 ${languageSwitch(ctx)}
 </header>
 <main id="main">
-${options.home ? '' : searchForm(ctx, options.query ?? '')}
+${options.home ? '' : searchForm(ctx, options.query ?? '', { relatedLink: options.relatedLink ?? true })}
 ${options.body}
 </main>
 <footer class="bottom"><p>${SITE_NAME} · ${m.t('web.papers', { count: ctx.size })}</p></footer>
@@ -69,8 +72,8 @@ ${options.body}
 `;
 }
 
-/** The search box: a plain GET form, so it works without the script. */
-export function searchForm(ctx: PageContext, query: string, options: { autofocus?: boolean } = {}): Html {
+/** The search box: a plain GET form, so it works without the script; under it the syntax, and a link to related work. */
+export function searchForm(ctx: PageContext, query: string, options: { autofocus?: boolean; relatedLink?: boolean } = {}): Html {
   const { m } = ctx;
   return html`<form class="search" action="/search" method="get" role="search">
 <label class="vh" for="q">${m.t('web.searchLabel')}</label>
@@ -79,7 +82,8 @@ ${ctx.chosen ? html`<input type="hidden" name="lang" value="${ctx.locale}">` : '
 <button type="submit">${m.t('web.searchButton')}</button>
 <datalist id="suggestions"></datalist>
 </form>
-<p class="syntax">${m.t('web.syntax')}</p>`;
+<p class="syntax">${m.t('web.syntax')}</p>
+${options.relatedLink === false ? '' : html`<p class="syntax"><a href="${withLang(ctx, RELATED_PATH)}">${m.t('web.relatedLink')}</a></p>`}`;
 }
 
 /** Links to this page in the other languages (the current one as plain text). */

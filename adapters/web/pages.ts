@@ -1,15 +1,15 @@
 /**
  * The site's pages, as pure functions of what they show: the home page (search box, the
- * library's size, the topic areas with their counts), a page of results, a paper, a paper's
- * references or citing papers in the library, a topic's papers, and a page that only says
- * something (not found, too many requests).
+ * library's size, the topic areas with their counts), a page of results, related work for a
+ * pasted text, a paper, a paper's references or citing papers in the library, a topic's papers,
+ * and a page that only says something (not found, too many requests).
  */
 import type { CitationDirection } from '../../src/papers/citationLists.js';
 import type { PaperCard } from '../../src/reply.js';
 import type { Taxonomy } from '../../src/topics/taxonomy.js';
 import { authorsHtml, cardHtml, linksHtml, metaHtml, topicsHtml } from './cards.js';
 import { html, type Html } from './html.js';
-import { SITE_NAME, page, pager, searchForm, withLang, type PageContext } from './layout.js';
+import { RELATED_PATH, SITE_NAME, page, pager, searchForm, withLang, type PageContext } from './layout.js';
 import { MAX_QUERY_BYTES } from './request.js';
 
 /** Results on one page of the site. */
@@ -62,9 +62,54 @@ ${view.total > view.shown ? html`<p class="note">${m.t('web.capped', { shown: vi
 ${notes.map((n) => html`<p class="note">${n}</p>`)}
 </div>
 <nav class="filters" aria-label="${m.t('web.narrow')}">${sortLinks(ctx, view.query)}</nav>
-<ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
+${resultList(ctx, view.cards, view.page, topicIds)}
 ${pager(ctx, view.page, view.pages, (n) => ctx.links.search(view.query, n))}`;
   return page(ctx, { title: `${heading} · ${SITE_NAME}`, body, query: view.query });
+}
+
+/** Cards as a numbered list of results, page `page` of {@link SITE_PAGE_SIZE} (search, related work, citations, a topic). */
+function resultList(ctx: PageContext, cards: readonly PaperCard[], page: number, topicIds: ReadonlyMap<string, string>): Html {
+  return html`<ol class="results" start="${(page - 1) * SITE_PAGE_SIZE + 1}">${cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>`;
+}
+
+/** Related work for a pasted text, as the site shows it. */
+export interface RelatedView {
+  /** The text as read (at most its first 10,000 characters), kept in the box; '' before any. */
+  text: string;
+  /** The text was sent with no word to read: the page says what to paste. */
+  hint: boolean;
+  /** How the text was read (only its beginning, Chinese through the glossary): in the reader's language. */
+  notes: string[];
+  cards: PaperCard[];
+}
+
+/**
+ * Related work: a box to paste an abstract or a paragraph into (a plain POST form, no script),
+ * and under it the papers closest to the text, closest first, each with its closest sentence.
+ */
+export function relatedPage(ctx: PageContext, view: RelatedView, topicIds: ReadonlyMap<string, string>): Html {
+  const { m } = ctx;
+  const asked = view.text !== '' && !view.hint;
+  const results =
+    view.cards.length > 0
+      ? html`<p class="note">${m.t('web.relatedCount', { shown: view.cards.length })}</p>
+${resultList(ctx, view.cards, 1, topicIds)}`
+      : asked
+        ? html`<p>${m.t('web.relatedNone')}</p>`
+        : '';
+  const body = html`<div class="results-head">
+<h1>${m.t('web.relatedTitle')}</h1>
+<p class="note">${m.t('web.relatedIntro')}</p>
+</div>
+<form class="related" action="${withLang(ctx, RELATED_PATH)}" method="post">
+<label for="text">${m.t('web.relatedLabel')}</label>
+<textarea id="text" name="text" rows="10" placeholder="${m.t('web.relatedPlaceholder')}">${view.text}</textarea>
+<button type="submit">${m.t('web.relatedButton')}</button>
+</form>
+${view.hint ? html`<p class="note hint" role="alert">${m.t('web.relatedHint')}</p>` : ''}
+${view.notes.map((n) => html`<p class="note">${n}</p>`)}
+${results}`;
+  return page(ctx, { title: `${m.t('web.relatedTitle')} · ${SITE_NAME}`, body, relatedLink: false });
 }
 
 /** The orders a result page offers, each a link but the one shown, as `sort:` words. */
@@ -165,7 +210,7 @@ export function citationsPage(ctx: PageContext, view: CitationsView, topicIds: R
 ${back}
 <p class="note">${m.t('web.mostCited')} · ${m.t('web.count', { total: view.total, page: view.page, pages: view.pages })}</p>
 </div>
-<ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
+${resultList(ctx, view.cards, view.page, topicIds)}
 ${pager(ctx, view.page, view.pages, (n) => ctx.links.citations(view.paper.id, view.direction, n))}`;
   return page(ctx, { title: `${heading} · ${shortened(title)} · ${SITE_NAME}`, body });
 }
@@ -178,7 +223,7 @@ export function topicPage(ctx: PageContext, label: string, view: ResultsView, to
 <p class="note">${m.t('web.newest')} · ${m.t('web.count', { total: view.total, page: view.page, pages: view.pages })}</p>
 ${view.total > view.shown ? html`<p class="note">${m.t('web.capped', { shown: view.shown })}</p>` : ''}
 </div>
-<ol class="results" start="${(view.page - 1) * SITE_PAGE_SIZE + 1}">${view.cards.map((c) => html`<li>${cardHtml(ctx, c, topicIds)}</li>`)}</ol>
+${resultList(ctx, view.cards, view.page, topicIds)}
 ${pager(ctx, view.page, view.pages, path)}`;
   return page(ctx, { title: `${label} · ${SITE_NAME}`, body });
 }

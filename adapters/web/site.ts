@@ -1,16 +1,19 @@
 /**
  * The search site: the library on web pages, served by the same process as the bot (beside
  * Slack's /slack/events and the health routes, or on its own in the terminal's mode). One
- * request listener: `/`, `/search`, `/paper/<id>` (and its `/references` and `/cited-by` in the
- * library), `/topic/<area>/<name>`, `/api/search`,
- * `/api/suggest`, `/opensearch.xml` and the hashed assets. It reads through the core's
+ * request listener: `/`, `/search`, `/related` (related work for a pasted text, GET or a POST
+ * form), `/paper/<id>` (and its `/references` and `/cited-by` in the library),
+ * `/topic/<area>/<name>`, `/api/search`, `/api/related`, `/api/suggest`, `/opensearch.xml` and
+ * the hashed assets. It reads through the core's
  * {@link Library} (the same search, glossary and cards as `/paper`) and shows only the public
  * library: nothing of members, their reading lists or their subscriptions.
  *
  * Every answer carries a Content-Security-Policy without inline script, nosniff and a
  * Referrer-Policy; each client address may make {@link RATE_PER_SECOND} requests a second (then
- * 429 with Retry-After); a query longer than 1 kB is cut, with a note. A request line whose
- * address cannot be read (`GET http://a:99999/`) gets 400, logged at most once a minute. Pages
+ * 429 with Retry-After); a query longer than 1 kB is cut, with a note; a text for related work
+ * is read up to 10,000 characters (with a note), a body up to {@link MAX_BODY_BYTES} (then 413).
+ * Only `/related` and `/api/related` take POST (never kept by a cache); every other path answers
+ * GET and HEAD. A request line whose address cannot be read (`GET http://a:99999/`) gets 400, logged at most once a minute. Pages
  * link relative to the site; only `/opensearch.xml` needs absolute addresses, from PUBLIC_URL,
  * else from the Host header (when shaped like a host), and then no shared cache may keep it.
  */
@@ -27,11 +30,13 @@ import type { Paper } from '../../src/papers/model.js';
 import type { StoredPaper } from '../../src/store/papers.js';
 import { MAX_RESULTS } from '../../src/search/engine.js';
 import { CITATION_PATHS, siteLinks } from '../../src/site/links.js';
-import { apiSearch, apiSuggest, openSearchXml } from './api.js';
+import { MAX_RELATED_TEXT, hasWords } from '../../src/search/meaning/related.js';
+import { apiRelated, apiSearch, apiSuggest, openSearchXml } from './api.js';
 import { ASSET_BY_PATH } from './assets.js';
 import { topicIdsByLabel } from './cards.js';
-import { OPENSEARCH_PATH, type PageContext } from './layout.js';
-import { citationsPage, homePage, messagePage, paperPage, resultsPage, topicPage, SITE_PAGE_SIZE, type CitationsView, type RelatedPaper, type ResultsView } from './pages.js';
+import { MAX_BODY_BYTES, RequestAborted, readTextRequest } from './body.js';
+import { OPENSEARCH_PATH, RELATED_PATH, type PageContext } from './layout.js';
+import { citationsPage, homePage, messagePage, paperPage, relatedPage, resultsPage, topicPage, SITE_PAGE_SIZE, type CitationsView, type RelatedPaper, type RelatedView, type ResultsView } from './pages.js';
 import { RATE_PER_SECOND, rateLimiter } from './rateLimit.js';
 import { pageNumber, pickLocale, readHost, readQuery } from './request.js';
 
@@ -46,6 +51,9 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
 } as const;
+
+/** The paths that take a POST (a text too long for an address): related work, its page and its API. */
+const POST_PATHS: ReadonlySet<string> = new Set([RELATED_PATH, '/api/related']);
 
 /** How long browsers and caches may keep a page (the library changes by the day). */
 const PAGE_CACHE = 'public, max-age=60';
@@ -106,8 +114,9 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       send(400, 'text/plain; charset=utf-8', `${text}\n`, { 'cache-control': 'no-store' });
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(405, 'text/plain; charset=utf-8', 'Only GET and HEAD are answered here.\n', { allow: 'GET, HEAD' });
+    const posted = POST_PATHS.has(url.pathname);
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !(posted && req.method === 'POST')) {
+      send(405, 'text/plain; charset=utf-8', `Only ${posted ? 'GET, HEAD and POST are' : 'GET and HEAD are'} answered here.\n`, { allow: posted ? 'GET, HEAD, POST' : 'GET, HEAD' });
       return;
     }
     const asset = ASSET_BY_PATH.get(url.pathname);
@@ -126,13 +135,15 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
       send(429, url.pathname.startsWith('/api/') ? 'application/json; charset=utf-8' : 'text/html; charset=utf-8', body, { 'retry-after': String(wait), 'cache-control': 'no-store', ...vary });
       return;
     }
-    const htmlPage = (status: number, body: string) => send(status, 'text/html; charset=utf-8', body, { 'cache-control': status === 200 ? PAGE_CACHE : 'no-store', ...vary });
-    const json = (status: number, body: unknown) => send(status, 'application/json; charset=utf-8', `${JSON.stringify(body)}\n`, { 'cache-control': status === 200 ? PAGE_CACHE : 'no-store', ...vary });
+    // An answer to a POST is the sender's alone: no cache keeps it.
+    const cache = (status: number) => (status === 200 && req.method !== 'POST' ? PAGE_CACHE : 'no-store');
+    const htmlPage = (status: number, body: string) => send(status, 'text/html; charset=utf-8', body, { 'cache-control': cache(status), ...vary });
+    const json = (status: number, body: unknown) => send(status, 'application/json; charset=utf-8', `${JSON.stringify(body)}\n`, { 'cache-control': cache(status), ...vary });
 
     const route = async (): Promise<void> => {
       const path = url.pathname;
       // As a command does: papers the store has and the index not yet are folded in first (briefly).
-      if (path === '/search' || path === '/api/search' || path.startsWith('/topic/')) {
+      if (path === '/search' || path === '/api/search' || posted || path.startsWith('/topic/')) {
         await library.catchUpForCommand().catch((err: unknown) => log.warn({ err }, 'search index catch-up failed; answering from the index as it is'));
       }
       if (path === '/') return htmlPage(200, homePage(ctx, library.taxonomy, library.topicCounts()).value);
@@ -141,6 +152,19 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
         if (query === '') return send(302, 'text/plain; charset=utf-8', '', { location: chosen ? `/?lang=${locale}` : '/' });
         const view = await results(library, ctx, query, cut, url.searchParams.get('page'));
         return htmlPage(200, resultsPage(ctx, view, topicIds).value);
+      }
+      if (path === RELATED_PATH) {
+        const request = await readTextRequest(req, url, 'form');
+        // The rest of a body too large is left unread: the connection closes after the answer.
+        if (request.kind === 'tooLarge') return send(413, 'text/html; charset=utf-8', messagePage(ctx, m.t('web.errorTitle'), m.t('web.tooLarge', { max: MAX_BODY_BYTES / 1024, chars: MAX_RELATED_TEXT })).value, { 'cache-control': 'no-store', connection: 'close', ...vary });
+        if (request.kind !== 'text') return htmlPage(415, messagePage(ctx, m.t('web.errorTitle'), m.t('web.relatedForm')).value);
+        const view = await relatedView(library, ctx, request.text);
+        return htmlPage(200, relatedPage(ctx, view, topicIds).value);
+      }
+      if (path === '/api/related') {
+        const answer = await apiRelated(library, m, await readTextRequest(req, url, 'json'));
+        if (answer.status === 413) return send(413, 'application/json; charset=utf-8', `${JSON.stringify(answer.body)}\n`, { 'cache-control': 'no-store', connection: 'close', ...vary });
+        return json(answer.status, answer.body);
       }
       const paper = /^\/paper\/([^/]+)$/.exec(path);
       if (paper) {
@@ -192,7 +216,8 @@ export function createSite({ library, log }: { library: Library; log: Logger }, 
     };
 
     route().catch((err: unknown) => {
-      if (res.headersSent) return void res.destroy();
+      // Nobody is left to answer when the sender went away before its body ended.
+      if (res.headersSent || err instanceof RequestAborted) return void res.destroy();
       const api = url.pathname.startsWith('/api/');
       if (err instanceof UserError) {
         const text = m.text(err.reason);
@@ -223,6 +248,23 @@ async function results(library: Library, ctx: PageContext, query: string, cut: b
   const page = pageNumber(rawPage, pages);
   const cards = await library.cards(result, (page - 1) * SITE_PAGE_SIZE, SITE_PAGE_SIZE, ctx.m, ctx.links);
   return { query, cut, total: shown === 0 ? 0 : Math.max(result.total, shown), shown, notes: result.notes.map((n) => ctx.m.text(n)), cards, page, pages };
+}
+
+/** Related work for `text` (nothing before a text is sent), {@link SITE_PAGE_SIZE} papers, the text kept as read. */
+async function relatedView(library: Library, ctx: PageContext, text: string | undefined): Promise<RelatedView> {
+  if (text === undefined) return { text: '', hint: false, notes: [], cards: [] };
+  const kept = clip(text.trim(), MAX_RELATED_TEXT);
+  if (!hasWords(kept)) return { text: kept, hint: true, notes: [], cards: [] };
+  const result = await library.related(text, { limit: SITE_PAGE_SIZE });
+  const cards = await library.cards(result, 0, SITE_PAGE_SIZE, ctx.m, ctx.links);
+  return { text: kept, hint: false, notes: result.notes.map((n) => ctx.m.text(n)), cards };
+}
+
+/** The first `max` UTF-16 units of `text`, never half a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 /** A paper in a list on a paper's page: venue and year, and `more` (its count) after them. */

@@ -5,7 +5,7 @@
  * labels, link names) are in the reader's language; the paper's text is as published.
  */
 import { messages as messagesFor, type Messages } from '../i18n/index.js';
-import type { LinkKind, PaperCard, PaperLink } from '../reply.js';
+import type { LinkKind, PaperCard, PaperLink, TextSegment } from '../reply.js';
 import type { MatchedWord, SearchResult } from '../search/engine.js';
 import type { WeightedWord } from '../search/meaning/stage.js';
 import { buildSnippet, closestSentence } from '../search/snippet.js';
@@ -62,8 +62,17 @@ export function paperCard(taxonomy: Taxonomy, paper: Paper, doc: number, options
     ...(options.position !== undefined && { position: options.position }),
   };
   if (options.detail) card.abstract = paper.tldr ? `${m.t('paper.tldr', { tldr: paper.tldr })}\n\n${paper.abstract}` : paper.abstract;
-  else if (paper.abstract) card.snippet = options.meaning ? closestSentence(paper.abstract, options.meaning) : buildSnippet(paper.abstract, options.words ?? []);
+  else if (paper.abstract) card.snippet = abstractSnippet(paper.abstract, options);
   return card;
+}
+
+/**
+ * The snippet of an abstract a result shows: the sentence closest to a description (`meaning`),
+ * else the passage around the matched `words`.
+ * @example segmentsToText(abstractSnippet(paper.abstract, { meaning: result.meaning }))
+ */
+export function abstractSnippet(abstract: string, options: Pick<CardOptions, 'words' | 'meaning'>): TextSegment[] {
+  return options.meaning ? closestSentence(abstract, options.meaning) : buildSnippet(abstract, options.words ?? []);
 }
 
 /**

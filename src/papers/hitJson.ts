@@ -2,11 +2,13 @@
  * Search hits as JSON, the one shape `paperscout search --json` prints and the site's
  * `/api/search` answers with (and every command-line list of papers: library, recommend): id, title, authors, venue, year, status, score, topic ids, the
  * landing page, and OpenAlex's citation count and work id (null where the paper has not been
- * matched to a work). Field names and meanings are the same in every language.
+ * matched to a work). Related work (`related --json`, `/api/related`) adds the snippet, as plain
+ * text. Field names and meanings are the same in every language.
  */
-import type { SearchHit } from '../search/engine.js';
+import type { SearchHit, SearchResult } from '../search/engine.js';
+import { segmentsToText } from '../search/snippet.js';
 import type { PaperStore } from '../store/papers.js';
-import { paperLinks } from './cards.js';
+import { abstractSnippet, paperLinks } from './cards.js';
 import type { Paper } from './model.js';
 
 export interface HitJson {
@@ -35,6 +37,26 @@ export interface HitJson {
 export async function hitsJson(papers: Pick<PaperStore, 'papersByDocs'>, hits: readonly SearchHit[]): Promise<HitJson[]> {
   const found = await papers.papersByDocs(hits.map((h) => h.storeDoc));
   return hits.map((hit) => hitJson(hit, found.get(hit.storeDoc)));
+}
+
+/** A hit of related work as JSON: a search hit's fields and the abstract's sentence closest to the text. */
+export interface RelatedHitJson extends HitJson {
+  /** The sentence of the abstract closest to the text, as plain text ('' without an abstract). */
+  snippet: string;
+}
+
+/**
+ * A result's hits as JSON with their snippets (the sentence closest to the text, for related
+ * work; the passage around the matched words otherwise), their papers read in one go.
+ * @example await snippetHitsJson(app.library, await app.library.related(abstract))
+ */
+export async function snippetHitsJson(papers: Pick<PaperStore, 'papersByDocs'>, result: Pick<SearchResult, 'hits' | 'words' | 'meaning'>): Promise<RelatedHitJson[]> {
+  const found = await papers.papersByDocs(result.hits.map((h) => h.storeDoc));
+  return result.hits.map((hit) => {
+    const paper = found.get(hit.storeDoc);
+    const snippet = paper?.abstract ? segmentsToText(abstractSnippet(paper.abstract, { words: result.words, ...(result.meaning && { meaning: result.meaning }) })) : '';
+    return { ...hitJson(hit, paper), snippet };
+  });
 }
 
 /**

@@ -328,6 +328,12 @@ export const en = {
                                           30 days; run it again after an interruption to resume
   search "<query>" [--limit N] [--json]   search the library (query syntax: /help in the bot)
   search --stdin --json                   one query a line in, one JSON array of hits a line out
+  related "<text>" [--limit N] [--json]   the papers closest in meaning to a pasted text (an abstract,
+                                          a paragraph; English or Chinese), each with its closest
+                                          sentence; --json adds snippet to search's hit fields
+  related --stdin --json                  one JSON request a line in (text, limit: 10), one JSON array
+                                          of hits a line out, each at once; a line it cannot answer
+                                          gets an object with its error in its place
   show <id|arXiv id|DOI|URL> [--json]     one paper in full
   topics                                  the topic taxonomy, with paper counts
   topic "<name>" [--limit N] [--json]     the papers of a topic, newest first
@@ -387,6 +393,12 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'recommend.noKnownSeeds': 'None of the papers to recommend from is in the library ({ids}). Give ids as paperscout search --json prints them.',
   'recommend.unknownSeeds': 'Not in the library, left out: {ids}',
   'cli.giveLike': 'Name the papers to recommend from: paperscout recommend --like <id>[,<id>…] (ids as paperscout search --json prints them), or --stdin --json.',
+  'cli.giveText': 'Give a text to find related work for, an abstract or a paragraph: paperscout related "We propose …" (or, with --stdin --json, one JSON object with a "text" a line).',
+  'cli.related.notJson': 'Line {line} is not JSON: write one object a line, such as {example}.',
+  'cli.related.noText': 'Line {line} has no "text" string: write one object a line, such as {example}.',
+  'cli.related.badLimit': 'Line {line}: "limit" takes a whole number from 1 to {max, number}, or leave it out for {default, number}.',
+  'cli.related.noWords': 'Line {line}: the text has no words to read. Give "text" an abstract or a paragraph, such as {example}.',
+  'cli.lineNote': 'Line {line}: {note}',
   'cli.lineTooLong': 'Line {line} is longer than {max, number} kB and was skipped.',
   'cli.badStdinLine': 'Line {line} is not a recommendation request: write one JSON object a line, such as {example}.',
   'cli.giveFiles': 'Give files, folders or URLs to import: paperscout ingest paperlists/iclr (docs/operator-guide.md, "Importing papers", says where to get them)',
@@ -605,6 +617,20 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'web.skip': 'Skip to content',
   'web.opensearch': 'Search {count, number} papers by title, author or keyword',
   'web.apiNoQuery': 'Give a query: /api/search?q=diffusion+transformers',
+  'web.relatedLink': 'Paste an abstract to find related work',
+  'web.relatedTitle': 'Related work',
+  'web.relatedIntro': 'Paste an abstract or a paragraph, in English or Chinese: the papers of the library closest to it in meaning, closest first, each with its closest sentence.',
+  'web.relatedLabel': 'Text to find related work for',
+  'web.relatedPlaceholder': 'We propose …',
+  'web.relatedButton': 'Find related work',
+  'web.relatedHint': 'That text has no words to read: paste an abstract or a paragraph.',
+  'web.relatedNone': 'No paper of the library shares enough words with this text. Try a longer passage.',
+  'web.relatedCount': '{shown, plural, one {The closest paper} other {The # closest papers}}, closest first',
+  'web.relatedForm': 'Send the text with the form on the related work page (as application/x-www-form-urlencoded).',
+  'web.tooLarge': 'That is more than {max, number} kB, far more than is read: paste the abstract or the first paragraphs (the first {chars, number} characters are read).',
+  'web.apiRelatedText': 'Give a text with words: POST /api/related with a JSON object holding "text" (and "limit", 1 to {max, number}), or GET /api/related?text=…',
+  'web.apiRelatedLimit': 'limit is a whole number from 1 to {max, number}.',
+  'web.apiRelatedType': 'Send the body as application/json: a JSON object holding "text" (and "limit").',
   'web.apiBadRange': 'limit is a whole number from 1 to {max, number} and offset one from 0, with limit + offset at most {max, number}.',
   'paper.allResults': 'All {total, number} results ↗',
   'terminal.site': 'The search site: {url}',

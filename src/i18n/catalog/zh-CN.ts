@@ -322,6 +322,11 @@ export const zhCN: Catalog = {
                                           地方继续
   search "<检索词>" [--limit N] [--json]  检索论文库（检索语法：机器人中的 /help）
   search --stdin --json                   每行读入一个检索，每行输出一个命中结果的 JSON 数组
+  related "<文本>" [--limit N] [--json]   与粘贴的文本（摘要、一段话；中文或英文）意思最相近的论文，
+                                          每篇附上最接近的一句；--json 时在 search 的字段外加上 snippet
+  related --stdin --json                  每行读入一个 JSON 请求（text、limit: 10），每行立即输出一个
+                                          命中结果的 JSON 数组；无法回答的行在原位置输出一个带错误
+                                          说明的对象
   show <id|arXiv 编号|DOI|URL> [--json]   一篇论文的完整信息
   topics                                  研究方向分类及各方向的论文数
   topic "<方向>" [--limit N] [--json]     一个方向的论文，最新的在前
@@ -379,6 +384,12 @@ export const zhCN: Catalog = {
   'recommend.noKnownSeeds': '用来推荐的论文都不在库中（{ids}）。请使用 paperscout search --json 输出的 id。',
   'recommend.unknownSeeds': '以下论文不在库中，已略过：{ids}',
   'cli.giveLike': '请指定用来推荐的论文：paperscout recommend --like <id>[,<id>…]（id 即 paperscout search --json 输出的 id），或使用 --stdin --json。',
+  'cli.giveText': '请给出要查找相关工作的文本，一段摘要或一段话：paperscout related "We propose …"（或用 --stdin --json 每行给一个带 "text" 的 JSON 对象）。',
+  'cli.related.notJson': '第 {line} 行不是 JSON：每行写一个对象，例如 {example}。',
+  'cli.related.noText': '第 {line} 行没有字符串类型的 "text"：每行写一个对象，例如 {example}。',
+  'cli.related.badLimit': '第 {line} 行："limit" 为 1 到 {max, number} 的整数，不写则为 {default, number}。',
+  'cli.related.noWords': '第 {line} 行：文本中没有可读的词。请在 "text" 中给出一段摘要或一段话，例如 {example}。',
+  'cli.lineNote': '第 {line} 行：{note}',
   'cli.lineTooLong': '第 {line} 行超过 {max, number} kB，已跳过。',
   'cli.badStdinLine': '第 {line} 行不是推荐请求：每行写一个 JSON 对象，例如 {example}。',
   'cli.giveFiles': '请给出要导入的文件、文件夹或 URL：paperscout ingest paperlists/iclr（docs/operator-guide.md 的“Importing papers”一节说明从哪里获取）',
@@ -595,6 +606,20 @@ export const zhCN: Catalog = {
   'web.skip': '跳到正文',
   'web.opensearch': '按标题、作者或关键词检索 {count, number} 篇论文',
   'web.apiNoQuery': '请给出查询：/api/search?q=diffusion+transformers',
+  'web.relatedLink': '粘贴一段摘要，查找相关工作',
+  'web.relatedTitle': '相关工作',
+  'web.relatedIntro': '粘贴一段摘要或一段话（中文或英文）：库中与之意思最相近的论文，最相近的在前，每篇附上最接近的一句。',
+  'web.relatedLabel': '要查找相关工作的文本',
+  'web.relatedPlaceholder': '本文提出……',
+  'web.relatedButton': '查找相关工作',
+  'web.relatedHint': '这段文本中没有可读的词：请粘贴一段摘要或一段话。',
+  'web.relatedNone': '库中没有论文与这段文本有足够多的共同词语。请试试更长的段落。',
+  'web.relatedCount': '最相近的 {shown, plural, other {# 篇论文}}，最相近的在前',
+  'web.relatedForm': '请用相关工作页面上的表单发送文本（application/x-www-form-urlencoded）。',
+  'web.tooLarge': '内容超过 {max, number} kB，远多于会读取的部分：请粘贴摘要或开头几段（只读取前 {chars, number} 个字符）。',
+  'web.apiRelatedText': '请给出含有词语的文本：用 POST /api/related 发送一个带 "text"（以及 "limit"，1 到 {max, number}）的 JSON 对象，或 GET /api/related?text=…',
+  'web.apiRelatedLimit': 'limit 为 1 到 {max, number} 的整数。',
+  'web.apiRelatedType': '请以 application/json 发送请求体：一个带 "text"（以及 "limit"）的 JSON 对象。',
   'web.apiBadRange': 'limit 为 1 到 {max, number} 的整数，offset 为从 0 起的整数，且 limit + offset 不超过 {max, number}。',
   'paper.allResults': '全部 {total, number} 条结果 ↗',
   'terminal.site': '检索网站：{url}',

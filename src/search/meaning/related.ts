@@ -4,6 +4,7 @@
  * English first; a text over {@link MAX_RELATED_TEXT} characters is read up to there, with a note.
  */
 import { msg, type QueryReading } from '../../i18n/index.js';
+import { tokenize } from '../../text.js';
 import type { SearchOptions, SearchResult } from '../engine.js';
 
 /** The longest text read: a long abstract and its introduction. */
@@ -24,4 +25,14 @@ export function relatedWork(source: RelatedSource, text: string, options: { limi
   const reading = source.readQuery(clipped ? text.slice(0, MAX_RELATED_TEXT) : text);
   const found = source.related(reading.query, { ...options, ...(reading.senses.size > 0 && { alternatives: reading.senses }) });
   return { ...found, notes: [...(clipped ? [msg('search.clipped', { max: MAX_RELATED_TEXT })] : []), ...reading.notes, ...found.notes] };
+}
+
+/**
+ * Whether a text has a word to read, in any script, within what is read of it: an empty or
+ * all-punctuation text has none, and its reader wants a hint, not an empty list. (A text of
+ * words the library does not know has some: its answer is simply empty.)
+ * @example hasWords('… — ?!') // false
+ */
+export function hasWords(text: string): boolean {
+  return tokenize(text.slice(0, MAX_RELATED_TEXT)).length > 0;
 }

@@ -7,9 +7,10 @@
  * Cost: the bag's rarer terms are walked whole; terms in more than {@link WALK_SHARE} of the
  * papers (a description's "model", "learning", an associate like "network") only add to the
  * {@link LOOKUP_DEPTH} best papers the rarer ones found, looked up by binary search, so a query
- * reads about as many postings at 1M papers as its rare words have. (Where the rarer terms find
- * fewer papers than that, as in a small library, the common ones are walked too.) Deterministic: terms in a
- * fixed order, ties by the store's document number.
+ * reads about as many postings at 1M papers as its rare words have. Until the rarer terms have
+ * found as many papers as the lookup takes, the commoner ones are walked too, rarest first (a
+ * small library's every term is common). Deterministic: terms in a fixed order, ties by the
+ * store's document number.
  */
 import { idf } from '../bm25.js';
 import { positionOf } from '../index/postings.js';
@@ -64,9 +65,12 @@ export class MeaningScorer {
       }
       acc[doc]! += value;
     };
+    // Common terms are walked too while the rarer ones have found fewer papers than the lookup
+    // takes: in a small library (the demo corpus, a lab's own) every term is "common", and no
+    // paper would be found.
+    const pooled = Math.max(keep, LOOKUP_DEPTH);
     let t = 0;
-    // Common terms are walked too while the rarer ones found fewer papers than the lookups take.
-    for (; t < terms.length && (terms[t]!.df <= walkLimit || touched.length < LOOKUP_DEPTH); t++) {
+    for (; t < terms.length && (terms[t]!.df <= walkLimit || touched.length < pooled); t++) {
       const { term, weight } = terms[t]!;
       for (const part of view.parts) {
         const local = localTerm(part, term);

@@ -3,7 +3,7 @@
  * puppeteer-core over the real site, library and store. A reader types a query and presses
  * Enter, sees the results, goes to page 2, opens a paper and goes back: in English, in Chinese,
  * and with JavaScript off; from a paper to all the papers citing it, page 2 of them and one of
- * those. A phone-sized screen never scrolls sideways; axe-core finds no serious or critical
+ * those; from the results to related work, an abstract pasted and sent (a POST form). A phone-sized screen never scrolls sideways; axe-core finds no serious or critical
  * violation on the home, results, paper, citation list and topic pages, light and dark; hostile
  * papers run no script. Skipped, saying so, only where there is no Chromium (CI installs it).
  */
@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import axe from 'axe-core';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELATED_PATH } from '../../../adapters/web/layout.js';
 import { skipping } from '../../helpers/skip.js';
 import { startTestSite, type SiteUnderTest } from './helpers.js';
 
@@ -125,6 +126,25 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
 
   it('does the same with JavaScript off', () => citations(false), 60_000);
 
+  /** From the results, the link under the box to related work; an abstract pasted and sent; the closest papers, the text still in the box. */
+  async function related(javascript: boolean): Promise<void> {
+    const page = await tab({ javascript });
+    await page.goto(`${site.origin}/search?q=lattice`, { waitUntil: 'load' });
+    await Promise.all([page.waitForNavigation(), page.click('a[href="/related"]')]);
+    expect(await texts(page, 'h1')).toEqual(['Related work']);
+    await page.type('#text', RELATED_TEXT);
+    await Promise.all([page.waitForNavigation(), page.click('form.related button')]);
+    expect(new URL(page.url()).pathname).toBe('/related');
+    expect((await texts(page, 'article.card h2 a'))[0]).toBe('Denoising Diffusion Probabilistic Models');
+    expect(await page.$eval('#text', (e) => e.value)).toBe(RELATED_TEXT);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }
+
+  it('finds related work for a pasted abstract from a link under the search box', () => related(true), 60_000);
+
+  it('does the same with JavaScript off', () => related(false), 60_000);
+
   it('reaches the results by Tab from the search box', async () => {
     const page = await tab();
     await page.goto(`${site.origin}/search?q=lattice`);
@@ -151,7 +171,7 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
   it('never scrolls sideways on a 360 px screen, hostile papers included', async () => {
     const hostile = (await site.app.library.search('hostile', { limit: 20 })).hits.map((h) => `/paper/${encodeURIComponent(h.id)}`);
     const topic = await topicPath();
-    const paths = ['/', '/search?q=lattice', '/search?q=hostile', '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', topic, ...hostile.slice(0, 6)];
+    const paths = ['/', '/search?q=lattice', '/search?q=hostile', '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', topic, RELATED_PATH, ...hostile.slice(0, 6)];
     for (const width of [360, 1440]) {
       const page = await tab({ width });
       for (const path of paths) {
@@ -167,7 +187,7 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
     const page = await tab();
     const hostile = (await site.app.library.search('hostile', { limit: 20 })).hits.map((h) => `/paper/${encodeURIComponent(h.id)}`);
     const query = encodeURIComponent('"><script>window.__xss=1</script><img src=x onerror="window.__xss=1">');
-    for (const path of ['/search?q=hostile', '/search?q=hostile&page=2', `/search?q=${query}`, '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', ...hostile]) {
+    for (const path of ['/search?q=hostile', '/search?q=hostile&page=2', `/search?q=${query}`, `/related?text=${query}`, '/related?text=hostile+paper+script', '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', ...hostile]) {
       await page.goto(`${site.origin}${path}`);
       const found = await page.evaluate(() => ({
         xss: window.__xss,
@@ -181,8 +201,8 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
     await page.close();
   }, 60_000);
 
-  it('has no serious or critical accessibility violation (axe-core) on the home, results, paper, citation list and topic pages, light and dark', async () => {
-    const paths = ['/', '/search?q=lattice', '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', '/paper/arxiv%3A1706.03762/references?lang=zh-CN', await topicPath(), '/?lang=zh-CN', '/search?q=lattice&lang=zh-CN'];
+  it('has no serious or critical accessibility violation (axe-core) on the home, results, paper, citation list, topic and related work pages, light and dark', async () => {
+    const paths = ['/', '/search?q=lattice', '/paper/arxiv%3A1706.03762', '/paper/arxiv%3A1706.03762/cited-by', '/paper/arxiv%3A1706.03762/references?lang=zh-CN', await topicPath(), '/?lang=zh-CN', '/search?q=lattice&lang=zh-CN', RELATED_PATH, `${RELATED_PATH}?text=${encodeURIComponent(RELATED_TEXT)}`, `${RELATED_PATH}?text=%3F&lang=zh-CN`];
     for (const scheme of ['light', 'dark'] as const) {
       const page = await tab();
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
@@ -199,6 +219,9 @@ describe.skipIf(NO_CHROME)(`in Chromium (${CHROME})`, () => {
     }
   }, 90_000);
 });
+
+/** An abstract pasted for related work: the fixture's diffusion paper, in more words. */
+const RELATED_TEXT = 'We study high quality image synthesis with latent variable models trained by denoising score matching; sample quality improves as these probabilistic models grow.';
 
 /** The first topic with papers, as the home page links it. */
 async function topicPath(): Promise<string> {

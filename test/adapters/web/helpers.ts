@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { createSite, type SiteOptions } from '../../../adapters/web/site.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { ATTENTION_WORK, putFixtureCitations } from '../../helpers/citations.js';
@@ -103,11 +104,11 @@ export async function startTestSite(options: Omit<SiteOptions, 'now'> & { realTi
 /** Tags and attributes the site writes; anything else in a page came from the data. */
 export const SITE_TAGS = new Set([
   'html', 'head', 'meta', 'title', 'link', 'script', 'body', 'a', 'header', 'span', 'nav', 'main', 'form', 'label', 'input', 'button', 'datalist',
-  'p', 'div', 'h1', 'h2', 'h3', 'section', 'ul', 'ol', 'li', 'article', 'mark', 'pre', 'footer',
+  'p', 'div', 'h1', 'h2', 'h3', 'section', 'ul', 'ol', 'li', 'article', 'mark', 'pre', 'footer', 'textarea',
 ]);
 export const SITE_ATTRIBUTES = new Set([
   'lang', 'charset', 'name', 'content', 'rel', 'href', 'type', 'title', 'src', 'defer', 'class', 'id', 'aria-label', 'aria-current', 'hreflang',
-  'action', 'method', 'role', 'for', 'value', 'placeholder', 'list', 'autocomplete', 'enterkeyhint', 'autofocus', 'start',
+  'action', 'method', 'role', 'for', 'value', 'placeholder', 'list', 'autocomplete', 'enterkeyhint', 'autofocus', 'start', 'rows',
 ]);
 
 /**
@@ -122,4 +123,15 @@ export function tagsOf(page: string): Array<{ tag: string; attributes: string[] 
     out.push({ tag: match[2]!.toLowerCase(), attributes });
   }
   return out;
+}
+
+/** Fails with the offending markup when a page holds a tag or attribute the site does not write. */
+export function expectOnlySiteMarkup(text: string): void {
+  const tags = tagsOf(text);
+  expect(tags.filter((t) => !SITE_TAGS.has(t.tag)).map((t) => t.tag)).toEqual([]);
+  expect(tags.flatMap((t) => t.attributes.filter((a) => !SITE_ATTRIBUTES.has(a.toLowerCase())))).toEqual([]);
+  // Every "<" starts one of those tags (or the doctype): none is loose text a browser could read otherwise.
+  expect(text.split('<').length - 1).toBe(tags.length + 1);
+  expect(tags.filter((t) => t.tag === 'script')).toHaveLength(2); // the one script element, opened and closed
+  expect(text).not.toMatch(/href="javascript:/i);
 }

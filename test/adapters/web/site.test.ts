@@ -12,7 +12,7 @@ import { ASSETS } from '../../../adapters/web/assets.js';
 import { messages } from '../../../src/i18n/index.js';
 import { CONTENT_SECURITY_POLICY, createSite } from '../../../adapters/web/site.js';
 import { hitsJson } from '../../../src/papers/hitJson.js';
-import { SITE_ATTRIBUTES, SITE_TAGS, startTestSite, tagsOf, type SiteUnderTest } from './helpers.js';
+import { expectOnlySiteMarkup, startTestSite, type SiteUnderTest } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -29,17 +29,6 @@ beforeAll(async () => {
   site = await startTestSite();
 }, 60_000);
 afterAll(() => site.close());
-
-/** Fails with the offending markup when a page holds a tag or attribute the site does not write. */
-function expectOnlySiteMarkup(text: string): void {
-  const tags = tagsOf(text);
-  expect(tags.filter((t) => !SITE_TAGS.has(t.tag)).map((t) => t.tag)).toEqual([]);
-  expect(tags.flatMap((t) => t.attributes.filter((a) => !SITE_ATTRIBUTES.has(a.toLowerCase())))).toEqual([]);
-  // Every "<" starts one of those tags (or the doctype): none is loose text a browser could read otherwise.
-  expect(text.split('<').length - 1).toBe(tags.length + 1);
-  expect(tags.filter((t) => t.tag === 'script')).toHaveLength(2); // the one script element, opened and closed
-  expect(text).not.toMatch(/href="javascript:/i);
-}
 
 describe('pages', () => {
   it('serves the home page with the library size, the topics, the stylesheet, script and OpenSearch link, and safe headers', async () => {
