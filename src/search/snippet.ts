@@ -72,13 +72,16 @@ export function buildSnippet(text: string, words: readonly MatchedWord[], maxCha
   return mergePlain(segments);
 }
 
+/** Most words marked in a sentence shown for a description. */
+const MEANING_MARKS = 5;
+
 /** Splits text into sentences the way the reader's eye does (Unicode's rules). */
 const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /**
  * For a paper found by meaning: the sentence of `text` closest to a description, the one whose
  * distinct words weigh most (`words` with their weights: the description's words and their
- * associates), its words marked; cut to about `maxChars` around them when longer. Without any
+ * associates), its weightiest words marked (at most {@link MEANING_MARKS}); cut to about `maxChars` around them when longer. Without any
  * match, the opening of the text, as {@link buildSnippet} gives it.
  * @example closestSentence('We study birds. Twin networks compare signatures.', [{ word: 'signature', forms: ['signature'], weight: 5 }])
  *   // [{ text: '… Twin networks compare ' }, { text: 'signatures', match: true }, { text: '.' }]
@@ -87,7 +90,7 @@ export function closestSentence(text: string, words: readonly WeightedWord[], ma
   const clean = collapseWhitespace(text);
   const weightOf = new Map<string, number>();
   for (const w of words) for (const form of [w.word, ...w.forms]) weightOf.set(form, Math.max(weightOf.get(form) ?? 0, w.weight));
-  let best: { start: number; end: number; value: number } | undefined;
+  let best: { start: number; end: number; value: number; held: Set<string> } | undefined;
   for (const { segment, index } of SENTENCES.segment(clean)) {
     const held = new Set<string>();
     for (const token of tokenize(segment)) {
@@ -96,10 +99,12 @@ export function closestSentence(text: string, words: readonly WeightedWord[], ma
     }
     let value = 0;
     for (const form of held) value += weightOf.get(form)!;
-    if (value > 0 && (!best || value > best.value)) best = { start: index, end: index + segment.length, value };
+    if (value > 0 && (!best || value > best.value)) best = { start: index, end: index + segment.length, value, held };
   }
   if (!best) return buildSnippet(clean, [], maxChars);
-  const marked = words.map((w) => ({ word: w.word, forms: [...w.forms, ...w.forms.map((f) => `${f}s`)] }));
+  // The weightiest words the sentence holds are marked, not every one: a mark says why.
+  const shown = [...best.held].sort((a, b) => weightOf.get(b)! - weightOf.get(a)! || (a < b ? -1 : 1)).slice(0, MEANING_MARKS);
+  const marked = shown.map((form) => ({ word: form, forms: [form, `${form}s`] }));
   const segments = buildSnippet(clean.slice(best.start, best.end).trim(), marked, maxChars);
   if (best.start > 0 && segments[0]?.text !== '…') segments.unshift({ text: '… ' });
   if (best.end < clean.length && segments.at(-1)?.text !== '…') segments.push({ text: ' …' });

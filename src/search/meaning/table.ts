@@ -18,6 +18,8 @@ const FILE = 'meaning';
  */
 const COMMON_SHARE = 0.1;
 const COMMON_FLOOR = 1000;
+/** Papers a library needs before its co-occurrences teach anything: a smaller one gets an empty table. */
+export const MIN_LIBRARY = 1000;
 
 const tables = new WeakMap<SegmentData, AssociationTable>();
 
@@ -56,7 +58,8 @@ export function readTable(segment: SegmentData): AssociationTable | undefined {
  * Learns a segment's table from its title and abstract postings.
  * @example associationsOf(segment).start.length === segment.docFreq.length + 1
  */
-export function associationsOf(segment: SegmentData): AssociationTable {
+export function associationsOf(segment: SegmentData, { minLibrary = MIN_LIBRARY }: { minLibrary?: number } = {}): AssociationTable {
+  if (segment.docCount < minLibrary) return { start: new Uint32Array(segment.docFreq.length + 1), associates: new Uint32Array(0), weights: new Float32Array(0) };
   const title = segment.fields[Field.Title]!;
   const abstract = segment.fields[Field.Abstract]!;
   const termCount = segment.docFreq.length;
