@@ -120,6 +120,12 @@ export interface Reply {
   ephemeral?: boolean;
   /** Whether the platform may offer to post the reply to the channel (Slack "Share"). */
   shareable?: boolean;
+  /**
+   * An action handle that makes this reply again (a saved search's page): how a platform that
+   * shares a reply by making it again (Slack's Share) does so when the command's own text is too
+   * long to carry (a pasted abstract).
+   */
+  redo?: string;
   /** A file that goes with the reply (an export): a Discord attachment, a Slack upload. */
   file?: ReplyFile;
 }

@@ -175,6 +175,7 @@ function renderPage(
     ...(row.length > 0 && { buttons: [row] }),
     menu: openMenu(m, cards, stateId === undefined ? undefined : { stateId, page }),
     shareable: true,
+    ...(stateId !== undefined && { redo: action('paper', 'page', stateId, page) }),
   };
 }
 
