@@ -84,6 +84,13 @@ export interface Button {
   /** An action handle `<command>:<verb>:<args…>`, at most {@link MAX_ACTION_LENGTH} characters. */
   action?: string;
   url?: string;
+  /**
+   * The command whose form the button opens instead (a dialog asking for one long text, such as
+   * a pasted abstract; see `Command.form`), where the platform has dialogs (Discord's modals).
+   * Renderers of platforms without them leave the button out: there the text is typed after the
+   * command.
+   */
+  form?: string;
   style?: 'primary' | 'secondary' | 'danger';
   disabled?: boolean;
 }
@@ -113,6 +120,12 @@ export interface Reply {
   ephemeral?: boolean;
   /** Whether the platform may offer to post the reply to the channel (Slack "Share"). */
   shareable?: boolean;
+  /**
+   * An action handle that makes this reply again (a saved search's page): how a platform that
+   * shares a reply by making it again (Slack's Share) does so when the command's own text is too
+   * long to carry (a pasted abstract).
+   */
+  redo?: string;
   /** A file that goes with the reply (an export): a Discord attachment, a Slack upload. */
   file?: ReplyFile;
 }
@@ -139,6 +152,17 @@ export function action(command: string, verb: string, ...args: Array<string | nu
     throw new Error(`action handle "${handle.slice(0, 120)}" is longer than ${MAX_ACTION_LENGTH} characters or has a ':' in an argument`);
   }
   return handle;
+}
+
+/** The verb of the handle that opens a command's form (`paper:form`): no command has an action of that name. */
+export const FORM_VERB = 'form';
+
+/**
+ * The handle of a command's form, which a platform with dialogs gives the dialog and the button opening it.
+ * @example formHandle('paper') // 'paper:form'
+ */
+export function formHandle(command: string): string {
+  return action(command, FORM_VERB);
 }
 
 /**

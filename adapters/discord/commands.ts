@@ -10,14 +10,12 @@ import type { APIApplicationCommandOption, RESTPostAPIChatInputApplicationComman
 import { commandDescription, optionSpecs, type OptionSpec } from '../../src/commands/registry.js';
 import { MAX_DESCRIPTION_LENGTH, type Command, type Subcommand } from '../../src/commands/types.js';
 import { DEFAULT_LOCALE, isMessageKey, messages, type Locale, type Messages } from '../../src/i18n/index.js';
-import { CHOICE_NAME_MAX, CHOICE_VALUE_MAX } from './limits.js';
+import { CHOICE_NAME_MAX, CHOICE_VALUE_MAX, STRING_OPTION_MAX } from './limits.js';
 
 export type CommandDefinition = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 /** Discord's option types. */
 const OPTION_TYPE = { subcommand: 1, string: 3, integer: 4, boolean: 5, number: 10 } as const;
-/** Discord's bounds on string option lengths. */
-const OPTION_LENGTH_MAX = 6000;
 /** The Manage Channels permission bit, for commands that need it. */
 const MANAGE_CHANNELS = '16';
 /**
@@ -137,8 +135,8 @@ function option(
     ...base,
     ...(spec.autocomplete && { autocomplete: true }),
     ...(choices && { choices }),
-    ...(spec.minLength !== undefined && spec.minLength > 0 && { min_length: Math.min(spec.minLength, OPTION_LENGTH_MAX) }),
-    ...(spec.maxLength !== undefined && { max_length: Math.min(spec.maxLength, OPTION_LENGTH_MAX) }),
+    ...(spec.minLength !== undefined && spec.minLength > 0 && { min_length: Math.min(spec.minLength, STRING_OPTION_MAX) }),
+    ...(spec.maxLength !== undefined && { max_length: Math.min(spec.maxLength, STRING_OPTION_MAX) }),
   } as APIApplicationCommandOption;
 }
 

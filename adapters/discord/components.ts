@@ -10,7 +10,7 @@
  */
 import type { APIActionRowComponent, APIButtonComponent, APIComponentInMessageActionRow, APISelectMenuOption } from 'discord.js';
 import { messages, type Messages } from '../../src/i18n/index.js';
-import type { Button, PaperCard, Reply } from '../../src/reply.js';
+import { formHandle, type Button, type PaperCard, type Reply } from '../../src/reply.js';
 import {
   ACTION_ROWS_MAX,
   BUTTONS_PER_ROW_MAX,
@@ -87,10 +87,12 @@ function cardRows(reply: Reply, m: Messages, used: Set<string>): Array<APIAction
 function renderButton(button: Button, used: Set<string>): APIButtonComponent[] {
   const label = plain(button.label, BUTTON_LABEL_MAX) || '…';
   const disabled = button.disabled ? { disabled: true } : {};
-  if (button.action) {
-    if (button.action.length > CUSTOM_ID_MAX || used.has(button.action)) return [];
-    used.add(button.action);
-    return [{ type: ComponentKind.Button, style: ButtonStyleCode[button.style ?? 'secondary'], label, custom_id: button.action, ...disabled }];
+  // A form's button carries the form's handle, on which the adapter opens the modal (modal.ts).
+  const customId = button.action ?? (button.form === undefined ? undefined : formHandle(button.form));
+  if (customId) {
+    if (customId.length > CUSTOM_ID_MAX || used.has(customId)) return [];
+    used.add(customId);
+    return [{ type: ComponentKind.Button, style: ButtonStyleCode[button.style ?? 'secondary'], label, custom_id: customId, ...disabled }];
   }
   const url = safeUrl(button.url);
   return url ? [{ type: ComponentKind.Button, style: ButtonStyleCode.link, label, url, ...disabled }] : [];

@@ -2,8 +2,11 @@
  * From discord.js interactions to core calls and back. A slash command runs its command; a
  * button or a menu choice runs its action handle and updates the message it sits on (an
  * ephemeral answer, such as "these results have expired", comes as a new private message
- * instead); autocomplete answers with the core's suggestions. Every answer goes out within
- * Discord's 3 s: at once when the core is quick, otherwise deferred first and edited after.
+ * instead); autocomplete answers with the core's suggestions. A command with a form (`/paper`,
+ * whose `like` text is a pasted abstract) opens it as a modal when typed bare, as does a button
+ * carrying the form's handle; the submitted modal runs the command with its text (modal.ts).
+ * Every answer goes out within Discord's 3 s: at once when the core is quick, otherwise deferred
+ * first and edited after; a modal is opened at once (it cannot follow a deferral).
  */
 import {
   Events,
@@ -17,6 +20,7 @@ import {
   type InteractionReplyOptions,
   type InteractionUpdateOptions,
   type MessageComponentInteraction,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import type { App } from '../../src/app.js';
 import type { Choice, CommandContext } from '../../src/commands/types.js';
@@ -27,6 +31,7 @@ import type { GatewayGuard } from './gateway.js';
 import type { Place } from './incoming.js';
 import { AUTOCOMPLETE_CHOICES_MAX, CHOICE_NAME_MAX, CHOICE_VALUE_MAX } from './limits.js';
 import { plain } from './markdown.js';
+import { renderModal, submittedText } from './modal.js';
 import { renderMessage, type DiscordMessage } from './render.js';
 
 type FileOptions = Pick<InteractionReplyOptions, 'files'>;
@@ -64,11 +69,19 @@ export async function answerInteraction(app: App, interaction: Interaction, defe
       await interaction.respond(discordChoices(autocomplete(app, ctx, interaction)));
     } else if (interaction.isChatInputCommand()) {
       const subcommand = interaction.options.getSubcommand(false) ?? undefined;
-      await answer(interaction, () => app.registry.run(ctx, interaction.commandName, optionsOf(interaction), subcommand), deferAfterMs, log);
+      // The bare command (no option given, as `/paper` alone) opens its form, if it has one.
+      const form = subcommand === undefined && interaction.options.data.length === 0 ? app.registry.formOf(interaction.commandName, ctx.i18n) : undefined;
+      if (form) await interaction.showModal(renderModal(form));
+      else await answer(interaction, () => app.registry.run(ctx, interaction.commandName, optionsOf(interaction), subcommand), deferAfterMs, log);
     } else if (interaction.isButton()) {
       // discord.js passes custom_id and values on as the payload had them: the registry refuses
       // anything but a handle it knows (no text included) as a button that does nothing here.
-      await answer(interaction, () => app.registry.act(ctx, interaction.customId), deferAfterMs, log);
+      const form = app.registry.formAt(interaction.customId, ctx.i18n);
+      if (form) await interaction.showModal(renderModal(form));
+      else await answer(interaction, () => app.registry.act(ctx, interaction.customId), deferAfterMs, log);
+    } else if (interaction.isModalSubmit()) {
+      // Its custom_id is the form's handle; anything else is a dialog that no longer does anything here.
+      await answer(interaction, () => app.registry.submit(ctx, interaction.customId, submittedText(interaction)), deferAfterMs, log);
     } else if (interaction.isStringSelectMenu()) {
       const values: unknown = interaction.values;
       await answer(interaction, () => app.registry.act(ctx, Array.isArray(values) ? values[0] : undefined), deferAfterMs, log);
@@ -146,7 +159,7 @@ export function discordChoices(choices: readonly Choice[]): Choice[] {
   return out;
 }
 
-type Answerable = ChatInputCommandInteraction | MessageComponentInteraction;
+type Answerable = ChatInputCommandInteraction | MessageComponentInteraction | ModalSubmitInteraction;
 const LATE = Symbol('late');
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Discord's message limits, as named constants. The renderer keeps every one of them whatever
  * the data (a 10 kB title, an abstract of asterisks); Discord rejects the whole message
- * otherwise. Sources: the "Embed Limits", "Message Components" and "Create Message" sections
- * of Discord's API reference.
+ * otherwise. Sources: the "Embed Limits", "Message Components" (modals, labels and text inputs
+ * among them), "Create Message" and "Application Command Option" sections of Discord's API
+ * reference.
  */
 
 /** `content` of a message. */
@@ -41,12 +42,25 @@ export const SELECT_OPTION_LABEL_MAX = 100;
 export const SELECT_OPTION_VALUE_MAX = 100;
 export const SELECT_OPTION_DESCRIPTION_MAX = 100;
 
+/** A modal's title, and its custom_id (as every custom_id: {@link CUSTOM_ID_MAX}). */
+export const MODAL_TITLE_MAX = 45;
+/** A label component's label (the words above a modal's text box) and its description. */
+export const LABEL_MAX = 45;
+export const LABEL_DESCRIPTION_MAX = 100;
+/** Characters a modal's text box takes (`max_length` at most), and its placeholder. */
+export const TEXT_INPUT_MAX = 4000;
+export const TEXT_INPUT_PLACEHOLDER_MAX = 100;
+/** Characters of a slash command's string option (`max_length` at most; also Discord's default). */
+export const STRING_OPTION_MAX = 6000;
+
 /** Autocomplete: choices offered, and the length of a choice's name and value. */
 export const AUTOCOMPLETE_CHOICES_MAX = 25;
 export const CHOICE_NAME_MAX = 100;
 export const CHOICE_VALUE_MAX = 100;
 
-/** Discord's component types, button styles and message flags used here. */
-export const ComponentKind = { ActionRow: 1, Button: 2, StringSelect: 3 } as const;
+/** Discord's component types, button and text input styles, and message flags used here. */
+export const ComponentKind = { ActionRow: 1, Button: 2, StringSelect: 3, TextInput: 4, Label: 18 } as const;
+/** A text box of several lines (1 is one line). */
+export const TEXT_INPUT_PARAGRAPH = 2;
 export const ButtonStyleCode = { primary: 1, secondary: 2, success: 3, danger: 4, link: 5 } as const;
 export const EPHEMERAL_FLAG = 64;

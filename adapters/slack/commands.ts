@@ -32,7 +32,10 @@ export function registerCommands(bolt: BoltApp, app: App): void {
       },
     );
     const reply = await deliverFile(client, await app.registry.runText(ctx, name, text), { channel: command.channel_id, user: command.user_id }, app.log);
-    const share = reply.shareable ? encodeOrigin({ kind: 'run', command: name, text }) : undefined;
+    // Shared by running the command again, or, where its text is too long for the button (a
+    // pasted abstract), by redoing the reply's own handle (its saved page).
+    const redo = reply.redo === undefined ? undefined : encodeOrigin({ kind: 'act', handle: reply.redo });
+    const share = reply.shareable ? (encodeOrigin({ kind: 'run', command: name, text }) ?? redo) : undefined;
     await respond({ response_type: 'ephemeral', ...renderReply(reply, share === undefined ? {} : { share }) });
   });
 }

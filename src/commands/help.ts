@@ -3,8 +3,8 @@
  * member's language.
  */
 import { z } from 'zod';
-import type { MessageKey, Messages } from '../i18n/index.js';
-import type { Block } from '../reply.js';
+import { isMessageKey, type MessageKey, type Messages } from '../i18n/index.js';
+import type { Block, Button } from '../reply.js';
 import { defineCommand, type Command } from './types.js';
 
 const options = z.object({});
@@ -18,6 +18,7 @@ export const SYNTAX_HELP: ReadonlyArray<[MessageKey, MessageKey]> = [
   ['help.syntax.topic.example', 'help.syntax.topic'],
   ['help.syntax.sort.example', 'help.syntax.sort'],
   ['help.syntax.link.example', 'help.syntax.link'],
+  ['help.syntax.like.example', 'help.syntax.like'],
   ['help.syntax.chinese.example', 'help.syntax.chinese'],
 ];
 
@@ -45,9 +46,15 @@ export function createHelpCommand(
         },
         { kind: 'list', heading: m.t('help.syntax'), items: SYNTAX_HELP.map(([example, what]) => ({ text: m.t(example), detail: m.t(what) })) },
       ];
+      // Where the platform has dialogs, a button opens each command's box for a long text.
+      const forms = commands.flatMap((c): Button[] => {
+        const label = `${c.name}.form.button`;
+        return c.form && isMessageKey(label) ? [{ label: m.t(label), form: c.name }] : [];
+      });
       return {
         fallback: m.t('help.fallback', { commands: commands.map((c) => `/${c.name}`).join(', ') }),
         blocks,
+        ...(forms.length > 0 && { buttons: [forms] }),
         ephemeral: true,
       };
     },

@@ -1,7 +1,8 @@
 /**
  * /paper <query>: search by title, author or keywords, page through the results, open one. An
  * identifier or link the library lacks is looked up first; a paper link shared in a conversation
- * unfurls as the paper's card.
+ * unfurls as the paper's card. /paper like:<text>: related work for a pasted abstract or
+ * paragraph, paged as a search is (a dialog takes the text where the platform has one).
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
@@ -9,6 +10,7 @@ import { translate } from '../i18n/index.js';
 import { MAX_QUERY_LENGTH } from '../search/query.js';
 import { parsePaperRef } from '../papers/ids.js';
 import { resolveRef } from '../papers/resolve.js';
+import { MAX_RELATED_TEXT } from '../search/meaning/related.js';
 import { shorten } from '../text.js';
 import { showLookedUp, showPage, showPaper, startSearch } from './results.js';
 import type { Reply } from '../reply.js';
@@ -26,20 +28,44 @@ const MAX_LINK_LENGTH = 2000;
  */
 export const MAX_QUERY_INPUT = 10 * MAX_QUERY_LENGTH;
 
+/** A plain-text invocation that is related work: `like:` and the text (`like: "…"` too). */
+const LIKE_TEXT = /^\s*like:\s*(?:"([\s\S]*)"\s*|([\s\S]*))$/i;
+
+/** Text with something to read in it: a letter or a digit in any script. */
+const READABLE = /[\p{L}\p{N}]/u;
+
+// Both optional for Discord, where a command's options are separate boxes (either is given, not
+// both); as text (Slack, the terminal), `like:` starts the text and everything after it is the
+// pasted text. No length limit on `like`: a text longer than the search reads is cut with a note.
 const options = z.object({
   query: z
     .string()
     .trim()
     .min(1, 'paper.queryEmpty')
     .max(MAX_QUERY_INPUT, 'paper.queryTooLong')
-    .meta({ autocomplete: true }),
+    .meta({ autocomplete: true })
+    .optional(),
+  like: z.string().trim().optional(),
 });
 
 export const paperCommand = defineCommand({
   name: 'paper',
   options,
-  fromText: (text) => ({ query: text }),
-  async run(ctx, { query }) {
+  fromText(text) {
+    const like = LIKE_TEXT.exec(text);
+    return like ? { like: like[1] ?? like[2] ?? '' } : { query: text };
+  },
+  form: { option: 'like' },
+  async run(ctx, { query, like }) {
+    // Both given: the query would not narrow related work (it is not searched with it), and
+    // answering one of them silently would answer a question that was not asked.
+    if (like !== undefined && query !== undefined) throw new UserError('paper.likeAndQuery');
+    if (like !== undefined) {
+      if (!READABLE.test(like)) throw new UserError('paper.likeEmpty');
+      // What the search reads, and a character more to say on every page that it was cut.
+      return startSearch(ctx, { query: '', like: like.slice(0, MAX_RELATED_TEXT + 1) });
+    }
+    if (query === undefined) throw new UserError('paper.queryEmpty');
     const open = new RegExp(`^${OPEN_PREFIX}(\\d{1,12})$`).exec(query);
     if (open) return showPaper(ctx, Number(open[1]));
     const ref = parsePaperRef(query);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { UserError, apology, errorReference } from '../errors.js';
 import { isMessageKey, messages, msg, type Messages, type MessageKey } from '../i18n/index.js';
 import { silentObserver, type CommandEvent, type CommandOutcome, type Observer } from '../observer.js';
-import { messageReply, parseAction, type Reply } from '../reply.js';
+import { FORM_VERB, formHandle, messageReply, parseAction, type Reply } from '../reply.js';
 import { isStoreBusy, isStoreUnavailable } from '../store/errors.js';
 import { createHelpCommand } from './help.js';
 import { digestCommand } from './digest.js';
@@ -19,6 +19,17 @@ import { MAX_CHOICES, MAX_DESCRIPTION_LENGTH, commandKey, type Choice, type Comm
 
 /** What a button or menu choice runs: a command's handler of one verb. */
 type ActionHandler = NonNullable<Command['actions']>[string];
+
+/** A command's form (see `Command.form`) in a language, for a platform's dialog. */
+export interface FormSpec {
+  /** What the dialog and the buttons opening it carry (`paper:form`). */
+  handle: string;
+  title: string;
+  /** Above the text box. */
+  label: string;
+  /** In the empty text box. */
+  placeholder: string;
+}
 
 export class CommandRegistry {
   private readonly byName = new Map<string, Command>();
@@ -36,6 +47,8 @@ export class CommandRegistry {
     for (const command of commands) {
       if (this.byName.has(command.name)) throw new Error(`CommandRegistry: duplicate command name "${command.name}"`);
       if (!/^[a-z][a-z0-9-]{0,31}$/.test(command.name)) throw new Error(`CommandRegistry: "${command.name}" is not a valid command name`);
+      if (command.actions && Object.hasOwn(command.actions, FORM_VERB)) throw new Error(`CommandRegistry: "${command.name}" has an action named "${FORM_VERB}", the verb of its form's handle`);
+      if (command.form && !Object.hasOwn(command.options.shape, command.form.option)) throw new Error(`CommandRegistry: the form of "${command.name}" fills "${command.form.option}", which is none of its options`);
       this.byName.set(command.name, command);
       this.actions.set(command.name, new Map(Object.entries(command.actions ?? {})));
     }
@@ -95,6 +108,41 @@ export class CommandRegistry {
   }
 
   /**
+   * The form of the command `name`, which its bare invocation opens where the platform has
+   * dialogs, in a language; undefined when it has none.
+   * @example registry.formOf('paper', ctx.i18n)?.handle // 'paper:form'
+   */
+  formOf(name: string, m: Messages): FormSpec | undefined {
+    const command = this.get(name);
+    if (!command?.form) return undefined;
+    const words = (what: string) => m.t(catalogKey(commandKey(command.name, undefined, `form.${what}`)));
+    return { handle: formHandle(command.name), title: words('title'), label: words('label'), placeholder: words('placeholder') };
+  }
+
+  /**
+   * The form a button's or a dialog's handle names (`paper:form`), as the platform delivered it;
+   * undefined for anything else (an action handle, no text at all).
+   */
+  formAt(handle: unknown, m: Messages): FormSpec | undefined {
+    const command = this.formCommand(handle);
+    return command && this.formOf(command.name, m);
+  }
+
+  /**
+   * Runs a submitted form: its command, with the text as the option the form fills (anything
+   * but text is an empty one). A handle that names no form is a button that no longer does
+   * anything here.
+   * @example await registry.submit(ctx, 'paper:form', pastedAbstract)
+   */
+  async submit(ctx: CommandContext, handle: unknown, text: unknown): Promise<Reply> {
+    const command = this.formCommand(handle);
+    if (!command?.form) {
+      return this.guard(ctx, { kind: 'action', command: 'unknown' }, { form: typeof handle === 'string' ? handle.slice(0, 100) : typeof handle }, () => Promise.reject(new UserError('error.staleButton')));
+    }
+    return this.run(ctx, command.name, { [command.form.option]: typeof text === 'string' ? text : '' });
+  }
+
+  /**
    * Answers a link shared in a conversation (a Slack unfurl) through the command that unfurls
    * links (`/paper`: the card of the paper the link names, looked up when the library lacks
    * it), under the same error policy as commands; undefined when the link names nothing.
@@ -121,6 +169,13 @@ export class CommandRegistry {
     } finally {
       this.report(ctx, { kind: 'autocomplete', command: command.name }, outcome, started);
     }
+  }
+
+  /** The command with a form that a form handle (`paper:form`) names. */
+  private formCommand(handle: unknown): Command | undefined {
+    const parsed = parseAction(handle);
+    const command = parsed && parsed.verb === FORM_VERB && parsed.args.length === 0 ? this.get(parsed.command) : undefined;
+    return command?.form ? command : undefined;
   }
 
   /** A command name fit for a metric label: a registered command's, else `unknown` (user input is unbounded). */

@@ -1,7 +1,7 @@
 /**
- * Result pages and paper detail views, shared by /paper and /topic. A search is saved as
- * interaction state (a {@link SearchState}) so that its Prev/Next buttons redo it (fast) after
- * any restart. Pages are written in the language of the person who asked; a message that others
+ * Result pages and paper detail views, shared by /paper and /topic. A search (or related work
+ * for a pasted text) is saved as interaction state (a {@link SearchState}) so that its
+ * Prev/Next buttons redo it (fast) after any restart. Pages are written in the language of the person who asked; a message that others
  * page through stays in the language it was written in.
  */
 import { UserError } from '../errors.js';
@@ -16,7 +16,7 @@ import type { SiteLinks } from '../site/links.js';
 import { listButtons, saveButton } from './lists.js';
 import type { CommandContext } from './types.js';
 import type { LookupOutcome } from '../sources/lookup.js';
-import { shorten } from '../text.js';
+import { collapseWhitespace, shorten } from '../text.js';
 
 /** Papers on one page of results. */
 export const PAGE_SIZE = 5;
@@ -24,6 +24,8 @@ export const PAGE_SIZE = 5;
 export const SIMILAR_COUNT = 5;
 /** References in the library, and papers citing it, shown in a detail view (each list). */
 export const CITATION_COUNT = 5;
+/** Related papers found for a pasted text: ten pages (the closest come first; the tail drifts). */
+export const RELATED_RESULTS = 50;
 
 /**
  * Runs the search, saves it for the buttons, and renders its first page (without Prev/Next,
@@ -31,7 +33,7 @@ export const CITATION_COUNT = 5;
  * @example await startSearch(ctx, { query: 'diffusion transformers' })
  */
 export async function startSearch(ctx: CommandContext, state: SearchState): Promise<Reply> {
-  const result = await ctx.library.search(state.query, { limit: MAX_RESULTS });
+  const result = await find(ctx, state);
   if (result.hits.length === 0) return noResults(ctx.i18n, state, result);
   const saved: SearchState = { ...state, locale: ctx.i18n.locale };
   // The state and the page's papers are read and written at once (two round trips where the store is remote, in parallel).
@@ -47,9 +49,14 @@ export async function showPage(ctx: CommandContext, stateId: string, page: numbe
   const state = await loadSearch(ctx.states, stateId, ctx.now());
   if (!state) throw new UserError('paper.expired');
   const m = options.inClickersLanguage || !state.locale ? ctx.i18n : messagesFor(state.locale);
-  const result = await ctx.library.search(state.query, { limit: MAX_RESULTS });
+  const result = await find(ctx, state);
   if (result.hits.length === 0) return { locale: m.locale, ...noResults(m, state, result) };
   return { locale: m.locale, ...renderPage(m, state, stateId, result, await pageCards(ctx, m, result, page), ctx.library.site) };
+}
+
+/** The search a state holds, run: related work for its pasted text, else its query. */
+function find(ctx: CommandContext, state: SearchState): Promise<SearchResult> {
+  return state.like === undefined ? ctx.library.search(state.query, { limit: MAX_RESULTS }) : ctx.library.related(state.like, { limit: RELATED_RESULTS });
 }
 
 /**
@@ -154,8 +161,13 @@ function renderPage(
     { id: 'prev', label: m.t('paper.prev'), action: action('paper', 'page', stateId, page - 1), disabled: page === 0 },
     { id: 'next', label: m.t('paper.next'), action: action('paper', 'page', stateId, page + 1), disabled: page >= pages - 1 },
   ];
-  // Every result, on the search site (PUBLIC_URL), for a colleague outside the conversation too.
-  const all: Button | undefined = site && { id: 'all', label: m.t('paper.allResults', { total: result.total }), url: site.search(state.query) };
+  // Every result, on the search site (PUBLIC_URL), for a colleague outside the conversation too;
+  // related work (which the site does not search) offers a box for another text instead, where
+  // the platform has one.
+  const all: Button | undefined =
+    state.like !== undefined
+      ? { id: 'another', label: m.t('paper.form.button'), form: 'paper' }
+      : site && { id: 'all', label: m.t('paper.allResults', { total: result.total }), url: site.search(state.query) };
   const row = [...(nav ?? []), ...(all ? [all] : [])];
   return {
     fallback: cardsFallback(heading, cards),
@@ -163,6 +175,7 @@ function renderPage(
     ...(row.length > 0 && { buttons: [row] }),
     menu: openMenu(m, cards, stateId === undefined ? undefined : { stateId, page }),
     shareable: true,
+    ...(stateId !== undefined && { redo: action('paper', 'page', stateId, page) }),
   };
 }
 
@@ -188,6 +201,7 @@ export function openMenu(m: Messages, cards: readonly PaperCard[], back?: { stat
 }
 
 function headingOf(m: Messages, state: SearchState): string {
+  if (state.like !== undefined) return m.t('paper.relatedHeading', { text: echo(state.like) });
   if (state.heading === undefined) return m.t('paper.heading', { query: shorten(state.query, 80) });
   return typeof state.heading === 'string' ? state.heading : m.pick(state.heading);
 }
@@ -196,10 +210,17 @@ function noResults(m: Messages, state: SearchState, result: SearchResult): Reply
   const gap = m.t('text.sentenceGap');
   const notes = result.notes.map((n) => `${gap}${m.text(n)}`).join('');
   const text =
-    state.heading === undefined
-      ? m.t('paper.noResults', { query: shorten(state.query, 80), notes })
-      : m.t('paper.noResultsTopic', { topic: headingOf(m, state), notes });
+    state.like !== undefined
+      ? m.t('paper.noRelated', { text: echo(state.like), notes })
+      : state.heading === undefined
+        ? m.t('paper.noResults', { query: shorten(state.query, 80), notes })
+        : m.t('paper.noResultsTopic', { topic: headingOf(m, state), notes });
   return { fallback: text, blocks: [{ kind: 'text', text }], ephemeral: true };
+}
+
+/** The start of a pasted text, on one line, to say what the results are for (renderers escape it, as every text). */
+function echo(text: string): string {
+  return shorten(collapseWhitespace(text), 80);
 }
 
 function countLine(m: Messages, result: SearchResult, page: number, pages: number): string {

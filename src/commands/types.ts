@@ -112,10 +112,25 @@ export interface Command<S extends OptionsSchema = OptionsSchema> {
    */
   actions?: Record<string, (ctx: CommandContext, args: string[]) => Reply | Promise<Reply>>;
   /**
+   * One long text the command can take from a dialog where the platform has them (Discord's
+   * modals): a slash option is one line, too narrow for a pasted abstract. There the bare
+   * command opens it, as do buttons naming the command in `form`; the text submitted runs the
+   * command with it as the option `option`.
+   */
+  form?: CommandForm;
+  /**
    * Answers a link shared in a conversation (a Slack unfurl) with a compact reply (`/paper`: the
    * card of the paper it names), or undefined when the link is none of this command's business.
    */
   unfurl?(ctx: CommandContext, link: string): Promise<Reply | undefined>;
+}
+
+/**
+ * A command's form: the option its text fills. Its words are the catalog's `<command>.form.title`,
+ * `.label` and `.placeholder`, and `.button` for the buttons that open it.
+ */
+export interface CommandForm {
+  option: string;
 }
 
 export interface Subcommand<S extends OptionsSchema = OptionsSchema> {

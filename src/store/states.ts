@@ -18,12 +18,19 @@ export const STATE_TTL_DAYS = 30;
 export const STATE_RETRY_MS = 1000;
 /** Searches whose state is held in memory at most (about 3 MB); past it, `put` answers undefined. */
 export const MAX_PENDING_STATES = 10_000;
+/**
+ * Characters of state held in memory at most (16 MB at most): a search's state is a few hundred,
+ * related work's holds its pasted text (up to 10,000), so a count alone does not bound the
+ * memory. Past it, `put` answers undefined too.
+ */
+export const MAX_PENDING_CHARS = 8_000_000;
 
 export interface StateStore {
   /**
    * Saves `data` and returns its id (10 characters, letters and digits), or undefined when the
-   * store has refused writes for so long that {@link MAX_PENDING_STATES} saves are already
-   * waiting (the caller then answers without buttons).
+   * store has refused writes for so long that {@link MAX_PENDING_STATES} saves, or
+   * {@link MAX_PENDING_CHARS} characters of them, are already waiting (the caller then answers
+   * without buttons).
    * @example const id = await states.put({ query: 'diffusion' }, new Date());
    */
   put(data: unknown, now: Date): Promise<string | undefined>;
@@ -84,6 +91,8 @@ export interface StateRows {
 export interface StateStoreOptions {
   /** Default {@link MAX_PENDING_STATES}. */
   maxPending?: number;
+  /** Default {@link MAX_PENDING_CHARS}. */
+  maxPendingChars?: number;
 }
 
 /**
@@ -94,6 +103,9 @@ export interface StateStoreOptions {
 export class QueuedStateStore implements StateStore {
   private readonly pending = new Map<string, StateRow>();
   private readonly maxPending: number;
+  private readonly maxPendingChars: number;
+  /** Characters of the queued rows' data. */
+  private pendingChars = 0;
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<number> | undefined;
 
@@ -102,12 +114,14 @@ export class QueuedStateStore implements StateStore {
     options: StateStoreOptions = {},
   ) {
     this.maxPending = options.maxPending ?? MAX_PENDING_STATES;
+    this.maxPendingChars = options.maxPendingChars ?? MAX_PENDING_CHARS;
   }
 
   async put(data: unknown, now: Date): Promise<string | undefined> {
     const id = randomBytes(8).toString('base64url').replace(/[-_]/g, 'x').slice(0, 10);
-    if (this.pending.size >= this.maxPending) return undefined;
-    await this.save({ id, data: JSON.stringify(data), createdAt: now.toISOString() });
+    const json = JSON.stringify(data);
+    if (this.pending.size >= this.maxPending || this.pendingChars + json.length > this.maxPendingChars) return undefined;
+    await this.save({ id, data: json, createdAt: now.toISOString() });
     return id;
   }
 
@@ -159,13 +173,18 @@ export class QueuedStateStore implements StateStore {
     const batch = [...this.pending.values()];
     if (await this.rows.write(batch, patience)) {
       // Only what was written leaves the queue (a save of the same id since then stays).
-      for (const row of batch) if (this.pending.get(row.id) === row) this.pending.delete(row.id);
+      for (const row of batch) {
+        if (this.pending.get(row.id) !== row) continue;
+        this.pending.delete(row.id);
+        this.pendingChars -= row.data.length;
+      }
     }
     return this.pending.size;
   }
 
   private async save(row: StateRow): Promise<void> {
     if (this.pending.size === 0 && (await this.rows.write([row], 'serving'))) return;
+    this.pendingChars += row.data.length - (this.pending.get(row.id)?.data.length ?? 0);
     this.pending.set(row.id, row);
   }
 }

@@ -32,7 +32,12 @@ export const en = {
   // ── Commands, options and their help, as Discord's command picker and /help show them ────
   'paper.description': 'Search papers by title, author or keywords',
   'paper.option.query': 'Title, author or keywords; filters: author: venue: year: topic: cited: sort:new',
-  'paper.examples': '/paper diffusion transformers   /paper author:"Yoshua Bengio" year:2015..2020   /paper https://arxiv.org/abs/1706.03762',
+  'paper.option.like': 'Or paste an abstract or a paragraph: the papers closest to it (related work)',
+  'paper.examples': '/paper diffusion transformers   /paper author:"Yoshua Bengio" year:2015..2020   /paper https://arxiv.org/abs/1706.03762   /paper like:<a pasted abstract>',
+  'paper.form.title': 'Related work for a text',
+  'paper.form.label': 'Abstract or paragraph',
+  'paper.form.placeholder': 'Paste an abstract or a paragraph, in English or Chinese: the closest papers come back',
+  'paper.form.button': 'Paste a text…',
   'topic.description': 'Browse the papers of a subject area, or list the areas',
   'topic.option.name': 'A subject area such as "Deep Learning · Large Language Models" (leave empty to list them)',
   'topic.examples': '/topic   /topic llm   /topic Theory · Learning Theory',
@@ -58,6 +63,10 @@ export const en = {
   // ── /paper and result pages ──────────────────────────────────────────────────────────────
   'paper.queryEmpty': 'Type what to look for: a title, an author or some keywords.',
   'paper.queryTooLong': 'A query can be at most {max, number} characters.',
+  'paper.likeEmpty': 'Paste the text to find related work for after like: an abstract or a paragraph, in English or Chinese.',
+  'paper.likeAndQuery': 'Give a query or like:<text>, not both: /paper <words> searches titles, authors and keywords; /paper like:<text> finds the papers closest to a pasted text.',
+  'paper.relatedHeading': 'Related work for “{text}”',
+  'paper.noRelated': 'No papers in the library are close to “{text}”.{notes} Paste a longer passage, or search by keywords with /paper <words>.',
   'paper.heading': 'Papers for “{query}”',
   'paper.count': '{shown, plural, one {# paper} other {# papers}} · page {page, number} of {pages, number}',
   'paper.countOfTotal': '{shown, number} best of {total, number} papers · page {page, number} of {pages, number}',
@@ -199,6 +208,8 @@ export const en = {
   'help.syntax.topic.example': 'topic:"Theory · Learning Theory"',
   'help.syntax.sort.example': 'sort:new  sort:cited  cited:>100',
   'help.syntax.link.example': 'https://arxiv.org/abs/1706.03762',
+  'help.syntax.like': 'related work: the papers closest to a pasted abstract or paragraph, in English or Chinese',
+  'help.syntax.like.example': 'like: <an abstract or a paragraph>',
   'help.syntax.chinese': 'Chinese terms are read through a glossary of machine-learning terms and searched in English',
   'help.syntax.chinese.example': '扩散模型 视频生成',
 

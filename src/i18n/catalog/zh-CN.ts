@@ -29,7 +29,12 @@ export const zhCN: Catalog = {
   // ── 命令与选项说明 ──
   'paper.description': '按标题、作者或关键词检索论文',
   'paper.option.query': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: cited: sort:new',
-  'paper.examples': '/paper 扩散模型 视频生成   /paper author:"Yoshua Bengio" year:2015..2020   /paper https://arxiv.org/abs/1706.03762',
+  'paper.option.like': '或粘贴一段摘要或段落：找出与之最相近的论文（相关工作）',
+  'paper.examples': '/paper 扩散模型 视频生成   /paper author:"Yoshua Bengio" year:2015..2020   /paper https://arxiv.org/abs/1706.03762   /paper like:<粘贴的摘要>',
+  'paper.form.title': '查找相关工作',
+  'paper.form.label': '摘要或段落',
+  'paper.form.placeholder': '粘贴一段摘要或段落（中英文均可），返回库中最相近的论文',
+  'paper.form.button': '粘贴文本…',
   'topic.description': '浏览某个研究方向的论文，或列出所有方向',
   'topic.option.name': '研究方向，例如“大语言模型”或 llm（留空则列出全部）',
   'topic.examples': '/topic   /topic 大语言模型   /topic 强化学习',
@@ -55,6 +60,10 @@ export const zhCN: Catalog = {
   // ── /paper 与结果页 ──
   'paper.queryEmpty': '请输入要找的内容：标题、作者或关键词。',
   'paper.queryTooLong': '检索内容最多 {max, number} 个字符。',
+  'paper.likeEmpty': '请在 like: 之后粘贴要查找相关工作的文本：一段摘要或段落，中英文均可。',
+  'paper.likeAndQuery': '检索内容和 like:<文本> 只能二选一：/paper <关键词> 按标题、作者或关键词检索；/paper like:<文本> 找出与粘贴文本最相近的论文。',
+  'paper.relatedHeading': '与“{text}”相关的论文',
+  'paper.noRelated': '库中没有与“{text}”相近的论文。{notes}试试粘贴更长的一段，或用 /paper <关键词> 按关键词检索。',
   'paper.heading': '“{query}”的检索结果',
   'paper.count': '{shown, plural, other {# 篇论文}} · 第 {page, number}/{pages, number} 页',
   'paper.countOfTotal': '{total, number} 篇中最相关的 {shown, number} 篇 · 第 {page, number}/{pages, number} 页',
@@ -194,6 +203,8 @@ export const zhCN: Catalog = {
   'help.syntax.topic.example': 'topic:大语言模型',
   'help.syntax.sort.example': 'sort:new  sort:cited  cited:>100',
   'help.syntax.link.example': 'https://arxiv.org/abs/1706.03762',
+  'help.syntax.like': '相关工作：与粘贴的摘要或段落最相近的论文（中英文均可）',
+  'help.syntax.like.example': 'like: <一段摘要或段落>',
   'help.syntax.chinese': '中文术语通过机器学习术语表转换为英文后检索（论文本身保持原文）',
   'help.syntax.chinese.example': '扩散模型 视频生成',
 

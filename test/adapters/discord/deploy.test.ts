@@ -35,10 +35,16 @@ describe('commandDefinitions', () => {
             'zh-CN': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: cited: sort:new',
             'zh-TW': '标题、作者或关键词（中英文均可）；筛选：author: venue: year: topic: cited: sort:new',
           },
-          required: true,
           autocomplete: true,
           min_length: 1,
           max_length: 6000,
+        },
+        {
+          // No max_length: Discord's own, 6,000, is less than the search reads.
+          type: 3,
+          name: 'like',
+          description: 'Or paste an abstract or a paragraph: the papers closest to it (related work)',
+          description_localizations: { 'zh-CN': '或粘贴一段摘要或段落：找出与之最相近的论文（相关工作）', 'zh-TW': '或粘贴一段摘要或段落：找出与之最相近的论文（相关工作）' },
         },
       ],
     });
@@ -102,7 +108,7 @@ describe('diffCommands', () => {
   it('names what is new, what changed (and which fields), and what goes', () => {
     const remote = registered(definitions)
       .filter((d) => d.name !== 'help')
-      .map((d) => (d.name === 'topic' ? { ...d, description: 'Old words' } : d.name === 'paper' ? { ...d, options: [{ ...(d.options as any[])[0], max_length: 500, autocomplete: false }] } : d));
+      .map((d) => (d.name === 'topic' ? { ...d, description: 'Old words' } : d.name === 'paper' ? { ...d, options: [{ ...(d.options as any[])[0], max_length: 500, autocomplete: false }, ...(d.options as any[]).slice(1)] } : d));
     remote.push({ ...remote[0]!, name: 'old', id: '999' });
     const diff = diffCommands(definitions, remote);
     expect(diff).toEqual({
@@ -115,6 +121,11 @@ describe('diffCommands', () => {
       unchanged: definitions.map((d) => d.name).filter((n) => !['help', 'paper', 'topic'].includes(n)),
     });
     expect(formatDiff(diff).slice(0, 4)).toEqual(['+ /help (new)', '~ /paper: options.query.autocomplete, options.query.max_length', '~ /topic: description', '- /old (removed)']);
+  });
+
+  it('says what /paper like: changes in a /paper registered before it: the query optional, like added', () => {
+    const before = registered(definitions).map((d) => (d.name === 'paper' ? { ...d, options: [{ ...(d.options as any[])[0], required: true }] } : d));
+    expect(diffCommands(definitions, before).changed).toEqual([{ name: 'paper', fields: ['options.query.required', 'options.like (added)'] }]);
   });
 
   it('treats Chinese descriptions and choice names as part of a definition', () => {

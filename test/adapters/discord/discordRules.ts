@@ -88,6 +88,45 @@ export function messageProblems(body: any, options: { create?: boolean; files?: 
   return problems;
 }
 
+/**
+ * Problems with a modal (an interaction response of type 9's `data`): a custom_id of 1 to 100,
+ * a title of 1 to 45, 1 to 5 components, each a label (1 to 45, description at most 100) holding
+ * a text input (style 1 or 2, no label of its own, lengths within 0 to 4000, a placeholder of at
+ * most 100), or a text display.
+ */
+export function modalProblems(data: any): string[] {
+  const problems: string[] = [];
+  const check = (ok: boolean, problem: string) => {
+    if (!ok) problems.push(problem);
+  };
+  if (data === null || typeof data !== 'object') return ['data is not an object'];
+  check(typeof data.custom_id === 'string' && data.custom_id.length >= 1 && data.custom_id.length <= 100, 'custom_id: 1 to 100');
+  check(typeof data.title === 'string' && data.title.length >= 1 && data.title.length <= 45, 'title: 1 to 45');
+  const components: any[] = Array.isArray(data.components) ? data.components : [];
+  check(components.length >= 1 && components.length <= 5, 'components: 1 to 5');
+  const ids = new Set<string>();
+  components.forEach((c, i) => {
+    const at = `components[${i}]`;
+    if (c.type === 10) return check(typeof c.content === 'string' && c.content.length >= 1 && c.content.length <= 4000, `${at}.content: 1 to 4000`);
+    check(c.type === 18, `${at}: a label or a text display`);
+    check(typeof c.label === 'string' && c.label.length >= 1 && c.label.length <= 45, `${at}.label: 1 to 45`);
+    check((c.description ?? '').length <= 100, `${at}.description: at most 100`);
+    const input = c.component ?? {};
+    check(input.type === 4, `${at}.component: a text input`);
+    check(input.style === 1 || input.style === 2, `${at}.component.style: 1 or 2`);
+    check(input.label === undefined, `${at}.component.label: a text input in a label has none`);
+    check(typeof input.custom_id === 'string' && input.custom_id.length >= 1 && input.custom_id.length <= 100 && !ids.has(input.custom_id), `${at}.component.custom_id: 1 to 100, unique`);
+    ids.add(input.custom_id);
+    const min = input.min_length ?? 0;
+    const max = input.max_length ?? 4000;
+    check(Number.isInteger(min) && min >= 0 && min <= 4000, `${at}.component.min_length: 0 to 4000`);
+    check(Number.isInteger(max) && max >= 1 && max <= 4000 && max >= min, `${at}.component.max_length: 1 to 4000`);
+    check((input.placeholder ?? '').length <= 100, `${at}.component.placeholder: at most 100`);
+    check((input.value ?? '').length <= 4000, `${at}.component.value: at most 4000`);
+  });
+  return problems;
+}
+
 /** Problems with an autocomplete result (`{ choices }`). */
 export function choicesProblems(data: any): string[] {
   const choices: any[] = data?.choices ?? [];

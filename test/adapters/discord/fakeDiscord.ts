@@ -4,7 +4,8 @@
  * captured for assertions.
  *
  * - REST (`<apiUrl>/v10/…`): `GET /gateway/bot` answers with this server's own ws:// URL;
- *   interaction callbacks, `@original` edits and deletes, follow-ups; `GET /applications/@me`;
+ *   interaction callbacks (messages, deferrals, autocomplete choices, modals), `@original` edits
+ *   and deletes, follow-ups; `GET /applications/@me`;
  *   `GET`/`PUT` of global and guild commands. Message bodies are checked against Discord's
  *   limits (a violation is a 400 "Invalid Form Body", as Discord answers), a second callback for
  *   one interaction is a 400 "already acknowledged", a callback after 3 s a 404 "Unknown
@@ -34,7 +35,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { clientsSeeTheClose } from '../slack/fakeSlack.js';
-import { choicesProblems, messageProblems } from './discordRules.js';
+import { choicesProblems, messageProblems, modalProblems } from './discordRules.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -584,7 +585,10 @@ export class FakeDiscord {
     const type = r.body?.type;
     if (type === 4 || type === 7) r.problems = messageProblems(r.body.data ?? {}, { create: type === 4, files: r.files });
     else if (type === 8) r.problems = choicesProblems(r.body.data);
-    else if (type !== 5 && type !== 6) r.problems = [`type: unexpected callback type ${type}`];
+    else if (type === 9) {
+      // A modal answers a command or a component, never a submitted modal (or an autocomplete).
+      r.problems = [...modalProblems(r.body.data), ...(interaction.payload.type === 2 || interaction.payload.type === 3 ? [] : [`type: a modal cannot answer an interaction of type ${interaction.payload.type}`])];
+    } else if (type !== 5 && type !== 6) r.problems = [`type: unexpected callback type ${type}`];
     if (r.problems.length > 0) return [400, { message: 'Invalid Form Body', code: 50035, errors: r.problems }];
     interaction.acknowledged = true;
     return [204, undefined];

@@ -1,7 +1,7 @@
 /**
  * INTERACTION_CREATE payloads shaped as Discord sends them, built from the recorded-shape
- * fixtures in test/fixtures/discord/ (a slash command, an autocomplete, a button click and a
- * menu choice in a server channel) with a fresh interaction id and token each.
+ * fixtures in test/fixtures/discord/ (a slash command, an autocomplete, a button click, a menu
+ * choice and a submitted modal in a server channel) with a fresh interaction id and token each.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ const TEMPLATES = {
   autocomplete: fixture('autocomplete'),
   button: fixture('button'),
   select: fixture('string-select'),
+  modal: fixture('modal-submit'),
 };
 
 let counter = 0;
@@ -90,6 +91,19 @@ export function menuChoice(ids: Ids, customId: string, values: string[], message
   const payload = base(TEMPLATES.select, ids);
   payload.data = { component_type: 3, custom_id: customId, id: 3, values };
   if (message) payload.message = message;
+  return payload;
+}
+
+/**
+ * A modal `customId` submitted with `text` in its text box (`text`, in a label, as the
+ * fixture has it), or with `components` as given (a hostile submission).
+ */
+export function modalSubmit(ids: Ids, customId: string, text: string, options: { components?: unknown; message?: any; locale?: string } = {}): any {
+  const payload = base(TEMPLATES.modal, ids, options.locale);
+  payload.data.custom_id = customId;
+  if (options.components !== undefined) payload.data.components = options.components;
+  else payload.data.components[0].component.value = text;
+  if (options.message) payload.message = options.message;
   return payload;
 }
 

@@ -98,7 +98,7 @@ describe('payloads discord.js does not expect', () => {
 describe('hostile payloads', () => {
   const FIELDS = ['type', 'data', 'member', 'user', 'channel', 'channel_id', 'guild_id', 'guild', 'app_permissions', 'authorizing_integration_owners', 'context', 'entitlements', 'locale', 'application_id', 'version'];
   const mutation = fc.record({
-    from: fc.constantFrom('docs-chat-input', 'chat-input', 'dm-chat-input', 'group-dm-chat-input', 'user-install-chat-input', 'button', 'string-select', 'autocomplete'),
+    from: fc.constantFrom('docs-chat-input', 'chat-input', 'dm-chat-input', 'group-dm-chat-input', 'user-install-chat-input', 'button', 'string-select', 'autocomplete', 'modal-submit'),
     drop: fc.subarray(FIELDS),
     replace: fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
   });

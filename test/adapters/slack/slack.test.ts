@@ -121,6 +121,23 @@ describe('slash commands', () => {
     expect(limitViolations(update.args)).toEqual([]);
   });
 
+  it('reads /paper like: up to 10,000 characters, saying so, and shares a text too long for the button by its saved results', async () => {
+    // A Slack command's text has no bound of its own (Discord's boxes hold 6,000 and 4,000).
+    const text = 'Offline reinforcement learning learns policies from previously collected data with expectile regression. '.repeat(150);
+    const short = await slash('/paper', `like: ${text.slice(0, 200)}`);
+    expect(button(short, SHARE_LABEL).value).toBe(`run:paper:like: ${text.slice(0, 200)}`);
+    const results = await slash('/paper', `like: ${text}`);
+    expect(textOf(results)).toContain('Only the first 10,000 characters of the query were read.');
+    expect(button(results, SHARE_LABEL).value).toMatch(/^act:paper:page:\w+:0$/);
+    const before = h.fake.callsOf('chat.postMessage').length;
+    await click(button(results, SHARE_LABEL), {}, 1);
+    const shared = await h.fake.waitForCall('chat.postMessage', before);
+    expect(textOf(shared.args)).toContain('Shared by <@U0ALICE>');
+    expect(textOf(shared.args)).toContain('Related work for “Offline reinforcement learning');
+    expect(textOf(shared.args)).toContain('page 1 of');
+    expect(limitViolations(shared.args)).toEqual([]);
+  });
+
   it('shares through the response_url where the bot may not post', async () => {
     h.fake.fail('chat.postMessage', 'channel_not_found', (args) => args.channel === 'G0PRIVATE');
     const results = await slash('/paper', 'learning', { channel_id: 'G0PRIVATE', channel_name: 'privategroup' });

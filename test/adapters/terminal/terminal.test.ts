@@ -93,6 +93,15 @@ describe('terminal adapter', () => {
     expect(out).toContain('A query can be at most 10,000 characters.');
   });
 
+  it('finds related work for a pasted paragraph with /paper like:, paged with /next (no dialog here)', async () => {
+    const survey = 'Offline reinforcement learning learns policies from previously collected data with expectile regression. Graph attention lets nodes weigh their neighbours. Residual connections train very deep convolutional networks. Promptable segmentation masks transfer zero-shot.';
+    const out = await session([`/paper like:${survey}`, '/next', '/paper like: ?!']);
+    expect(out).toContain('Related work for “Offline reinforcement learning learns policies from previously collected data…”');
+    expect(out).toMatch(/page 1 of \d[\s\S]*page 2 of \d/);
+    expect(out).not.toContain('Paste a text');
+    expect(out.replace(/\s+/g, ' ')).toContain('Paste the text to find related work for after like: an abstract or a paragraph, in English or Chinese.');
+  });
+
   it('explains lines that are not commands', async () => {
     const out = await session(['hello', '/open 1', '/nosuch thing']);
     expect(out).toContain('Commands start with a slash');
