@@ -44,9 +44,8 @@ export const SELECT_OPTION_DESCRIPTION_MAX = 100;
 
 /** A modal's title, and its custom_id (as every custom_id: {@link CUSTOM_ID_MAX}). */
 export const MODAL_TITLE_MAX = 45;
-/** A label component's label (the words above a modal's text box) and its description. */
+/** A label component's label (the words above a modal's text box). */
 export const LABEL_MAX = 45;
-export const LABEL_DESCRIPTION_MAX = 100;
 /** Characters a modal's text box takes (`max_length` at most), and its placeholder. */
 export const TEXT_INPUT_MAX = 4000;
 export const TEXT_INPUT_PLACEHOLDER_MAX = 100;
