@@ -11,8 +11,9 @@
  * queries, MRR of the first seminal paper in the top 20 and hit@5 (broadEval.ts); with --works on
  * a copy of the library that `paperscout ingest` gave the works file's counts.
  *
- * `npm run eval -- --recommend <file.jsonl> [--held-out] [--anchor]`: recommendations instead,
- * beside arxiv-sanity-lite's with `--anchor` (see recommendEval.ts).
+ * `npm run eval -- --recommend <file.jsonl> [--held-out] [--anchor] [--feedback]`: recommendations
+ * instead, beside arxiv-sanity-lite's with `--anchor`, and with `--feedback` a round of 👍/👎 on
+ * the first 20 against paging on without it (see recommendEval.ts).
  *
  * `npm run eval -- --meaning <file.jsonl> [--verbose]`: descriptions of papers instead (English
  * and Chinese), MRR@20 and hit@10 per kind and per half of the file (see meaningEval.ts).
@@ -55,6 +56,7 @@ const { values, positionals } = parseArgs({
     meaning: { type: 'string' },
     'held-out': { type: 'boolean', default: false },
     anchor: { type: 'boolean', default: false },
+    feedback: { type: 'boolean', default: false },
     tune: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -74,7 +76,7 @@ process.on('exit', () => copy && rmSync(copy, { recursive: true, force: true }))
 // BENCH-ONLY (worksCounts.ts): --without-counts scores an index built with no count at all.
 const library = values['without-counts'] ? await libraryWithCounts(app, undefined) : app.library;
 if (values.recommend !== undefined) {
-  await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune, anchor: values.anchor });
+  await runRecommendEval(app, values.recommend, { heldOut: values['held-out'], tunes: values.tune, anchor: values.anchor, feedback: values.feedback });
   await app.close();
   process.exit(0);
 }

@@ -14,6 +14,11 @@
  * `--tune` overrides the recommender's constants (recommend/tuning.ts), one run per value.
  * `--anchor` ranks each profile by arxiv-sanity-lite's method too (anchor/arxivSanity.ts: tf-idf
  * and a linear SVM per profile, over the same papers) and prints the two side by side.
+ * `--feedback` measures relevance feedback the standard way (residual ranking), as
+ * `recommend --stdin --json` takes it: round 1 is the seeds, `year:<year>`, 40 hits; the member
+ * 👍 the targets among the first 20 and 👎 the rest; round 2 likes the seeds and the 👍, unlikes
+ * the 👎, excludes round 1's first 20, 20 hits. Its targets are counted against round 1's hits
+ * 21–40 (the member paging on without feedback), by kind, with any paper of round 1 shown again.
  */
 import { readFileSync } from 'node:fs';
 import type { App } from '../src/app.js';
@@ -42,7 +47,7 @@ interface FileProfile {
 
 const TOP = 20;
 
-export async function runRecommendEval(app: App, file: string, options: { heldOut: boolean; tunes: string[]; anchor: boolean }): Promise<void> {
+export async function runRecommendEval(app: App, file: string, options: { heldOut: boolean; tunes: string[]; anchor: boolean; feedback?: boolean }): Promise<void> {
   const rows = readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
@@ -69,6 +74,10 @@ export async function runRecommendEval(app: App, file: string, options: { heldOu
   for (const [name, tuning] of tunings) {
     if (tunings.length > 1) process.stdout.write(`tuning ${name}\n`);
     for (const [label, profiles] of sets) {
+      if (options.feedback) {
+        process.stdout.write(`${label}, relevance feedback (round 2 against hits 21–40 of round 1)\n${(await feedbackTable(app, profiles, tuning)).join('\n')}\n`);
+        continue;
+      }
       const ours = await score(profiles, async (p) => {
         const result = await app.library.recommend(p.seeds, { where: `year:${p.year}`, limit: TOP, tuning });
         return result.ok ? result.hits.map((h) => h.title) : [];
@@ -140,6 +149,35 @@ function table(ours: Map<string, KindStats>, anchor: Map<string, KindStats> | un
     lines.push(`  ${kind.padEnd(8)} n=${String(s.n).padEnd(4)} ${theirs ? cell(s).padEnd(66) + cell(theirs) : cell(s)}`);
   }
   return lines;
+}
+
+/** Relevance feedback by kind (see the module's comment): one line per kind. */
+async function feedbackTable(app: App, profiles: EvalProfile[], tuning: RecommendTuning): Promise<string[]> {
+  const byKind = new Map<string, { n: number; round2: number; paging: number; shownAgain: number; ms: number[] }>();
+  for (const p of profiles) {
+    const s = byKind.get(p.kind) ?? { n: 0, round2: 0, paging: 0, shownAgain: 0, ms: [] };
+    byKind.set(p.kind, s);
+    const where = `year:${p.year}`;
+    const first = await app.library.recommend(p.seeds, { where, limit: 2 * TOP, tuning });
+    if (!first.ok) continue;
+    const isTarget = (title: string) => p.targets.has(normalizeTitle(title));
+    const shown = first.hits.slice(0, TOP);
+    const liked = shown.filter((h) => isTarget(h.title)).map((h) => h.id);
+    const disliked = shown.filter((h) => !isTarget(h.title)).map((h) => h.id);
+    const started = performance.now();
+    const second = await app.library.recommend([...p.seeds, ...liked], { unlike: disliked, exclude: shown.map((h) => h.id), where, limit: TOP, tuning });
+    s.ms.push(performance.now() - started);
+    if (!second.ok) continue;
+    s.n++;
+    s.paging += first.hits.slice(TOP).filter((h) => isTarget(h.title)).length;
+    s.round2 += second.hits.filter((h) => isTarget(h.title)).length;
+    const before = new Set(first.hits.slice(0, TOP).map((h) => h.id));
+    s.shownAgain += second.hits.filter((h) => before.has(h.id)).length;
+  }
+  return [...byKind].map(
+    ([kind, s]) =>
+      `  ${kind.padEnd(8)} n=${String(s.n).padEnd(4)} targets in round 2 ${String(s.round2).padStart(4)}  in hits 21–40 ${String(s.paging).padStart(4)}  ratio ${(s.round2 / Math.max(1, s.paging)).toFixed(2)}×  shown again ${s.shownAgain}  p50 ${percentile(s.ms, 0.5).toFixed(1)} ms`,
+  );
 }
 
 /** The id of the paper with exactly this title (as the corpus writes it), by a search for it. */

@@ -15,9 +15,8 @@ import { citationLists, type CitationDirection, type CitationLists } from './pap
 import type { Paper } from './papers/model.js';
 import type { PaperCard } from './reply.js';
 import type { SearchOptions, SearchResult, Suggestion } from './search/engine.js';
-import type { RecommendOptions } from './recommend/recommend.js';
 import type { Reason } from './recommend/reason.js';
-import { explainByIds, recommendByIds, similarPapers, type Recommendations, type SeedSource } from './recommend/seeds.js';
+import { explainByIds, recommendByIds, similarPapers, type RecommendByIdsOptions, type Recommendations, type SeedSource } from './recommend/seeds.js';
 import type { TopicResolver } from './search/filter.js';
 import { LiveIndex } from './search/liveIndex.js';
 import { relatedWork } from './search/meaning/related.js';
@@ -230,7 +229,7 @@ export class Library {
    * `unknown`; when none is known the result says so (`ok: false`).
    * @example (await library.recommend(['arxiv:1706.03762'], { where: 'year:2024', limit: 10 })).hits
    */
-  recommend(seedIds: readonly string[], options: RecommendOptions = {}): Promise<Recommendations> {
+  recommend(seedIds: readonly string[], options: RecommendByIdsOptions = {}): Promise<Recommendations> {
     return recommendByIds(this.seeds, this.resolveTopic, seedIds, options);
   }
 

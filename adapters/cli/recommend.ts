@@ -2,12 +2,16 @@
  * `paperscout recommend`: papers like the ones named, best first (never one of them).
  *
  *   recommend --like <id>[,<id>…] [--where "<filters>"] [--limit N] [--json]
- *   recommend --stdin --json    {"like": [ids], "where": "year:2024", "limit": 20} a line in,
- *                               a JSON array of hits a line out, in order
+ *   recommend --stdin --json    {"like": [ids], "unlike": [ids], "exclude": [ids],
+ *                               "where": "year:2024", "limit": 20} a line in, a JSON array of
+ *                               hits a line out, in order (relevance feedback: `unlike` are
+ *                               papers disliked, which papers like them follow down; `exclude`
+ *                               papers never to give, such as those shown already)
  * Hits have `search --json`'s fields plus `why`: the seeds a paper is most like, the words and
  * authors it shares with them. Seeds the library does not hold are left out and said so (on
  * stderr); a request with none it holds is an error with its reason (in a stream, a line
- * `{"error": …}` in its place, and the exit code 1 at the end; so is a line over 64 kB).
+ * `{"error": …}` in its place, and the exit code 1 at the end; so is a line over 64 kB, or one
+ * that is not such an object: the stream goes on).
  */
 import { parseArgs } from 'node:util';
 import type { App } from '../../src/app.js';
@@ -26,11 +30,13 @@ export interface RecommendHitJson extends HitJson {
 
 interface Request {
   like: string[];
+  unlike: string[];
+  exclude: string[];
   where?: string;
   limit?: number;
 }
 
-const STDIN_EXAMPLE = '{"like": ["<id>", "<id>"], "where": "year:2024", "limit": 20}';
+const STDIN_EXAMPLE = '{"like": ["<id>", "<id>"], "unlike": ["<id>"], "exclude": ["<id>"], "where": "year:2024", "limit": 20}';
 
 export async function runRecommend(app: App, args: string[], m: Messages): Promise<number> {
   const { values } = parseArgs({
@@ -78,8 +84,17 @@ async function stream(app: App, m: Messages, json: boolean): Promise<number> {
       continue;
     }
     if (line.trim() === '') continue;
-    const request = parseRequest(line, n);
-    const result = await app.library.recommend(request.like, { ...(request.where !== undefined && { where: request.where }), limit: request.limit ?? 20 });
+    let request: Request;
+    try {
+      request = parseRequest(line, n);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      failed = true;
+      process.stdout.write(`${JSON.stringify({ error: m.text(error.reason) })}\n`);
+      continue;
+    }
+    const { like, unlike, exclude, where, limit = 20 } = request;
+    const result = await app.library.recommend(like, { unlike, exclude, ...(where !== undefined && { where }), limit });
     if (!result.ok) {
       failed = true;
       process.stdout.write(`${JSON.stringify({ error: m.text(result.notes[0]!), unknown: result.unknown })}\n`);
@@ -99,12 +114,20 @@ function parseRequest(line: string, n: number): Request {
   } catch {
     throw new UserError('cli.badStdinLine', { line: n, example: STDIN_EXAMPLE });
   }
+  const bad = () => new UserError('cli.badStdinLine', { line: n, example: STDIN_EXAMPLE });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad();
   const r = value as Partial<Record<keyof Request, unknown>>;
-  const like = typeof r?.like === 'string' ? r.like.split(',') : r?.like;
-  if (!Array.isArray(like) || like.length === 0 || !like.every((id) => typeof id === 'string')) throw new UserError('cli.badStdinLine', { line: n, example: STDIN_EXAMPLE });
-  if (r.where !== undefined && typeof r.where !== 'string') throw new UserError('cli.badStdinLine', { line: n, example: STDIN_EXAMPLE });
+  /** A list of ids: an array of strings, or one string of ids separated by commas. */
+  const ids = (v: unknown, required: boolean): string[] => {
+    const list = typeof v === 'string' ? v.split(',') : v === undefined && !required ? [] : v;
+    if (!Array.isArray(list) || !list.every((id) => typeof id === 'string')) throw bad();
+    const out = list.map((id: string) => id.trim()).filter(Boolean);
+    if (required && out.length === 0) throw bad();
+    return out;
+  };
+  if (r.where !== undefined && typeof r.where !== 'string') throw bad();
   if (r.limit !== undefined && !(Number.isInteger(r.limit) && (r.limit as number) >= 1 && (r.limit as number) <= 200)) throw new UserError('cli.badLimit');
-  return { like: like.map((id: string) => id.trim()).filter(Boolean), ...(r.where !== undefined && { where: r.where as string }), ...(r.limit !== undefined && { limit: r.limit as number }) };
+  return { like: ids(r.like, true), unlike: ids(r.unlike, false), exclude: ids(r.exclude, false), ...(r.where !== undefined && { where: r.where as string }), ...(r.limit !== undefined && { limit: r.limit as number }) };
 }
 
 async function hitsJson(app: App, result: Extract<Recommendations, { ok: true }>): Promise<RecommendHitJson[]> {

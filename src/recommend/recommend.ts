@@ -15,7 +15,7 @@ import { parseQuery } from '../search/query.js';
 import { mostCitedFirst } from '../search/cited.js';
 import { normalizeTitle } from '../text.js';
 import { buildProfile, type Profile } from './profile.js';
-import { rankByProfile } from './rank.js';
+import { rankByProfile, type Ranked } from './rank.js';
 import { DEFAULT_TUNING, type RecommendTuning } from './tuning.js';
 import { explain, type Why } from './why.js';
 
@@ -35,6 +35,10 @@ export interface RecommendOptions {
   includeRejected?: boolean;
   /** Say why for each hit (default true; a digest choosing among candidates says it later, of the few it keeps). */
   explain?: boolean;
+  /** Papers the member disliked (live global documents): never recommended, and papers like them go down. */
+  unlike?: readonly number[];
+  /** Papers never to recommend (live global documents): what the member was shown already. */
+  exclude?: readonly number[];
   tuning?: RecommendTuning;
 }
 
@@ -65,21 +69,40 @@ export function recommendDocs(view: IndexView, seeds: readonly number[], resolve
   // One order for the same set of seeds: sums, ties and explanations do not depend on it.
   seeds = [...new Set(seeds)].sort((a, c) => view.storeDoc(a) - view.storeDoc(c));
   const seedTitles = new Set(seeds.map((g) => normalizeTitle(view.title(g))));
+  const unlike = [...new Set(options.unlike ?? [])].filter((g) => !seeds.includes(g)).sort((a, c) => view.storeDoc(a) - view.storeDoc(c));
   const admit = {
     ...(filter.candidates && { candidates: filter.candidates }),
     ...(filter.active && { allows: filter.allows }),
     includeRejected: options.includeRejected === true,
-    exclude: seeds,
+    exclude: [...seeds, ...unlike, ...(options.exclude ?? [])],
   };
 
   const profile = profileFor(view, seeds, tuning);
-  // A few more than asked: records with a seed's title are dropped after ranking.
-  const ranked = rankByProfile(view, profile, tuning, admit, limit + seeds.length).filter((r) => !seedTitles.has(normalizeTitle(view.title(r.doc))));
+  // A few more than asked: records with a seed's title are dropped after ranking; with dislikes,
+  // a pool they may reorder.
+  const pool = limit + seeds.length + (unlike.length > 0 ? tuning.dislikePool : 0);
+  let ranked = rankByProfile(view, profile, tuning, admit, pool).filter((r) => !seedTitles.has(normalizeTitle(view.title(r.doc))));
+  if (unlike.length > 0) ranked = awayFrom(view, ranked, profileFor(view, unlike, tuning), tuning);
   let hits = ranked.slice(0, limit);
   if (query.sort === 'new') hits = [...hits].sort((a, c) => view.year(c.doc) - view.year(a.doc) || c.score - a.score || view.storeDoc(a.doc) - view.storeDoc(c.doc));
   if (query.sort === 'cited') hits = mostCitedFirst(view, hits);
   const none: Why = { seeds: [], words: [], authors: [] };
   return { ok: true, hits: hits.map((r) => ({ ...r, why: options.explain === false ? none : explain(view, profile, r.doc) })), notes: query.notes };
+}
+
+/**
+ * Relevance feedback's negative half: each candidate's score less its likeness to the disliked
+ * papers (the dislikes' profile ranking the candidates, the likest 1) times
+ * `tuning.dislikePenalty`, re-sorted (ties by newer year, then store document, as ranking does).
+ */
+function awayFrom(view: IndexView, ranked: Ranked[], disliked: Profile, tuning: RecommendTuning): Ranked[] {
+  if (ranked.length === 0) return ranked;
+  const candidates = Int32Array.from(ranked, (r) => r.doc).sort();
+  const likeness = new Map(rankByProfile(view, disliked, tuning, { candidates, includeRejected: true }, candidates.length).map((r) => [r.doc, r.score]));
+  return ranked
+    .map((r) => ({ doc: r.doc, score: r.score - tuning.dislikePenalty * (likeness.get(r.doc) ?? 0), year: view.year(r.doc), key: view.storeDoc(r.doc) }))
+    .sort((a, c) => c.score - a.score || c.year - a.year || a.key - c.key)
+    .map(({ doc, score }) => ({ doc, score }));
 }
 
 /**

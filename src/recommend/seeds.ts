@@ -14,6 +14,17 @@ import type { Reason } from './reason.js';
 import { MAX_SEEDS, explainDocs, recommendDocs, type RecommendOptions } from './recommend.js';
 import type { Why } from './why.js';
 
+/** {@link RecommendOptions} with the papers disliked and shown already by id. */
+export interface RecommendByIdsOptions extends Omit<RecommendOptions, 'unlike' | 'exclude'> {
+  /** Papers the member disliked: never recommended, and papers like them go down. */
+  unlike?: readonly string[];
+  /** Papers never to recommend (shown already). */
+  exclude?: readonly string[];
+}
+
+/** Most disliked or excluded papers read for one call. */
+export const MAX_FEEDBACK = 1000;
+
 /** A recommended paper: a search hit with the reason it was recommended. */
 export interface RecommendedHit extends SearchHit {
   why: Reason;
@@ -39,10 +50,13 @@ export interface SeedSource {
  * when none is known the result says so (`ok: false`).
  * @example (await recommendByIds(source, resolveTopic, ['arxiv:1706.03762'], { limit: 10 })).hits
  */
-export async function recommendByIds(source: SeedSource, resolveTopic: TopicResolver, seedIds: readonly string[], options: RecommendOptions = {}): Promise<Recommendations> {
+export async function recommendByIds(source: SeedSource, resolveTopic: TopicResolver, seedIds: readonly string[], options: RecommendByIdsOptions = {}): Promise<Recommendations> {
   const { view, seeds, unknown } = await seedDocs(source, seedIds);
   if (seeds.length === 0) return { ok: false, unknown, notes: [msg('recommend.noKnownSeeds', { ids: unknown.join(', ') })] };
-  const result = recommendDocs(view, seeds, resolveTopic, options);
+  // Dislikes and papers shown already the index lacks are nothing to avoid.
+  const { unlike, exclude, ...rest } = options;
+  const docsOf = async (ids: readonly string[] | undefined) => (ids && ids.length > 0 ? (await seedDocs(source, ids, MAX_FEEDBACK)).seeds : []);
+  const result = recommendDocs(view, seeds, resolveTopic, { ...rest, unlike: await docsOf(unlike), exclude: await docsOf(exclude) });
   if (!result.ok) return { ...result, unknown };
   const hits = result.hits.map((r) => ({ storeDoc: view.storeDoc(r.doc), id: view.id(r.doc), title: view.title(r.doc), score: r.score, why: reasonOf(view, r.why) }));
   return { ok: true, hits, unknown, notes: result.notes };
@@ -84,8 +98,8 @@ function reasonOf(view: IndexView, why: Why): Reason {
 }
 
 /** The live index documents of papers by id (distinct, at most {@link MAX_SEEDS}), and the ids the index lacks. */
-async function seedDocs(source: SeedSource, ids: readonly string[]) {
-  const wanted = [...new Set(ids)].slice(0, MAX_SEEDS);
+async function seedDocs(source: SeedSource, ids: readonly string[], most = MAX_SEEDS) {
+  const wanted = [...new Set(ids)].slice(0, most);
   const stored = await source.store.papersByIds(wanted);
   const view = source.currentView();
   const seeds: number[] = [];

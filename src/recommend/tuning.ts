@@ -30,6 +30,13 @@ export interface RecommendTuning {
   authorSureAt: number;
   /** Weight of the venue (times the share of seeds from it). */
   venueBoost: number;
+  /**
+   * How far a paper like the disliked ones goes down: its likeness to them (scored as a
+   * recommendation of theirs, best of the candidates 1) times this, off its score.
+   */
+  dislikePenalty: number;
+  /** Candidates beyond those asked for that the dislikes may reorder. */
+  dislikePool: number;
 }
 
 export const DEFAULT_TUNING: RecommendTuning = {
@@ -46,6 +53,8 @@ export const DEFAULT_TUNING: RecommendTuning = {
   authorSpread: 2,
   authorSureAt: 3,
   venueBoost: 0.1,
+  dislikePenalty: 0.6,
+  dislikePool: 200,
 };
 
 function fieldBoosts(by: Partial<Record<Field, number>>): number[] {

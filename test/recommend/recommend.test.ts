@@ -57,6 +57,31 @@ describe('recommendDocs', () => {
     expect(top.slice(0, 2).sort()).toEqual(['Backdoor Defenses for Cross-Silo Training', 'Fair Participation of Devices in Collaborative Training']);
   });
 
+  it('never recommends a paper disliked or shown already, and moves papers like a disliked one down', () => {
+    const where = 'year:2024';
+    const before = titles(FEDERATED(), { where, limit: 10 });
+    expect(before.length).toBeGreaterThan(3);
+    const disliked = before[0]!;
+    const after = titles(FEDERATED(), { where, limit: 10, unlike: [doc(disliked)] });
+    expect(after).not.toContain(disliked);
+    // The paper most like the disliked one (its own first recommendation among these) goes down
+    // further than the one least like it.
+    const like = titles([doc(disliked)], { where, limit: 10 }).filter((t) => before.includes(t));
+    const [likest, least] = [like[0]!, like.at(-1)!];
+    expect(likest).not.toBe(least);
+    const scores = (options: RecommendOptions) => {
+      const result = recommendDocs(view, FEDERATED(), resolveTopic, { where, limit: 10, ...options });
+      return new Map(result.ok ? result.hits.map((h) => [view.title(h.doc), h.score]) : []);
+    };
+    const [was, is] = [scores({}), scores({ unlike: [doc(disliked)] })];
+    expect(was.get(likest)! - is.get(likest)!).toBeGreaterThan(was.get(least)! - is.get(least)!);
+    // Shown already: left out, the rest in the same order.
+    const shown = before.slice(0, 2);
+    const next = titles(FEDERATED(), { where, limit: 10, exclude: shown.map((t) => doc(t)) });
+    expect(next.filter((t) => shown.includes(t))).toEqual([]);
+    expect(next.slice(0, before.length - 2)).toEqual(before.slice(2));
+  });
+
   it('never recommends a seed, nor another record with a seed’s title', () => {
     const seeds = LAB();
     const top = titles(seeds, { limit: 50 });

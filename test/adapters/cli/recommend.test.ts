@@ -68,6 +68,24 @@ describe('paperscout recommend', () => {
     expect((lines[2] as Array<{ venue: string }>).map((h) => h.venue)).toEqual(['ICRA']);
   });
 
+  it('takes 👍 as likes, 👎 as unlike and papers shown as exclude on --stdin, and answers a bad line with an error line, going on', () => {
+    const first = JSON.parse(cli(['recommend', '--stdin', '--json'], `${JSON.stringify({ like: lab, where: 'year:2024', limit: 4 })}\n`).out) as Array<{ id: string }>;
+    const [liked, disliked, ...rest] = first.map((h) => h.id);
+    const input = [
+      '{"like": oops',
+      JSON.stringify({ like: [...lab, liked], unlike: [disliked], exclude: rest, where: 'year:2024', limit: 10 }),
+      JSON.stringify({ like: lab, unlike: 5, limit: 1 }),
+    ].join('\n');
+    const result = cli(['recommend', '--stdin', '--json'], `${input}\n`);
+    expect(result.code).toBe(1);
+    const lines = result.out.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toEqual({ error: expect.stringMatching(/^Line 1 /) });
+    const ids = (lines[1] as Array<{ id: string }>).map((h) => h.id);
+    for (const id of [liked, disliked, ...rest, ...lab]) expect(ids).not.toContain(id);
+    expect(lines[2]).toEqual({ error: expect.stringMatching(/^Line 3 /) });
+  });
+
   it('answers a --stdin line over 64 kB with an error line in its place', () => {
     const long = JSON.stringify({ like: Array.from({ length: 5000 }, (_, i) => `arxiv:2401.${String(i).padStart(5, '0')}`) });
     const result = cli(['recommend', '--stdin', '--json'], `${long}\n${JSON.stringify({ like: lab, limit: 1 })}\n`);
