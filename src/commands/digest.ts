@@ -109,8 +109,11 @@ const unsubscribe = defineSubcommand({
     let chosen = byLibrary === undefined ? subs : subs.filter((s) => (libraryFilters(s.query) !== undefined) === (byLibrary === 'library'));
     if (searched) {
       const named = chosen.filter((s) => namesOf(ctx, s).some((n) => n === searched || n === `“${searched}”`));
-      const found = named.length > 0 ? undefined : ctx.library.topics.resolve(searched);
-      chosen = found && 'topic' in found ? chosen.filter((s) => (libraryFilters(s.query) ?? s.query) === `topic:"${found.topic.id}"`) : named;
+      // A topic as typed, less its words ("diffusion -medical"), as subscribe saved it.
+      const { rest, exclusions } = splitExclusions(searched);
+      const found = named.length > 0 ? undefined : ctx.library.topics.resolve(rest === '' ? searched : rest);
+      const less = exclusions.length > 0 ? ` ${exclusions.join(' ')}` : '';
+      chosen = found && 'topic' in found ? chosen.filter((s) => (libraryFilters(s.query) ?? s.query).toLowerCase() === `topic:"${found.topic.id}"${less}`) : named;
     }
     if (chosen.length === 0) throw new UserError('digest.noneFollows', { topic: shorten(topic ?? byLibrary ?? '', 60) });
     if (chosen.length > 1) {
@@ -280,8 +283,13 @@ async function resolveTarget(ctx: CommandContext, input: string): Promise<{ quer
   if (parsePaperRef(input)) {
     throw new UserError('digest.notOnePaper');
   }
-  const found = ctx.library.topics.resolve(input);
-  if ('topic' in found) return { query: `topic:"${found.topic.id}"`, label: found.topic.label };
+  // A topic less some words ("diffusion -medical"): the topic's papers without them.
+  const { rest, exclusions } = splitExclusions(input);
+  const found = ctx.library.topics.resolve(rest === '' ? input : rest);
+  if ('topic' in found) {
+    const less = exclusions.length > 0 ? ` ${exclusions.join(' ')}` : '';
+    return { query: `topic:"${found.topic.id}"${less}`, label: `${found.topic.label}${less}` };
+  }
   const words = input.replace(/\s+/g, ' ').trim();
   if ((await ctx.library.search(words, { limit: 1 })).hits.length === 0) {
     const suggestions = found.suggestions.slice(0, 3).map((t) => msg('search.quoted', { text: t.labels }));
@@ -289,4 +297,18 @@ async function resolveTarget(ctx: CommandContext, input: string): Promise<{ quer
     throw new UserError('digest.noMatchMaybe', { words: shorten(words, 60), suggestions: { items: suggestions, type: 'disjunction' } });
   }
   return { query: words, label: `“${shorten(words, 80)}”` };
+}
+
+/** A `-word` or `-"phrase"` of `/paper`'s syntax. */
+const EXCLUSION = /(?:^|\s)(-(?:"[^"]*"|[^\s"]+))/g;
+
+/**
+ * The exclusions of a digest's topic (`-word`, `-"phrase"`) apart from the rest, which may name
+ * a topic. A lone "-" or an unclosed quote stays in the rest.
+ * @example splitExclusions('diffusion -medical -"protein folding"') // { rest: 'diffusion', exclusions: ['-medical', '-"protein folding"'] }
+ */
+export function splitExclusions(input: string): { rest: string; exclusions: string[] } {
+  const exclusions = [...input.matchAll(EXCLUSION)].map((m) => m[1]!).filter((e) => e !== '-""');
+  const rest = input.replace(EXCLUSION, ' ').replace(/\s+/g, ' ').trim();
+  return { rest, exclusions };
 }

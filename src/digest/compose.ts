@@ -165,7 +165,9 @@ export function subscriptionLabel(taxonomy: Taxonomy, sub: Pick<Subscription, 'q
 
 /** A subscription's label in every language there is one for. */
 export function subscriptionLabels(taxonomy: Taxonomy, sub: Pick<Subscription, 'query' | 'label'>): Localized {
-  const id = /^topic:"([^"]+)"$/.exec(sub.query)?.[1];
+  // A topic, less the words it excludes ("topic:"…" -medical"), named in every language.
+  const [, id, less = ''] = /^topic:"([^"]+)"((?: -\S.*)?)$/.exec(sub.query) ?? [];
   const topic = id === undefined ? undefined : taxonomy.byId(id);
-  return topic ? topic.labels : { en: sub.label };
+  if (!topic) return { en: sub.label };
+  return Object.fromEntries(Object.entries(topic.labels).map(([locale, label]) => [locale, `${label}${less}`])) as unknown as Localized;
 }

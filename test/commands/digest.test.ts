@@ -38,6 +38,27 @@ describe('/digest', () => {
     expect((await app.digests.forChannel('discord', 'chan-1')).map((s) => s.query)).toContain('expectile regression');
   });
 
+  it('follows a topic less some words, names it so, and stops it by the same words', async () => {
+    const topic = 'topic:"deep-learning/large-language-models"';
+    const all = (await app.library.search(topic, { limit: 50 })).hits;
+    // A word of the first paper's title, left out of the digest.
+    const word = all[0]!.title.toLowerCase().split(/[^a-z]+/).find((w) => w.length > 5)!;
+    const reply = await app.registry.run(discord({ channel: { id: 'chan-x' } }), 'digest', { topic: `llm -${word} -"protein folding"` }, 'subscribe');
+    expect(reply.fallback).toMatch(new RegExp(`^Subscribed: Deep Learning · Large Language Models -${word} -"protein folding", every day`));
+    const [sub] = await app.digests.forChannel('discord', 'chan-x');
+    expect(sub!.query).toBe(`${topic} -${word} -"protein folding"`);
+    const kept = (await app.library.search(sub!.query, { limit: 50 })).hits;
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(all.length);
+    for (const h of kept) expect(h.title.toLowerCase()).not.toMatch(new RegExp(`\\b${word}\\b`));
+    // Words with exclusions stay words (the search reads them), and the topic stops by its words.
+    await app.registry.run(discord({ channel: { id: 'chan-x' } }), 'digest', { topic: 'expectile regression -medical' }, 'subscribe');
+    expect((await app.digests.forChannel('discord', 'chan-x')).map((s) => s.query)).toContain('expectile regression -medical');
+    const stopped = await app.registry.run(discord({ channel: { id: 'chan-x' } }), 'digest', { topic: `llm -${word} -"protein folding"` }, 'unsubscribe');
+    expect(stopped.fallback).toMatch(/Large Language Models/);
+    expect((await app.digests.forChannel('discord', 'chan-x')).map((s) => s.query)).toEqual(['expectile regression -medical']);
+  });
+
   it('explains invalid times, zones and counts privately', async () => {
     const time = await app.registry.run(discord(), 'digest', { topic: 'llm', time: '25:00' }, 'subscribe');
     expect(time).toMatchObject({ ephemeral: true, fallback: expect.stringMatching(/time: "25:00" is not a time of day\. Use HH:MM/) });
