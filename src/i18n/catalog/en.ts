@@ -7,9 +7,9 @@
  * formats a number for the language. Text in `<…>` is literal (tags are off).
  */
 export const en = {
-  /** Between two sentences of one paragraph (English leaves a space; Chinese none). */
   /** Between the items of a list of phrases. */
   'text.listSeparator': ', ',
+  /** Between two sentences of one paragraph (English leaves a space; Chinese none). */
   'text.sentenceGap': ' ',
 
   // ── Errors shown to the user ─────────────────────────────────────────────────────────────
