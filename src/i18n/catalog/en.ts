@@ -726,6 +726,12 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.addedBy': 'Added by {name}, {date}',
   'library.note': '“{note}”',
   'library.sharedBy': 'Shared by {name}, {date}{shares, plural, one {} other { · shared # times}}',
+
+  // ── 👍/👎 and followed authors (src/store/ratings.ts) ─────────────────────────────────────
+  'ratings.tooMany': 'You have rated {max, number} papers, as many as Paper Scout keeps for one member. Take a rating back (press its 👍 or 👎 again) to rate this one.',
+  'ratings.tooManyFollows': 'You follow {max, number} authors, as many as Paper Scout keeps for one member. Stop following one (/follow remove) to follow another.',
+  'ratings.authorEmpty': 'Give an author’s name, with letters in it: /follow author:"Yoshua Bengio"',
+  'ratings.authorTooLong': 'An author’s name can be at most {max, number} characters long; this one has {length, number}. Give the name alone.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -712,4 +712,10 @@ export const zhCN: Catalog = {
   'library.addedBy': '{name} 添加于 {date}',
   'library.note': '“{note}”',
   'library.sharedBy': '{name} 分享于 {date}{shares, plural, =1 {} other { · 共分享 # 次}}',
+
+  // ── 👍/👎 and followed authors (src/store/ratings.ts) ─────────────────────────────────────
+  'ratings.tooMany': '你已评价 {max, number} 篇论文，这是每位成员能保存的上限。撤回一个评价（再按一次它的 👍 或 👎）后即可评价这篇。',
+  'ratings.tooManyFollows': '你已关注 {max, number} 位作者，这是每位成员能保存的上限。取消关注一位（/follow remove）后即可关注其他作者。',
+  'ratings.authorEmpty': '请给出作者姓名（须含文字）：/follow author:"Yoshua Bengio"',
+  'ratings.authorTooLong': '作者姓名最多 {max, number} 个字符；这个有 {length, number} 个。请只给出姓名。',
 };
