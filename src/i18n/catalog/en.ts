@@ -702,10 +702,10 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.format.bibtex': 'BibTeX',
   'library.format.ris': 'RIS',
   'library.format.csljson': 'CSL-JSON',
-  'library.forget.confirm': 'This deletes your saved papers and your notes in this server or workspace, and shows the papers you added to channels or shared there as added by “someone”. It cannot be undone.',
+  'library.forget.confirm': 'This deletes your saved papers, your notes, your 👍 and 👎 and the authors you follow in this server or workspace, and shows the papers you added to channels or shared there as added by “someone”. It cannot be undone.',
   'library.forget.button': 'Delete my data',
   'library.forget.done':
-    'Done: {saved, plural, one {# saved paper} other {# saved papers}} and {notes, plural, one {# note} other {# notes}} deleted; {channelEntries, plural, one {# paper} other {# papers}} on channel lists and {shares, plural, one {# shared link} other {# shared links}} now show “someone”.',
+    'Done: {saved, plural, one {# saved paper} other {# saved papers}}, {notes, plural, one {# note} other {# notes}}, {ratings, plural, one {# rating} other {# ratings}} and {follows, plural, one {# followed author} other {# followed authors}} deleted; {channelEntries, plural, one {# paper} other {# papers}} on channel lists and {shares, plural, one {# shared link} other {# shared links}} now show “someone”.',
   'library.archiveOn': 'Paper links shared in this channel are recorded in its archive (/library channel).',
   'library.archiveOff': 'Paper links shared in this channel are no longer recorded. What was recorded stays; /library archive on starts again.',
   'library.archiveAlreadyOn': "This channel's archive is on already: paper links shared here are recorded (/library channel).",
