@@ -360,6 +360,8 @@ export const en = {
                                           year:2024 venue:iclr topic:llm sort:new)
   recommend --stdin --json                one JSON request a line in (like: [ids], where, limit), one
                                           JSON array of hits a line out
+  feedback export --member <platform>:<team>:<user> [--json]
+                                          a member's 👍 and 👎 (newest first) and followed authors
   digest list [--json]                    every channel's digests: platform, team, channel, topic,
                                           time, zone, next run and last one sent
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
@@ -378,6 +380,10 @@ the index. Results go to stdout; reasons and rejected records to stderr.
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`,
   'cli.badExportFormat': '--format takes one of {formats}: paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': 'Name one list: --member <platform>:<team>:<user> or --channel <platform>:<team>:<channel> (e.g. discord:<guild id>:<user id>).',
+  'cli.feedback.usage': 'paperscout feedback takes one command: paperscout feedback export --member <platform>:<team>:<user> [--json]',
+  'cli.feedback.giveMember': 'Name the member: paperscout feedback export --member <platform>:<team>:<user> (e.g. slack:T0123:U0456).',
+  'cli.feedback.badMember':
+    '"{value}" is not a member: write <platform>:<team>:<user>, the platform discord, slack or terminal (e.g. slack:T0123:U0456; discord:dm:<user id> outside any server).',
   'cli.badList': '"{value}" is not a list: write <platform>:<team>:<id>, the platform discord, slack or terminal (e.g. slack:T0123:C0456).',
   'cli.slack.usage': 'paperscout slack takes one command: paperscout slack rotate-tokens',
   'cli.slack.noInstallFlow': 'paperscout slack rotate-tokens is for the Slack install flow (many workspaces): set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET as npm start has them.',

@@ -353,6 +353,8 @@ export const zhCN: Catalog = {
                                           year:2024 venue:iclr topic:llm sort:new）
   recommend --stdin --json                每行读入一个 JSON 请求（like: [id…]、where、limit），每行输出
                                           一个命中结果的 JSON 数组
+  feedback export --member <平台>:<团队>:<用户> [--json]
+                                          某位成员的 👍 和 👎（最新的在前）以及关注的作者
   digest list [--json]                    所有频道的推送：平台、团队、频道、方向、时间、时区、
                                           下次运行和上次发送
   digest run-due [--at <ISO 时间>]        发送该时刻（默认现在）到期的推送，然后退出
@@ -370,6 +372,9 @@ export const zhCN: Catalog = {
 设置来自环境变量或 .env（见 .env.example）；DATA_DIR 存放论文库。`,
   'cli.badExportFormat': '--format 取以下之一：{formats}。例如 paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': '请指定一个列表：--member <平台>:<团队>:<用户> 或 --channel <平台>:<团队>:<频道>（例如 discord:<服务器 id>:<用户 id>）。',
+  'cli.feedback.usage': 'paperscout feedback 只有一个命令：paperscout feedback export --member <平台>:<团队>:<用户> [--json]',
+  'cli.feedback.giveMember': '请指定成员：paperscout feedback export --member <平台>:<团队>:<用户>（例如 slack:T0123:U0456）。',
+  'cli.feedback.badMember': '“{value}”不是成员：请写成 <平台>:<团队>:<用户>，平台为 discord、slack 或 terminal（例如 slack:T0123:U0456；不在任何服务器中时为 discord:dm:<用户 id>）。',
   'cli.badList': '“{value}”不是列表：请写成 <平台>:<团队>:<id>，平台为 discord、slack 或 terminal（例如 slack:T0123:C0456）。',
   'cli.slack.usage': 'paperscout slack 只有一个命令：paperscout slack rotate-tokens',
   'cli.slack.noInstallFlow': 'paperscout slack rotate-tokens 用于 Slack 安装流程（多个工作区）：请像 npm start 一样设置 SLACK_CLIENT_ID、SLACK_CLIENT_SECRET 和 SLACK_STATE_SECRET。',
