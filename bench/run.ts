@@ -16,7 +16,8 @@
  * on PostgreSQL next to SQLite (bench/postgres.ts: a private server of its own, skipped without
  * Debian's postgresql package), and reading lists at issue 30's scale: /library mine and channel
  * through the registry on the corpus, the store's reads on both stores, exports of 1,000 papers
- * (bench/libraryCommands.ts, bench/readingLists.ts, bench/export.ts); an opened paper with its
+ * (bench/libraryCommands.ts, bench/readingLists.ts, bench/export.ts); members' 👍/👎 and follows
+ * at issue 41's scale, a press timed on both stores (bench/ratings.ts); an opened paper with its
  * citation lists, on a copy of the library given counts and references (bench/openedPaper.ts).
  * Citations (issue 39): the
  * citation store at the library's size on both stores (bench/citations.ts), and with a works file
@@ -60,6 +61,7 @@ import { normalizeTitle } from '../src/text.js';
 import { decodeLatex } from '../src/papers/latex.js';
 import { benchPostgres, timedIngest } from './postgres.js';
 import { ISSUE_SCALE, benchReadingListStores } from './readingLists.js';
+import { RATING_SCALE, benchRatingStores } from './ratings.js';
 import { benchSlack } from './slack.js';
 import { benchSlackWorkspaces } from './slackWorkspaces.js';
 import { benchSources } from './sources.js';
@@ -223,6 +225,8 @@ out('Measuring the sources: an arXiv OAI-PMH harvest and an OpenReview venue on 
 const sourceLines = await benchSources();
 out('Measuring reading lists at issue 30’s scale (10,000 members × 100 papers, 1,000 channels × 500 links) and exports of 1,000 papers…');
 const listLines = [...libraryLines, '', ...(await benchReadingListStores(ISSUE_SCALE, { postgres: !values['skip-postgres'] })), '', ...benchExport()];
+out('Measuring 👍/👎 at issue 41’s scale (10,000 members × 50 ratings and 5 follows, some at the 10,000-rating limit)…');
+listLines.push('', ...(await benchRatingStores(RATING_SCALE, { postgres: !values['skip-postgres'] })));
 out(`Measuring citations: the store at ${papers.toLocaleString('en-US')} papers, then a works file's ingest and a sync against a loopback OpenAlex…`);
 const citationLines = await benchCitationStores({ papers, samples: 2000, postgres: !values['skip-postgres'] });
 if (drawnWorks) citationLines.push(`works file drawn for the library (bench/works.ts, seed 1): ${drawnWorks}`);

@@ -167,7 +167,7 @@ export async function openApp(config: Config, log: Logger, options: OpenAppOptio
       ...(lookup && { lookup }),
       context: (platform, user, extra = {}) => {
         const locale = extra.locale ?? (platform === 'terminal' ? config.locale : undefined);
-        return { library, states, digests, readingLists: stores.readingLists, platform, user, now, log, ...(lookup && { lookup }), ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
+        return { library, states, digests, readingLists: stores.readingLists, ratings: stores.ratings, platform, user, now, log, ...(lookup && { lookup }), ...extra, ...(locale && { locale }), i18n: extra.i18n ?? messages(locale) };
       },
       close: async ({ checkpoint } = {}) => {
         const unsaved = await states.stop();

@@ -26,6 +26,7 @@ import { stats } from './stats.js';
 import { parseLimit } from './limit.js';
 import { runRecommend } from './recommend.js';
 import { runExport, runLibrary } from './lists.js';
+import { runFeedback } from './feedback.js';
 import { runSlackCommand } from './slack.js';
 import { printResult, textStyle } from './print.js';
 import { runRelated } from './related.js';
@@ -69,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
         return await runLibrary(app, rest);
       case 'recommend':
         return await runRecommend(app, rest, m);
+      case 'feedback':
+        return await runFeedback(app, rest);
       case 'slack':
         return await runSlackCommand(app, rest, m);
       default:
@@ -80,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The commands that open the library through {@link openApp}. */
-const LIBRARY_COMMANDS = new Set(['search', 'related', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library', 'recommend', 'slack']);
+const LIBRARY_COMMANDS = new Set(['search', 'related', 'show', 'topics', 'topic', 'stats', 'digest', 'export', 'library', 'recommend', 'feedback', 'slack']);
 
 async function search(app: App, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -200,6 +203,9 @@ function explain(err: unknown, m: Messages): { text: string; code: number } {
   // The message is the whole story (what, where, what to do).
   if (err instanceof SetupError || err instanceof StoreUnavailableError) return { text: err.message, code: 1 };
   if (isStoreBusy(err)) return { text: m.t('cli.locked', { seconds: BATCH_LOCK_WAIT_MS / 1000 }), code: 1 };
-  if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return { text: m.t('cli.badOption', { detail: err.message }), code: 2 };
+  if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    // Node says some of these in three lines: the mistake is one.
+    return { text: m.t('cli.badOption', { detail: err.message.replace(/\s*\n\s*/g, ' ') }), code: 2 };
+  }
   return { text: m.t('cli.failed', { detail: err instanceof Error ? (err.stack ?? err.message) : String(err) }), code: 1 };
 }

@@ -11,7 +11,8 @@ import { isExportFormat, exportPapers, EXPORT_FORMATS } from '../../src/papers/e
 import type { ListOwner } from '../../src/store/readingLists.js';
 import { hitJson } from '../../src/papers/hitJson.js';
 
-const PLATFORMS = ['discord', 'slack', 'terminal'];
+/** The platforms a list or member may be of. */
+export const PLATFORMS: readonly string[] = ['discord', 'slack', 'terminal'];
 
 /** `export --format <bibtex|ris|csljson> (--channel … | --member …)`: the file on stdout. */
 export async function runExport(app: App, args: string[]): Promise<number> {

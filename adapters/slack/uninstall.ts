@@ -124,10 +124,10 @@ export async function teamsRemoved(app: App, installs: InstallationStore, key: s
 
 /**
  * Deletes the data of workspaces removed more than `retentionDays` before `now`: their
- * subscriptions (with their runs and their channels' ledger), reading lists and archives, then
- * their entry. A workspace that another installation serves by then (its own install after an
- * org-wide one left it, or the reverse) keeps its data, and an entry added back meanwhile is
- * kept. Returns the workspaces and installations whose entries went.
+ * subscriptions (with their runs and their channels' ledger), reading lists and archives, its
+ * members' ratings and follows, then their entry. A workspace that another installation serves
+ * by then (its own install after an org-wide one left it, or the reverse) keeps its data, and an
+ * entry added back meanwhile is kept. Returns the workspaces and installations whose entries went.
  * @example await purgeRemovedWorkspaces(app, installs, new Date(), 30);
  */
 export async function purgeRemovedWorkspaces(app: App, installs: InstallationStore, now: Date, retentionDays: number): Promise<string[]> {
@@ -150,12 +150,17 @@ export async function purgeRemovedWorkspaces(app: App, installs: InstallationSto
 }
 
 /** Deletes the data of `team`, unless an installation serves it. */
-async function forgetData(app: App, installs: InstallationStore, team: string): Promise<{ deletedSubscriptions: number; deletedListEntries: number } | { keptFor: string }> {
+async function forgetData(
+  app: App,
+  installs: InstallationStore,
+  team: string,
+): Promise<{ deletedSubscriptions: number; deletedListEntries: number; deletedRatings: number } | { keptFor: string }> {
   const serving = await installs.keyServing(team);
   if (serving !== undefined) return { keptFor: serving };
   return {
     deletedSubscriptions: await app.digests.forgetWorkspace('slack', team),
     deletedListEntries: await app.stores.readingLists.forgetTeam('slack', team),
+    deletedRatings: await app.stores.ratings.forgetTeam('slack', team),
   };
 }
 

@@ -11,7 +11,7 @@ import { EXPORT_FORMATS, exportPapers } from '../papers/export/index.js';
 import type { Paper } from '../papers/model.js';
 import { action, messageReply } from '../reply.js';
 import { MAX_NOTE_LENGTH, type ArchiveSetting, type ListOwner } from '../store/readingLists.js';
-import { channelList, cleanNote, memberList, paperAt, paperNamed, personOf, teamOf } from './lists.js';
+import { channelList, cleanNote, memberList, paperAt, paperNamed, personOf, ratingMember, teamOf } from './lists.js';
 import { listItems, listPage, turnListPage } from './listPages.js';
 import { parseOptionText } from './optionText.js';
 import { channelSettingRefusal } from './permissions.js';
@@ -176,8 +176,10 @@ export const libraryCommand = defineCommand({
     // Prev/Next of /library recommend.
     recommend: (ctx, [stateId, page]) => turnRecommendPage(ctx, stateId, integer(page)),
     forget: async (ctx) => {
-      const done = await ctx.readingLists.forgetMember(ctx.platform, teamOf(ctx), ctx.user.id);
-      return messageReply(ctx.i18n.t('library.forget.done', { ...done }), { ephemeral: true, locale: ctx.i18n.locale });
+      const team = teamOf(ctx);
+      const done = await ctx.readingLists.forgetMember(ctx.platform, team, ctx.user.id);
+      const signals = await ctx.ratings.forgetMember(ratingMember(ctx));
+      return messageReply(ctx.i18n.t('library.forget.done', { ...done, ...signals }), { ephemeral: true, locale: ctx.i18n.locale });
     },
   },
 });

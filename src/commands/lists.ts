@@ -1,6 +1,6 @@
 /**
- * Whose reading list a command means, and which paper: the pieces `/library`, the Save buttons
- * and the archive share. A list is keyed by the platform's ids (server or workspace, then the
+ * Whose reading list (or 👍/👎 and follows) a command means, and which paper: the pieces
+ * `/library`, the Save buttons and the archive share. A list is keyed by the platform's ids (server or workspace, then the
  * member or the channel), never by a display name, so one workspace never sees another's.
  */
 import { UserError } from '../errors.js';
@@ -9,6 +9,7 @@ import { action, type Button } from '../reply.js';
 import { parsePaperRef } from '../papers/ids.js';
 import type { Paper } from '../papers/model.js';
 import { resolveRef } from '../papers/resolve.js';
+import type { Member } from '../store/ratings.js';
 import type { ListOwner, Person } from '../store/readingLists.js';
 import type { StoredPaper } from '../store/papers.js';
 import { shorten } from '../text.js';
@@ -20,6 +21,14 @@ export const NO_TEAM = 'dm';
 /** The server or workspace a command runs in (its platform id), or {@link NO_TEAM}. */
 export function teamOf(ctx: CommandContext): string {
   return ctx.workspace?.id || NO_TEAM;
+}
+
+/**
+ * The member who runs a command, in this server or workspace: whose 👍/👎 and follows.
+ * @example ratingMember(ctx) // { platform: 'slack', team: 'T01', user: 'U02' }
+ */
+export function ratingMember(ctx: CommandContext): Member {
+  return { platform: ctx.platform, team: teamOf(ctx), user: ctx.user.id };
 }
 
 /**

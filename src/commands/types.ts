@@ -8,6 +8,7 @@ import type { Library } from '../library.js';
 import type { Reply } from '../reply.js';
 import type { StateStore } from '../store/states.js';
 import type { ReadingListStore } from '../store/readingLists.js';
+import type { RatingStore } from '../store/ratings.js';
 import type { DigestStore } from '../store/digests.js';
 import type { PaperLookup } from '../sources/lookup.js';
 import type { Messages } from '../i18n/index.js';
@@ -62,6 +63,8 @@ export interface CommandContext {
   digests: DigestStore;
   /** Members' and channels' reading lists and channels' archives. */
   readingLists: ReadingListStore;
+  /** Members' own 👍/👎 and followed authors (private to each member). */
+  ratings: RatingStore;
   /** The user's locale as the platform reports it (e.g. `en-US`, `zh-CN`). */
   locale?: string;
   /** Messages in the language of the reply: the user's locale, resolved. */

@@ -11,6 +11,7 @@ import type { HarvestStore } from './harvests.js';
 import type { InstallationRows } from './installations.js';
 import type { JobLeases } from './jobs.js';
 import type { PaperStore } from './papers.js';
+import type { RatingStore } from './ratings.js';
 import type { ReadingListStore } from './readingLists.js';
 import type { SeenEvents } from './seenEvents.js';
 import type { StateStore } from './states.js';
@@ -25,6 +26,7 @@ import { SqliteHarvestStore } from './sqlite/harvests.js';
 import { SqliteInstallationRows } from './sqlite/installations.js';
 import { SqliteJobLeases } from './sqlite/jobs.js';
 import { SqlitePaperStore } from './sqlite/papers.js';
+import { SqliteRatingStore } from './sqlite/ratings.js';
 import { SqliteReadingListStore } from './sqlite/readingLists.js';
 import { Checkpointer } from './sqlite/checkpointer.js';
 import { SqliteSeenEvents } from './sqlite/seenEvents.js';
@@ -68,6 +70,8 @@ export interface Stores {
   harvests: HarvestStore;
   /** Members' and channels' reading lists, and channels' archives of shared papers. */
   readingLists: ReadingListStore;
+  /** Members' own signals: 👍/👎 on papers and followed authors. */
+  ratings: RatingStore;
   /** Papers' citation counts from OpenAlex, their works and references. */
   citations: CitationStore;
   /** Installations of the Slack app (OAuth), as rows: `SealedInstallationStore` seals and opens their tokens. */
@@ -137,6 +141,7 @@ export async function openStores(config: Config, options: OpenStoresOptions): Pr
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
     readingLists: new SqliteReadingListStore(db),
+    ratings: new SqliteRatingStore(db),
     citations: new SqliteCitationStore(db),
     installationRows: new SqliteInstallationRows(db),
     serve: () => void setBusyTimeout(db, SERVING_BUSY_TIMEOUT_MS),
@@ -171,7 +176,7 @@ function writable(dbPath: string): boolean {
 
 /**
  * The SQLite library opened read-only, or an empty one in memory when there is none. Reading
- * lists are read from it and never written: where there is no library, from an empty database
+ * lists and ratings are read from it and never written: where there is no library, from an empty database
  * that refuses writes as a read-only one does (SQLITE_READONLY), so that nothing a member saves
  * is kept for this process only and then lost.
  */
@@ -191,6 +196,7 @@ function openReadOnlyStores(config: Config): Stores {
     jobs: new SqliteJobLeases(db),
     harvests: new SqliteHarvestStore(db),
     readingLists: new SqliteReadingListStore(lists),
+    ratings: new SqliteRatingStore(lists),
     citations: new SqliteCitationStore(db),
     installationRows: new SqliteInstallationRows(db),
     serve: () => undefined,

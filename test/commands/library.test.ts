@@ -155,15 +155,31 @@ describe('/library', () => {
     expect(dm.fallback).toMatch(/^A channel's reading list lives in a channel/);
   });
 
-  it('forgets a member after a confirmation: their list goes, their channel entries stay as "someone"', async () => {
+  it('forgets a member after a confirmation: their list, 👍/👎 and follows go, their channel entries stay as "someone"', async () => {
     tick();
     await app.registry.runText(ben(), 'library', 'add paper:1406.2661 note:"classic"');
+    const benHere = { platform: 'slack', team: 'T1', user: 'U-BEN' };
+    const others = [{ ...benHere, user: 'U-ANA' }, { ...benHere, team: 'T2' }];
+    for (const who of [benHere, ...others]) {
+      await app.stores.ratings.rate(who, 'arxiv:1406.2661', 1, clock);
+      await app.stores.ratings.rate(who, 'arxiv:1706.03762', -1, clock);
+      await app.stores.ratings.follow(who, 'Ian Goodfellow', clock);
+    }
     const ask = await app.registry.run(ben(), 'library', {}, 'forget');
     expect(ask.ephemeral).toBe(true);
+    expect(ask.fallback).toMatch(/^This deletes your saved papers, your notes, your 👍 and 👎 and the authors you follow in this server or workspace/);
     const confirm = ask.buttons?.[0]?.[0];
     expect(confirm).toMatchObject({ label: 'Delete my data', style: 'danger' });
     const done = await app.registry.act(ben(), confirm!.action!);
-    expect(done.fallback).toBe('Done: 6 saved papers and 1 note deleted; 1 paper on channel lists and 5 shared links now show “someone”.');
+    expect(done.fallback).toBe(
+      'Done: 6 saved papers, 1 note, 2 ratings and 1 followed author deleted; 1 paper on channel lists and 5 shared links now show “someone”.',
+    );
+    expect(await app.stores.ratings.ratings(benHere)).toEqual([]);
+    expect(await app.stores.ratings.follows(benHere)).toEqual([]);
+    for (const who of others) {
+      expect(await app.stores.ratings.counts(who)).toEqual({ up: 1, down: 1 });
+      expect(await app.stores.ratings.follows(who)).toHaveLength(1);
+    }
     expect((await app.registry.run(ben(), 'library', {}, 'mine')).fallback).toMatch(/^Your library is empty/);
     const list = await app.registry.run(ana(), 'library', {}, 'channel');
     const gan = list.blocks.find((b) => b.kind === 'paper' && b.paper.title === 'Generative Adversarial Nets');

@@ -360,6 +360,8 @@ export const en = {
                                           year:2024 venue:iclr topic:llm sort:new)
   recommend --stdin --json                one JSON request a line in (like: [ids], where, limit), one
                                           JSON array of hits a line out
+  feedback export --member <platform>:<team>:<user> [--json]
+                                          a member's 👍 and 👎 (newest first) and followed authors
   digest list [--json]                    every channel's digests: platform, team, channel, topic,
                                           time, zone, next run and last one sent
   digest run-due [--at <ISO time>]        send the digests due at that instant (default now), then exit
@@ -378,6 +380,10 @@ the index. Results go to stdout; reasons and rejected records to stderr.
 Settings come from the environment or .env (see .env.example); DATA_DIR holds the library.`,
   'cli.badExportFormat': '--format takes one of {formats}: paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': 'Name one list: --member <platform>:<team>:<user> or --channel <platform>:<team>:<channel> (e.g. discord:<guild id>:<user id>).',
+  'cli.feedback.usage': 'paperscout feedback takes one command: paperscout feedback export --member <platform>:<team>:<user> [--json]',
+  'cli.feedback.giveMember': 'Name the member: paperscout feedback export --member <platform>:<team>:<user> (e.g. slack:T0123:U0456).',
+  'cli.feedback.badMember':
+    '"{value}" is not a member: write <platform>:<team>:<user>, the platform discord, slack or terminal (e.g. slack:T0123:U0456; discord:dm:<user id> outside any server).',
   'cli.badList': '"{value}" is not a list: write <platform>:<team>:<id>, the platform discord, slack or terminal (e.g. slack:T0123:C0456).',
   'cli.slack.usage': 'paperscout slack takes one command: paperscout slack rotate-tokens',
   'cli.slack.noInstallFlow': 'paperscout slack rotate-tokens is for the Slack install flow (many workspaces): set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET as npm start has them.',
@@ -702,10 +708,10 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.format.bibtex': 'BibTeX',
   'library.format.ris': 'RIS',
   'library.format.csljson': 'CSL-JSON',
-  'library.forget.confirm': 'This deletes your saved papers and your notes in this server or workspace, and shows the papers you added to channels or shared there as added by “someone”. It cannot be undone.',
+  'library.forget.confirm': 'This deletes your saved papers, your notes, your 👍 and 👎 and the authors you follow in this server or workspace, and shows the papers you added to channels or shared there as added by “someone”. It cannot be undone.',
   'library.forget.button': 'Delete my data',
   'library.forget.done':
-    'Done: {saved, plural, one {# saved paper} other {# saved papers}} and {notes, plural, one {# note} other {# notes}} deleted; {channelEntries, plural, one {# paper} other {# papers}} on channel lists and {shares, plural, one {# shared link} other {# shared links}} now show “someone”.',
+    'Done: {saved, plural, one {# saved paper} other {# saved papers}}, {notes, plural, one {# note} other {# notes}}, {ratings, plural, one {# rating} other {# ratings}} and {follows, plural, one {# followed author} other {# followed authors}} deleted; {channelEntries, plural, one {# paper} other {# papers}} on channel lists and {shares, plural, one {# shared link} other {# shared links}} now show “someone”.',
   'library.archiveOn': 'Paper links shared in this channel are recorded in its archive (/library channel).',
   'library.archiveOff': 'Paper links shared in this channel are no longer recorded. What was recorded stays; /library archive on starts again.',
   'library.archiveAlreadyOn': "This channel's archive is on already: paper links shared here are recorded (/library channel).",
@@ -726,6 +732,12 @@ Settings come from the environment or .env (see .env.example); DATA_DIR holds th
   'library.addedBy': 'Added by {name}, {date}',
   'library.note': '“{note}”',
   'library.sharedBy': 'Shared by {name}, {date}{shares, plural, one {} other { · shared # times}}',
+
+  // ── 👍/👎 and followed authors (src/store/ratings.ts) ─────────────────────────────────────
+  'ratings.tooMany': 'You have rated {max, number} papers, as many as Paper Scout keeps for one member. Take a rating back (press its 👍 or 👎 again) to rate this one.',
+  'ratings.tooManyFollows': 'You follow {max, number} authors, as many as Paper Scout keeps for one member. Stop following one (/follow remove) to follow another.',
+  'ratings.authorEmpty': 'Give an author’s name, with letters in it: /follow author:"Yoshua Bengio"',
+  'ratings.authorTooLong': 'An author’s name can be at most {max, number} characters long; this one has {length, number}. Give the name alone.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -353,6 +353,8 @@ export const zhCN: Catalog = {
                                           year:2024 venue:iclr topic:llm sort:new）
   recommend --stdin --json                每行读入一个 JSON 请求（like: [id…]、where、limit），每行输出
                                           一个命中结果的 JSON 数组
+  feedback export --member <平台>:<团队>:<用户> [--json]
+                                          某位成员的 👍 和 👎（最新的在前）以及关注的作者
   digest list [--json]                    所有频道的推送：平台、团队、频道、方向、时间、时区、
                                           下次运行和上次发送
   digest run-due [--at <ISO 时间>]        发送该时刻（默认现在）到期的推送，然后退出
@@ -370,6 +372,9 @@ export const zhCN: Catalog = {
 设置来自环境变量或 .env（见 .env.example）；DATA_DIR 存放论文库。`,
   'cli.badExportFormat': '--format 取以下之一：{formats}。例如 paperscout export --format bibtex --member slack:T0123:U0456',
   'cli.giveList': '请指定一个列表：--member <平台>:<团队>:<用户> 或 --channel <平台>:<团队>:<频道>（例如 discord:<服务器 id>:<用户 id>）。',
+  'cli.feedback.usage': 'paperscout feedback 只有一个命令：paperscout feedback export --member <平台>:<团队>:<用户> [--json]',
+  'cli.feedback.giveMember': '请指定成员：paperscout feedback export --member <平台>:<团队>:<用户>（例如 slack:T0123:U0456）。',
+  'cli.feedback.badMember': '“{value}”不是成员：请写成 <平台>:<团队>:<用户>，平台为 discord、slack 或 terminal（例如 slack:T0123:U0456；不在任何服务器中时为 discord:dm:<用户 id>）。',
   'cli.badList': '“{value}”不是列表：请写成 <平台>:<团队>:<id>，平台为 discord、slack 或 terminal（例如 slack:T0123:C0456）。',
   'cli.slack.usage': 'paperscout slack 只有一个命令：paperscout slack rotate-tokens',
   'cli.slack.noInstallFlow': 'paperscout slack rotate-tokens 用于 Slack 安装流程（多个工作区）：请像 npm start 一样设置 SLACK_CLIENT_ID、SLACK_CLIENT_SECRET 和 SLACK_STATE_SECRET。',
@@ -690,9 +695,9 @@ export const zhCN: Catalog = {
   'library.format.bibtex': 'BibTeX',
   'library.format.ris': 'RIS',
   'library.format.csljson': 'CSL-JSON',
-  'library.forget.confirm': '这将删除你在本服务器或工作区收藏的论文和备注，你加入频道列表或在频道中分享的论文将显示为由“某人”添加。此操作无法撤销。',
+  'library.forget.confirm': '这将删除你在本服务器或工作区收藏的论文、备注、👍 和 👎 以及关注的作者，你加入频道列表或在频道中分享的论文将显示为由“某人”添加。此操作无法撤销。',
   'library.forget.button': '删除我的数据',
-  'library.forget.done': '完成：已删除 {saved, plural, other {# 篇收藏}}和 {notes, plural, other {# 条备注}}；频道列表中的 {channelEntries, plural, other {# 篇论文}}和归档中的 {shares, plural, other {# 次分享}}现在显示为“某人”。',
+  'library.forget.done': '完成：已删除 {saved, plural, other {# 篇收藏}}、{notes, plural, other {# 条备注}}、{ratings, plural, other {# 个评价}}和 {follows, plural, other {# 位关注的作者}}；频道列表中的 {channelEntries, plural, other {# 篇论文}}和归档中的 {shares, plural, other {# 次分享}}现在显示为“某人”。',
   'library.archiveOn': '本频道分享的论文链接会记录到频道归档中（/library channel）。',
   'library.archiveOff': '不再记录本频道分享的论文链接。已记录的保留；/library archive on 可重新开始。',
   'library.archiveAlreadyOn': '本频道的归档已经开启：这里分享的论文链接都会记录（/library channel）。',
@@ -712,4 +717,10 @@ export const zhCN: Catalog = {
   'library.addedBy': '{name} 添加于 {date}',
   'library.note': '“{note}”',
   'library.sharedBy': '{name} 分享于 {date}{shares, plural, =1 {} other { · 共分享 # 次}}',
+
+  // ── 👍/👎 and followed authors (src/store/ratings.ts) ─────────────────────────────────────
+  'ratings.tooMany': '你已评价 {max, number} 篇论文，这是每位成员能保存的上限。撤回一个评价（再按一次它的 👍 或 👎）后即可评价这篇。',
+  'ratings.tooManyFollows': '你已关注 {max, number} 位作者，这是每位成员能保存的上限。取消关注一位（/follow remove）后即可关注其他作者。',
+  'ratings.authorEmpty': '请给出作者姓名（须含文字）：/follow author:"Yoshua Bengio"',
+  'ratings.authorTooLong': '作者姓名最多 {max, number} 个字符；这个有 {length, number} 个。请只给出姓名。',
 };

@@ -8,6 +8,7 @@ import type { HarvestStore } from '../harvests.js';
 import type { InstallationRows } from '../installations.js';
 import type { JobLeases } from '../jobs.js';
 import type { PaperStore } from '../papers.js';
+import type { RatingStore } from '../ratings.js';
 import type { ReadingListStore } from '../readingLists.js';
 import type { SeenEvents } from '../seenEvents.js';
 import type { StateStore } from '../states.js';
@@ -20,6 +21,7 @@ import { PgJobLeases } from './jobs.js';
 import { listen, type Listener } from './listen.js';
 import { migrate } from './migrate.js';
 import { PAPERS_CHANNEL, PgPaperStore } from './papers.js';
+import { PgRatingStore } from './ratings.js';
 import { PgReadingListStore } from './readingLists.js';
 import { PgSeenEvents } from './seenEvents.js';
 import { pgStateStore } from './states.js';
@@ -33,6 +35,7 @@ export interface PostgresStores {
   jobs: JobLeases;
   harvests: HarvestStore;
   readingLists: ReadingListStore;
+  ratings: RatingStore;
   citations: CitationStore;
   installationRows: InstallationRows;
   /** Calls `onChange` whenever a write of papers commits (and once per reconnection of the listener). */
@@ -60,6 +63,7 @@ export async function openPostgres(url: string, options: ConnectOptions): Promis
     jobs: new PgJobLeases(db),
     harvests: new PgHarvestStore(db),
     readingLists: new PgReadingListStore(db),
+    ratings: new PgRatingStore(db),
     citations: new PgCitationStore(db),
     installationRows: new PgInstallationRows(db),
     watchPapers: (onChange) => listen(db, PAPERS_CHANNEL, options.log, () => onChange()),

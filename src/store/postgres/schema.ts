@@ -231,4 +231,27 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX citation_refs_works ON citation_refs USING gin (works);
   `,
+  // 9: members' own signals (ratingRows.ts says what each table holds): 👍/👎 on papers, followed authors.
+  `
+  CREATE TABLE paper_ratings (
+    platform text NOT NULL,
+    team text NOT NULL,
+    member text NOT NULL,
+    paper_id text COLLATE "C" NOT NULL,
+    value smallint NOT NULL CHECK (value IN (1, -1)),
+    rated_at timestamptz NOT NULL,
+    PRIMARY KEY (platform, team, member, paper_id)
+  );
+  CREATE INDEX paper_ratings_newest ON paper_ratings (platform, team, member, rated_at DESC, paper_id);
+  CREATE INDEX paper_ratings_paper ON paper_ratings (paper_id);
+  CREATE TABLE followed_authors (
+    platform text NOT NULL,
+    team text NOT NULL,
+    member text NOT NULL,
+    author text COLLATE "C" NOT NULL,
+    name text NOT NULL,
+    followed_at timestamptz NOT NULL,
+    PRIMARY KEY (platform, team, member, author)
+  );
+  `,
 ];

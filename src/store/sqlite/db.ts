@@ -273,6 +273,29 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX paper_citations_openalex ON paper_citations(openalex);
   CREATE VIRTUAL TABLE citation_refs USING fts5(works, content='', detail=none, columnsize=0);
   `,
+  // Members' own signals (ratingRows.ts says what each table holds): 👍/👎 on papers, followed authors.
+  `
+  CREATE TABLE paper_ratings (
+    platform TEXT NOT NULL,
+    team TEXT NOT NULL,
+    member TEXT NOT NULL,
+    paper_id TEXT NOT NULL,
+    value INTEGER NOT NULL CHECK (value IN (1, -1)),
+    rated_at TEXT NOT NULL,
+    PRIMARY KEY (platform, team, member, paper_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX paper_ratings_newest ON paper_ratings(platform, team, member, rated_at DESC, paper_id);
+  CREATE INDEX paper_ratings_paper ON paper_ratings(paper_id);
+  CREATE TABLE followed_authors (
+    platform TEXT NOT NULL,
+    team TEXT NOT NULL,
+    member TEXT NOT NULL,
+    author TEXT NOT NULL,
+    name TEXT NOT NULL,
+    followed_at TEXT NOT NULL,
+    PRIMARY KEY (platform, team, member, author)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -171,14 +171,22 @@ describe.each(DRIVERS.flatMap((driver) => STORES.map((s) => ({ ...s, driver, nam
     await session.command('/library add paper:https://arxiv.org/abs/1810.04805 note:mine', { place, member: 8 });
     await session.post(place, 'https://arxiv.org/abs/2006.11239', { member: 8 });
     const user = await memberId(app, driver.name, place.channel);
+    // Their 👍/👎 and follows (no button gives them yet: written as the store keeps them).
+    const signals = { platform: driver.name, team: TEAM[driver.name], user };
+    await app.stores.ratings.rate(signals, 'arxiv:1810.04805', 1, new Date());
+    await app.stores.ratings.rate(signals, 'arxiv:2006.11239', -1, new Date());
+    await app.stores.ratings.follow(signals, 'Jonathan Ho', new Date());
 
     const ask = await session.command('/library forget', { place, member: 8 });
     expect(ask.private).toBe(true);
     expect(await app.stores.readingLists.paperIds(mine(driver.name, user))).toHaveLength(1); // nothing gone before the button
+    expect(await app.stores.ratings.counts(signals)).toEqual({ up: 1, down: 1 });
     const done = await session.press(ask, 'Delete my data', { place, member: 8 });
-    expect(done.said).toBe('Done: 1 saved paper and 1 note deleted; 1 paper on channel lists and 2 shared links now show “someone”.');
+    expect(done.said).toBe('Done: 1 saved paper, 1 note, 2 ratings and 1 followed author deleted; 1 paper on channel lists and 2 shared links now show “someone”.');
 
     expect(await app.stores.readingLists.paperIds(mine(driver.name, user))).toEqual([]);
+    expect(await app.stores.ratings.ratings(signals)).toEqual([]);
+    expect(await app.stores.ratings.follows(signals)).toEqual([]);
     const channel: ListOwner = { platform: driver.name, team: TEAM[driver.name], kind: 'channel', id: place.channel };
     const entries = await app.stores.readingLists.list(channel, { offset: 0, limit: 10 });
     const archive = await app.stores.readingLists.archive(driver.name, TEAM[driver.name], place.channel, { offset: 0, limit: 10 });

@@ -336,7 +336,11 @@ describe('uninstall', () => {
     await until(async () => (await installs.get('T1')) === undefined, 'removal of T1');
     const lists = app.stores.readingLists;
     const listOf = (team: string) => ({ platform: 'slack', team, kind: 'member' as const, id: `U${team}` });
-    for (const team of ['T1', 'T2']) await lists.toggle(listOf(team), 'arxiv:1706.03762', { id: `U${team}` }, removedAt);
+    const memberOf = (team: string) => ({ platform: 'slack', team, user: `U${team}` });
+    for (const team of ['T1', 'T2']) {
+      await lists.toggle(listOf(team), 'arxiv:1706.03762', { id: `U${team}` }, removedAt);
+      await app.stores.ratings.rate(memberOf(team), 'arxiv:1706.03762', 1, removedAt);
+    }
     expect(await purgeRemovedWorkspaces(app, installs, new Date(removedAt.getTime() + 29 * 86_400_000), 30)).toEqual([]);
     expect((await app.digests.all()).filter((s) => s.workspace === 'T1')).toHaveLength(1);
     expect(await lists.paperIds(listOf('T1'))).toEqual(['arxiv:1706.03762']);
@@ -344,6 +348,8 @@ describe('uninstall', () => {
     expect((await app.digests.all()).map((s: Json) => s.workspace)).toEqual(['T2']);
     expect(await lists.paperIds(listOf('T1'))).toEqual([]);
     expect(await lists.paperIds(listOf('T2'))).toEqual(['arxiv:1706.03762']);
+    expect(await app.stores.ratings.counts(memberOf('T1'))).toEqual({ up: 0, down: 0 });
+    expect(await app.stores.ratings.counts(memberOf('T2'))).toEqual({ up: 1, down: 0 });
     expect(await installs.removedBefore(new Date(removedAt.getTime() + 31 * 86_400_000))).toEqual([]);
     expect(await installs.get('T2')).toBeDefined();
   });

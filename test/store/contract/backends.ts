@@ -13,6 +13,7 @@ import type { HarvestStore } from '../../../src/store/harvests.js';
 import type { InstallationRows } from '../../../src/store/installations.js';
 import type { JobLeases } from '../../../src/store/jobs.js';
 import type { PaperStore } from '../../../src/store/papers.js';
+import type { RatingStore } from '../../../src/store/ratings.js';
 import type { ReadingListStore } from '../../../src/store/readingLists.js';
 import { openPostgres } from '../../../src/store/postgres/index.js';
 import type { SeenEvents } from '../../../src/store/seenEvents.js';
@@ -23,6 +24,7 @@ import { SqliteHarvestStore } from '../../../src/store/sqlite/harvests.js';
 import { SqliteInstallationRows } from '../../../src/store/sqlite/installations.js';
 import { SqliteJobLeases } from '../../../src/store/sqlite/jobs.js';
 import { SqlitePaperStore } from '../../../src/store/sqlite/papers.js';
+import { SqliteRatingStore } from '../../../src/store/sqlite/ratings.js';
 import { SqliteReadingListStore } from '../../../src/store/sqlite/readingLists.js';
 import { SqliteSeenEvents } from '../../../src/store/sqlite/seenEvents.js';
 import { sqliteStateStore } from '../../../src/store/sqlite/states.js';
@@ -38,6 +40,7 @@ export interface Instance {
   jobs: JobLeases;
   harvests: HarvestStore;
   readingLists: ReadingListStore;
+  ratings: RatingStore;
   citations: CitationStore;
   installationRows: InstallationRows;
   /** Raw SQL on the store, for tests that look at what is at rest. */
@@ -48,6 +51,8 @@ export interface Instance {
   renameAlias(from: string, to: string): Promise<void>;
   /** Every row of the reading-list tables, as the database holds them (to look for what should be gone). */
   readingListRows(): Promise<Record<string, unknown[]>>;
+  /** Every row of the ratings tables, as the database holds them. */
+  ratingRows(): Promise<Record<string, unknown[]>>;
   close(): Promise<void>;
 }
 
@@ -72,6 +77,7 @@ export interface StoreBackend {
 }
 
 const READING_LIST_TABLES = ['reading_list_entries', 'channel_shares', 'channel_archive', 'channel_archiving'];
+const RATING_TABLES = ['paper_ratings', 'followed_authors'];
 
 const sqlite: StoreBackend = {
   name: 'sqlite',
@@ -93,12 +99,14 @@ const sqlite: StoreBackend = {
           jobs: new SqliteJobLeases(db),
           harvests: new SqliteHarvestStore(db),
           readingLists: new SqliteReadingListStore(db),
+          ratings: new SqliteRatingStore(db),
           citations: new SqliteCitationStore(db),
           installationRows: new SqliteInstallationRows(db),
           rawRows: async (sql) => db.prepare(sql).all() as Record<string, unknown>[],
           rawExec: async (sql) => void db.exec(sql),
           renameAlias: async (from, to) => void db.prepare('UPDATE paper_aliases SET alias = ? WHERE alias = ?').run(to, from),
           readingListRows: async () => Object.fromEntries(READING_LIST_TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t}`).all()])),
+          ratingRows: async () => Object.fromEntries(RATING_TABLES.map((t) => [t, db.prepare(`SELECT * FROM ${t}`).all()])),
           close: async () => void (db.open && db.close()),
         };
         opened.push(instance);
@@ -129,6 +137,7 @@ const postgres: StoreBackend = {
           rawExec: async (sql) => void (await pg.db.query(sql)),
           renameAlias: async (from, to) => void (await pg.db.query('UPDATE paper_aliases SET alias = $1 WHERE alias = $2', [to, from])),
           readingListRows: async () => Object.fromEntries(await Promise.all(READING_LIST_TABLES.map(async (t) => [t, (await pg.db.query(`SELECT * FROM ${t}`)).rows]))),
+          ratingRows: async () => Object.fromEntries(await Promise.all(RATING_TABLES.map(async (t) => [t, (await pg.db.query(`SELECT * FROM ${t}`)).rows]))),
           close: async () => void (closed || ((closed = true), await pg.close())),
         };
         opened.push(instance);
